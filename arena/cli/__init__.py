@@ -1,0 +1,10 @@
+"""The ``arena`` command line."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group()
+def main() -> None:
+    """Run President bot matches and tournaments."""

@@ -1,0 +1,1 @@
+"""Built-in strategies, registered through the ``arena.bots`` entry-point group."""
