@@ -100,6 +100,10 @@ class BotRegistry:
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     """Bot names registered more than once, with the plugins that registered them."""
 
+    def error_lines(self) -> list[str]:
+        """One readable line per load error, for warnings on stderr."""
+        return [f"plugin {plugin!r}: {message}" for plugin, message in self.errors]
+
     def names(self) -> list[str]:
         """Names of every usable bot, sorted."""
         return sorted(self.entries)

@@ -8,3 +8,6 @@ import click
 @click.group()
 def main() -> None:
     """Run President bot matches and tournaments."""
+
+
+from arena.cli import _bots  # noqa: E402, F401
