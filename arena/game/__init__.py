@@ -1,0 +1,49 @@
+"""The rules of President: pure, synchronous and deterministic from a seed.
+
+The referee judges moves with this package and bots think with it: no I/O, no trio, no
+logging. See docs/rules.md for the rules as implemented and docs/api.md for the API.
+"""
+
+from ._cards import CARDS, JOKER, RANKS, SUITS, Card, cards_of
+from ._deal import Deal, DealContext, IllegalMove
+from ._match import (
+    FAULT_KINDS,
+    PRESIDENT,
+    SCUM,
+    VICE_PRESIDENT,
+    VICE_SCUM,
+    Decision,
+    Match,
+    highest_cards,
+    lowest_cards,
+)
+from ._moves import Move
+from ._rules import Rules
+from ._shuffle import deal_seed, shuffled
+from ._view import View
+
+__all__ = [
+    "CARDS",
+    "FAULT_KINDS",
+    "JOKER",
+    "PRESIDENT",
+    "RANKS",
+    "SCUM",
+    "SUITS",
+    "VICE_PRESIDENT",
+    "VICE_SCUM",
+    "Card",
+    "Deal",
+    "DealContext",
+    "Decision",
+    "IllegalMove",
+    "Match",
+    "Move",
+    "Rules",
+    "View",
+    "cards_of",
+    "deal_seed",
+    "highest_cards",
+    "lowest_cards",
+    "shuffled",
+]

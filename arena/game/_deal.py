@@ -1,0 +1,426 @@
+"""One deal of President: dealing, leading, following, passing, tricks, going out.
+
+The state is a handful of integers and bit masks (hands, seats still in, passes, sit-outs)
+so that a deal can be copied and played forward millions of times in a simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from ._cards import JOKER_INDEX, Card, cards_of, parse_hand, suit_major_bit
+from ._moves import PASS, SET, Move
+from ._rules import Rules
+from ._shuffle import deal_seed, shuffled
+
+if TYPE_CHECKING:
+    from ._view import View
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 8
+
+
+class IllegalMove(ValueError):
+    """A move the rules do not allow here; ``str(error)`` is the reason."""
+
+
+def _next_table() -> list[int]:
+    table = [-1] * (8 * 256)
+    for seat in range(8):
+        for seats in range(1, 256):
+            for step in range(1, 9):
+                other = (seat + step) % 8
+                if seats >> other & 1:
+                    table[seat << 8 | seats] = other
+                    break
+    return table
+
+
+# _NEXT[seat << 8 | seats]: the first seat after `seat` in turn order among the bit set `seats`.
+_NEXT: Final = _next_table()
+
+
+class DealContext:
+    """What a deal knows about its match, for the views: roles, scores, exchanges."""
+
+    __slots__ = ("exchanges", "roles", "scores")
+
+    def __init__(self, roles: Sequence[str | None], scores: Sequence[int],
+                 exchanges: Sequence[tuple[list[Card], list[Card]]]) -> None:
+        self.roles = tuple(roles)
+        self.scores = tuple(scores)
+        self.exchanges = tuple(exchanges)
+
+
+class Deal:
+    """The state of one deal, played move by move through :meth:`play`.
+
+    Attributes:
+        rules: the rules in force.
+        players: the table's size.
+        number: the deal's number in its match (0-based).
+        seed: the shuffle seed the cards were dealt from (``None`` for :meth:`from_hands`).
+        to_move: the seat whose turn it is, ``None`` once the deal is over.
+        pile: the combination on top of the pile, ``None`` when the pile is empty.
+        revolution: whether the rank order is reversed.
+        moves: every play and pass so far, as ``(seat, move)``.
+        forfeits: ``(seat, number of moves made before it)`` for each seat that forfeited.
+        finished: whether the deal is over.
+    """
+
+    __slots__ = ("_active", "_best", "_counts", "_ctx", "_dealt", "_hands", "_jokers", "_last",
+                 "_passed", "_places", "_sat_out", "_shands", "_trick", "_worst", "finished",
+                 "forfeits", "moves", "number", "pile", "players", "revolution", "rules", "seed",
+                 "to_move")
+
+    rules: Rules
+    players: int
+    number: int
+    seed: int | None
+    to_move: int | None
+    pile: Move | None
+    revolution: bool
+    moves: list[tuple[int, Move]]
+    forfeits: list[tuple[int, int]]
+    finished: bool
+
+    # ------------------------------------------------------------------ construction
+
+    def __init__(self, rules: Rules, hands: Sequence[tuple[int, int, int]], number: int,
+                 seed: int | None) -> None:
+        # Use Deal.new or Deal.from_hands.
+        players = len(hands)
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        self.rules = rules
+        self.players = players
+        self.number = number
+        self.seed = seed
+        self._hands = [h[0] for h in hands]
+        self._shands = [h[1] for h in hands]
+        self._jokers = [h[2] for h in hands]
+        self._counts = [bin(h[0]).count("1") + h[2] for h in hands]
+        self._dealt = [(h[0], h[2]) for h in hands]
+        self._active = 0
+        for seat, count in enumerate(self._counts):
+            if count:
+                self._active |= 1 << seat
+        self._passed = 0
+        self._sat_out = 0
+        self._last = -1
+        self._places: list[int | None] = [None] * players
+        self._best = 0
+        self._worst = players - 1
+        self._trick: list[tuple[int, Move]] = []
+        self._ctx: DealContext | None = None
+        self.to_move = None
+        self.pile = None
+        self.revolution = False
+        self.moves = []
+        self.forfeits = []
+        self.finished = False
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, seed: int) -> Deal:
+        """The first deal of a match seeded ``seed``: shuffled, dealt, led by the ``3C``."""
+        deal = cls.dealt(rules, players, seed, 0)
+        deal.begin(deal.holder(Card.parse("3C")))
+        return deal
+
+    @classmethod
+    def dealt(cls, rules: Rules, players: int, match_seed: int, number: int) -> Deal:
+        """Deal ``number`` of a match, dealt but not begun (exchanges come first)."""
+        if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        seed = deal_seed(match_seed, number)
+        deck = shuffled(list(range(52)) + [JOKER_INDEX] * rules.jokers, seed)
+        hands = [[0, 0, 0] for _ in range(players)]
+        for i, index in enumerate(deck):
+            hand = hands[(i + number) % players]
+            if index == JOKER_INDEX:
+                hand[2] += 1
+            else:
+                hand[0] |= 1 << index
+                hand[1] |= suit_major_bit(index)
+        return cls(rules, [(h[0], h[1], h[2]) for h in hands], number, seed)
+
+    @classmethod
+    def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int) -> Deal:
+        """A deal from given hands (lists of cards or card strings), led by seat ``leader``."""
+        parsed = [parse_hand(hand) for hand in hands]
+        seen = 0
+        jokers = 0
+        for mask, _, count in parsed:
+            if seen & mask:
+                raise ValueError(f"card {cards_of(seen & mask)[0]} is in two hands")
+            seen |= mask
+            jokers += count
+        if jokers > rules.jokers:
+            raise ValueError(f"the hands hold {jokers} jokers; these rules have {rules.jokers}")
+        deal = cls(rules, parsed, 0, None)
+        if not 0 <= leader < deal.players or not deal._counts[leader]:
+            raise ValueError(f"the leader must be a seat holding cards, not {leader!r}")
+        deal.begin(leader)
+        return deal
+
+    def begin(self, leader: int) -> None:
+        """Start play, ``leader`` to lead (after any exchange)."""
+        if self.moves or self.to_move is not None:
+            raise ValueError("the deal has already begun")
+        self.to_move = leader
+        if self._active & (self._active - 1) == 0:
+            self._finish()
+
+    def holder(self, card: Card) -> int:
+        """The seat holding natural card ``card``."""
+        bit = 1 << card.index
+        for seat, mask in enumerate(self._hands):
+            if mask & bit:
+                return seat
+        raise ValueError(f"nobody holds {card}")
+
+    def set_context(self, context: DealContext) -> None:
+        """Attach what the match knows (roles, scores, exchanges) for the players' views."""
+        self._ctx = context
+
+    def transfer(self, giver: int, receiver: int, cards: Iterable[Card | str]) -> None:
+        """Move cards from one hand to another (the exchange before play)."""
+        if self.moves or self.to_move is not None:
+            raise ValueError("cards change hands only before the deal begins")
+        mask, smask, jokers = parse_hand(cards)
+        if mask & ~self._hands[giver] or jokers > self._jokers[giver]:
+            held = " ".join(map(str, cards_of(mask, jokers)))
+            raise IllegalMove(f"seat {giver} does not hold {held}")
+        count = bin(mask).count("1") + jokers
+        self._hands[giver] ^= mask
+        self._shands[giver] ^= smask
+        self._jokers[giver] -= jokers
+        self._counts[giver] -= count
+        self._hands[receiver] |= mask
+        self._shands[receiver] |= smask
+        self._jokers[receiver] += jokers
+        self._counts[receiver] += count
+
+    def copy(self) -> Deal:
+        """An independent copy (for simulation)."""
+        other = Deal.__new__(Deal)
+        other.rules = self.rules
+        other.players = self.players
+        other.number = self.number
+        other.seed = self.seed
+        other._hands = self._hands[:]
+        other._shands = self._shands[:]
+        other._jokers = self._jokers[:]
+        other._counts = self._counts[:]
+        other._dealt = self._dealt
+        other._active = self._active
+        other._passed = self._passed
+        other._sat_out = self._sat_out
+        other._last = self._last
+        other._places = self._places[:]
+        other._best = self._best
+        other._worst = self._worst
+        other._trick = self._trick[:]
+        other._ctx = self._ctx
+        other.to_move = self.to_move
+        other.pile = self.pile
+        other.revolution = self.revolution
+        other.moves = self.moves[:]
+        other.forfeits = self.forfeits[:]
+        other.finished = self.finished
+        return other
+
+    # ------------------------------------------------------------------ reading
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards seat ``seat`` holds, sorted."""
+        return cards_of(self._hands[seat], self._jokers[seat])
+
+    def dealt_hand(self, seat: int) -> list[Card]:
+        """The cards seat ``seat`` was dealt (before any exchange)."""
+        mask, jokers = self._dealt[seat]
+        return cards_of(mask, jokers)
+
+    def card_count(self, seat: int) -> int:
+        """How many cards seat ``seat`` holds."""
+        return self._counts[seat]
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats that have finished, best place first (forfeits hold the worst places)."""
+        return [seat for seat in self._places if seat is not None]
+
+    @property
+    def places(self) -> list[int | None]:
+        """Seat by finishing place, ``None`` for places not yet taken."""
+        return self._places[:]
+
+    @property
+    def trick(self) -> list[tuple[int, Move]]:
+        """The plays and passes of the current trick."""
+        return self._trick[:]
+
+    @property
+    def last_player(self) -> int | None:
+        """The seat that made the last play of the current trick."""
+        return self._last if self.pile is not None else None
+
+    def passed(self, seat: int) -> bool:
+        """Whether ``seat`` has passed since the last play."""
+        return bool(self._passed >> seat & 1)
+
+    def sits_out(self, seat: int) -> bool:
+        """Whether ``seat`` sits out the rest of this trick (``pass_is_final``)."""
+        return bool(self._sat_out >> seat & 1)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to move (empty once the deal is over)."""
+        seat = self.to_move
+        if seat is None:
+            return []
+        return self.rules.moves(self._hands[seat], self._shands[seat], self._jokers[seat],
+                                self.pile, self.revolution)
+
+    def view(self, seat: int) -> View:
+        """What seat ``seat`` sees (RULES.md section 10)."""
+        from ._view import View
+
+        return View(self, seat)
+
+    # ------------------------------------------------------------------ playing
+
+    def play(self, move: Move | str) -> None:
+        """Play ``move`` (a Move or its text) for the seat to move.
+
+        Raises :class:`IllegalMove` with the reason, leaving the state unchanged.
+        """
+        if move.__class__ is not Move:
+            try:
+                move = Move.parse(move)
+            except ValueError as error:
+                raise IllegalMove(f"not a move: {error}") from None
+        assert isinstance(move, Move)
+        seat = self.to_move
+        if seat is None:
+            raise IllegalMove("the deal is over" if self.finished else "the deal has not begun")
+        pile = self.pile
+        if move.kind == PASS:
+            if pile is None:
+                raise IllegalMove("the leader may not pass")
+            self._pass(seat)
+            return
+        if move.mask & ~self._hands[seat] or move.jokers > self._jokers[seat]:
+            missing = cards_of(move.mask & ~self._hands[seat],
+                               max(0, move.jokers - self._jokers[seat]))
+            raise IllegalMove(f"seat {seat} does not hold {' '.join(map(str, missing))}")
+        rules = self.rules
+        reason = rules.why_not(move, pile, self.revolution)
+        if reason is not None:
+            raise IllegalMove(reason)
+        self._hands[seat] ^= move.mask
+        self._shands[seat] ^= move.smask
+        self._jokers[seat] -= move.jokers
+        left = self._counts[seat] - move.size
+        self._counts[seat] = left
+        self.moves.append((seat, move))
+        self._trick.append((seat, move))
+        clears = rules.clears(move, self.revolution)
+        if rules.revolution and move.size >= 4 and move.kind == SET:
+            self.revolution = not self.revolution
+        self.pile = move
+        self._last = seat
+        self._passed = 0
+        if not left:
+            self._active ^= 1 << seat
+            self._places[self._best] = seat
+            self._best += 1
+            if self._active & (self._active - 1) == 0:
+                self._finish()
+                return
+        if clears:
+            self._end_trick()
+            return
+        remaining = self._active & ~(1 << seat) & ~self._sat_out
+        if remaining:
+            self.to_move = _NEXT[seat << 8 | remaining]
+        else:
+            self._end_trick()
+
+    def _pass(self, seat: int) -> None:
+        bit = 1 << seat
+        self._passed |= bit
+        if self.rules.pass_is_final:
+            self._sat_out |= bit
+        self.moves.append((seat, Move.PASS))
+        self._trick.append((seat, Move.PASS))
+        remaining = self._active & ~(1 << self._last) & ~self._passed & ~self._sat_out
+        if remaining:
+            self.to_move = _NEXT[seat << 8 | remaining]
+        else:
+            self._end_trick()
+
+    def forfeit(self, seat: int) -> None:
+        """Seat ``seat`` leaves the deal at once (fault policy ``forfeit``).
+
+        Its cards leave play and it takes the worst place still free.
+        """
+        if self.finished:
+            raise ValueError("the deal is over")
+        bit = 1 << seat
+        if not self._active & bit:
+            raise ValueError(f"seat {seat} is not in the deal")
+        self.forfeits.append((seat, len(self.moves)))
+        self._hands[seat] = self._shands[seat] = self._jokers[seat] = self._counts[seat] = 0
+        self._active ^= bit
+        self._passed &= ~bit
+        self._sat_out &= ~bit
+        self._places[self._worst] = seat
+        self._worst -= 1
+        if self.to_move is None:  # before the deal begins: nothing else to settle
+            return
+        if self._active & (self._active - 1) == 0:
+            self._finish()
+            return
+        if self.pile is None:
+            if self.to_move == seat:
+                self.to_move = _NEXT[seat << 8 | self._active]
+            return
+        remaining = self._active & ~(1 << self._last) & ~self._passed & ~self._sat_out
+        if not remaining:
+            self._end_trick()
+        elif self.to_move == seat:
+            self.to_move = _NEXT[seat << 8 | remaining]
+
+    def _end_trick(self) -> None:
+        last = self._last
+        self.pile = None
+        self._passed = 0
+        self._sat_out = 0
+        self._trick = []
+        self.to_move = last if self._active >> last & 1 else _NEXT[last << 8 | self._active]
+
+    def _finish(self) -> None:
+        if self._active:
+            seat = self._active.bit_length() - 1
+            self._places[self._best] = seat
+            self._best += 1
+        self.finished = True
+        self.to_move = None
+        self.pile = None
+        self._passed = 0
+        self._sat_out = 0
+        self._trick = []
+
+    # ------------------------------------------------------------------ records
+
+    def to_dict(self) -> dict[str, Any]:
+        """The deal as plain data: dealt hands, moves, forfeits, finishing order."""
+        return {
+            "deal": self.number,
+            "seed": self.seed,
+            "hands": [[str(c) for c in self.dealt_hand(s)] for s in range(self.players)],
+            "moves": [{"seat": s, "move": str(m)} for s, m in self.moves],
+            "forfeits": [{"seat": s, "move": i} for s, i in self.forfeits],
+            "finish_order": self.finish_order,
+        }

@@ -1,0 +1,131 @@
+"""What one seat sees of a deal: its own hand and everything public, never another hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._cards import Card, cards_of
+from ._moves import Move
+from ._rules import Rules
+
+if TYPE_CHECKING:
+    from ._deal import Deal
+
+
+class View:
+    """A snapshot of a deal from one seat (RULES.md section 10).
+
+    It copies what the seat may see when it is made, so later play does not change it and
+    it can be handed to a bot, pickled or sent as JSON (:meth:`to_dict`).
+    """
+
+    __slots__ = ("_exchange", "_jokers", "_mask", "_smask", "counts", "finish_order", "number",
+                 "passed", "pile", "players", "plays", "revolution", "roles", "rules", "sat_out",
+                 "scores", "seat", "to_move", "trick")
+
+    seat: int
+    rules: Rules
+    number: int
+    players: int
+    to_move: int | None
+    pile: Move | None
+    revolution: bool
+    counts: tuple[int, ...]
+    passed: tuple[bool, ...]
+    sat_out: tuple[bool, ...]
+    trick: tuple[tuple[int, Move], ...]
+    plays: tuple[tuple[int, Move], ...]
+    finish_order: tuple[int, ...]
+    roles: tuple[str | None, ...]
+    scores: tuple[int, ...]
+
+    def __init__(self, deal: Deal, seat: int) -> None:
+        if not 0 <= seat < deal.players:
+            raise ValueError(f"no seat {seat} at a table of {deal.players}")
+        players = deal.players
+        self.seat = seat
+        self.rules = deal.rules
+        self.number = deal.number
+        self.players = players
+        self.to_move = deal.to_move
+        self.pile = deal.pile
+        self.revolution = deal.revolution
+        self._mask = deal._hands[seat]
+        self._smask = deal._shands[seat]
+        self._jokers = deal._jokers[seat]
+        self.counts = tuple(deal._counts)
+        self.passed = tuple(bool(deal._passed >> s & 1) for s in range(players))
+        self.sat_out = tuple(bool(deal._sat_out >> s & 1) for s in range(players))
+        self.trick = tuple(deal._trick)
+        self.plays = tuple(deal.moves)
+        self.finish_order = tuple(deal.finish_order)
+        ctx = deal._ctx
+        if ctx is None:
+            self.roles = (None,) * players
+            self.scores = (0,) * players
+            self._exchange: tuple[list[Card], list[Card]] | None = None
+        else:
+            self.roles = ctx.roles
+            self.scores = ctx.scores
+            self._exchange = ctx.exchanges[seat] if ctx.exchanges[seat] != ([], []) else None
+
+    @property
+    def hand(self) -> list[Card]:
+        """The seat's own cards, sorted."""
+        return cards_of(self._mask, self._jokers)
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        """Per seat: whether it holds no more cards (gone out or forfeited)."""
+        return tuple(count == 0 for count in self.counts)
+
+    @property
+    def gave(self) -> list[Card]:
+        """Cards this seat gave in this deal's exchange (empty if none)."""
+        return list(self._exchange[0]) if self._exchange else []
+
+    @property
+    def received(self) -> list[Card]:
+        """Cards this seat received in this deal's exchange (empty if none)."""
+        return list(self._exchange[1]) if self._exchange else []
+
+    @property
+    def leading(self) -> bool:
+        """Whether the pile is empty (the seat to move leads)."""
+        return self.pile is None
+
+    def legal_moves(self) -> list[Move]:
+        """The moves this seat could make on the current pile."""
+        return self.rules.moves(self._mask, self._smask, self._jokers, self.pile,
+                                self.revolution)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping of everything this seat may see, and nothing else."""
+        return {
+            "seat": self.seat,
+            "deal": self.number,
+            "rules": self.rules.to_dict(),
+            "hand": [str(c) for c in self.hand],
+            "to_move": self.to_move,
+            "players": [
+                {
+                    "seat": s,
+                    "cards": self.counts[s],
+                    "role": self.roles[s],
+                    "score": self.scores[s],
+                    "out": self.counts[s] == 0,
+                    "passed": self.passed[s],
+                    "sat_out": self.sat_out[s],
+                }
+                for s in range(self.players)
+            ],
+            "pile": None if self.pile is None else str(self.pile),
+            "trick": [{"seat": s, "move": str(m)} for s, m in self.trick],
+            "plays": [{"seat": s, "move": str(m)} for s, m in self.plays],
+            "finish_order": list(self.finish_order),
+            "revolution": self.revolution,
+            "exchange": None if self._exchange is None else {
+                "gave": [str(c) for c in self._exchange[0]],
+                "received": [str(c) for c in self._exchange[1]],
+            },
+        }
