@@ -164,6 +164,39 @@ class Deal:
         deal.begin(leader)
         return deal
 
+    @classmethod
+    def from_view(cls, view: View, hands: Sequence[Iterable[Card | str]]) -> Deal:
+        """A deal in the state ``view`` shows, with ``hands`` as the hidden hands.
+
+        This is how a bot simulates the future: it guesses the other hands (a
+        *determinization*) and plays the copy forward. ``hands[view.seat]`` is ignored (the
+        view's own hand is used); every other hand must hold as many cards as the view counts.
+        """
+        parsed = [parse_hand(view.hand) if seat == view.seat else parse_hand(hand)
+                  for seat, hand in enumerate(hands)]
+        if len(parsed) != view.players:
+            raise ValueError(f"give {view.players} hands, not {len(parsed)}")
+        for seat, (mask, _, jokers) in enumerate(parsed):
+            if bin(mask).count("1") + jokers != view.counts[seat]:
+                raise ValueError(f"seat {seat} holds {view.counts[seat]} cards in the view")
+        deal = cls(view.rules, parsed, view.number, None)
+        deal.to_move = view.to_move
+        deal.pile = view.pile
+        deal.revolution = view.revolution
+        deal.moves = list(view.plays)
+        deal._trick = list(view.trick)
+        plays = [seat for seat, move in view.trick if move.kind != PASS]
+        deal._last = plays[-1] if plays else -1
+        deal._passed = sum(1 << s for s, p in enumerate(view.passed) if p)
+        deal._sat_out = sum(1 << s for s, p in enumerate(view.sat_out) if p)
+        places = deal._places = list(view.places)
+        while deal._best < deal.players and places[deal._best] is not None:
+            deal._best += 1
+        while deal._worst >= 0 and places[deal._worst] is not None:
+            deal._worst -= 1
+        deal.finished = view.to_move is None and None not in places
+        return deal
+
     def begin(self, leader: int) -> None:
         """Start play, ``leader`` to lead (after any exchange)."""
         if self.moves or self.to_move is not None:

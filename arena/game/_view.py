@@ -20,8 +20,8 @@ class View:
     """
 
     __slots__ = ("_exchange", "_jokers", "_mask", "_smask", "counts", "finish_order", "number",
-                 "passed", "pile", "players", "plays", "revolution", "roles", "rules", "sat_out",
-                 "scores", "seat", "to_move", "trick")
+                 "passed", "pile", "places", "players", "plays", "revolution", "roles", "rules",
+                 "sat_out", "scores", "seat", "to_move", "trick")
 
     seat: int
     rules: Rules
@@ -36,6 +36,7 @@ class View:
     trick: tuple[tuple[int, Move], ...]
     plays: tuple[tuple[int, Move], ...]
     finish_order: tuple[int, ...]
+    places: tuple[int | None, ...]
     roles: tuple[str | None, ...]
     scores: tuple[int, ...]
 
@@ -59,6 +60,7 @@ class View:
         self.trick = tuple(deal._trick)
         self.plays = tuple(deal.moves)
         self.finish_order = tuple(deal.finish_order)
+        self.places = tuple(deal._places)
         ctx = deal._ctx
         if ctx is None:
             self.roles = (None,) * players
@@ -123,6 +125,7 @@ class View:
             "trick": [{"seat": s, "move": str(m)} for s, m in self.trick],
             "plays": [{"seat": s, "move": str(m)} for s, m in self.plays],
             "finish_order": list(self.finish_order),
+            "places": list(self.places),
             "revolution": self.revolution,
             "exchange": None if self._exchange is None else {
                 "gave": [str(c) for c in self._exchange[0]],
