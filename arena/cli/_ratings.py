@@ -1,0 +1,146 @@
+"""``arena ratings`` (leaderboard from record files) and ``arena ab`` (sequential A/B test)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from arena.cli import main
+from arena.ratings import Leaderboard, RatingsError, SprtStatus, rate_files
+
+_MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
+
+
+@click.command("ratings")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print plain JSON data instead of tables.")
+@click.option("--confidence", default=0.95, show_default=True, type=click.FloatRange(0.5, 0.999),
+              help="Confidence level of the intervals.")
+@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(0, 100_000),
+              help="Bootstrap resamples per bot.")
+@click.option("--seed", default=0, show_default=True, type=int,
+              help="Seed of the bootstrap (results are reproducible).")
+def ratings_command(
+    records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
+) -> None:
+    """Rate every bot found in the RECORDS files (JSON lines written by arena run / match / ab).
+
+    Prints the leaderboard (OpenSkill rating, mean score with its interval, rank range and
+    per-bot counts) and the head-to-head table. See docs/ratings.md for how to read them.
+    """
+    try:
+        board = rate_files(*records, confidence=confidence, resamples=resamples, seed=seed)
+    except RatingsError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(_finite(board.to_dict()), indent=2))
+        return
+    if not board.bots:
+        click.echo("no finished deals in these records")
+        return
+    print_leaderboard(board, _console())
+
+
+def _console() -> Console:
+    """stdout console; when piped, wide enough that a table is not folded into columns of 3."""
+    console = Console(file=sys.stdout, soft_wrap=False)
+    if not console.is_terminal:
+        console = Console(file=sys.stdout, soft_wrap=False, width=160)
+    return console
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN: replace it by null all the way down."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def print_leaderboard(board: Leaderboard, console: Console) -> None:
+    """The leaderboard and head-to-head tables, for people."""
+    unit = {"set": "duplicate sets", "match": "matches", "mixed": "sets and matches"}
+    title = (
+        f"{board.matches} matches, {board.deals} deals; intervals: {board.confidence:.0%} "
+        f"bootstrap over {board.clusters} {unit[board.cluster_kind]}"
+    )
+    table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("rank", "bot", "score", f"{board.confidence:.0%} interval", "mu ± sigma",
+                 "ordinal", "matches", "deals", "place", "points", "1st", "faults"):
+        table.add_column(name, justify="left" if name == "bot" else "right",
+                         no_wrap=name in ("bot", "rank"))
+    for line in board.bots:
+        span = (
+            f"{line.rank}" if line.rank_best == line.rank_worst
+            else f"{line.rank} ({line.rank_best}-{line.rank_worst})"
+        )
+        table.add_row(
+            span,
+            line.label,
+            f"{line.score:.3f}",
+            f"{line.score_low:.3f}-{line.score_high:.3f}",
+            f"{line.mu:.1f} ± {line.sigma:.1f}",
+            f"{line.ordinal:.1f}",
+            str(line.matches),
+            str(line.deals),
+            f"{line.mean_place:.2f}",
+            f"{line.mean_points:.2f}",
+            f"{line.first_rate:.0%}",
+            str(line.faults) if line.faults else "-",
+        )
+    console.print(table)
+    if board.duplicates:
+        console.print(f"({board.duplicates} records repeated a match id and were counted once)")
+    h2h = board.head_to_head
+    if len(h2h.labels) < 2:
+        return
+    if len(h2h.labels) <= _MATRIX_LIMIT:
+        grid = Table(
+            title="head to head: share of shared deals the row bot finished ahead (deals)",
+            header_style="bold",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+        )
+        grid.add_column("")
+        for label in h2h.labels:
+            grid.add_column(label, justify="right")
+        for i, row_label in enumerate(h2h.labels):
+            cells = []
+            for j in range(len(h2h.labels)):
+                won, lost = h2h.ahead[i][j], h2h.ahead[j][i]
+                cells.append("" if i == j or won + lost == 0
+                             else f"{won / (won + lost):.0%} ({won + lost})")
+            grid.add_row(row_label, *cells)
+        console.print(grid)
+        return
+    pairs = Table(title="head to head (pairs that shared a table)", header_style="bold",
+                  title_justify="left", box=box.SIMPLE_HEAD)
+    for name in ("bot", "opponent", "ahead", "behind", "shared", "rate"):
+        pairs.add_column(name, justify="left" if name in ("bot", "opponent") else "right")
+    for pair in h2h.pairs():
+        pairs.add_row(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
+                      f"{pair.a_rate:.1%}")
+    console.print(pairs)
+
+
+def print_progress(status: SprtStatus) -> None:
+    """One progress line per set of an A/B test: the LLR between its bounds, the estimate."""
+    click.echo(
+        f"set {status.sets:>5}  LLR {status.llr:+7.3f}  [{status.lower:+.3f}, "
+        f"{status.upper:+.3f}]  score {status.score:.3f}  elo {status.elo:+7.1f} "
+        f"[{status.elo_low:+.1f}, {status.elo_high:+.1f}]",
+        err=True,
+    )
+
+
+main.add_command(ratings_command)

@@ -1,0 +1,47 @@
+"""Ratings and statistics from match records: leaderboards, head-to-head tables, A/B tests.
+
+Everything here works from the records alone and returns plain data (frozen dataclasses with
+``to_dict()``), so a notebook can use it as readily as the ``arena ratings`` and ``arena ab``
+commands do. docs/ratings.md explains each statistic and how to read it.
+"""
+
+from ._head_to_head import HeadToHead, Pair, head_to_head
+from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
+from ._plackett_luce import PlackettLuceParams, rate_orders
+from ._planted import expected_scores, simulate_records
+from ._reader import read_many, read_records
+from ._results import RatingsError, Results
+from ._sprt import (
+    Sprt,
+    SprtStatus,
+    elo_to_score,
+    score_to_elo,
+    set_score,
+    sprt_from_records,
+)
+
+__all__ = [
+    "BotRating",
+    "HeadToHead",
+    "Leaderboard",
+    "Pair",
+    "PlackettLuceParams",
+    "RatingsError",
+    "Results",
+    "Sprt",
+    "SprtStatus",
+    "elo_to_score",
+    "expected_scores",
+    "head_to_head",
+    "rate",
+    "rate_files",
+    "rate_orders",
+    "rate_results",
+    "read_many",
+    "read_records",
+    "score_to_elo",
+    "set_score",
+    "simulate_records",
+    "sprt_from_records",
+]
+

@@ -1,0 +1,234 @@
+"""Deal results: the compact, columnar form every statistic is computed from.
+
+Records are large (hands, moves, timings); ratings need only who sat where, the finishing order,
+the points and the faults of each deal. ``Results`` streams records in, keeps just that in flat
+arrays (a million deals fit in a few tens of megabytes), and hands numpy views to the statistics.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+
+class RatingsError(ValueError):
+    """Records that cannot be rated, with a message naming the record and what is wrong."""
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that orders ``r2`` before ``r10``: match ids carry round and table numbers."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in _DIGITS.split(text) if p)
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """Numpy views of the results, one row per seat of every deal, deals in rating order."""
+
+    labels: list[str]
+    deal_start: npt.NDArray[np.int64]  # per deal: first row; rows of a deal are best..worst
+    deal_size: npt.NDArray[np.int64]  # per deal: seats at the table
+    deal_cluster: npt.NDArray[np.int64]  # per deal: duplicate set (or match) index
+    label: npt.NDArray[np.int64]  # per row: bot index (rows follow the deals' order)
+    place: npt.NDArray[np.int64]  # per row: 0 for first
+    points: npt.NDArray[np.float64]  # per row: points scored in the deal
+    score: npt.NDArray[np.float64]  # per row: points rescaled to 0 (worst) .. 1 (best)
+    matches: npt.NDArray[np.int64]  # per bot: matches played
+    faults: npt.NDArray[np.int64]  # per bot: faults committed
+    clusters: int
+    cluster_kind: str  # "set" (all matches in duplicate sets), "match" (none) or "mixed"
+
+
+class Results:
+    """Accumulates match records one at a time; duplicates (same match id) are counted once.
+
+    Rating order must not depend on the order records reach the file (workers finish in any
+    order), so deals are kept per match and replayed in match-id order by :meth:`arrays`.
+    """
+
+    def __init__(self) -> None:
+        self._label_index: dict[str, int] = {}
+        self._labels: list[str] = []
+        self._seen: set[tuple[str, str]] = set()
+        self._match_keys: list[tuple[Any, ...]] = []
+        self._match_rows: list[tuple[int, int]] = []  # (first deal, deal count) per match
+        self._match_cluster: list[int] = []
+        self._cluster_index: dict[tuple[str, str], int] = {}
+        self._deal_start = array("q")
+        self._deal_size = array("q")
+        self._label = array("q")
+        self._place = array("q")
+        self._points = array("d")
+        self._score = array("d")
+        self._matches: list[int] = []
+        self._faults: list[int] = []
+        self.duplicates = 0
+        self.skipped = 0
+        self._with_set = 0
+
+    def __len__(self) -> int:
+        """Number of deals held."""
+        return len(self._deal_size)
+
+    @property
+    def matches(self) -> int:
+        """Number of distinct matches held."""
+        return len(self._match_keys)
+
+    def _label_id(self, label: str) -> int:
+        index = self._label_index.get(label)
+        if index is None:
+            index = len(self._labels)
+            self._label_index[label] = index
+            self._labels.append(label)
+            self._matches.append(0)
+            self._faults.append(0)
+        return index
+
+    def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
+        """Add every record of an iterable (see :meth:`add`)."""
+        for record in records:
+            self.add(record)
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Add one match record; raise :class:`RatingsError` naming the match if it is malformed.
+
+        Records of another ``type`` than ``"match"`` are skipped (a file may carry other kinds).
+        """
+        if not isinstance(record, Mapping):
+            raise RatingsError(f"record is a {type(record).__name__}, not a JSON object")
+        kind = record.get("type", "match")
+        if kind != "match":
+            self.skipped += 1
+            return
+        match_id = record.get("match_id")
+        where = f"match {match_id!r}"
+        if not isinstance(match_id, str) or not match_id:
+            raise RatingsError("record without a 'match_id' string")
+        tournament = str(record.get("tournament") or "")
+        key = (tournament, match_id)
+        if key in self._seen:
+            self.duplicates += 1
+            return
+        seats = record.get("seats")
+        deals = record.get("deals")
+        if not isinstance(seats, list) or not seats:
+            raise RatingsError(f"{where}: 'seats' must be a non-empty list")
+        if not isinstance(deals, list):
+            raise RatingsError(f"{where}: 'deals' must be a list")
+        try:
+            labels = [str(seat["label"]) for seat in seats]
+        except (TypeError, KeyError):
+            raise RatingsError(f"{where}: every seat needs a 'label'") from None
+        n = len(labels)
+        ids = [self._label_id(label) for label in labels]
+        first_deal = len(self._deal_size)
+        seats_range = list(range(n))
+        rows_before = len(self._label)
+        faults: list[int] = []
+        try:
+            for number, deal in enumerate(deals):
+                order = deal["finish_order"]
+                points = deal["points"]
+                if sorted(order) != seats_range or len(points) != n:
+                    raise RatingsError(
+                        f"{where}, deal {number}: 'finish_order' must list each of the {n} seats"
+                        f" once and 'points' must have {n} entries"
+                    )
+                low = min(points)
+                span = max(points) - low
+                self._deal_start.append(len(self._label))
+                self._deal_size.append(n)
+                self._label.extend([ids[s] for s in order])
+                self._place.extend(seats_range)
+                ordered_points = [float(points[s]) for s in order]
+                self._points.extend(ordered_points)
+                if span > 0:
+                    self._score.extend([(p - low) / span for p in ordered_points])
+                else:  # a points table that gives everyone the same: fall back on places
+                    top = max(n - 1, 1)
+                    self._score.extend([(n - 1 - place) / top for place in seats_range])
+                faults.extend(ids[fault["seat"]] for fault in deal.get("faults") or ())
+        except RatingsError:
+            self._truncate(first_deal, rows_before)
+            raise
+        except (TypeError, KeyError, IndexError, ValueError) as exc:
+            self._truncate(first_deal, rows_before)
+            raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
+
+        set_id = record.get("set")
+        if set_id is None:
+            cluster_key = ("match", f"{tournament}\0{match_id}")
+        else:
+            cluster_key = ("set", f"{tournament}\0{set_id}")
+            self._with_set += 1
+        cluster = self._cluster_index.setdefault(cluster_key, len(self._cluster_index))
+        self._seen.add(key)
+        for index in set(ids):
+            self._matches[index] += 1
+        for index in faults:
+            self._faults[index] += 1
+        self._match_keys.append((natural_key(tournament), natural_key(match_id)))
+        self._match_rows.append((first_deal, len(self._deal_size) - first_deal))
+        self._match_cluster.append(cluster)
+
+    def _truncate(self, first_deal: int, rows: int) -> None:
+        """Drop a half-added match so a bad record leaves the results as they were."""
+        del self._deal_start[first_deal:]
+        del self._deal_size[first_deal:]
+        for column in (self._label, self._place, self._points, self._score):
+            del column[rows:]
+
+    def arrays(self) -> Arrays:
+        """Columnar numpy views with deals reordered by (tournament, match id)."""
+        deal_start = _as_int(self._deal_start)
+        deal_size = _as_int(self._deal_size)
+        order = sorted(range(len(self._match_keys)), key=self._match_keys.__getitem__)
+        deal_order: list[int] = []
+        cluster_of_deal = np.zeros(len(deal_size), dtype=np.int64)
+        for m in order:
+            first, count = self._match_rows[m]
+            deal_order.extend(range(first, first + count))
+            cluster_of_deal[first : first + count] = self._match_cluster[m]
+        index = np.asarray(deal_order, dtype=np.int64)
+        starts = deal_start[index]
+        sizes = deal_size[index]
+        new_starts = np.cumsum(sizes) - sizes
+        # rows of the reordered deals, kept contiguous: row r of the result is old row rows[r]
+        rows = np.repeat(starts - new_starts, sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+        return Arrays(
+            labels=list(self._labels),
+            deal_start=new_starts.astype(np.int64),
+            deal_size=sizes,
+            deal_cluster=cluster_of_deal[index],
+            label=_as_int(self._label)[rows],
+            place=_as_int(self._place)[rows],
+            points=_as_float(self._points)[rows],
+            score=_as_float(self._score)[rows],
+            matches=np.asarray(self._matches, dtype=np.int64),
+            faults=np.asarray(self._faults, dtype=np.int64),
+            clusters=len(self._cluster_index),
+            cluster_kind=_cluster_kind(self._with_set, len(self._match_keys)),
+        )
+
+
+def _as_int(column: array[int]) -> npt.NDArray[np.int64]:
+    return np.frombuffer(column, dtype=np.int64).copy() if column else np.zeros(0, np.int64)
+
+
+def _as_float(column: array[float]) -> npt.NDArray[np.float64]:
+    return np.frombuffer(column, dtype=np.float64).copy() if column else np.zeros(0, np.float64)
+
+
+def _cluster_kind(with_set: int, matches: int) -> str:
+    if with_set == 0:
+        return "match"
+    return "set" if with_set == matches else "mixed"
