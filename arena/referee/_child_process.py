@@ -1,0 +1,329 @@
+"""A bot's child process: spawning under limits, talking over pipes, killing its group.
+
+This is the machinery under the ``process`` and ``command`` hosts. Each
+child runs in its own session (so its process group holds it and anything
+it forks), under resource limits, with a clean environment; its own stdout
+and stderr go to an unlinked temporary file whose tail is kept for fault
+details, so nothing a bot prints can disturb the protocol. Deadlines follow
+the "limit + slack" idea: the caller passes the seat's budget plus grace,
+and when it passes the whole process group is killed at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import trio
+
+from ._faults import BotFault
+from ._protocol import MAX_LINE, LineDecoder, ProtocolError, decode, encode
+
+__all__ = ["ChildProcess", "clean_environment", "process_alive"]
+
+TAIL_BYTES = 2000
+"""How much of a bot's own output a fault detail quotes."""
+
+OUTPUT_LIMIT_MB = 64
+"""A child may write at most this much output (RLIMIT_FSIZE) before the kernel stops it."""
+
+NOFILE_LIMIT = 256
+"""Open files a child may hold (RLIMIT_NOFILE)."""
+
+_PR_SET_PDEATHSIG = 1
+
+
+def clean_environment() -> dict[str, str]:
+    """The environment a bot starts with: no secrets, only what running code needs.
+
+    ``PATH`` (so ``cmd:`` bots find their interpreter), a UTF-8 locale,
+    ``PYTHONPATH`` set to the referee's import path (so a Python child finds
+    the same bots and ``module:Class`` references), a fixed hash seed (so a
+    bot's set iteration order, and with it the match, replays from the
+    seed) and unbuffered Python output (so the tail survives a kill).
+    """
+    path = [p for p in sys.path if p and os.path.isdir(p)]
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONPATH": os.pathsep.join(path),
+        "PYTHONHASHSEED": "0",
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def _limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> Callable[[], None]:
+    """The function run in the child between fork and exec to apply its limits."""
+    libc: Any = None
+    if die_with_parent and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            libc = ctypes.CDLL(None, use_errno=True)
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE_LIMIT, NOFILE_LIMIT))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
+        fsize = OUTPUT_LIMIT_MB << 20
+        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        if memory_mb:
+            size = int(memory_mb) << 20
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        if libc is not None:
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+    return apply
+
+
+def process_alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie awaiting its parent counts as dead)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]
+    return state not in (b"Z", b"X")
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes in process group ``pgid`` (read from /proc)."""
+    members = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        close = stat.rfind(b")")
+        fields = stat[close + 2 :].split()
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            members.append(int(entry))
+    return members
+
+
+class ChildProcess:
+    """One child process speaking the bot protocol, with its limits and output tail.
+
+    ``stdio=False`` (the ``process`` host) hands the child two dedicated
+    pipes whose descriptor numbers are appended to ``argv`` as ``--in N
+    --out M``, and sends its stdout and stderr to the tail file. ``stdio=True``
+    (the ``command`` host) makes the program's stdin and stdout the protocol
+    and captures only its stderr.
+
+    The object does not belong to any trio run, so a pool can hand a healthy
+    process to the next match even when every match runs under its own
+    ``trio.run``.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        stdio: bool,
+        memory_mb: int | None,
+        cpu_s: int,
+        cwd: str | None = None,
+    ) -> None:
+        fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
+        os.close(fd)
+        self._out_fd = os.open(path, os.O_RDWR | os.O_APPEND)
+        os.unlink(path)
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        argv = list(argv)
+        main_thread = threading.current_thread() is threading.main_thread()
+        options: dict[str, Any] = {
+            "env": clean_environment(),
+            "cwd": cwd,
+            "start_new_session": True,
+            "preexec_fn": _limit_setter(memory_mb, cpu_s, die_with_parent=main_thread),
+            "close_fds": True,
+        }
+        try:
+            if stdio:
+                self._popen = subprocess.Popen(
+                    argv, stdin=to_child_r, stdout=from_child_w, stderr=self._out_fd, **options
+                )
+            else:
+                argv += ["--in", str(to_child_r), "--out", str(from_child_w)]
+                self._popen = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=self._out_fd,
+                    stderr=self._out_fd,
+                    pass_fds=(to_child_r, from_child_w),
+                    **options,
+                )
+        except BaseException:
+            for fd_ in (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd):
+                os.close(fd_)
+            raise
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.pid: int = self._popen.pid
+        """The child's process id, which is also its process group id."""
+        self._to_child = to_child_w
+        self._from_child = from_child_r
+        os.set_blocking(self._to_child, False)
+        os.set_blocking(self._from_child, False)
+        self._decoder = LineDecoder(MAX_LINE)
+        self._next_id = 0
+        self.returncode: int | None = None
+        self.closed = False
+        self.uses = 0
+        """Matches this process has served (for pools that retire old processes)."""
+
+    # -- talking ---------------------------------------------------------------------------
+
+    def new_id(self) -> int:
+        """A fresh request id."""
+        self._next_id += 1
+        return self._next_id
+
+    async def send(self, message: dict[str, Any], timeout: float) -> None:
+        """Write one message; a child that stops reading or is gone is a fault."""
+        data = memoryview(encode(message))
+        deadline = trio.current_time() + timeout
+        while data:
+            try:
+                written = os.write(self._to_child, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:  # EPIPE: the child closed its input or died
+                written = -1
+            if written < 0:
+                raise await self._death("closed its input")
+            if written == 0:
+                with trio.move_on_at(deadline):
+                    await trio.lowlevel.wait_writable(self._to_child)
+                    continue
+                raise BotFault("timeout", "did not read its input in time" + self._tail_note())
+            data = data[written:]
+
+    async def receive(self, timeout: float) -> dict[str, Any]:
+        """Read one message within ``timeout`` seconds, or raise the fault that explains why not."""
+        deadline = trio.current_time() + timeout
+        while True:
+            try:
+                line = self._decoder.next_line()
+                message = None if line is None else decode(line)
+            except ProtocolError as exc:
+                raise BotFault("malformed", str(exc)) from None
+            if message is not None:
+                return message
+            try:
+                data: bytes | None = os.read(self._from_child, 65536)
+            except BlockingIOError:
+                data = None
+            except OSError:
+                data = b""
+            if data is None:
+                with trio.move_on_at(deadline):
+                    await trio.lowlevel.wait_readable(self._from_child)
+                    continue
+                if self.poll() is not None:
+                    raise await self._death("exited without answering")
+                raise BotFault(
+                    "timeout", f"no answer within {timeout * 1000:.0f} ms" + self._tail_note()
+                )
+            if not data:
+                raise await self._death("closed its output")
+            self._decoder.feed(data)
+
+    # -- life and death --------------------------------------------------------------------
+
+    def poll(self) -> int | None:
+        """The exit status if the child has exited (reaping it), else ``None``."""
+        if self.returncode is None:
+            self.returncode = self._popen.poll()
+        return self.returncode
+
+    async def _death(self, what: str) -> BotFault:
+        """The crash fault for a child that stopped talking: waits briefly for its exit code."""
+        with trio.move_on_after(0.5):
+            while self.poll() is None:
+                await trio.sleep(0.002)
+        code = self.poll()
+        if code is None:
+            status = "still running"
+        elif code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            status = f"killed by signal {name}"
+        else:
+            status = f"exit code {code}"
+        return BotFault("crash", f"process {what} ({status})" + self._tail_note())
+
+    def tail(self, size: int = TAIL_BYTES) -> str:
+        """The last ``size`` bytes the child wrote to its stdout and stderr."""
+        try:
+            end = os.fstat(self._out_fd).st_size
+            data = os.pread(self._out_fd, size, max(0, end - size))
+        except OSError:
+            return ""
+        return data.decode(errors="replace")
+
+    def _tail_note(self) -> str:
+        tail = self.tail().strip()
+        return f"; output tail: {tail}" if tail else ""
+
+    def clear_output(self) -> None:
+        """Forget the output so far (a reused process starts each match with an empty tail)."""
+        with contextlib.suppress(OSError):
+            os.ftruncate(self._out_fd, 0)
+
+    def kill(self) -> None:
+        """Kill the child's whole process group at once, reap it and release its pipes.
+
+        The group is killed before the leader is reaped, so the group id cannot
+        have been reused by then. Safe to call more than once.
+        """
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError, subprocess.TimeoutExpired):
+            self.returncode = self._popen.wait(timeout=5)
+        for fd in (self._to_child, self._from_child, self._out_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    async def quit(self, message: dict[str, Any] | None = None, wait: float = 0.2) -> None:
+        """Ask the child to leave (``message``), give it ``wait`` seconds, then kill its group."""
+        if self.closed:
+            return
+        if message is not None and self.poll() is None:
+            with contextlib.suppress(BotFault):
+                await self.send(message, wait)
+            with trio.move_on_after(wait):
+                while self.poll() is None:
+                    await trio.sleep(0.002)
+        self.kill()

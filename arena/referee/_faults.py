@@ -1,0 +1,32 @@
+"""Faults: what a misbehaving bot costs its seat, never the match."""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+__all__ = ["FAULT_KINDS", "BotFault", "FaultKind"]
+
+FaultKind = Literal["timeout", "crash", "illegal", "malformed"]
+
+FAULT_KINDS: Final[tuple[str, ...]] = ("timeout", "crash", "illegal", "malformed")
+"""Every fault kind, as written in records: ``timeout`` (no answer in time), ``crash``
+(the process died or the bot's code raised), ``illegal`` (a well-formed move the rules
+refuse), ``malformed`` (an answer that is not a move at all)."""
+
+
+class BotFault(Exception):
+    """A bot failed to answer properly; the referee turns it into a recorded fault.
+
+    Hosts raise it so that the referee has one place where faults become
+    ``Match.fault`` calls and record entries, whatever the host.
+    """
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown fault kind {kind!r} (expected one of {FAULT_KINDS})")
+        super().__init__(kind, detail)
+        self.kind = kind
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}" if self.detail else self.kind

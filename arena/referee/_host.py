@@ -1,0 +1,218 @@
+"""One interface for every place bot code runs: inline, in a child process, in-memory.
+
+The referee only talks to a :class:`Host`: start the bot, ask for a move or
+an exchange under a timeout, tell it a deal ended, close it. Hosts turn
+every way a bot can fail into a :class:`BotFault`; they never judge moves,
+which is the referee's job (with ``arena.game``), so the rules are applied
+in one place whatever the host.
+"""
+
+from __future__ import annotations
+
+import abc
+import inspect
+import traceback
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from arena.bot import Bot, MatchInfo
+
+from ._faults import BotFault
+from ._loading import BotRef, make_bot, resolve, rng_for
+
+if TYPE_CHECKING:
+    from arena.game import Rules, View
+
+__all__ = ["Host", "InlineHost", "MemoryHost", "StartInfo"]
+
+
+@dataclass(frozen=True)
+class StartInfo:
+    """What a host needs to start a seat's bot for one match."""
+
+    seat: int
+    players: int
+    rules: Rules
+    match_id: str
+    labels: Sequence[str]
+    seed: int
+    """The match seed: hosts derive the bot's generator from it and never pass it on."""
+    limits: dict[str, Any] = field(default_factory=dict)
+
+    def match_info(self) -> MatchInfo:
+        """The :class:`arena.MatchInfo` handed to ``Bot.start_match``."""
+        return MatchInfo(self.seat, self.players, self.rules, self.match_id, list(self.labels))
+
+
+class Host(abc.ABC):
+    """Where one seat's bot runs, behind one interface.
+
+    Every call that waits on the bot takes ``timeout`` in seconds (the
+    seat's budget plus grace); a host that can pre-empt the bot raises
+    ``BotFault("timeout")`` when it passes. Answers are returned raw (a
+    move as text or object, a list of cards) for the referee to judge.
+    """
+
+    kind: str = "host"
+    """How the record names this host: ``inline``, ``process``, ``command``, ``memory``."""
+
+    @property
+    @abc.abstractmethod
+    def meta(self) -> BotRef:
+        """The seat's bot name, plugin and version for the record."""
+
+    @abc.abstractmethod
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        """Start (or restart) the bot for a match; a failure is a :class:`BotFault`."""
+
+    @abc.abstractmethod
+    async def play(self, view: View, timeout: float) -> object:
+        """The bot's answer to a ``play`` decision."""
+
+    @abc.abstractmethod
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        """The bot's answer to an ``exchange`` decision: the cards it gives back."""
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:  # noqa: B027
+        """Tell the bot a deal ended; faults here are logged, never charged."""
+
+    async def aclose(self) -> None:  # noqa: B027
+        """Release the bot (kill its process, return it to a pool)."""
+
+    def pids(self) -> list[int]:
+        """Process ids this host has started (for tests that check nothing is left behind)."""
+        return []
+
+
+def _crash_detail(exc: BaseException) -> str:
+    lines = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    text = "".join(lines).strip()
+    return f"{type(exc).__name__}: {exc}; traceback tail: {text[-1500:]}"
+
+
+class InlineHost(Host):
+    """Runs the bot in the referee's own process and thread: trusted, fastest.
+
+    Time is measured but cannot be pre-empted: a bot that thinks too long is
+    charged a ``timeout`` fault when it finally answers (its answer is
+    discarded), and a bot that never returns hangs the match. Use the
+    ``process`` host for code you do not trust. Exceptions from the bot's
+    code are ``crash`` faults.
+    """
+
+    kind = "inline"
+
+    def __init__(self, ref: str, params: dict[str, Any] | None = None) -> None:
+        self._ref = resolve(ref)
+        self._params = dict(params or {})
+        self._prebuilt: Bot | None = None
+        self._bot: Bot | None = None
+
+    @classmethod
+    def from_bot(cls, bot: Bot, meta: BotRef | None = None) -> InlineHost:
+        """A host around an already built bot (notebooks, tests)."""
+        host = cls.__new__(cls)
+        name = bot.name or type(bot).__name__
+        host._ref = meta or BotRef(name, name, type(bot).__module__.partition(".")[0], bot.version)
+        host._params = {}
+        host._prebuilt = bot
+        host._bot = None
+        return host
+
+    @property
+    def meta(self) -> BotRef:
+        return self._ref
+
+    @property
+    def bot(self) -> Bot | None:
+        """The bot instance of the current match."""
+        return self._bot
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        try:
+            bot = self._prebuilt if self._prebuilt is not None else make_bot(
+                self._ref.ref, self._params
+            )
+            bot.bind(info.seat, info.rules, info.players, rng_for(info.seed, info.seat))
+            self._bot = bot
+            bot.start_match(info.match_info())
+        except Exception as exc:
+            raise BotFault("crash", "start failed: " + _crash_detail(exc)) from None
+
+    async def play(self, view: View, timeout: float) -> object:
+        assert self._bot is not None, "start() first"
+        try:
+            return self._bot.play(view)
+        except Exception as exc:
+            raise BotFault("crash", _crash_detail(exc)) from None
+
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        assert self._bot is not None, "start() first"
+        try:
+            return self._bot.exchange(view, count)
+        except Exception as exc:
+            raise BotFault("crash", _crash_detail(exc)) from None
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+        if self._bot is not None:
+            try:
+                self._bot.end_deal(result)
+            except Exception as exc:
+                raise BotFault("crash", "end_deal failed: " + _crash_detail(exc)) from None
+
+
+Handler = Callable[[dict[str, Any]], "object | Awaitable[object]"]
+
+
+class MemoryHost(Host):
+    """A scripted bot living in memory, for testing the referee without processes.
+
+    ``handler(request)`` gets a request shaped like the protocol's
+    (``{"type": "play", "view": View}``, ``{"type": "exchange", "view": View,
+    "count": n}``, ``{"type": "start", ...}``, ``{"type": "end_deal", ...}``)
+    and returns the answer, or awaits first: under trio's autojump clock a
+    handler that sleeps past its timeout is a ``timeout`` fault in no real
+    time. A handler that raises is a ``crash``; one that raises
+    :class:`BotFault` gives that fault.
+    """
+
+    kind = "memory"
+
+    def __init__(self, handler: Handler, name: str = "memory") -> None:
+        self._handler = handler
+        self._meta = BotRef(name, name, "memory", "")
+        self.requests: list[dict[str, Any]] = []
+        """Every request the referee made, in order."""
+
+    @property
+    def meta(self) -> BotRef:
+        return self._meta
+
+    async def _ask(self, request: dict[str, Any], timeout: float) -> object:
+        self.requests.append(request)
+        with trio.move_on_after(timeout):
+            try:
+                answer = self._handler(request)
+                if inspect.isawaitable(answer):
+                    answer = await answer
+            except BotFault:
+                raise
+            except Exception as exc:
+                raise BotFault("crash", _crash_detail(exc)) from None
+            return answer
+        raise BotFault("timeout", f"no answer within {timeout * 1000:.0f} ms")
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        await self._ask({"type": "start", "seat": info.seat, "info": info}, timeout)
+
+    async def play(self, view: View, timeout: float) -> object:
+        return await self._ask({"type": "play", "view": view}, timeout)
+
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        return await self._ask({"type": "exchange", "view": view, "count": count}, timeout)
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+        await self._ask({"type": "end_deal", "result": result}, timeout)

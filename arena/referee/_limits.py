@@ -1,0 +1,94 @@
+"""Time and resource limits of a match, and the chess clock that spends them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["Clock", "Limits"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits every seat of a match plays under.
+
+    ``move_ms`` is the time for each decision. ``bank_ms`` (optional) is a
+    chess-clock reserve for the whole match: time spent beyond ``move_ms``
+    is taken from it, and a decision times out only when both are spent.
+    ``start_ms`` bounds starting a bot (a process, its imports, its
+    ``start_match``). ``memory_mb`` caps a child process's address space
+    (``RLIMIT_AS``; ``None`` lifts the cap). ``grace_ms`` is transport
+    slack: an answer that arrives within it after the budget is accepted
+    (and empties the bank), so pipe and scheduling latency never turn a
+    punctual bot into a timeout. ``cpu_s`` caps a child process's CPU time
+    over its life, a backstop if the referee itself dies.
+    """
+
+    move_ms: float = 1000
+    bank_ms: float | None = None
+    start_ms: float = 5000
+    memory_mb: int | None = 1024
+    grace_ms: float = 100
+    cpu_s: int = 3600
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Limits:
+        """Limits from a match spec's ``limits`` mapping; unknown keys are an error."""
+        if data is None:
+            return cls()
+        known = cls.__dataclass_fields__
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"unknown limit {unknown[0]!r} (known: {', '.join(known)})")
+        values = {k: v for k, v in data.items() if v is not None or k in ("bank_ms", "memory_mb")}
+        limits = cls(**values)
+        limits._check()
+        return limits
+
+    def _check(self) -> None:
+        for name in ("move_ms", "start_ms", "grace_ms", "cpu_s"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ValueError(f"limit {name!r} must be a positive number, got {value!r}")
+        for name in ("bank_ms", "memory_mb"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+            ):
+                raise ValueError(f"limit {name!r} must be a number >= 0 or null, got {value!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready limits, as written into records."""
+        return asdict(self)
+
+
+class Clock:
+    """Per-seat chess clock: ``move_ms`` per decision plus an optional match bank."""
+
+    def __init__(self, limits: Limits, players: int) -> None:
+        self._move = limits.move_ms / 1000
+        self._grace = limits.grace_ms / 1000
+        self._bank = [(limits.bank_ms or 0) / 1000] * players
+
+    def budget(self, seat: int) -> float:
+        """Seconds the seat may think on this decision before it is late."""
+        return self._move + self._bank[seat]
+
+    def deadline(self, seat: int) -> float:
+        """Seconds after which the referee stops waiting (budget plus grace)."""
+        return self.budget(seat) + self._grace
+
+    def bank(self, seat: int) -> float:
+        """Seconds left in the seat's bank."""
+        return self._bank[seat]
+
+    def charge(self, seat: int, elapsed: float) -> bool:
+        """Spend ``elapsed`` seconds of the seat's time; False if it ran past the deadline."""
+        if elapsed > self.deadline(seat):
+            self._bank[seat] = 0.0
+            return False
+        over = elapsed - self._move
+        if over > 0:
+            self._bank[seat] = max(0.0, self._bank[seat] - over)
+        return True

@@ -1,0 +1,87 @@
+"""Finding a bot by reference: a registered name, or ``module:Class`` for unregistered code."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from arena.bot import Bot
+
+__all__ = ["BotRef", "make_bot", "resolve", "rng_for", "seat_seed"]
+
+
+@dataclass(frozen=True)
+class BotRef:
+    """What a seat's bot is: its name and metadata as written into the record."""
+
+    ref: str
+    """The reference the bot was asked by: a registered name or ``module:Class``."""
+    bot: str
+    plugin: str
+    version: str
+
+
+def _import_object(ref: str) -> Any:
+    module_name, _, attr = ref.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"bot reference {ref!r} is not 'module:Class'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"bot reference {ref!r}: cannot import {module_name!r}: {exc}") from exc
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"bot reference {ref!r}: {module_name!r} has no {attr!r}") from None
+    return obj
+
+
+def resolve(ref: str) -> BotRef:
+    """Check that ``ref`` names a bot and return its record metadata.
+
+    A registered name is looked up in the plugin registry; ``module:Class``
+    (any importable factory returning an :class:`arena.Bot`) lets a test or
+    a local experiment run a bot without packaging it, in every host.
+    """
+    if ":" in ref:
+        factory = _import_object(ref)
+        module = ref.partition(":")[0]
+        version = str(getattr(factory, "version", "") or "")
+        name = str(getattr(factory, "name", "") or "") or ref
+        return BotRef(ref, name, module.partition(".")[0], version)
+    from arena.plugins import registry
+
+    entry = registry().get(ref)
+    return BotRef(ref, entry.name, entry.plugin, entry.version)
+
+
+def make_bot(ref: str, params: dict[str, Any] | None = None) -> Bot:
+    """A new bot instance for ``ref`` built with ``params``."""
+    params = params or {}
+    if ":" in ref:
+        factory = _import_object(ref)
+        bot = factory(**params)
+        if not isinstance(bot, Bot):
+            raise TypeError(f"bot reference {ref!r} made a {type(bot).__name__}, not an arena.Bot")
+        if not bot.name:
+            bot.name = ref
+        return bot
+    from arena.plugins import registry
+
+    return registry().create(ref, **params)
+
+
+def rng_for(match_seed: int, seat: int) -> random.Random:
+    """The random generator of ``seat`` in a match: the same in every host."""
+    return random.Random(f"{match_seed}:{seat}")
+
+
+def seat_seed(match_seed: int, seat: int) -> int:
+    """A 63-bit seed for a bot in another language: derived one-way, so it reveals no hands."""
+    digest = hashlib.sha256(f"arena-bot:{match_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1

@@ -1,0 +1,296 @@
+"""The ``process`` and ``command`` hosts: a bot in a child process, behind the protocol."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ._child_process import ChildProcess
+from ._faults import BotFault
+from ._host import Host, StartInfo
+from ._limits import Limits
+from ._loading import BotRef, resolve, rng_for, seat_seed
+from ._protocol import PROTOCOL_VERSION, answer_value
+
+if TYPE_CHECKING:
+    from arena.game import View
+
+__all__ = ["CommandHost", "ProcessHost", "ProcessPool"]
+
+
+class ProcessPool:
+    """Idle, healthy bot processes kept for the next match of the same bot.
+
+    Starting a Python process and importing a bot costs far more than a
+    match's worth of moves for fast bots, so a tournament worker keeps them.
+    Only processes that ended their match without a fault come back; each
+    serves at most ``max_uses`` matches. :meth:`close` kills every idle one.
+    """
+
+    def __init__(self, max_uses: int = 200) -> None:
+        self.max_uses = max_uses
+        self._idle: dict[tuple[Any, ...], list[ChildProcess]] = {}
+
+    def acquire(self, key: tuple[Any, ...]) -> ChildProcess | None:
+        """An idle live process for ``key``, or ``None``."""
+        idle = self._idle.get(key, [])
+        while idle:
+            proc = idle.pop()
+            if proc.poll() is None:
+                return proc
+            proc.kill()
+        return None
+
+    def release(self, key: tuple[Any, ...], proc: ChildProcess) -> None:
+        """Keep ``proc`` for a later match, or kill it if it is spent or dead."""
+        proc.uses += 1
+        if proc.closed or proc.poll() is not None or proc.uses >= self.max_uses:
+            proc.kill()
+            return
+        self._idle.setdefault(key, []).append(proc)
+
+    def pids(self) -> list[int]:
+        """Process ids of the idle processes."""
+        return [p.pid for procs in self._idle.values() for p in procs]
+
+    def close(self) -> None:
+        """Kill every idle process (and its process group)."""
+        for procs in self._idle.values():
+            for proc in procs:
+                proc.kill()
+        self._idle.clear()
+
+
+class _ChildHost(Host):
+    """Shared logic of the two child-process hosts: restart, requests, faults."""
+
+    def __init__(self, limits: Limits | None, pool: ProcessPool | None) -> None:
+        self._limits = limits or Limits()
+        self._pool = pool
+        self._proc: ChildProcess | None = None
+        self._info: StartInfo | None = None
+        self._pids: list[int] = []
+        self._faulted = False
+
+    # subclasses provide these
+    def _argv(self) -> list[str]:
+        raise NotImplementedError
+
+    def _stdio(self) -> bool:
+        raise NotImplementedError
+
+    def _pool_key(self) -> tuple[Any, ...]:
+        return (type(self).__name__, tuple(self._argv()), self._limits.memory_mb,
+                self._limits.cpu_s)
+
+    def _on_ready(self, message: dict[str, Any]) -> None:
+        """Hook: what the bot said about itself when it started."""
+
+    def pids(self) -> list[int]:
+        return list(self._pids)
+
+    @property
+    def process(self) -> ChildProcess | None:
+        """The live child process, if any."""
+        return self._proc
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        self._info = info
+        await self._launch(timeout)
+
+    async def _launch(self, timeout: float) -> None:
+        assert self._info is not None, "start() first"
+        info = self._info
+        proc = self._pool.acquire(self._pool_key()) if self._pool is not None else None
+        if proc is None:
+            try:
+                proc = ChildProcess(
+                    self._argv(),
+                    stdio=self._stdio(),
+                    memory_mb=self._limits.memory_mb,
+                    cpu_s=self._limits.cpu_s,
+                )
+            except OSError as exc:
+                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
+        else:
+            proc.clear_output()
+        self._proc = proc
+        self._pids.append(proc.pid)
+        state = rng_for(info.seed, info.seat).getstate()
+        request_id = proc.new_id()
+        message = {
+            "type": "start",
+            "id": request_id,
+            "protocol": PROTOCOL_VERSION,
+            "seat": info.seat,
+            "players": info.players,
+            "match_id": info.match_id,
+            "labels": list(info.labels),
+            "rules": info.rules.to_dict(),
+            "limits": info.limits,
+            "seed": seat_seed(info.seed, info.seat),
+            "rng_state": [state[0], list(state[1]), state[2]],
+        }
+        try:
+            await proc.send(message, timeout)
+            answer = await proc.receive(timeout)
+            ready = answer_value(answer, "start", request_id)
+        except BotFault as fault:
+            self._drop()
+            if fault.kind == "timeout":
+                fault.detail = f"did not start within {timeout * 1000:.0f} ms" + (
+                    fault.detail.partition(" ms")[2]
+                )
+            raise BotFault(fault.kind, "start failed: " + fault.detail) from None
+        except ValueError as exc:  # ProtocolError
+            self._drop()
+            raise BotFault("malformed", f"start failed: {exc}") from None
+        self._on_ready(ready)
+
+    def _drop(self) -> None:
+        """Kill the current process; the next request starts a fresh one."""
+        if self._proc is not None:
+            self._proc.kill()
+            self._proc = None
+        self._faulted = True
+
+    async def _request(self, message: dict[str, Any], kind: str, timeout: float) -> object:
+        if self._proc is None or self._proc.poll() is not None:
+            if self._proc is not None:
+                self._drop()
+            await self._launch(self._limits.start_ms / 1000)
+        proc = self._proc
+        assert proc is not None
+        request_id = proc.new_id()
+        message["id"] = request_id
+        message["time_ms"] = round(max(0.0, timeout * 1000 - self._limits.grace_ms))
+        try:
+            await proc.send(message, timeout)
+            answer = await proc.receive(timeout)
+            return answer_value(answer, kind, request_id)
+        except BotFault as fault:
+            if fault.kind != "crash" or not fault.detail.startswith("bot error"):
+                self._drop()  # dead, late or out of step: a fresh process next time
+            raise
+        except ValueError as exc:  # ProtocolError: the stream is out of step
+            self._drop()
+            raise BotFault("malformed", str(exc)) from None
+
+    async def play(self, view: View, timeout: float) -> object:
+        return await self._request({"type": "play", "view": view.to_dict()}, "play", timeout)
+
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        message = {"type": "exchange", "count": count, "view": view.to_dict()}
+        return await self._request(message, "exchange", timeout)
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+        if self._proc is None or self._proc.poll() is not None:
+            return
+        try:
+            await self._proc.send({"type": "end_deal", "result": result}, timeout)
+        except BotFault:
+            self._drop()
+            raise
+
+    async def aclose(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if self._pool is not None and not self._faulted and proc.poll() is None:
+            self._pool.release(self._pool_key(), proc)
+        else:
+            await proc.quit({"type": "quit"})
+
+
+class ProcessHost(_ChildHost):
+    """Runs a Python bot (registered name or ``module:Class``) in its own child process.
+
+    The child speaks the bot protocol over two dedicated pipes; the bot's
+    own stdout and stderr are captured, and their tail is quoted in fault
+    details. The child runs in its own session under resource limits and a
+    clean environment; on a timeout, a crash or an answer out of step its
+    whole process group is killed at once and a fresh process serves the
+    seat's next decision. Give a :class:`ProcessPool` to reuse processes
+    across matches.
+    """
+
+    kind = "process"
+
+    def __init__(
+        self,
+        ref: str,
+        params: dict[str, Any] | None = None,
+        *,
+        limits: Limits | None = None,
+        pool: ProcessPool | None = None,
+        python: str | None = None,
+    ) -> None:
+        super().__init__(limits, pool)
+        self._ref = resolve(ref)
+        self._params = dict(params or {})
+        self._python = python or sys.executable
+
+    @property
+    def meta(self) -> BotRef:
+        return self._ref
+
+    def _argv(self) -> list[str]:
+        params = json.dumps(self._params, sort_keys=True)
+        return [self._python, "-m", "arena.referee._child", "--bot", self._ref.ref,
+                "--params", params]
+
+    def _stdio(self) -> bool:
+        return False
+
+
+class CommandHost(_ChildHost):
+    """Runs any executable as a bot: its stdin and stdout are the protocol.
+
+    The command line is split like a shell would (``shlex``) but no shell
+    runs it. The program's stderr is captured for fault details. Limits,
+    process group and clean environment are as for :class:`ProcessHost`;
+    note that ``memory_mb`` caps address space, which some runtimes
+    (the JVM, V8) reserve generously: raise it or set it to null for them.
+    """
+
+    kind = "command"
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        limits: Limits | None = None,
+        pool: ProcessPool | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        super().__init__(limits, pool)
+        try:
+            self._command = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"bad bot command {command!r}: {exc}") from None
+        if not self._command:
+            raise ValueError("empty bot command")
+        name = os.path.basename(self._command[-1] if len(self._command) > 1 else self._command[0])
+        self._meta = BotRef(command, name, "command", "")
+
+    @property
+    def meta(self) -> BotRef:
+        return self._meta
+
+    def _on_ready(self, message: dict[str, Any]) -> None:
+        name, version = message.get("name"), message.get("version")
+        self._meta = BotRef(
+            self._meta.ref,
+            name if isinstance(name, str) and name else self._meta.bot,
+            "command",
+            version if isinstance(version, str) else str(version or ""),
+        )
+
+    def _argv(self) -> list[str]:
+        return list(self._command)
+
+    def _stdio(self) -> bool:
+        return True
