@@ -16,11 +16,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import structlog
 import trio
 
 import arena
 from arena.game import Card, IllegalMove, Match, Move, Rules
+from arena.records import get_logger
 
 from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
@@ -32,7 +32,7 @@ __all__ = ["HOST_KINDS", "MatchSpecError", "make_host", "play_match", "run_match
 RECORD_SCHEMA = 1
 HOST_KINDS = ("inline", "process", "command")
 
-_log = structlog.get_logger("arena.referee")
+_log = get_logger("arena.referee")
 
 
 class MatchSpecError(ValueError):

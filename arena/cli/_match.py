@@ -1,0 +1,191 @@
+"""``arena match``: play one match between bots and show (or record) the result."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import click
+import trio
+import yaml
+
+from arena.cli import main
+from arena.game import Rules
+from arena.records import RecordWriter
+from arena.referee import MatchSpecError, play_match
+
+_COMMAND_PREFIX = "cmd:"
+
+
+def _fail(message: str) -> NoReturn:
+    """Bad input: one line on stderr and exit status 2, never a traceback."""
+    click.echo(f"arena match: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _rules_mapping(preset: str | None, pairs: Sequence[str], rounds: int | None) -> dict[str, Any]:
+    mapping: dict[str, Any] = {}
+    if preset:
+        mapping["preset"] = preset
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--rules wants KEY=VALUE, got {pair!r}")
+        try:
+            mapping[key.strip()] = yaml.safe_load(text) if text.strip() else None
+        except yaml.YAMLError:
+            _fail(f"--rules {key.strip()}: cannot read value {text!r}")
+    if rounds is not None:
+        mapping["rounds"] = rounds
+    try:
+        return Rules.from_dict(mapping).to_dict()
+    except (TypeError, ValueError) as exc:
+        _fail(f"bad rules: {exc}")
+
+
+def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
+    seats = []
+    seen: dict[str, int] = {}
+    for bot in bots:
+        if bot.startswith(_COMMAND_PREFIX):
+            command = bot[len(_COMMAND_PREFIX):].strip()
+            if not command:
+                _fail(f"{bot!r}: no command line after 'cmd:'")
+            base = command
+            seat = {"name": None, "command": command, "params": {}, "host": "command"}
+        else:
+            base = bot
+            seat = {"name": bot, "command": None, "params": {}, "host": host}
+        seen[base] = seen.get(base, 0) + 1
+        seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        seats.append(seat)
+    return seats
+
+
+def _summary(record: dict[str, Any]) -> dict[str, Any]:
+    faults = [
+        {key: fault.get(key) for key in ("deal", "seat", "bot", "kind", "move", "detail")}
+        for deal in record["deals"]
+        for fault in deal["faults"]
+    ]
+    return {
+        "match_id": record["match_id"],
+        "seed": record["seed"],
+        "seats": [seat["label"] for seat in record["seats"]],
+        "ranking": record["ranking"],
+        "scores": record["scores"],
+        "faults": faults,
+        "decisions": record["decisions"],
+        "wall_s": record["wall_s"],
+    }
+
+
+def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
+    labels = summary["seats"]
+    rules = record["rules"]
+    click.echo(
+        f"match {record['match_id']}: {len(labels)} players, {len(record['deals'])} deal(s), "
+        f"seed {record['seed']}"
+    )
+    width = max(len(label) for label in labels)
+    fault_count = [0] * len(labels)
+    for fault in summary["faults"]:
+        fault_count[fault["seat"]] += 1
+    places = [[deal["finish_order"].index(seat) + 1 for deal in record["deals"]]
+              for seat in range(len(labels))]
+    click.echo(f"  {'place':<5}  {'seat':<4}  {'bot':<{width}}  {'points':>6}  faults  places")
+    for place, seat in enumerate(summary["ranking"], start=1):
+        click.echo(
+            f"  {place:<5}  {seat:<4}  {labels[seat]:<{width}}  {summary['scores'][seat]:>6}  "
+            f"{fault_count[seat]:>6}  {' '.join(str(p) for p in places[seat])}"
+        )
+    for fault in summary["faults"]:
+        detail = fault["detail"] or ""
+        detail = detail if len(detail) <= 160 else detail[:160] + "..."
+        click.echo(
+            f"  fault: deal {fault['deal']} move {fault['move']} seat {fault['seat']} "
+            f"({fault['bot']}): {fault['kind']}: {detail}"
+        )
+    on_fault = rules.get("on_fault", "forfeit")
+    click.echo(
+        f"  {summary['decisions']} decisions in {summary['wall_s']:.2f} s (on_fault: {on_fault})"
+    )
+
+
+@click.command("match")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--preset", help="Rules preset: standard, runs, daifugo.")
+@click.option("--rules", "rule_pairs", multiple=True, metavar="KEY=VALUE",
+              help="Set one rules option (repeatable), e.g. --rules jokers=2.")
+@click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63), help="Match seed (random if omitted).")
+@click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
+              show_default=True, help="Where registered bots run.")
+@click.option("--move-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+              help="Time per decision in milliseconds.")
+@click.option("--bank-ms", type=click.FloatRange(min=0), default=None,
+              help="Chess-clock reserve per seat for the whole match.")
+@click.option("--records", "records_path", type=click.Path(dir_okay=False),
+              help="Append the match record (one JSON line) to this file.")
+@click.option("--match-id", default="match", show_default=True, help="Id written in the record.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")
+def match_command(
+    bots: tuple[str, ...],
+    preset: str | None,
+    rule_pairs: tuple[str, ...],
+    rounds: int | None,
+    seed: int | None,
+    host: str,
+    move_ms: float,
+    bank_ms: float | None,
+    records_path: str | None,
+    match_id: str,
+    as_json: bool,
+) -> None:
+    """Play one match between BOTs (2 to 8) and print the result.
+
+    A BOT is a registered bot name (see `arena bots`), a `module:Class`
+    reference, or `cmd:<command line>` for a program speaking the bot
+    protocol (docs/protocol.md). The same seed gives the same match.
+    """
+    if not 2 <= len(bots) <= 8:
+        _fail(f"a match needs 2 to 8 bots, got {len(bots)}")
+    rules = _rules_mapping(preset, rule_pairs, rounds)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    spec = {
+        "match_id": match_id,
+        "tournament": None,
+        "seed": seed,
+        "rules": rules,
+        "seats": _seats(bots, host),
+        "limits": {"move_ms": move_ms, "bank_ms": bank_ms},
+        "set": None,
+        "round": None,
+    }
+    writer = None
+    if records_path is not None:
+        try:
+            writer = RecordWriter(records_path)
+        except OSError as exc:
+            _fail(f"cannot open records file {records_path!r}: {exc.strerror or exc}")
+    try:
+        record = trio.run(lambda: play_match(spec))
+    except MatchSpecError as exc:
+        _fail(str(exc))
+    except (LookupError, ValueError, TypeError) as exc:
+        _fail(str(exc))
+    if writer is not None:
+        with writer:
+            writer.write(record)
+    summary = _summary(record)
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        _print_readable(record, summary)
+
+
+main.add_command(match_command)

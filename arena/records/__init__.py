@@ -1,0 +1,13 @@
+"""Match records: the JSONL files that ratings, reports, replays and resumes read.
+
+Records are data and logs are for people: :class:`RecordWriter` writes one
+JSON line per finished match to its own file through its own structlog
+logger, and :func:`configure_logging` sends operational logs to stderr.
+docs/records.md documents the schema.
+"""
+
+from ._logging import configure_logging, get_logger
+from ._reader import RecordError, read_records
+from ._writer import RecordWriter
+
+__all__ = ["RecordError", "RecordWriter", "configure_logging", "get_logger", "read_records"]

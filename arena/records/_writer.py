@@ -1,0 +1,78 @@
+"""Writing match records: one JSON line per match, through structlog, to its own file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import structlog
+
+__all__ = ["RecordWriter"]
+
+
+def _serializer(obj: Any, **kwargs: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, **kwargs)
+
+
+class RecordWriter:
+    """Appends match records to a JSONL file, one line per match, flushed at once.
+
+    Records go through their own structlog logger, whose only processor is
+    the JSON renderer and whose only sink is this file: no timestamps, log
+    levels or operational messages ever reach it, and nothing this writer
+    writes reaches the operational log. Each record is written as a single
+    ``write`` of one complete line followed by a flush and an ``fsync``, so
+    a killed writer leaves at most one torn last line, which
+    :func:`read_records` reports and skips. Opening a file whose last line
+    is torn starts on a fresh line, so appending (a resumed tournament)
+    never glues a record to a fragment.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fsync = fsync
+        self._file: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
+        if self._file.tell() > 0 and not self._ends_with_newline():
+            self._file.write("\n")
+            self._file.flush()
+        self._logger = structlog.wrap_logger(
+            structlog.WriteLogger(self._file),
+            processors=[structlog.processors.JSONRenderer(serializer=_serializer)],
+            cache_logger_on_first_use=True,
+        )
+        self.written = 0
+        """Records written by this writer."""
+
+    def _ends_with_newline(self) -> bool:
+        with open(self.path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            return f.read(1) == b"\n"
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Append one record as one line and make it durable before returning."""
+        if "event" in record:
+            raise ValueError("a record may not have an 'event' key (reserved by structlog)")
+        self._logger.msg(**record)
+        self._file.flush()
+        if self._fsync:
+            os.fsync(self._file.fileno())
+        self.written += 1
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def __enter__(self) -> RecordWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
