@@ -121,7 +121,8 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 @click.option("--rules", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Set one rules option (repeatable), e.g. --rules jokers=2.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63), help="Match seed (random if omitted).")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63),
+              help="Match seed (random if omitted).")
 @click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
               show_default=True, help="Where registered bots run.")
 @click.option("--move-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
