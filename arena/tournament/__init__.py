@@ -1,0 +1,95 @@
+"""Tournaments from YAML: formats, duplicate deals, parallel execution, resume.
+
+A config (:class:`TournamentConfig`, from YAML by :func:`load_config`) says
+who plays, under which rules and in which format; a :class:`Schedule` turns
+it into plain match specs; an :class:`Executor` runs them (in local worker
+processes by default) and :func:`run_tournament` streams the records to
+``records.jsonl``, resuming from what is already there. See
+docs/tournaments.md.
+"""
+
+from ._config import (
+    BotConfig,
+    ConfigError,
+    ConfigIssue,
+    GauntletFormat,
+    Limits,
+    RoundRobinFormat,
+    SwissFormat,
+    TournamentConfig,
+    config_schema,
+    load_config,
+    parse_config,
+    validate_config,
+)
+from ._design import equitable_seats, full_round_robin, rotation_classes, sampled_round_robin
+from ._dryrun import dry_run_match
+from ._executor import (
+    Executor,
+    LocalExecutor,
+    MatchFailed,
+    MatchFn,
+    SerialExecutor,
+    default_jobs,
+    referee_match,
+)
+from ._recordlog import RecordFileError, RecordWriter, read_records
+from ._runner import (
+    CONFIG_COPY,
+    RECORDS,
+    Reporter,
+    TournamentError,
+    TournamentResult,
+    output_dir,
+    run_tournament,
+)
+from ._schedule import Schedule, SwissHistory, Table
+from ._seeds import match_seed
+from ._standings import Standing, Standings
+from ._swiss import choose_byes, pair_round, table_sizes
+
+__all__ = [
+    "CONFIG_COPY",
+    "RECORDS",
+    "BotConfig",
+    "ConfigError",
+    "ConfigIssue",
+    "Executor",
+    "GauntletFormat",
+    "Limits",
+    "LocalExecutor",
+    "MatchFailed",
+    "MatchFn",
+    "RecordFileError",
+    "RecordWriter",
+    "Reporter",
+    "RoundRobinFormat",
+    "Schedule",
+    "SerialExecutor",
+    "Standing",
+    "Standings",
+    "SwissFormat",
+    "SwissHistory",
+    "Table",
+    "TournamentConfig",
+    "TournamentError",
+    "TournamentResult",
+    "choose_byes",
+    "config_schema",
+    "default_jobs",
+    "dry_run_match",
+    "equitable_seats",
+    "full_round_robin",
+    "load_config",
+    "match_seed",
+    "output_dir",
+    "pair_round",
+    "parse_config",
+    "read_records",
+    "referee_match",
+    "rotation_classes",
+    "run_tournament",
+    "sampled_round_robin",
+    "table_sizes",
+    "validate_config",
+]

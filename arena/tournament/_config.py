@@ -1,0 +1,528 @@
+"""The tournament config: a pydantic model, a YAML loader and one-line errors.
+
+Organisers write YAML by hand, so every mistake, from a stray tab to a bot
+name that no plugin registers, is reported as ``FILE:LINE: key.path: what is
+wrong`` and never as a traceback. The model is also the source of the JSON
+Schema published in ``docs/config.schema.json`` for editors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from arena.tournament._yamlpos import node_line
+
+_STRICT = ConfigDict(extra="forbid", strict=True)
+
+
+class BotConfig(BaseModel):
+    """One entrant: a registered bot (``name``) or an external program (``command``)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"oneOf": [{"required": ["name"]}, {"required": ["command"]}]},
+    )
+
+    name: str | None = Field(default=None, description="A bot registered by a plugin.")
+    command: str | None = Field(
+        default=None,
+        description="A program that speaks the arena protocol, e.g. 'node examples/bot.js'.",
+    )
+    label: str | None = Field(
+        default=None,
+        description="Unique name of the entrant in records and standings (default: the name).",
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="Keyword arguments for the bot's factory."
+    )
+    host: Literal["inline", "process", "command"] | None = Field(
+        default=None,
+        description="Where the bot runs (default: inline for name, command for command).",
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> BotConfig:
+        if (self.name is None) == (self.command is None):
+            raise ValueError("give exactly one of 'name' (a registered bot) or 'command'")
+        if self.command is not None:
+            if not self.command.strip():
+                raise ValueError("'command' is empty")
+            if self.host not in (None, "command"):
+                raise ValueError(f"a 'command' bot runs with host 'command', not {self.host!r}")
+            if self.params:
+                raise ValueError("'params' are for registered bots; pass options in 'command'")
+        elif self.host == "command":
+            raise ValueError("host 'command' needs a 'command', not a bot 'name'")
+        return self
+
+    @property
+    def resolved_label(self) -> str:
+        """The entrant's label: given, else the bot name, else the program's stem."""
+        if self.label is not None:
+            return self.label
+        if self.name is not None:
+            return self.name
+        words = shlex.split(self.command or "")
+        candidates = [w for w in words if not w.startswith("-")] or words
+        return Path(candidates[-1]).stem or "command"
+
+    @property
+    def resolved_host(self) -> str:
+        """The host the referee uses for this entrant."""
+        if self.host is not None:
+            return self.host
+        return "command" if self.command is not None else "inline"
+
+    def spec(self) -> dict[str, Any]:
+        """The BotSpec of the match spec (plain data)."""
+        return {
+            "label": self.resolved_label,
+            "name": self.name,
+            "command": self.command,
+            "params": dict(self.params),
+            "host": self.resolved_host,
+        }
+
+
+class Limits(BaseModel):
+    """What each seat is allowed: time per move, an optional bank, start-up time, memory."""
+
+    model_config = _STRICT
+
+    move_ms: int = Field(default=1000, gt=0, description="Time for one decision (ms).")
+    bank_ms: int | None = Field(
+        default=None, gt=0, description="Extra time a seat may draw on over a match (ms)."
+    )
+    start_ms: int = Field(default=5000, gt=0, description="Time for a bot to start (ms).")
+    memory_mb: int | None = Field(
+        default=1024, gt=0, description="Memory cap of process and command bots (MB)."
+    )
+    on_fault: Literal["forfeit", "pass"] | None = Field(
+        default=None, description="What a fault costs (default: the rules' on_fault)."
+    )
+
+    def spec(self) -> dict[str, Any]:
+        """The ``limits`` of the match spec (``on_fault`` goes into the rules)."""
+        return {
+            "move_ms": self.move_ms,
+            "bank_ms": self.bank_ms,
+            "start_ms": self.start_ms,
+            "memory_mb": self.memory_mb,
+        }
+
+
+class RoundRobinFormat(BaseModel):
+    """Every k-subset of the bots meets once, or a balanced design when capped."""
+
+    model_config = _STRICT
+
+    type: Literal["round_robin"]
+    max_tables: int | None = Field(
+        default=None,
+        gt=0,
+        description="Cap on tables; above it, whole rotation classes are sampled so every "
+        "bot plays equally often in every seat.",
+    )
+
+
+class SwissFormat(BaseModel):
+    """Rounds of tables formed from the standings."""
+
+    model_config = _STRICT
+
+    type: Literal["swiss"]
+    rounds: int = Field(gt=0, description="Number of rounds.")
+    odd: Literal["short_tables", "byes"] = Field(
+        default="short_tables",
+        description="When the bots do not fill whole tables: tables one seat short, or byes.",
+    )
+
+
+class GauntletFormat(BaseModel):
+    """One or more challengers, each against the rest of the field."""
+
+    model_config = _STRICT
+
+    type: Literal["gauntlet"]
+    challengers: list[str] = Field(min_length=1, description="Labels of the challengers.")
+    max_tables: int | None = Field(
+        default=None, gt=0, description="Cap on tables per challenger (balanced design)."
+    )
+
+
+Format = Annotated[
+    RoundRobinFormat | SwissFormat | GauntletFormat, Field(discriminator="type")
+]
+
+
+class TournamentConfig(BaseModel):
+    """A tournament: who plays, under which rules, in which format, with which limits."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        title="arena tournament config",
+        json_schema_extra={"$schema": "https://json-schema.org/draft/2020-12/schema"},
+    )
+
+    name: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+        description="Tournament name, used in match ids and the default output folder.",
+    )
+    seed: int = Field(default=0, ge=0, lt=2**63, description="Seed of every match seed.")
+    rules: dict[str, Any] = Field(
+        default_factory=lambda: {"preset": "standard"},
+        description="A rules preset and option overrides (Rules.from_dict mapping).",
+    )
+    players: int = Field(ge=2, le=8, description="Seats per table.")
+    format: Format = Field(
+        default_factory=lambda: RoundRobinFormat(type="round_robin"),
+        description="round_robin, swiss or gauntlet, with their settings.",
+    )
+    duplicate: bool = Field(
+        default=False,
+        description="Replay each table's deals with the bots rotated through all seats.",
+    )
+    bots: list[BotConfig] = Field(min_length=2, description="The entrants.")
+    limits: Limits = Field(default_factory=Limits)
+    jobs: int | None = Field(
+        default=None, gt=0, description="Worker processes (default: the number of cores)."
+    )
+    out: str | None = Field(
+        default=None, description="Output folder (default: runs/<name>), relative to the cwd."
+    )
+
+    @property
+    def labels(self) -> list[str]:
+        """Entrant labels in config order (a bot's index is its position here)."""
+        return [bot.resolved_label for bot in self.bots]
+
+    def rules_mapping(self) -> dict[str, Any]:
+        """The rules as given, with ``limits.on_fault`` folded in when set."""
+        rules = dict(self.rules)
+        if self.limits.on_fault is not None:
+            rules["on_fault"] = self.limits.on_fault
+        return rules
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the matches and their results (everything but jobs and out)."""
+        return self.model_dump(mode="json", exclude={"jobs", "out"})
+
+
+def config_schema() -> dict[str, Any]:
+    """The JSON Schema of the config, as published in ``docs/config.schema.json``."""
+    return TournamentConfig.model_json_schema()
+
+
+@dataclass(frozen=True)
+class ConfigIssue:
+    """One thing wrong with a config: where (key path, line) and what."""
+
+    path: str
+    line: int | None
+    message: str
+
+
+class ConfigError(ValueError):
+    """A config that cannot run; ``str()`` is one ``FILE:LINE: path: message`` per issue."""
+
+    def __init__(self, source: str, issues: Sequence[ConfigIssue]) -> None:
+        self.source = source
+        self.issues = list(issues)
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        lines = []
+        for issue in self.issues:
+            where = self.source if issue.line is None else f"{self.source}:{issue.line}"
+            what = f"{issue.path}: {issue.message}" if issue.path else issue.message
+            lines.append(f"{where}: {what}")
+        return "\n".join(lines)
+
+
+def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> TournamentConfig:
+    """Read and validate a YAML config file; raises :class:`ConfigError`."""
+    source = os.fspath(path)
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(source, [ConfigIssue("", None, f"cannot read: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise ConfigError(source, [ConfigIssue("", None, "not a UTF-8 text file")]) from None
+    return parse_config(text, source=source, check_bots=check_bots)
+
+
+def parse_config(
+    text: str, *, source: str = "<config>", check_bots: bool = True
+) -> TournamentConfig:
+    """Validate YAML text as a config; raises :class:`ConfigError` naming path and line."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        line = mark.line + 1 if mark is not None else None
+        issue = ConfigIssue("", line, f"YAML syntax error: {problem}")
+        raise ConfigError(source, [issue]) from None
+    duplicates = list(_duplicate_keys(root, ()))
+    if duplicates:
+        raise ConfigError(
+            source,
+            [ConfigIssue(_dotted(p), line, "duplicate key") for p, line in duplicates],
+        )
+    if not isinstance(data, Mapping):
+        line = root.start_mark.line + 1 if root is not None else None
+        raise ConfigError(
+            source, [ConfigIssue("", line, "the config must be a mapping of keys (name: ...)")]
+        )
+    return validate_config(data, source=source, root=root, check_bots=check_bots)
+
+
+def validate_config(
+    data: Mapping[str, Any],
+    *,
+    source: str = "<config>",
+    root: yaml.Node | None = None,
+    check_bots: bool = True,
+) -> TournamentConfig:
+    """Validate a mapping as a config (``root`` gives line numbers when it came from YAML)."""
+    try:
+        config = TournamentConfig.model_validate(dict(data))
+    except ValidationError as exc:
+        issues = [_pydantic_issue(error, root) for error in exc.errors()]
+        raise ConfigError(source, issues) from None
+    issues = [
+        ConfigIssue(_dotted(path), node_line(root, path), message)
+        for path, message in _semantic_issues(config, check_bots=check_bots)
+    ]
+    if issues:
+        raise ConfigError(source, issues)
+    return config
+
+
+def _semantic_issues(
+    config: TournamentConfig, *, check_bots: bool
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """Problems the schema cannot see: clashes between keys, unknown bots, bad rules."""
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    labels = config.labels
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        key = "label" if config.bots[i].label is not None else (
+            "name" if config.bots[i].name is not None else "command"
+        )
+        if label in seen:
+            issues.append(
+                (
+                    ("bots", i, key),
+                    f"label {label!r} is already used by bots[{seen[label]}]; give each "
+                    "entrant a unique 'label'",
+                )
+            )
+        else:
+            seen[label] = i
+    n, k = len(config.bots), config.players
+    if k > n:
+        issues.append(
+            (
+                ("players",),
+                f"{k} seats per table but only {n} bots, and a bot cannot sit at a table "
+                "twice (list a bot again under another label to field a copy)",
+            )
+        )
+    fmt = config.format
+    if isinstance(fmt, RoundRobinFormat) and fmt.max_tables is not None and fmt.max_tables < n:
+        issues.append(
+            (
+                ("format", "max_tables"),
+                f"must be at least the number of bots ({n}) so every bot plays equally often",
+            )
+        )
+    if isinstance(fmt, GauntletFormat):
+        for j, challenger in enumerate(fmt.challengers):
+            if challenger not in seen:
+                issues.append(
+                    (
+                        ("format", "challengers", j),
+                        f"no bot is labelled {challenger!r} (labels: {', '.join(labels)})",
+                    )
+                )
+        if len(set(fmt.challengers)) != len(fmt.challengers):
+            issues.append((("format", "challengers"), "a challenger is listed twice"))
+        field = n - len(set(fmt.challengers) & set(labels))
+        if field < k - 1:
+            issues.append(
+                (
+                    ("format", "challengers"),
+                    f"leaves {field} bots in the field, fewer than the {k - 1} opponents a "
+                    f"table of {k} needs",
+                )
+            )
+    if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
+        from arena.tournament._swiss import table_sizes
+
+        sizes, _ = table_sizes(n, k, fmt.odd)
+        if any(size != k for size in sizes):
+            issues.append(
+                (
+                    ("format", "odd"),
+                    f"{n} bots do not fill tables of {k}, and short tables cannot use "
+                    "'rules.points' (a list per place); use odd: byes",
+                )
+            )
+    issues.extend(_rules_issues(config))
+    if check_bots:
+        issues.extend(_bot_issues(config))
+    return issues
+
+
+def _rules_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...], str]]:
+    from arena.game import Rules
+
+    try:
+        Rules.from_dict(config.rules_mapping())
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        for key in config.rules:
+            if re.search(rf"\b{re.escape(str(key))}\b", message):
+                return [(("rules", key), message)]
+        return [(("rules",), message)]
+    return []
+
+
+def _bot_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...], str]]:
+    from arena.plugins import BotParamsError, registry
+
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    reg = registry()
+    for i, bot in enumerate(config.bots):
+        if bot.name is not None:
+            if bot.name not in reg:
+                known = ", ".join(reg.names()) or "none installed"
+                issues.append((("bots", i, "name"), f"unknown bot {bot.name!r} (known: {known})"))
+                continue
+            try:
+                reg.create(bot.name, **bot.params)
+            except BotParamsError as exc:
+                issues.append((("bots", i, "params"), str(exc)))
+            except Exception as exc:
+                issues.append(
+                    (("bots", i, "name"), f"bot {bot.name!r} fails to start: {exc}")
+                )
+        elif bot.command is not None:
+            try:
+                words = shlex.split(bot.command)
+            except ValueError as exc:
+                issues.append((("bots", i, "command"), f"cannot parse the command: {exc}"))
+                continue
+            program = words[0]
+            if shutil.which(program) is None and not Path(program).is_file():
+                issues.append(
+                    (("bots", i, "command"), f"program {program!r} not found (not on PATH)")
+                )
+    return issues
+
+
+def _duplicate_keys(
+    node: yaml.Node | None, path: tuple[str | int, ...]
+) -> list[tuple[tuple[str | int, ...], int]]:
+    found: list[tuple[tuple[str | int, ...], int]] = []
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                found.append(((*path, key), key_node.start_mark.line + 1))
+            seen.add(key)
+            found.extend(_duplicate_keys(value_node, (*path, key)))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            found.extend(_duplicate_keys(item, (*path, i)))
+    return found
+
+
+def _dotted(path: Sequence[str | int]) -> str:
+    text = ""
+    for element in path:
+        if isinstance(element, int):
+            text += f"[{element}]"
+        else:
+            text += f".{element}" if text else str(element)
+    return text
+
+
+_FORMAT_MODELS: dict[str, type[BaseModel]] = {
+    "round_robin": RoundRobinFormat,
+    "swiss": SwissFormat,
+    "gauntlet": GauntletFormat,
+}
+
+
+def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
+    """The model whose fields the mapping at ``loc`` may hold."""
+    if not loc:
+        return TournamentConfig
+    if loc[0] == "bots" and len(loc) == 2:
+        return BotConfig
+    if loc[0] == "limits" and len(loc) == 1:
+        return Limits
+    if loc[0] == "format" and len(loc) == 2:
+        return _FORMAT_MODELS.get(str(loc[1]))
+    return None
+
+
+def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
+    loc: tuple[str | int, ...] = tuple(error["loc"])
+    kind = error["type"]
+    # Pydantic puts a tagged union's tag into the path (format.swiss.rounds); users never wrote it.
+    shown = tuple(
+        e for i, e in enumerate(loc) if not (i == 1 and loc[0] == "format" and e in _FORMAT_MODELS)
+    )
+    message = str(error["msg"])
+    if message.startswith("Value error, "):
+        message = message[len("Value error, ") :]
+    if kind == "missing":
+        message = "missing required key"
+    elif kind == "extra_forbidden":
+        model = _model_at(loc[:-1])
+        allowed = f" (allowed: {', '.join(model.model_fields)})" if model else ""
+        message = f"unknown key {str(loc[-1])!r}{allowed}"
+    elif kind == "union_tag_invalid":
+        shown = (*shown, "type")
+        tag = error.get("ctx", {}).get("tag")
+        message = f"unknown format {tag!r} (expected one of: {', '.join(_FORMAT_MODELS)})"
+    elif kind == "union_tag_not_found":
+        shown = (*shown, "type")
+        message = f"missing required key (one of: {', '.join(_FORMAT_MODELS)})"
+    elif kind in ("model_type", "dict_type"):
+        message = f"expected a mapping, got {_describe(error.get('input'))}"
+    elif kind == "list_type":
+        message = f"expected a list, got {_describe(error.get('input'))}"
+    else:
+        message = message[:1].lower() + message[1:]
+        if "input" in error and kind not in ("value_error", "assertion_error"):
+            message += f" (got {_describe(error['input'])})"
+    return ConfigIssue(_dotted(shown), node_line(root, loc), message)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing (null)"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,249 @@
+"""Running a tournament: schedule, execute, record, resume.
+
+The runner owns the output folder: ``config.yaml`` (a copy of the config)
+and ``records.jsonl`` (one line per finished match, in schedule order,
+written as soon as the match and all matches before it are done). Running
+the same config again resumes: records already present are read back (a
+line cut off by a kill is dropped), their matches skipped, and Swiss rounds
+are formed again from the records of earlier rounds, so the file ends equal
+to that of a run never interrupted (timings aside).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.tournament._config import (
+    ConfigError,
+    TournamentConfig,
+    load_config,
+    parse_config,
+    validate_config,
+)
+from arena.tournament._executor import (
+    Executor,
+    LocalExecutor,
+    MatchFailed,
+    MatchFn,
+    default_jobs,
+    referee_match,
+)
+from arena.tournament._recordlog import RecordFileError, RecordWriter, read_records
+from arena.tournament._schedule import Schedule, SwissHistory, Table
+from arena.tournament._standings import Standings
+
+RECORDS = "records.jsonl"
+CONFIG_COPY = "config.yaml"
+
+
+class TournamentError(RuntimeError):
+    """The tournament cannot go on (records of another tournament, a failed match...)."""
+
+
+class Reporter:
+    """Hears about progress; the CLI's live display subclasses it. Does nothing by default."""
+
+    def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
+        """The run begins: ``done`` of ``total`` matches were recorded before."""
+
+    def match(self, record: Mapping[str, Any], standings: Standings) -> None:
+        """One more match is recorded."""
+
+    def stop(self) -> None:
+        """The run ends (finished, interrupted or failed)."""
+
+
+@dataclass
+class TournamentResult:
+    """What a run produced, as plain data (see :meth:`to_dict`)."""
+
+    name: str
+    out: str
+    records: str
+    total: int
+    """Matches in the tournament."""
+    played: int
+    """Matches played by this run."""
+    resumed: int
+    """Matches found already recorded and skipped."""
+    elapsed_s: float
+    standings: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every match of the tournament is recorded."""
+        return self.played + self.resumed == self.total
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready result (``arena run --json``)."""
+        data = asdict(self)
+        data["complete"] = self.complete
+        return data
+
+
+def coerce_config(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str]) -> tuple[
+    TournamentConfig, str | None
+]:
+    """A validated config and its YAML text (when it came from a file)."""
+    if isinstance(config, TournamentConfig):
+        return config, None
+    if isinstance(config, Mapping):
+        return validate_config(config), None
+    text_path = Path(config)
+    model = load_config(text_path)
+    return model, text_path.read_text(encoding="utf-8")
+
+
+def output_dir(config: TournamentConfig, out: str | os.PathLike[str] | None = None) -> Path:
+    """Where a run writes: ``out``, else the config's ``out``, else ``runs/<name>``."""
+    return Path(out if out is not None else config.out or Path("runs") / config.name)
+
+
+def run_tournament(
+    config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    match_fn: MatchFn | None = None,
+    reporter: Reporter | None = None,
+) -> TournamentResult:
+    """Run (or resume) a tournament and return its standings as plain data.
+
+    ``config`` is a path to a YAML file, a mapping or a :class:`TournamentConfig`.
+    ``jobs`` overrides the config's (default: the number of cores);
+    ``executor`` replaces the local pool (e.g. a cluster); ``match_fn``
+    replaces the referee (importable by name when jobs > 1). Raises
+    :class:`ConfigError` for a bad config and :class:`TournamentError` when the
+    run cannot go on; records written so far are always kept. Ctrl-C
+    propagates as ``KeyboardInterrupt`` once the records are safe.
+    """
+    cfg, text = coerce_config(config)
+    folder = output_dir(cfg, out)
+    folder.mkdir(parents=True, exist_ok=True)
+    _keep_config_copy(folder, cfg, text)
+    schedule = Schedule(cfg)
+    workers = jobs or cfg.jobs or default_jobs()
+    if executor is None:
+        executor = LocalExecutor(workers, match_fn or referee_match)
+    reporter = reporter or Reporter()
+    records_path = folder / RECORDS
+
+    standings = Standings(cfg.labels)
+    done: set[str] = set()
+    by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    try:
+        for record in read_records(records_path, repair=True):
+            _check_record(record, cfg, records_path)
+            done.add(record["match_id"])
+            standings.add(record)
+            if schedule.is_swiss:
+                by_round[int(record["round"])].append(record)
+    except RecordFileError as exc:
+        raise TournamentError(str(exc)) from None
+
+    started = time.perf_counter()
+    played = 0
+    reporter.start(schedule.total, len(done), standings, workers)
+    try:
+        with RecordWriter(records_path) as writer:
+            history = SwissHistory(cfg.labels, cfg.players) if schedule.is_swiss else None
+            for round_ in range(schedule.rounds):
+                round_records: list[dict[str, Any]] = list(by_round.pop(round_, []))
+                tables: Iterable[Table]
+                if history is not None:
+                    tables, byes = schedule.swiss_tables(round_, history)
+                    for bye in byes:
+                        history.byes[bye] += 1
+                        standings.add_bye(cfg.labels[bye])
+                else:
+                    tables = schedule.tables(round_)
+                specs = _todo(schedule, tables, done)
+                try:
+                    for record in executor.run(specs):
+                        writer.write(record)
+                        played += 1
+                        done.add(record["match_id"])
+                        standings.add(record)
+                        if history is not None:
+                            round_records.append(record)
+                        reporter.match(record, standings)
+                except MatchFailed as exc:
+                    raise TournamentError(
+                        f"{exc}; the {len(done)} records so far are kept in "
+                        f"{records_path}, run again to resume"
+                    ) from None
+                if history is not None:
+                    order = _spec_order(schedule, tables)
+                    round_records.sort(key=lambda r: order.get(r["match_id"], len(order)))
+                    for record in round_records:
+                        history.add(record)
+    finally:
+        reporter.stop()
+    return TournamentResult(
+        name=cfg.name,
+        out=str(folder),
+        records=str(records_path),
+        total=schedule.total,
+        played=played,
+        resumed=len(done) - played,
+        elapsed_s=round(time.perf_counter() - started, 3),
+        standings=standings.to_list(),
+    )
+
+
+def _todo(
+    schedule: Schedule, tables: Iterable[Table], done: set[str]
+) -> Iterator[dict[str, Any]]:
+    for table in tables:
+        for spec in schedule.specs(table):
+            if spec["match_id"] not in done:
+                yield spec
+
+
+def _spec_order(schedule: Schedule, tables: Iterable[Table]) -> dict[str, int]:
+    """Position of each match id in the schedule (Swiss history is added in this order)."""
+    ids = (spec["match_id"] for table in tables for spec in schedule.specs(table))
+    return {match_id: i for i, match_id in enumerate(ids)}
+
+
+def _check_record(record: Mapping[str, Any], cfg: TournamentConfig, path: Path) -> None:
+    if record.get("tournament") not in (None, cfg.name):
+        raise TournamentError(
+            f"{path} holds records of tournament {record.get('tournament')!r}, not "
+            f"{cfg.name!r}; choose another --out"
+        )
+
+
+def _keep_config_copy(folder: Path, cfg: TournamentConfig, text: str | None) -> None:
+    """Write config.yaml beside the records, or check a resumed run uses the same config."""
+    copy = folder / CONFIG_COPY
+    if copy.exists():
+        try:
+            previous = parse_config(copy.read_text(encoding="utf-8"), source=str(copy),
+                                    check_bots=False)
+        except ConfigError as exc:
+            raise TournamentError(f"cannot resume: {exc}") from None
+        old, new = previous.identity(), cfg.identity()
+        if old != new:
+            changed = sorted(key for key in set(old) | set(new) if old.get(key) != new.get(key))
+            raise TournamentError(
+                f"{folder} holds a run of a different tournament ({', '.join(changed)} "
+                "changed); choose another --out, or delete the folder to start over"
+            )
+        return
+    if (folder / RECORDS).exists() and (folder / RECORDS).stat().st_size:
+        raise TournamentError(
+            f"{folder} holds records but no {CONFIG_COPY}; choose another --out"
+        )
+    if text is None:
+        text = yaml.safe_dump(cfg.model_dump(mode="json", exclude_none=True), sort_keys=False)
+    copy.write_text(text, encoding="utf-8")

@@ -1,0 +1,192 @@
+"""From a config to match specs: formats, seats, duplicate sets and seeds.
+
+A schedule is a sequence of rounds (one for round robin and gauntlet, one
+per Swiss round); a round is a lazy sequence of tables; a table becomes one
+match, or with ``duplicate: true`` one match per rotation of its bots
+through the seats, all with the table's seed. Match ids name the round,
+table and rotation (``demo-r2-t7-p1``) and are the resume key.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from arena.tournament._config import (
+    GauntletFormat,
+    RoundRobinFormat,
+    SwissFormat,
+    TournamentConfig,
+)
+from arena.tournament._design import (
+    equitable_seats,
+    full_round_robin,
+    round_robin_tables,
+    sampled_round_robin,
+)
+from arena.tournament._seeds import match_seed
+from arena.tournament._standings import Standings
+from arena.tournament._swiss import choose_byes, pair_round, table_sizes
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: its id and its bots (indices into the config's bots) by seat."""
+
+    table_id: str
+    bots: tuple[int, ...]
+    round: int | None
+
+
+class SwissHistory:
+    """What Swiss pairing needs from earlier rounds, rebuilt from their records."""
+
+    def __init__(self, labels: Sequence[str], players: int) -> None:
+        self.labels = list(labels)
+        self._index = {label: i for i, label in enumerate(labels)}
+        n = len(labels)
+        self.met: list[set[int]] = [set() for _ in range(n)]
+        self.seat_counts: list[list[int]] = [[0] * players for _ in range(n)]
+        self.byes = [0] * n
+        self.standings = Standings(labels)
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one match: who met whom, who sat where, and its result."""
+        self.standings.add(record)
+        bots = [self._index[seat["label"]] for seat in record["seats"]]
+        for s, bot in enumerate(bots):
+            if s < len(self.seat_counts[bot]):
+                self.seat_counts[bot][s] += 1
+            self.met[bot].update(b for b in bots if b != bot)
+
+
+class Schedule:
+    """Every match of a tournament, produced lazily as plain match specs."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        from arena.game import Rules
+
+        self.config = config
+        self.labels = config.labels
+        self.name = config.name
+        self._bot_specs = [bot.spec() for bot in config.bots]
+        self._rules = Rules.from_dict(config.rules_mapping()).to_dict()
+        self._limits = config.limits.spec()
+
+    @property
+    def is_swiss(self) -> bool:
+        """Whether rounds depend on earlier results."""
+        return isinstance(self.config.format, SwissFormat)
+
+    @property
+    def rounds(self) -> int:
+        """Number of rounds (1 unless Swiss)."""
+        fmt = self.config.format
+        return fmt.rounds if isinstance(fmt, SwissFormat) else 1
+
+    @property
+    def total(self) -> int:
+        """Number of matches in the whole tournament, known before any is played."""
+        n, k = len(self.labels), self.config.players
+        fmt = self.config.format
+        dup = self.config.duplicate
+        if isinstance(fmt, SwissFormat):
+            sizes, _ = table_sizes(n, k, fmt.odd)
+            return fmt.rounds * (sum(sizes) if dup else len(sizes))
+        if isinstance(fmt, RoundRobinFormat):
+            tables = round_robin_tables(n, k, fmt.max_tables)
+        else:
+            challengers = len(fmt.challengers)
+            field = n - challengers
+            tables = challengers * round_robin_tables(field, k - 1, fmt.max_tables)
+        return tables * (k if dup else 1)
+
+    def tables(self, round_: int, history: SwissHistory | None = None) -> Iterator[Table]:
+        """The tables of round ``round_`` (Swiss rounds need the history of earlier ones)."""
+        fmt = self.config.format
+        n, k = len(self.labels), self.config.players
+        if isinstance(fmt, RoundRobinFormat):
+            if fmt.max_tables is None:
+                design = full_round_robin(n, k)
+            else:
+                design = sampled_round_robin(n, k, fmt.max_tables, self.config.seed)
+            for t, bots in enumerate(design):
+                yield Table(f"{self.name}-t{t}", bots, None)
+        elif isinstance(fmt, GauntletFormat):
+            for t, bots in enumerate(self._gauntlet()):
+                yield Table(f"{self.name}-t{t}", bots, None)
+        else:
+            if history is None:
+                raise ValueError("Swiss rounds are formed from the history of earlier rounds")
+            yield from self.swiss_tables(round_, history)[0]
+
+    def swiss_tables(self, round_: int, history: SwissHistory) -> tuple[list[Table], list[int]]:
+        """The tables and byes of Swiss round ``round_`` (see :meth:`swiss_round`)."""
+        seatings, byes = self.swiss_round(round_, history)
+        tables = [
+            Table(f"{self.name}-r{round_}-t{t}", bots, round_) for t, bots in enumerate(seatings)
+        ]
+        return tables, byes
+
+    def swiss_round(
+        self, round_: int, history: SwissHistory
+    ) -> tuple[list[tuple[int, ...]], list[int]]:
+        """Tables (seat order) and byes of Swiss round ``round_``, from standings and history."""
+        fmt = self.config.format
+        assert isinstance(fmt, SwissFormat)
+        n, k = len(self.labels), self.config.players
+        order = self.swiss_order(round_, history)
+        sizes, bye_count = table_sizes(n, k, fmt.odd)
+        byes = choose_byes(order, history.byes, bye_count)
+        playing = [b for b in order if b not in byes]
+        tables = pair_round(playing, sizes, history.met, history.seat_counts)
+        return tables, byes
+
+    def swiss_order(self, round_: int, history: SwissHistory) -> list[int]:
+        """Bots best first: a seeded shuffle in round 0, the standings afterwards."""
+        rng = random.Random(f"swiss:{self.config.seed}")
+        shuffled = list(range(len(self.labels)))
+        rng.shuffle(shuffled)
+        if round_ == 0:
+            return shuffled
+        standing = history.standings.order()
+        position = {label: i for i, label in enumerate(standing)}
+        return sorted(range(len(self.labels)), key=lambda b: position[self.labels[b]])
+
+    def specs(self, table: Table) -> Iterator[dict[str, Any]]:
+        """The match specs of one table: one match, or one per rotation in duplicate mode."""
+        seed = match_seed(self.config.seed, table.table_id)
+        m = len(table.bots)
+        rotations = range(m) if self.config.duplicate else range(1)
+        for p in rotations:
+            bots = table.bots[m - p :] + table.bots[: m - p] if p else table.bots
+            yield {
+                "match_id": f"{table.table_id}-p{p}" if self.config.duplicate else table.table_id,
+                "tournament": self.name,
+                "seed": seed,
+                "rules": dict(self._rules),
+                "seats": [dict(self._bot_specs[b]) for b in bots],
+                "limits": dict(self._limits),
+                "set": table.table_id if self.config.duplicate else None,
+                "round": table.round,
+            }
+
+    def _gauntlet(self) -> list[tuple[int, ...]]:
+        fmt = self.config.format
+        assert isinstance(fmt, GauntletFormat)
+        k = self.config.players
+        index = {label: i for i, label in enumerate(self.labels)}
+        challengers = [index[c] for c in fmt.challengers]
+        field = [i for i in range(len(self.labels)) if i not in challengers]
+        tables: list[tuple[int, ...]] = []
+        for ci, challenger in enumerate(challengers):
+            if fmt.max_tables is None:
+                design = full_round_robin(len(field), k - 1)
+            else:
+                design = sampled_round_robin(
+                    len(field), k - 1, fmt.max_tables, self.config.seed + ci
+                )
+            tables.extend((challenger, *(field[j] for j in subset)) for subset in design)
+        return equitable_seats(tables, k)

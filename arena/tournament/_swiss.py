@@ -1,0 +1,217 @@
+"""Swiss pairing for tables of k seats.
+
+A round is formed from the standings (best first). In order of weight:
+
+1. **No repeat table-mates**: a depth-first search seats each table's
+   *anchor* (the best bot not yet seated) with the nearest bots below it in
+   the standings that have met neither the anchor nor each other, and
+   backtracks when the bots left over cannot be seated. For small fields it
+   is exhaustive, so a repeat happens only when no pairing avoids one; for
+   large fields a node budget bounds it, after which a greedy pass seats the
+   rest with the fewest repeat meetings.
+2. **Small spread of scores at a table**: candidates are tried nearest in
+   the standings first, so tables gather bots of similar score.
+3. **Few repeat seats**: each table's seats are assigned by a minimum-cost
+   assignment on how often each bot already sat in each seat.
+
+When the bots do not fill whole tables (n mod k = r != 0), ``short_tables``
+puts the bottom of the standings at k - r tables of k-1 seats (when that
+is impossible, one table of r seats, or a bye when r = 1); ``byes`` lets r
+bots sit out, the lowest placed among those with the fewest byes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+
+_BUDGET = 200_000
+
+
+class _Exhausted(Exception):
+    pass
+
+
+def table_sizes(n: int, k: int, odd: str) -> tuple[list[int], int]:
+    """Table sizes (best tables first) and the number of byes for n bots at tables of k."""
+    r = n % k
+    if r == 0:
+        return [k] * (n // k), 0
+    if odd == "short_tables":
+        short = k - r
+        if k - 1 >= 2 and short * (k - 1) <= n:
+            full = (n - short * (k - 1)) // k
+            return [k] * full + [k - 1] * short, 0
+        if r >= 2:
+            return [k] * (n // k) + [r], 0
+    return [k] * (n // k), r
+
+
+def choose_byes(order: Sequence[int], byes: Sequence[int], count: int) -> list[int]:
+    """The ``count`` bots that sit out: fewest byes so far, then lowest in the standings."""
+    if count <= 0:
+        return []
+    place = {bot: i for i, bot in enumerate(order)}
+    ranked = sorted(order, key=lambda b: (byes[b], -place[b]))
+    return sorted(ranked[:count], key=lambda b: place[b])
+
+
+def pair_round(
+    order: Sequence[int],
+    sizes: Sequence[int],
+    met: Sequence[set[int]],
+    seat_counts: Sequence[Sequence[int]],
+    *,
+    budget: int = _BUDGET,
+) -> list[tuple[int, ...]]:
+    """Seat ``order`` (bots best first) at tables of ``sizes``; each table in seat order.
+
+    ``met[b]`` holds the bots b has shared a table with; ``seat_counts[b][s]``
+    how often b sat in seat s.
+    """
+    if sum(sizes) != len(order):
+        raise ValueError(f"{len(order)} bots do not fill tables of sizes {list(sizes)}")
+    try:
+        groups = _search(order, sizes, met, budget)
+    except _Exhausted:
+        groups = _greedy(order, sizes, met)
+    return [_seat(group, seat_counts) for group in groups]
+
+
+def _search(
+    order: Sequence[int], sizes: Sequence[int], met: Sequence[set[int]], budget: int
+) -> list[list[int]]:
+    """Depth-first search over seats, iterative (a thousand bots is deeper than the stack)."""
+    n = len(order)
+    used = [False] * n
+    slots = [(t, j) for t, size in enumerate(sizes) for j in range(size)]
+    chosen = [-1] * len(slots)  # index into order, -1 when the slot is open
+    nodes = 0
+    depth = 0
+    while depth < len(slots):
+        if depth < 0:
+            raise _Exhausted  # no pairing avoids repeats: fall back to the fewest repeats
+        _, j = slots[depth]
+        if j == 0:  # the anchor: the best bot not yet seated, no alternative
+            if chosen[depth] < 0:
+                anchor = used.index(False)
+                chosen[depth] = anchor
+                used[anchor] = True
+                depth += 1
+            else:
+                used[chosen[depth]] = False
+                chosen[depth] = -1
+                depth -= 1
+            continue
+        if chosen[depth] >= 0:
+            used[chosen[depth]] = False
+            start = chosen[depth] + 1
+        else:
+            start = chosen[depth - 1] + 1
+        members = [order[c] for c in chosen[depth - j : depth]]
+        found = -1
+        for i in range(start, n):
+            if not used[i] and not any(order[i] in met[m] for m in members):
+                found = i
+                break
+        nodes += 1
+        if nodes > budget:
+            raise _Exhausted
+        if found < 0:
+            chosen[depth] = -1
+            depth -= 1
+        else:
+            chosen[depth] = found
+            used[found] = True
+            depth += 1
+    tables: list[list[int]] = []
+    for (_, j), c in zip(slots, chosen, strict=True):
+        if j == 0:
+            tables.append([])
+        tables[-1].append(order[c])
+    return tables
+
+
+def _greedy(
+    order: Sequence[int], sizes: Sequence[int], met: Sequence[set[int]]
+) -> list[list[int]]:
+    """Anchor plus, one at a time, the nearest bot with the fewest meetings at the table."""
+    remaining = list(order)
+    tables: list[list[int]] = []
+    for size in sizes:
+        members = [remaining.pop(0)]
+        while len(members) < size:
+            best_i = min(
+                range(len(remaining)),
+                key=lambda i: (sum(remaining[i] in met[m] for m in members), i),
+            )
+            members.append(remaining.pop(best_i))
+        tables.append(members)
+    return tables
+
+
+def _seat(group: Sequence[int], seat_counts: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """Seat a table's bots where they sat least (minimum-cost assignment; ties by order)."""
+    m = len(group)
+    cost = [[seat_counts[bot][s] if s < len(seat_counts[bot]) else 0 for s in range(m)]
+            for bot in group]
+    if m <= 5:
+        best = min(
+            permutations(range(m)),
+            key=lambda perm: sum(cost[i][perm[i]] for i in range(m)),
+        )
+    else:
+        best = tuple(_hungarian(cost))
+    seats = [-1] * m
+    for i, s in enumerate(best):
+        seats[s] = group[i]
+    return tuple(seats)
+
+
+def _hungarian(cost: Sequence[Sequence[int]]) -> list[int]:
+    """Minimum-cost assignment row -> column of a square matrix (O(m^3))."""
+    m = len(cost)
+    inf = float("inf")
+    u = [0.0] * (m + 1)
+    v = [0.0] * (m + 1)
+    p = [0] * (m + 1)
+    way = [0] * (m + 1)
+    for i in range(1, m + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta = inf
+            j1 = 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(m + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    assignment = [0] * m
+    for j in range(1, m + 1):
+        if p[j]:
+            assignment[p[j] - 1] = j - 1
+    return assignment
