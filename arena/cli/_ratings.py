@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.cli import main
-from arena.ratings import Leaderboard, RatingsError, SprtStatus, rate_files
+from arena.ratings import Leaderboard, RatingsError, Sprt, SprtStatus, rate_files
+from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, bot_spec, run_ab
 
 _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
 
@@ -143,4 +144,72 @@ def print_progress(status: SprtStatus) -> None:
     )
 
 
+@click.command("ab")
+@click.argument("challenger")
+@click.argument("baseline")
+@click.option("--field", "field_bots", multiple=True, metavar="BOT",
+              help="A bot for the other seats (repeat); seats left over get baseline copies.")
+@click.option("--elo0", default=0.0, show_default=True, help="H0: challenger at most this strong.")
+@click.option("--elo1", default=20.0, show_default=True,
+              help="H1: challenger at least this strong.")
+@click.option("--alpha", default=0.05, show_default=True, help="Chance of accepting H1 wrongly.")
+@click.option("--beta", default=0.05, show_default=True, help="Chance of accepting H0 wrongly.")
+@click.option("--max-sets", default=1000, show_default=True, type=click.IntRange(1),
+              help="Stop without a decision after this many duplicate sets.")
+@click.option("--preset", default="standard", show_default=True, help="Rules preset.")
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 8),
+              help="Seats at the table.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+              help="Sets played at once in worker processes.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Append the records here; a rerun with the same options reuses them.")
+@click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
+              show_default=True, help="Where installed bots run.")
+@click.option("--move-ms", default=1000, show_default=True, type=click.IntRange(1),
+              help="Time limit per decision.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def ab_command(
+    challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
+    alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int, jobs: int,
+    out: str | None, host: str, move_ms: int, as_json: bool, quiet: bool,
+) -> None:
+    """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.
+
+    Bots are NAME (an installed bot), LABEL=NAME, or LABEL=cmd:COMMAND. Each set plays one seed
+    once per rotation of the seats; the test (a generalized SPRT on per-set scores, see
+    docs/ratings.md) stops when its log-likelihood ratio leaves its bounds or at --max-sets.
+    Progress lines go to stderr; the verdict to stdout.
+    """
+    from arena.game import Rules
+    from arena.plugins import registry
+
+    try:
+        rules = Rules.preset(preset).to_dict()
+        bots = [bot_spec(text, host) for text in (challenger, baseline, *field_bots)]
+        reg = registry()
+        for bot in bots:
+            if bot["name"] is not None:
+                reg.get(bot["name"])
+        limits = dict(DEFAULT_LIMITS, move_ms=move_ms)
+        config = AbConfig(
+            challenger=bots[0], baseline=bots[1], field=bots[2:], players=players, rules=rules,
+            limits=limits, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, max_sets=max_sets,
+            seed=seed,
+        )
+        config.seats()
+        Sprt(elo0, elo1, alpha, beta, max_sets)  # checks the test's parameters before playing
+        result = run_ab(config, jobs=jobs, out=out, on_set=None if quiet else print_progress)
+    except (ValueError, LookupError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(_finite(result.to_dict()), indent=2))
+        return
+    click.echo(result.status.summary())
+    if result.sets_reused:
+        click.echo(f"({result.sets_reused} sets reused from {out})")
+
+
 main.add_command(ratings_command)
+main.add_command(ab_command)
