@@ -1,1 +1,40 @@
-"""Built-in strategies, registered through the ``arena.bots`` entry-point group."""
+"""Built-in strategies, registered through the ``arena.bots`` entry-point group.
+
+This package is the plugin ``builtin`` (see ``pyproject.toml``): arena finds it the
+same way as any third-party bot package, so it doubles as a worked example.
+"""
+
+from __future__ import annotations
+
+from arena.hookspecs import Register, hookimpl
+
+from ._greedy import GreedyBot
+from ._highest import HighestBot
+from ._lowest import LowestBot
+from ._passer import PasserBot
+from ._random_bot import RandomBot
+from ._selfplay import Places, compare, play_match
+
+__all__ = [
+    "GreedyBot",
+    "HighestBot",
+    "LowestBot",
+    "PasserBot",
+    "Places",
+    "RandomBot",
+    "compare",
+    "play_match",
+    "register_bots",
+]
+
+_AUTHOR = "arena developers"
+
+
+@hookimpl
+def register_bots(register: Register) -> None:
+    """Register the built-in bots."""
+    register("random", RandomBot, author=_AUTHOR)
+    register("lowest", LowestBot, author=_AUTHOR)
+    register("highest", HighestBot, author=_AUTHOR)
+    register("passer", PasserBot, author=_AUTHOR)
+    register("greedy", GreedyBot, author=_AUTHOR)
