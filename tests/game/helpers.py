@@ -85,3 +85,75 @@ def played_cards(deal: Deal) -> Counter[str]:
 def rules(**options: Any) -> Rules:
     """Rules with options."""
     return Rules(**options)
+
+
+def exchange_key(c: Card) -> tuple[int, int]:
+    """RULES.md section 7's order for the Scum's gift: jokers highest, then rank in the normal
+    order, then spades, hearts, diamonds, clubs."""
+    if c.is_joker:
+        return (99, 99)
+    assert c.rank is not None and c.suit is not None
+    return (c.rank, "CDHS".index(str(c)[1]))
+
+
+def top_cards(hand: Iterable[Any], count: int) -> list[str]:
+    """The ``count`` highest cards of a hand in the exchange order, as sorted names."""
+    cards = sorted((Card.parse(str(c)) for c in hand), key=exchange_key, reverse=True)
+    return names(cards[:count])
+
+
+def bottom_cards(hand: Iterable[Any], count: int) -> list[str]:
+    """The ``count`` lowest cards of a hand in the exchange order, as sorted names."""
+    cards = sorted((Card.parse(str(c)) for c in hand), key=exchange_key)
+    return names(cards[:count])
+
+
+def drive(match: Any, rng: Any = None, stop_after_deal: int | None = None) -> None:
+    """Answer a match's decisions: a random (or the first) legal move, and for an exchange the
+    ``count`` lowest cards (random ones with ``rng``). Stops when the match is over, or when
+    deal ``stop_after_deal`` has finished."""
+    while match.pending is not None:
+        if stop_after_deal is not None and len(match.history) > stop_after_deal:
+            return
+        decision = match.pending
+        view = match.view(decision.seat)
+        if decision.kind == "exchange":
+            hand = list(view.hand)
+            if rng is None:
+                match.give(bottom_cards(hand, decision.count))
+            else:
+                match.give([str(c) for c in rng.sample(hand, decision.count)])
+        else:
+            legal = view.legal_moves()
+            match.play(legal[0] if rng is None else rng.choice(legal))
+
+
+# The shuffle as docs/rules.md documents it (SplitMix64 driving Fisher-Yates), written from the
+# documentation so that the engine's dealing is checked against the published algorithm.
+_M64 = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    z &= _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def documented_deal_seed(match_seed: int, number: int) -> int:
+    """Deal ``number``'s seed: mix(S + d * 0xD1B54A32D192ED03)."""
+    return _mix(match_seed + number * 0xD1B54A32D192ED03)
+
+
+def documented_hands(match_seed: int, number: int, players: int, jokers: int) -> list[list[str]]:
+    """The hands of deal ``number`` of a match, dealt as RULES.md section 3 says."""
+    deck = FULL_DECK + ["JK"] * jokers
+    state = documented_deal_seed(match_seed, number)
+    for i in range(len(deck) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & _M64
+        j = (_mix(state) * (i + 1)) >> 64
+        deck[i], deck[j] = deck[j], deck[i]
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i, c in enumerate(deck):
+        hands[(i + number) % players].append(c)
+    return [sorted(h) for h in hands]

@@ -6,7 +6,7 @@ import pytest
 
 from arena.game import Deal, IllegalMove, Move, Rules
 
-from .helpers import assert_illegal, legal_set, move, moves, names, play
+from .helpers import assert_illegal, documented_hands, legal_set, move, moves, names, play
 
 
 def _deal(hands: list[list[str]], leader: int = 0, **options: object) -> Deal:
@@ -324,3 +324,14 @@ def test_an_illegal_move_raises_illegal_move_with_a_reason_and_leaves_the_deal_u
     deal.play("3C")
     for bad in ["3C", "5C 6C", "5C 6C 7C", "KD"]:
         assert_illegal(deal, bad, 3)
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_the_shuffle_is_the_engines_own_fixed_and_documented_algorithm(players: int) -> None:
+    """Rule: "The deck is shuffled from the deal's seed (the algorithm is the engine's own, fixed
+    and documented)": Deal.new deals exactly what docs/rules.md's SplitMix64 shuffle gives."""
+    for jokers in (0, 2):
+        for seed in (0, 1, 12345, 2**64 - 1):
+            deal = Deal.new(Rules(jokers=jokers), players, seed)
+            hands = [names(deal.hand(s)) for s in range(players)]
+            assert hands == documented_hands(seed, 0, players, jokers)
