@@ -33,7 +33,7 @@ from ._executor import (
     default_jobs,
     referee_match,
 )
-from ._recordlog import RecordFileError, RecordWriter, read_records
+from ._recordlog import RecordFileError, repair_tail, resume_records
 from ._runner import (
     CONFIG_COPY,
     RECORDS,
@@ -61,7 +61,6 @@ __all__ = [
     "MatchFailed",
     "MatchFn",
     "RecordFileError",
-    "RecordWriter",
     "Reporter",
     "RoundRobinFormat",
     "Schedule",
@@ -85,8 +84,9 @@ __all__ = [
     "output_dir",
     "pair_round",
     "parse_config",
-    "read_records",
     "referee_match",
+    "repair_tail",
+    "resume_records",
     "rotation_classes",
     "run_tournament",
     "sampled_round_robin",

@@ -1,79 +1,87 @@
-"""The tournament's record file: append one flushed line per match, recover after a crash.
+"""Resuming a record file: cut off the torn line a kill leaves, then read what is whole.
 
-Each record is written with one ``write`` call on an unbuffered file, so a
-finished match is on disk (in the OS's hands) before the next one is
-counted. A process killed mid-write can leave at most a partial last line;
-opening the file for a resume cuts that line off, and only that: a bad line
-anywhere else is an error, never silently dropped.
+Records are written by :class:`arena.records.RecordWriter` (one line per
+match, one ``write`` each, flushed). A process killed mid-write can leave a
+last line without its newline. Readers skip such a line; a resumed
+tournament cuts it off the file first, so the file ends byte for byte like
+that of a run never interrupted (timings aside). A bad line anywhere else is
+an error, never silently dropped.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.records import RecordError, read_records
+
 
 class RecordFileError(ValueError):
-    """The record file holds something that is not a record (other than a cut-off tail)."""
+    """The record file holds something that is not a record (other than a torn tail)."""
 
 
-def encode_record(record: Mapping[str, Any]) -> bytes:
-    """One JSON line, compact, keys in the order the referee wrote them."""
-    return (json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
-
-
-def read_records(path: str | os.PathLike[str], *, repair: bool = False) -> Iterator[dict[str, Any]]:
-    """Yield the records of ``path`` in file order, one at a time (memory stays flat).
-
-    A last line without its newline or not valid JSON is what a kill leaves;
-    with ``repair`` it is cut off the file, otherwise skipped. A bad line
-    before the last raises :class:`RecordFileError` naming its number.
-    """
+def repair_tail(path: str | os.PathLike[str]) -> int:
+    """Cut a torn last line (no newline) off ``path``; returns the bytes removed."""
     path = Path(path)
     if not path.exists():
-        return
-    good_end = 0
-    with path.open("rb") as file:
-        line_number = 0
-        pending: tuple[int, bytes] | None = None
-        for raw in file:
-            line_number += 1
-            if pending is not None:
-                bad_line, _ = pending
-                raise RecordFileError(f"{path}:{bad_line}: not a JSON record")
-            if not raw.endswith(b"\n"):
-                pending = (line_number, raw)
-                continue
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                pending = (line_number, raw)
-                continue
-            if not isinstance(record, dict) or "match_id" not in record:
-                raise RecordFileError(f"{path}:{line_number}: not a match record")
-            good_end += len(raw)
+        return 0
+    with path.open("r+b") as file:
+        size = file.seek(0, os.SEEK_END)
+        if size == 0:
+            return 0
+        file.seek(size - 1)
+        if file.read(1) == b"\n":
+            return 0
+        end = size
+        chunk = 1 << 16
+        while end > 0:
+            start = max(0, end - chunk)
+            file.seek(start)
+            data = file.read(end - start)
+            newline = data.rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            end = start
+        else:
+            keep = 0
+        file.truncate(keep)
+        return size - keep
+
+
+def resume_records(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
+    """Repair the tail of ``path`` and yield its records in order (memory stays flat)."""
+    repair_tail(path)
+    try:
+        for record in read_records(path, strict=True):
+            if "match_id" not in record:
+                raise RecordFileError(f"{os.fspath(path)}: a record without 'match_id'")
             yield record
-    if pending is not None and repair:
-        with path.open("r+b") as file:
-            file.truncate(good_end)
+    except RecordError as exc:
+        raise RecordFileError(str(exc).replace("; skipped", "")) from None
 
 
 class RecordWriter:
-    """Appends records to a JSONL file, each flushed to the OS as its own write."""
+    """Appends records as compact JSON lines, each one ``write`` on an unbuffered file.
+
+    Flushed to the OS per record, so a killed scheduler loses nothing it
+    counted; no ``fsync`` per match, which would bound a fast tournament by
+    the disk's sync rate.
+    """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
-    def write(self, record: Mapping[str, Any]) -> None:
-        """Append one record."""
-        data = memoryview(encode_record(record))
+    def write(self, record: dict[str, Any]) -> None:
+        """Append one record as one line."""
+        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
+        data = memoryview(line.encode())
         while data:
-            written = os.write(self._fd, data)
-            data = data[written:]
+            data = data[os.write(self._fd, data) :]
 
     def close(self) -> None:
         """Close the file (idempotent)."""

@@ -36,7 +36,7 @@ from arena.tournament._executor import (
     default_jobs,
     referee_match,
 )
-from arena.tournament._recordlog import RecordFileError, RecordWriter, read_records
+from arena.tournament._recordlog import RecordFileError, RecordWriter, resume_records
 from arena.tournament._schedule import Schedule, SwissHistory, Table
 from arena.tournament._standings import Standings
 
@@ -141,7 +141,7 @@ def run_tournament(
     done: set[str] = set()
     by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
     try:
-        for record in read_records(records_path, repair=True):
+        for record in resume_records(records_path):
             _check_record(record, cfg, records_path)
             done.add(record["match_id"])
             standings.add(record)

@@ -1,0 +1,226 @@
+"""``arena run`` and ``arena validate``: tournaments from a YAML config."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from arena.cli import main
+from arena.tournament import (
+    RECORDS,
+    ConfigError,
+    Reporter,
+    Schedule,
+    Standings,
+    TournamentError,
+    TournamentResult,
+    config_schema,
+    load_config,
+    output_dir,
+    run_tournament,
+)
+
+_LIVE_ROWS = 12
+
+
+def _config_error(exc: ConfigError) -> NoReturn:
+    """A bad config: its one-line messages on stderr, exit status 2, no traceback."""
+    for line in str(exc).splitlines():
+        click.echo(f"error: {line}", err=True)
+    sys.exit(2)
+
+
+class _Rate(ProgressColumn):
+    """Matches per second over the recent past."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text("" if speed is None else f"{speed:,.1f} matches/s", style="cyan")
+
+
+def standings_table(
+    rows: list[dict[str, Any]], *, title: str = "Standings", limit: int | None = None
+) -> Table:
+    """A rich table of standings rows (``Standings.to_list()``)."""
+    table = Table(title=title, title_justify="left", expand=False)
+    table.add_column("#", justify="right")
+    table.add_column("bot")
+    table.add_column("matches", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("points/match", justify="right")
+    shown = rows if limit is None else rows[:limit]
+    for row in shown:
+        table.add_row(
+            str(row["rank"]),
+            row["label"],
+            str(row["matches"]),
+            f"{row['score']:.3f}",
+            f"{row['wins']} ({row['win_rate']:.0%})",
+            f"{row['mean_points']:.2f}",
+        )
+    if limit is not None and len(rows) > limit:
+        table.caption = f"top {limit} of {len(rows)}"
+    return table
+
+
+class LiveReporter(Reporter):
+    """A progress bar (done of total, matches per second, time left) over live standings."""
+
+    def __init__(self, console: Console, name: str) -> None:
+        self.console = console
+        self.name = name
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _Rate(),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=console,
+        )
+        self.task: TaskID | None = None
+        self.standings: Standings | None = None
+        self.live: Live | None = None
+
+    def _render(self) -> RenderableType:
+        parts: list[RenderableType] = [self.progress]
+        if self.standings is not None:
+            parts.append(standings_table(self.standings.to_list(), limit=_LIVE_ROWS))
+        return Group(*parts)
+
+    def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
+        """Show the bar, starting at the matches already recorded."""
+        self.standings = standings
+        self.task = self.progress.add_task(self.name, total=total)
+        if done:
+            self.console.print(f"resuming: {done} of {total} matches already recorded")
+            # Rates and time left count this run's matches only.
+            self.progress.reset(self.task, total=total, completed=done)
+        self.console.print(f"{total} matches on {jobs} worker(s)")
+        self.live = Live(
+            get_renderable=self._render, console=self.console, refresh_per_second=4,
+            transient=True,
+        )
+        self.live.start()
+
+    def match(self, record: Mapping[str, Any], standings: Standings) -> None:
+        """Advance the bar; the table is redrawn from the standings at each refresh."""
+        if self.task is not None:
+            self.progress.advance(self.task)
+
+    def stop(self) -> None:
+        """Stop the live display (the final standings are printed by the command)."""
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+
+
+@main.command("run")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="Output folder (default: the config's 'out', else runs/<name>).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the config's 'jobs', else the number of cores).")
+@click.option("--quiet", "-q", is_flag=True, help="No output but errors.")
+@click.option("--json", "as_json", is_flag=True,
+              help="No progress; print the result (standings included) as JSON.")
+def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
+                as_json: bool) -> None:
+    """Run (or resume) the tournament that CONFIG describes.
+
+    Records go to OUT/records.jsonl, one line per finished match, beside a
+    copy of the config. Running the same command again after an
+    interruption resumes where it stopped.
+    """
+    try:
+        cfg = load_config(config)
+    except ConfigError as exc:
+        _config_error(exc)
+    console = Console()
+    reporter: Reporter | None = None
+    if not quiet and not as_json:
+        reporter = LiveReporter(console, cfg.name)
+    folder = output_dir(cfg, out)
+    started = time.perf_counter()
+    try:
+        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter)
+    except ConfigError as exc:
+        _config_error(exc)
+    except TournamentError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        records = folder / RECORDS
+        count = _count_lines(records)
+        click.echo(
+            f"\ninterrupted: {count} matches recorded in {records}; "
+            "run the same command again to resume",
+            err=True,
+        )
+        sys.exit(130)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+    elif not quiet:
+        _print_final(console, result, time.perf_counter() - started)
+
+
+def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:
+    console.print(standings_table(result.standings, title=f"Final standings: {result.name}"))
+    rate = result.played / elapsed if elapsed > 0 and result.played else 0.0
+    console.print(
+        f"{result.played} matches played in {elapsed:.1f} s ({rate:.1f}/s), "
+        f"{result.resumed} resumed; records: {result.records}"
+    )
+
+
+def _count_lines(path: Any) -> int:
+    try:
+        with open(path, "rb") as file:
+            return sum(1 for line in file if line.endswith(b"\n"))
+    except OSError:
+        return 0
+
+
+@main.command("validate")
+@click.argument("config", type=click.Path(dir_okay=False), required=False)
+@click.option("--schema", is_flag=True, help="Print the config's JSON Schema and exit.")
+def validate_command(config: str | None, schema: bool) -> None:
+    """Check CONFIG without running it: every error with its key path and line."""
+    if schema:
+        click.echo(json.dumps(config_schema(), indent=2))
+        return
+    if config is None:
+        raise click.UsageError("give a CONFIG file (or --schema)")
+    try:
+        cfg = load_config(config)
+    except ConfigError as exc:
+        _config_error(exc)
+    total = Schedule(cfg).total
+    fmt = cfg.format.type.replace("_", " ")
+    extra = ", duplicate" if cfg.duplicate else ""
+    click.echo(
+        f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
+        f"{extra}, {total} matches"
+    )
