@@ -58,7 +58,10 @@ def bots_command(names: tuple[str, ...], as_json: bool) -> None:
             "yes" if entry.stochastic else "no",
             entry.description,
         )
-    Console(file=sys.stdout, soft_wrap=False).print(table)
+    console = Console(file=sys.stdout)
+    if not console.is_terminal:
+        console.width = 200  # piped into grep or a file: do not wrap descriptions
+    console.print(table)
 
 
 main.add_command(bots_command)
