@@ -1,0 +1,85 @@
+"""The Bot base class and MatchInfo: what every bot inherits."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from botcase import position
+
+import arena
+from arena import Bot, MatchInfo, hookimpl
+from arena.game import Match, Rules
+
+
+class Minimal(Bot):
+    def play(self, view):  # type: ignore[no-untyped-def]
+        return "pass" if "pass" in map(str, view.legal_moves()) else view.legal_moves()[0]
+
+
+def test_the_public_names_are_reexported() -> None:
+    assert arena.Bot is Bot and arena.MatchInfo is MatchInfo and arena.hookimpl is hookimpl
+
+
+def test_play_must_be_written() -> None:
+    view = position("3C 4D", None)
+    with pytest.raises(NotImplementedError, match="Bot must implement play"):
+        Bot().play(view)
+
+
+def test_default_exchange_gives_the_lowest_cards() -> None:
+    view = position("9C 3D 2S 5H 3S", None)
+    assert [str(c) for c in Minimal().exchange(view, 2)] == ["3D", "3S"]
+
+
+def test_default_exchange_keeps_jokers() -> None:
+    view = position("JK 5H 2S", None, jokers=1)
+    assert [str(c) for c in Minimal().exchange(view, 1)] == ["5H"]
+
+
+def test_bind_gives_seat_rules_players_and_generator() -> None:
+    bot, rules, rng = Minimal(), Rules.preset("runs"), random.Random(1)
+    bot.bind(2, rules, 4, rng)
+    assert (bot.seat, bot.rules, bot.players, bot.rng) == (2, rules, 4, rng)
+
+
+def test_default_hooks_do_nothing() -> None:
+    bot = Minimal()
+    info = MatchInfo(seat=0, players=4, rules=Rules(), match_id="m", labels=["a", "b", "c", "d"])
+    assert bot.start_match(info) is None
+    assert bot.end_deal({"deal": 0}) is None
+
+
+def test_match_info_is_frozen() -> None:
+    info = MatchInfo(seat=0, players=2, rules=Rules(), match_id="m", labels=["a", "b"])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        info.seat = 1  # type: ignore[misc]
+
+
+def test_metadata_defaults() -> None:
+    assert (Bot.name, Bot.description, Bot.author, Bot.version, Bot.stochastic) == (
+        "", "", "", "", False)
+
+
+def test_a_minimal_bot_plays_a_whole_match() -> None:
+    from bots import play_match
+
+    class Recorder(Minimal):
+        def __init__(self) -> None:
+            self.info: MatchInfo | None = None
+            self.deals: list[int] = []
+
+        def start_match(self, info: MatchInfo) -> None:
+            self.info = info
+
+        def end_deal(self, result: dict) -> None:  # type: ignore[type-arg]
+            self.deals.append(result["deal"])
+
+    bots = [Recorder(), Minimal(), Minimal()]
+    match = play_match(bots, Rules.preset("standard", rounds=3), seed=11, match_id="api")
+    assert isinstance(match, Match) and match.finished
+    first = bots[0]
+    assert isinstance(first, Recorder) and first.info is not None
+    assert (first.info.seat, first.info.players, first.info.match_id) == (0, 3, "api")
+    assert first.deals == [0, 1, 2]

@@ -1,0 +1,67 @@
+"""``arena bots``: the listing people and scripts read."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from plugin_fixtures import BROKEN, GOOD, Install, install
+
+import arena
+from arena.cli import main
+
+__all__ = ["install"]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["bots", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_lists_every_builtin_bot_with_plugin_version_and_description(install: Install) -> None:
+    code, out, err = run()
+    assert code == 0 and err == ""
+    lines = {line.split()[0]: line for line in out.splitlines()[1:] if line.strip()}
+    for name in ("random", "lowest", "highest", "passer", "greedy"):
+        assert "builtin" in lines[name] and arena.__version__ in lines[name]
+    assert "keeping 2s and jokers" in lines["greedy"]
+
+
+def test_json_is_machine_readable(install: Install) -> None:
+    code, out, _ = run("--json")
+    assert code == 0
+    data = json.loads(out)
+    bots = {b["name"]: b for b in data["bots"]}
+    assert bots["random"] == {
+        "name": "random", "plugin": "builtin", "version": arena.__version__,
+        "description": bots["random"]["description"], "author": "arena developers",
+        "stochastic": True,
+    }
+    assert {"name": "builtin", "version": arena.__version__} in data["plugins"]
+    assert data["errors"] == []
+
+
+def test_installed_plugin_is_listed_and_broken_one_warned_about(install: Install) -> None:
+    install("alpha-bots", "alphas", "alpha_bots_mod", GOOD, version="0.3.1")
+    install("broken-bots", "broken", "broken_bots_mod", BROKEN)
+    code, out, err = run("--json")
+    assert code == 0
+    data = json.loads(out)
+    alpha = next(b for b in data["bots"] if b["name"] == "alpha")
+    assert (alpha["plugin"], alpha["version"]) == ("alphas", "0.3.1")
+    assert [e["plugin"] for e in data["errors"]] == ["broken"]
+    warnings = err.strip().splitlines()
+    assert len(warnings) == 1
+    assert warnings[0].startswith("warning: plugin 'broken': cannot import 'broken_bots_mod'")
+    code, out, err = run()
+    assert code == 0 and "alpha" in out and "0.3.1" in out and "broken" in err
+
+
+def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) -> None:
+    code, out, _ = run("greedy", "--json")
+    assert code == 0
+    assert [b["name"] for b in json.loads(out)["bots"]] == ["greedy"]
+    code, out, err = run("nosuch")
+    assert code == 1
+    assert err.strip().splitlines() == [
+        "Error: unknown bot 'nosuch' (installed bots: greedy, highest, lowest, passer, random)"]
