@@ -42,6 +42,7 @@ class RecordWriter:
         self._logger = structlog.wrap_logger(
             structlog.WriteLogger(self._file),
             processors=[structlog.processors.JSONRenderer(serializer=_serializer)],
+            wrapper_class=structlog.BoundLogger,  # never filtered by the logging level
             cache_logger_on_first_use=True,
         )
         self.written = 0

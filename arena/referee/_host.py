@@ -68,6 +68,14 @@ class Host(abc.ABC):
     async def start(self, info: StartInfo, timeout: float) -> None:
         """Start (or restart) the bot for a match; a failure is a :class:`BotFault`."""
 
+    async def prepare(self, timeout: float) -> None:  # noqa: B027
+        """Make the bot ready to answer (restart a killed process) within ``timeout``.
+
+        The referee calls it before each decision, outside the decision's
+        clock, so restarting after a fault never eats into the next move's
+        time; a failure is a :class:`BotFault` charged to that decision.
+        """
+
     @abc.abstractmethod
     async def play(self, view: View, timeout: float) -> object:
         """The bot's answer to a ``play`` decision."""

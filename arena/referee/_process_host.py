@@ -157,11 +157,14 @@ class _ChildHost(Host):
             self._proc = None
         self._faulted = True
 
-    async def _request(self, message: dict[str, Any], kind: str, timeout: float) -> object:
+    async def prepare(self, timeout: float) -> None:
         if self._proc is None or self._proc.poll() is not None:
             if self._proc is not None:
                 self._drop()
-            await self._launch(self._limits.start_ms / 1000)
+            await self._launch(timeout)
+
+    async def _request(self, message: dict[str, Any], kind: str, timeout: float) -> object:
+        await self.prepare(self._limits.start_ms / 1000)
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()

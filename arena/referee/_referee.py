@@ -172,6 +172,7 @@ class _Referee:
             pending, self.start_faults[seat] = self.start_faults[seat], None
             if pending is not None:
                 raise pending
+        await host.prepare(self.limits.start_ms / 1000)
         view = match.view(seat)
         timeout = self.clock.deadline(seat)
         t0 = trio.current_time()

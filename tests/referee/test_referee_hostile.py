@@ -1,0 +1,121 @@
+"""Hostile bots under the process host: each costs its own seat a fault, never the match.
+
+Every hostile bot plays a match against three ``random`` bots, each seat in
+its own child process, with short limits. The test checks the fault kind,
+that the match ends within what its limits allow, that the record is whole
+(written and read back), and that no process of any seat survives it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from arena.game import Match, Rules
+from arena.records import RecordWriter, read_records
+from arena.referee import Limits, group_members, make_host, play_match, process_alive
+
+sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hostile bots there too
+from arena_hostile_bots import HOSTILE, ref
+
+LIMITS = {"move_ms": 200, "start_ms": 20000, "memory_mb": 256, "grace_ms": 100}
+HOG_LIMITS = {**LIMITS, "move_ms": 2000, "memory_mb": 160}
+
+
+def play(name: str, tmp_path: Path, rounds: int = 2) -> tuple[dict[str, Any], list[int]]:
+    cls, _kind = HOSTILE[name]
+    params = {"pidfile": str(tmp_path / "forked.pids")} if name == "forker" else {}
+    seats: list[dict[str, Any]] = [
+        {"label": f"random-{i}", "name": "random", "host": "process"} for i in range(3)
+    ]
+    seats.insert(1, {"label": name, "name": ref(cls), "params": params, "host": "process"})
+    limits = HOG_LIMITS if name == "hog" else LIMITS
+    spec = {"match_id": f"hostile-{name}", "seed": 20240, "rules": {"rounds": rounds},
+            "seats": seats, "limits": limits}
+    hosts = [make_host(seat, Limits.from_dict(limits)) for seat in seats]
+    record = trio.run(lambda: play_match(spec, hosts=hosts))
+    pids = [pid for host in hosts for pid in host.pids()]
+    pidfile = tmp_path / "forked.pids"
+    if pidfile.exists():
+        pids += [int(p) for p in pidfile.read_text().split()]
+    return record, pids
+
+
+def check_whole(record: dict[str, Any], tmp_path: Path) -> None:
+    """The record survives the file round trip and holds a complete, consistent match."""
+    path = tmp_path / "records.jsonl"
+    with RecordWriter(path) as writer:
+        writer.write(record)
+    assert list(read_records(path, strict=True)) == [record]
+    rules = Rules.from_dict(record["rules"])
+    players = len(record["seats"])
+    assert len(record["deals"]) == rules.rounds
+    for deal in record["deals"]:
+        assert sorted(deal["finish_order"]) == list(range(players))
+        assert sum(len(hand) for hand in deal["hands"]) == 52 + rules.jokers
+        assert all("ms" in move for move in deal["moves"])
+    assert sorted(record["ranking"]) == list(range(players))
+    first = Match(rules, players, record["seed"]).deal
+    assert record["deals"][0]["hands"] == [[str(c) for c in first.hand(s)] for s in range(players)]
+
+
+def check_nothing_left(pids: list[int]) -> None:
+    assert pids, "the hosts started no process at all"
+    alive = [pid for pid in pids if process_alive(pid)]
+    groups = {pid: group_members(pid) for pid in pids}
+    assert alive == [] and all(not members for members in groups.values()), (alive, groups)
+
+
+def within_limits(record: dict[str, Any], limits: dict[str, Any]) -> float:
+    """The longest a match may take when every wait ends at its deadline."""
+    per_decision = (limits["move_ms"] + limits["grace_ms"]) / 1000 + 0.5  # + kill and reap
+    starts = (len(record["seats"]) + 2 * len(record["deals"])) * limits["start_ms"] / 1000
+    return record["decisions"] * per_decision + starts
+
+
+@pytest.mark.parametrize("name", [n for n, (_, kind) in HOSTILE.items() if kind is not None])
+def test_each_hostile_bot_gets_exactly_its_fault_kind(name: str, tmp_path: Path) -> None:
+    record, pids = play(name, tmp_path)
+    expected = HOSTILE[name][1]
+    faults = [f for deal in record["deals"] for f in deal["faults"]]
+    # once per deal: under on_fault forfeit the seat then leaves the deal
+    assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [
+        (1, expected, 0), (1, expected, 1)
+    ], faults
+    assert all(f["bot"] == name and f["detail"] for f in faults)
+    assert all(deal["finish_order"][-1] == 1 for deal in record["deals"])
+    limits = HOG_LIMITS if name == "hog" else LIMITS
+    assert record["wall_s"] < within_limits(record, limits)
+    check_whole(record, tmp_path)
+    check_nothing_left(pids)
+
+
+def test_fault_details_say_what_happened(tmp_path: Path) -> None:
+    details = {}
+    for name in ("quitter", "raiser", "cheater", "garbler"):
+        record, _ = play(name, tmp_path / name, rounds=1)
+        details[name] = record["deals"][0]["faults"][0]["detail"]
+    assert "exit code 3" in details["quitter"]
+    assert "RuntimeError: this bot is broken" in details["raiser"]
+    assert "does not hold" in details["cheater"]
+    assert "seven of cups" in details["garbler"]
+
+
+def test_a_killed_bot_gets_a_fresh_process_for_the_next_deal(tmp_path: Path) -> None:
+    record, pids = play("sleeper", tmp_path)
+    # three random seats keep one process each; the sleeper's seat needed one per deal
+    assert len(pids) == 3 + 2
+    assert [f["kind"] for deal in record["deals"] for f in deal["faults"]] == ["timeout"] * 2
+
+
+def test_a_chatty_bot_that_plays_legally_has_no_fault(tmp_path: Path) -> None:
+    record, pids = play("chatty", tmp_path)
+    assert [f for deal in record["deals"] for f in deal["faults"]] == []
+    chatty_moves = [m for deal in record["deals"] for m in deal["moves"] if m["seat"] == 1]
+    assert len(chatty_moves) > 5
+    check_whole(record, tmp_path)
+    check_nothing_left(pids)

@@ -1,0 +1,259 @@
+"""Referee logic without processes: in-memory hosts under trio's autojump clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+from arena import Bot
+from arena.game import Match, Move, Rules, View
+from arena.referee import BotFault, InlineHost, MatchSpecError, MemoryHost, play_match
+
+
+def lowest_legal(request: dict[str, Any]) -> object:
+    """A well-behaved scripted bot: its first legal move, its lowest cards."""
+    if request["type"] == "play":
+        return str(request["view"].legal_moves()[0])
+    if request["type"] == "exchange":
+        return [str(c) for c in request["view"].hand[: request["count"]]]
+    return None
+
+
+def spec(rounds: int = 1, **extra: Any) -> dict[str, Any]:
+    limits = extra.pop("limits", {"move_ms": 100})
+    rules = {"rounds": rounds, **extra.pop("rules", {})}
+    return {"match_id": "mem", "seed": 11, "rules": rules, "limits": limits, **extra}
+
+
+def run(spec_: dict[str, Any], hosts: list[MemoryHost | InlineHost]) -> dict[str, Any]:
+    clock = trio.testing.MockClock(autojump_threshold=0)
+    return trio.run(lambda: play_match(spec_, hosts=hosts), clock=clock)
+
+
+def table(hostile: Callable[[dict[str, Any]], object], players: int = 4) -> list[MemoryHost]:
+    hosts = [MemoryHost(lowest_legal, name=f"good{i}") for i in range(players)]
+    hosts[1] = MemoryHost(hostile, name="hostile")
+    return hosts
+
+
+def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
+    return [f for deal in record["deals"] for f in deal["faults"]]
+
+
+def replay(record: dict[str, Any]) -> Match:
+    """Replay the record's moves through a fresh Match: the record must hold everything."""
+    rules = Rules.from_dict(record["rules"])
+    match = Match(rules, len(record["seats"]), record["seed"])
+    for deal in record["deals"]:
+        returns = [e for e in deal["exchanges"] if e["kind"] == "return"]
+        faults_by_move = {(f["stage"], f["move"]): f for f in deal["faults"]}
+        for entry in returns:
+            fault = faults_by_move.get(("exchange", 0))
+            if fault is not None and fault["seat"] == entry["from"]:
+                match.fault(fault["kind"], fault["detail"])
+            else:
+                match.give(entry["cards"])
+        for index, entry in enumerate(deal["moves"]):
+            while (f := faults_by_move.pop(("play", index), None)) is not None:
+                match.fault(f["kind"], f["detail"])
+                if match.deal_number != deal["deal"] or len(match.deal.moves) > index:
+                    break
+            if len(match.deal.moves) > index:
+                continue
+            match.play(entry["move"])
+        for (stage, _), f in sorted(faults_by_move.items()):
+            if stage == "play" and not match.finished and match.deal_number == deal["deal"]:
+                match.fault(f["kind"], f["detail"])
+    return match
+
+
+def test_well_behaved_bots_play_a_whole_match_without_faults() -> None:
+    hosts = [MemoryHost(lowest_legal, name=f"b{i}") for i in range(4)]
+    record = run(spec(rounds=3), hosts)
+    assert faults(record) == []
+    assert len(record["deals"]) == 3
+    assert sorted(record["ranking"]) == [0, 1, 2, 3]
+    assert record["decisions"] == sum(
+        sum(r["type"] in ("play", "exchange") for r in h.requests) for h in hosts
+    )
+    assert all("ms" in move for deal in record["deals"] for move in deal["moves"])
+    assert record["scores"] == list(replay(record).scores)
+
+
+def test_a_bot_sleeping_past_its_deadline_gets_a_timeout_and_the_match_goes_on() -> None:
+    async def sleeper(request: dict[str, Any]) -> object:
+        if request["type"] == "play":
+            await trio.sleep(3600)
+        return lowest_legal(request)
+
+    record = run(spec(rounds=2), table(sleeper))
+    found = faults(record)
+    assert [(f["seat"], f["kind"], f["deal"]) for f in found] == [
+        (1, "timeout", 0), (1, "timeout", 1)
+    ]
+    assert all(f["bot"] == "hostile" for f in found)
+    # forfeit: the seat leaves each deal at once and takes the worst free place
+    assert all(deal["finish_order"][-1] == 1 for deal in record["deals"])
+
+
+def test_time_beyond_move_ms_comes_from_the_bank_until_it_is_spent() -> None:
+    async def slow(request: dict[str, Any]) -> object:
+        if request["type"] == "play":
+            await trio.sleep(0.25)  # 150 ms over move_ms each time
+        return lowest_legal(request)
+
+    limits = {"move_ms": 100, "bank_ms": 500, "grace_ms": 10}
+    record = run(spec(limits=limits), table(slow))
+    moves = [m for m in record["deals"][0]["moves"] if m["seat"] == 1]
+    found = faults(record)
+    # 500 ms of bank pays for three slow moves (450 ms); the fourth has only 50 ms left
+    assert len(moves) == 3 and all(m["ms"] == pytest.approx(250, abs=1) for m in moves)
+    assert [(f["seat"], f["kind"]) for f in found] == [(1, "timeout")]
+
+
+def test_grace_accepts_an_answer_just_after_the_budget() -> None:
+    async def late(request: dict[str, Any]) -> object:
+        if request["type"] == "play":
+            await trio.sleep(0.105)
+        return lowest_legal(request)
+
+    record = run(spec(limits={"move_ms": 100, "grace_ms": 10}), table(late))
+    assert faults(record) == []
+
+
+@pytest.mark.parametrize(
+    "answer, kind",
+    [("2C 2D 2H 2S", "illegal"), ("hello", "malformed"), (42, "malformed"), (None, "malformed"),
+     (["3C"], "malformed")],
+)
+def test_answers_are_judged_illegal_or_malformed(answer: object, kind: str) -> None:
+    def bad(request: dict[str, Any]) -> object:
+        return answer if request["type"] == "play" else lowest_legal(request)
+
+    found = faults(run(spec(), table(bad)))
+    assert [(f["seat"], f["kind"]) for f in found] == [(1, kind)]
+    assert found[0]["stage"] == "play"
+
+
+def test_an_exception_in_bot_code_is_a_crash_naming_it() -> None:
+    def broken(request: dict[str, Any]) -> object:
+        if request["type"] == "play":
+            raise ZeroDivisionError("oops")
+        return lowest_legal(request)
+
+    found = faults(run(spec(), table(broken)))
+    assert [(f["seat"], f["kind"]) for f in found] == [(1, "crash")]
+    assert "ZeroDivisionError: oops" in found[0]["detail"]
+
+
+def test_on_fault_pass_keeps_the_seat_in_the_deal() -> None:
+    def garbage(request: dict[str, Any]) -> object:
+        return "nonsense" if request["type"] == "play" else lowest_legal(request)
+
+    record = run(spec(rules={"on_fault": "pass"}), table(garbage))
+    found = faults(record)
+    deal = record["deals"][0]
+    assert len(found) > 1 and {f["kind"] for f in found} == {"malformed"}
+    # every fault of the seat became a move in the record (a pass, or its lowest single)
+    assert sum(m["seat"] == 1 for m in deal["moves"]) == len(found)
+    assert record["scores"] == list(replay(record).scores)
+
+
+def test_exchange_faults_are_recorded_with_their_stage() -> None:
+    def bad_exchange(request: dict[str, Any]) -> object:
+        if request["type"] == "exchange":
+            return "give me a break"
+        return lowest_legal(request)
+
+    hosts = [MemoryHost(bad_exchange, name=f"b{i}") for i in range(4)]
+    record = run(spec(rounds=2), hosts)
+    found = faults(record)
+    assert found and all(f["kind"] == "malformed" and f["stage"] == "exchange" for f in found)
+    assert all(f["deal"] == 1 for f in found)
+
+
+def test_a_bot_failing_to_start_faults_once_per_deal_and_is_retried() -> None:
+    starts = []
+
+    def no_start(request: dict[str, Any]) -> object:
+        if request["type"] == "start":
+            starts.append(request)
+            raise RuntimeError("cannot start")
+        return lowest_legal(request)
+
+    record = run(spec(rounds=3), table(no_start))
+    found = faults(record)
+    assert [(f["seat"], f["kind"], f["deal"]) for f in found] == [
+        (1, "crash", 0), (1, "crash", 1), (1, "crash", 2)
+    ]
+    assert len(starts) == 3
+
+
+def test_a_bot_too_slow_to_start_is_a_timeout() -> None:
+    async def slow_start(request: dict[str, Any]) -> object:
+        if request["type"] == "start":
+            await trio.sleep(60)
+        return lowest_legal(request)
+
+    found = faults(run(spec(limits={"move_ms": 100, "start_ms": 1000}), table(slow_start)))
+    assert [(f["seat"], f["kind"]) for f in found] == [(1, "timeout")]
+
+
+class ClockJumper(Bot):
+    """An inline bot that 'thinks' for two virtual seconds, which no host can pre-empt."""
+
+    def __init__(self, clock: trio.testing.MockClock) -> None:
+        self.clock = clock
+
+    def play(self, view: View) -> Move | str:
+        self.clock.jump(2)
+        return view.legal_moves()[0]
+
+
+def test_inline_time_is_measured_after_the_fact_and_a_late_answer_discarded() -> None:
+    clock = trio.testing.MockClock(autojump_threshold=0)
+    hosts: list[MemoryHost | InlineHost] = [MemoryHost(lowest_legal) for _ in range(4)]
+    hosts[2] = InlineHost.from_bot(ClockJumper(clock))
+    record = trio.run(lambda: play_match(spec(), hosts=hosts), clock=clock)
+    found = faults(record)
+    assert [(f["seat"], f["kind"]) for f in found] == [(2, "timeout")]
+    assert "answer discarded" in found[0]["detail"]
+
+
+def test_end_deal_reaches_every_bot_with_the_deal_history() -> None:
+    hosts = [MemoryHost(lowest_legal, name=f"b{i}") for i in range(3)]
+    record = run(spec(rounds=2), hosts)
+    for host in hosts:
+        ends = [r["result"] for r in host.requests if r["type"] == "end_deal"]
+        assert [e["finish_order"] for e in ends] == [d["finish_order"] for d in record["deals"]]
+
+
+def test_a_bot_raising_bot_fault_itself_gets_that_kind() -> None:
+    def says_timeout(request: dict[str, Any]) -> object:
+        if request["type"] == "play":
+            raise BotFault("timeout", "scripted")
+        return lowest_legal(request)
+
+    assert [f["kind"] for f in faults(run(spec(), table(says_timeout)))] == ["timeout"]
+
+
+@pytest.mark.parametrize(
+    "bad, match",
+    [({"seed": -1}, "seed"), ({"rules": {"jokers": 7}}, "rules"), ({"limits": {"move_ms": 0}},
+     "move_ms"), ({"limits": {"moves": 3}}, "unknown limit")],
+)
+def test_a_bad_spec_is_refused_with_a_message_naming_the_field(
+    bad: dict[str, Any], match: str
+) -> None:
+    with pytest.raises(MatchSpecError, match=match):
+        run({**spec(), **bad}, [MemoryHost(lowest_legal) for _ in range(4)])
+
+
+def test_a_bad_bot_name_is_a_spec_error() -> None:
+    bad = {**spec(), "seats": [{"name": "no-such-bot"}, {"name": "random"}]}
+    with pytest.raises(MatchSpecError, match="no-such-bot"):
+        trio.run(play_match, bad)
