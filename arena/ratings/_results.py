@@ -204,17 +204,27 @@ class Results:
         new_starts = np.cumsum(sizes) - sizes
         # rows of the reordered deals, kept contiguous: row r of the result is old row rows[r]
         rows = np.repeat(starts - new_starts, sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+        # bots by label and clusters by first use in rating order: then nothing (not even the
+        # bootstrap's draws) depends on the order records came in
+        by_name = sorted(range(len(self._labels)), key=self._labels.__getitem__)
+        new_id = np.empty(len(by_name), dtype=np.int64)
+        new_id[by_name] = np.arange(len(by_name), dtype=np.int64)
+        clusters = cluster_of_deal[index]
+        _, first_use = np.unique(clusters, return_index=True)
+        cluster_rank = np.empty(len(self._cluster_index), dtype=np.int64)
+        used = clusters[np.sort(first_use)]
+        cluster_rank[used] = np.arange(len(used), dtype=np.int64)
         return Arrays(
-            labels=list(self._labels),
+            labels=[self._labels[i] for i in by_name],
             deal_start=new_starts.astype(np.int64),
             deal_size=sizes,
-            deal_cluster=cluster_of_deal[index],
-            label=_as_int(self._label)[rows],
+            deal_cluster=cluster_rank[clusters] if len(clusters) else clusters,
+            label=new_id[_as_int(self._label)[rows]] if len(rows) else _as_int(self._label),
             place=_as_int(self._place)[rows],
             points=_as_float(self._points)[rows],
             score=_as_float(self._score)[rows],
-            matches=np.asarray(self._matches, dtype=np.int64),
-            faults=np.asarray(self._faults, dtype=np.int64),
+            matches=np.asarray([self._matches[i] for i in by_name], dtype=np.int64),
+            faults=np.asarray([self._faults[i] for i in by_name], dtype=np.int64),
             clusters=len(self._cluster_index),
             cluster_kind=_cluster_kind(self._with_set, len(self._match_keys)),
         )

@@ -117,6 +117,7 @@ class Sprt:
         self.confidence = confidence
         self.lower = math.log(beta / (1.0 - alpha))
         self.upper = math.log((1.0 - beta) / alpha)
+        self._z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
         self._s0 = elo_to_score(elo0)
         self._s1 = elo_to_score(elo1)
         self._n = 0
@@ -168,8 +169,7 @@ class Sprt:
         if n:
             mean = self._sum / n
             var = max(self._sum_sq / n - mean * mean, 0.0)
-            z = NormalDist().inv_cdf(0.5 + self.confidence / 2.0)
-            half = z * math.sqrt(var / max(n - 1, 1))
+            half = self._z * math.sqrt(var / max(n - 1, 1))
             low, high = max(mean - half, 0.0), min(mean + half, 1.0)
             elo, elo_low, elo_high = score_to_elo(mean), score_to_elo(low), score_to_elo(high)
         else:

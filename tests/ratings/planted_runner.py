@@ -1,0 +1,31 @@
+"""A stand-in for the referee in A/B tests: plays a match spec with planted strengths."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+from typing import Any
+
+STRENGTH = {"strong": 0.7, "weak": 0.0, "twin": 0.0}
+CALLS: list[str] = []
+
+
+def play(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """Finishing orders drawn from Plackett-Luce (Gumbel trick), seeded by the spec."""
+    CALLS.append(spec["match_id"])
+    rng = random.Random(f"{spec['seed']}:{spec['match_id']}")
+    labels = [seat["label"] for seat in spec["seats"]]
+    n = len(labels)
+    deals = []
+    for d in range(3):
+        draw = [STRENGTH[label.split("#")[0]] - math.log(-math.log(rng.random() or 1e-12))
+                for label in labels]
+        order = sorted(range(n), key=lambda s: -draw[s])
+        points = [0] * n
+        for place, seat in enumerate(order):
+            points[seat] = n - 1 - place
+        deals.append({"deal": d, "finish_order": order, "points": points, "faults": []})
+    return {"schema": 1, "type": "match", "match_id": spec["match_id"],
+            "tournament": spec["tournament"], "seed": spec["seed"], "set": spec["set"],
+            "round": spec["round"], "seats": [dict(s) for s in spec["seats"]], "deals": deals}

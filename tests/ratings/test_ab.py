@@ -1,0 +1,95 @@
+"""A/B runs: duplicate set layout, stopping, determinism across jobs, resuming from the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.ratings import RatingsError, sprt_from_records
+from arena.ratings._ab import AbConfig, bot_spec, run_ab
+
+from . import planted_runner
+from .planted_runner import play
+
+
+def _config(challenger: str = "strong", baseline: str = "weak", **kw: object) -> AbConfig:
+    return AbConfig(challenger=bot_spec(challenger), baseline=bot_spec(baseline),
+                    elo0=0, elo1=40, max_sets=400, **kw)  # type: ignore[arg-type]
+
+
+def test_bot_spec_forms() -> None:
+    assert bot_spec("greedy")["name"] == "greedy"
+    assert bot_spec("g2=greedy")["label"] == "g2"
+    spec = bot_spec("mine=cmd:python3 bot.py")
+    assert (spec["host"], spec["command"], spec["name"]) == ("command", "python3 bot.py", None)
+    with pytest.raises(ValueError, match="expected NAME"):
+        bot_spec("=greedy")
+
+
+def test_a_set_rotates_every_seat_over_one_seed() -> None:
+    config = _config(players=4)
+    seats, reference = config.seats()
+    assert [s["label"] for s in seats] == ["strong", "weak", "weak#2", "weak#3"]
+    assert reference == ["weak", "weak#2", "weak#3"]
+    specs = config.set_specs(3)
+    assert len({spec["seed"] for spec in specs}) == 1
+    assert {spec["set"] for spec in specs} == {"ab-s3"}
+    for seat in range(4):
+        assert {spec["seats"][seat]["label"] for spec in specs} == {s["label"] for s in seats}
+    assert config.set_specs(4)[0]["seed"] != specs[0]["seed"]
+
+
+def test_field_bots_and_label_clashes() -> None:
+    config = _config(players=3, field=[bot_spec("twin")])
+    assert [s["label"] for s in config.seats()[0]] == ["strong", "weak", "twin"]
+    with pytest.raises(ValueError, match="repeated: weak"):
+        _config(challenger="weak").seats()
+    with pytest.raises(ValueError, match="do not fit"):
+        _config(players=2, field=[bot_spec("twin")]).seats()
+
+
+def test_stronger_challenger_is_accepted_and_progress_is_reported(tmp_path: Path) -> None:
+    seen: list[float] = []
+    result = run_ab(_config(players=2), runner=play, out=tmp_path / "ab.jsonl",
+                    on_set=lambda status: seen.append(status.llr))
+    assert result.status.decision == "H1"
+    assert len(seen) == result.status.sets == result.sets_played
+    assert seen[-1] >= result.status.upper > max(seen[:-1])
+    lines = (tmp_path / "ab.jsonl").read_text().splitlines()
+    assert len(lines) == 2 * result.sets_played
+    replay = sprt_from_records([json.loads(x) for x in lines], "strong", "weak", elo0=0,
+                               elo1=40, max_sets=400)
+    assert replay == result.status
+
+
+def test_equal_bots_are_not_accepted() -> None:
+    result = run_ab(_config("twin", "weak", players=3), runner=play)
+    assert result.status.decision == "H0"
+
+
+def test_jobs_do_not_change_the_decision(tmp_path: Path) -> None:
+    one = run_ab(_config(players=2), runner=play)
+    two = run_ab(_config(players=2), runner=play, jobs=2, out=tmp_path / "ab.jsonl")
+    assert one.status == two.status
+    # sets still running when the test stopped are written too, never thrown away
+    lines = (tmp_path / "ab.jsonl").read_text().splitlines()
+    assert len(lines) >= 2 * two.status.sets
+
+
+def test_rerun_reuses_the_sets_in_the_file(tmp_path: Path) -> None:
+    out = tmp_path / "ab.jsonl"
+    first = run_ab(_config(players=2), runner=play, out=out)
+    planted_runner.CALLS.clear()
+    again = run_ab(_config(players=2), runner=play, out=out)
+    assert again.status == first.status
+    assert again.sets_reused == first.status.sets and again.sets_played == 0
+    assert planted_runner.CALLS == []
+
+
+def test_rerun_with_other_options_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "ab.jsonl"
+    run_ab(_config(players=2), runner=play, out=out)
+    with pytest.raises(RatingsError, match="another seed or other seats"):
+        run_ab(_config(players=2, seed=5), runner=play, out=out)

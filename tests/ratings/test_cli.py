@@ -1,0 +1,75 @@
+"""The ``arena ratings`` and ``arena ab`` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.ratings import simulate_records
+
+from .helpers import record
+
+
+def _planted_file(path: Path) -> Path:
+    strengths = {"ace": 0.8, "king": 0.3, "queen": -0.2, "jack": -0.8}
+    with path.open("w") as handle:
+        for r in simulate_records(strengths, sets=40, deals=2, seed=2):
+            handle.write(json.dumps(r) + "\n")
+    return path
+
+
+def test_ratings_prints_leaderboard_and_head_to_head(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["ratings", str(_planted_file(tmp_path / "r.jsonl"))])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "160 matches, 320 deals" in lines[0] and "40 duplicate sets" in lines[0]
+    body = [line.split() for line in lines[1:] if line.strip()[:1].isdigit()]
+    assert [row[1] for row in body] == ["ace", "king", "queen", "jack"]
+    assert "head to head" in result.output
+
+
+def test_ratings_json_is_plain_data(tmp_path: Path) -> None:
+    path = _planted_file(tmp_path / "r.jsonl")
+    result = CliRunner().invoke(main, ["ratings", str(path), "--json", "--resamples", "200"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [b["label"] for b in data["bots"]] == ["ace", "king", "queen", "jack"]
+    assert data["resamples"] == 200
+    assert {p["a"] for p in data["head_to_head"]["pairs"]} <= {"ace", "king", "queen"}
+
+
+def test_ratings_bad_record_is_one_line_error(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    bad = record("m1", ["a", "b"], [[0, 0]])
+    path.write_text(json.dumps(bad) + "\n")
+    result = CliRunner().invoke(main, ["ratings", str(path)])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: match 'm1', deal 0:")
+    assert "Traceback" not in result.output and len(result.output.splitlines()) == 1
+
+
+def test_ratings_missing_file_is_an_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["ratings", str(tmp_path / "none.jsonl")])
+    assert result.exit_code == 1 and "cannot read" in result.output
+
+
+def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:
+    out = tmp_path / "ab.jsonl"
+    args = ["ab", "greedy", "passer", "--players", "2", "--elo1", "100", "--max-sets", "30",
+            "--out", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "H1 accepted" in result.output
+    assert "LLR" in result.output and "set     1" in result.output  # progress lines
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records and all(r["set"].startswith("ab-s") for r in records)
+    rated = CliRunner().invoke(main, ["ratings", str(out), "--json"])
+    assert json.loads(rated.output)["bots"][0]["label"] == "greedy"
+
+
+def test_ab_unknown_bot_is_a_clear_error() -> None:
+    result = CliRunner().invoke(main, ["ab", "greedy", "no-such-bot"])
+    assert result.exit_code == 1 and "unknown bot 'no-such-bot'" in result.output
