@@ -11,6 +11,6 @@ def main() -> None:
 
 
 from arena.cli import _bots  # noqa: E402, F401
-from arena.cli import _ratings  # noqa: E402, F401
 from arena.cli import _match  # noqa: E402, F401
+from arena.cli import _ratings  # noqa: E402, F401
 from arena.cli import _run  # noqa: E402, F401

@@ -1,0 +1,123 @@
+"""Hosts agree: the same seed gives the same record inline, in processes, via run_match."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from arena.referee import (
+    CommandHost,
+    Limits,
+    ProcessPool,
+    group_members,
+    make_host,
+    play_match,
+    process_alive,
+    run_match,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
+
+
+def spec(host: str, bots: tuple[str, ...] = ("random", "greedy", "random", "lowest"),
+         **extra: Any) -> dict[str, Any]:
+    return {
+        "match_id": "same", "seed": 987654321, "rules": {"rounds": 2},
+        "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
+        "limits": {"move_ms": 2000}, **extra,
+    }
+
+
+def without_timings(record: dict[str, Any]) -> dict[str, Any]:
+    """The record minus what may differ between runs: think times, wall time, hosts."""
+    out = {k: v for k, v in record.items() if k not in ("wall_s", "seats")}
+    out["deals"] = [
+        {**d, "moves": [{k: v for k, v in m.items() if k != "ms"} for m in d["moves"]]}
+        for d in record["deals"]
+    ]
+    out["seats"] = [{k: v for k, v in s.items() if k != "host"} for s in record["seats"]]
+    return out
+
+
+def test_same_seed_same_record_inline_and_process() -> None:
+    inline = trio.run(play_match, spec("inline"))
+    process = trio.run(play_match, spec("process"))
+    assert [s["host"] for s in process["seats"]] == ["process"] * 4
+    assert without_timings(inline) == without_timings(process)
+    assert inline["decisions"] > 50
+
+
+def test_a_different_seed_gives_a_different_match() -> None:
+    one = trio.run(play_match, spec("inline"))
+    other = trio.run(play_match, {**spec("inline"), "seed": 1})
+    assert one["deals"][0]["hands"] != other["deals"][0]["hands"]
+
+
+def test_run_match_is_a_synchronous_wrapper_giving_the_same_record() -> None:
+    record = run_match(spec("inline"), reuse_processes=False)
+    assert without_timings(record) == without_timings(trio.run(play_match, spec("inline")))
+
+
+def test_a_pool_reuses_healthy_processes_across_matches_and_kills_them_on_close() -> None:
+    pool = ProcessPool()
+    limits = Limits.from_dict({"move_ms": 2000})
+    seats = spec("process", bots=("random", "lowest"))["seats"]
+    try:
+        first = [make_host(s, limits, pool) for s in seats]
+        trio.run(lambda: play_match(spec("process", bots=("random", "lowest")), hosts=first))
+        second = [make_host(s, limits, pool) for s in seats]
+        record = trio.run(
+            lambda: play_match(spec("process", bots=("random", "lowest")), hosts=second)
+        )
+        assert [h.pids() for h in second] == [h.pids() for h in first]
+        assert all(process_alive(pid) for pid in pool.pids())
+        assert record["deals"] and not any(d["faults"] for d in record["deals"])
+    finally:
+        pids = pool.pids()
+        pool.close()
+    assert pids and not any(process_alive(pid) or group_members(pid) for pid in pids)
+
+
+def test_the_perl_example_bot_plays_a_match_through_the_command_host() -> None:
+    seats = [{"label": "perl", "command": f"perl {PERL_BOT}", "host": "command"}] + [
+        {"label": f"random-{i}", "name": "random"} for i in range(3)
+    ]
+    limits = Limits.from_dict({"move_ms": 2000, "memory_mb": 256})
+    hosts = [make_host(s, limits) for s in seats]
+    record = trio.run(lambda: play_match(
+        {"match_id": "perl", "seed": 5, "rules": {"rounds": 2}, "seats": seats,
+         "limits": limits.to_dict()}, hosts=hosts))
+    assert record["seats"][0] == {"seat": 0, "label": "perl", "bot": "perl-lowest",
+                                  "plugin": "command", "version": "1.0", "host": "command"}
+    assert not any(d["faults"] for d in record["deals"])
+    perl_moves = [m["move"] for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
+    assert "pass" in perl_moves and any(m != "pass" for m in perl_moves)
+    pids = hosts[0].pids()
+    assert pids and not any(process_alive(pid) for pid in pids)
+
+
+def test_a_command_that_does_not_exist_is_a_crash_fault_not_an_error(tmp_path: Path) -> None:
+    seats = [{"label": "ghost", "command": str(tmp_path / "no-such-program"), "host": "command"},
+             {"label": "random", "name": "random"}]
+    record = trio.run(play_match, {"match_id": "ghost", "seed": 1, "rules": {"rounds": 1},
+                                   "seats": seats})
+    faults = [f for d in record["deals"] for f in d["faults"]]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
+    assert "cannot start" in faults[0]["detail"]
+
+
+def test_a_command_speaking_garbage_is_malformed() -> None:
+    host = CommandHost("sh -c 'read line; echo hello; sleep 30'",
+                       limits=Limits.from_dict({"move_ms": 200}))
+    record = trio.run(lambda: play_match(
+        {"match_id": "g", "seed": 1, "rules": {"rounds": 1},
+         "seats": [{"label": "sh"}, {"label": "random", "name": "random"}],
+         "limits": {"move_ms": 200}},
+        hosts=[host, make_host({"name": "random"}, Limits())]))
+    faults = [f for d in record["deals"] for f in d["faults"]]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(0, "malformed")]
+    assert "not JSON" in faults[0]["detail"]
+    assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
