@@ -4,8 +4,8 @@ It judges every legal move by how much cheaper it leaves the hand (see
 :func:`bots._hand.hand_cost`: about the number of sets still to play, strong ones
 counting less) and plays the move that gains most:
 
-- it leads its weakest set, whole, and follows with the weakest answer that does not
-  break a better group; a run is played as soon as it can be, since it sheds several
+- it leads its weakest set, whole, and follows with its weakest answer, breaking a
+  pair or a triple only when no lone card answers; a run is played as soon as it can be, since it sheds several
   sets in one play;
 - 2s, jokers (and 3s during a revolution) are kept for control: spending one costs a
   penalty until the rest of the hand is nearly gone;
@@ -15,7 +15,7 @@ counting less) and plays the move that gains most:
   reversed order, so it is started when the hand is weak and avoided when it is strong;
 - with one unbeatable play and one more play left, it plays the unbeatable one first;
 - as President it gives back the cards whose loss leaves its hand cheapest: its weakest
-  lone cards, never a 2, a joker or a card of a pair.
+  lone cards, rather than a 2, a joker or a card of a pair.
 
 The constants below were tuned against ``random`` and ``lowest`` opponents with
 ``bots.compare`` (see ``benchmarks/greedy_vs_random.py``).
