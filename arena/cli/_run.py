@@ -46,7 +46,7 @@ _LIVE_ROWS = 12
 def _config_error(exc: ConfigError) -> NoReturn:
     """A bad config: its one-line messages on stderr, exit status 2, no traceback."""
     for line in str(exc).splitlines():
-        click.echo(f"error: {line}", err=True)
+        click.echo(line, err=True)
     sys.exit(2)
 
 

@@ -194,6 +194,11 @@ class TournamentConfig(BaseModel):
         default=False,
         description="Replay each table's deals with the bots rotated through all seats.",
     )
+    repeat: int = Field(
+        default=1,
+        gt=0,
+        description="Plays of each table, each with its own seed (and its own duplicate set).",
+    )
     bots: list[BotConfig] = Field(min_length=2, description="The entrants.")
     limits: Limits = Field(default_factory=Limits)
     jobs: int | None = Field(
@@ -273,6 +278,10 @@ def parse_config(
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        context_mark = getattr(exc, "context_mark", None)
+        if context and context_mark is not None:
+            problem = f"{problem} ({context} started on line {context_mark.line + 1})"
         line = mark.line + 1 if mark is not None else None
         issue = ConfigIssue("", line, f"YAML syntax error: {problem}")
         raise ConfigError(source, [issue]) from None
@@ -366,8 +375,8 @@ def _semantic_issues(
             issues.append(
                 (
                     ("format", "challengers"),
-                    f"leaves {field} bots in the field, fewer than the {k - 1} opponents a "
-                    f"table of {k} needs",
+                    f"leaves {field} bot{'s' if field != 1 else ''} in the field, fewer "
+                    f"than the {k - 1} opponents a table of {k} needs",
                 )
             )
     if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
@@ -395,9 +404,11 @@ def _rules_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...],
         Rules.from_dict(config.rules_mapping())
     except (ValueError, TypeError) as exc:
         message = str(exc)
-        for key in config.rules:
-            if re.search(rf"\b{re.escape(str(key))}\b", message):
-                return [(("rules", key), message)]
+        # Point at the option the message names: quoted first ('jokerz'), then bare.
+        for pattern in ("'{}'", r"\b{}\b"):
+            for key in config.rules:
+                if re.search(pattern.format(re.escape(str(key))), message):
+                    return [(("rules", key), message)]
         return [(("rules",), message)]
     return []
 
@@ -508,6 +519,16 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
         message = f"missing required key (one of: {', '.join(_FORMAT_MODELS)})"
     elif kind in ("model_type", "dict_type"):
         message = f"expected a mapping, got {_describe(error.get('input'))}"
+    elif kind == "too_short":
+        ctx = error.get("ctx", {})
+        message = (
+            f"needs at least {ctx.get('min_length')} entries, got {ctx.get('actual_length')}"
+        )
+    elif kind == "string_pattern_mismatch" and loc == ("name",):
+        message = (
+            "use letters, digits, '_', '.' and '-' only, starting with a letter or digit "
+            f"(got {_describe(error.get('input'))})"
+        )
     elif kind == "list_type":
         message = f"expected a list, got {_describe(error.get('input'))}"
     else:

@@ -55,6 +55,10 @@ class Executor(Protocol):
         """Yield one record per spec, in order."""
         ...
 
+    def close(self) -> None:
+        """Release workers (the runner calls it once the tournament is over)."""
+        ...
+
 
 def default_jobs() -> int:
     """The number of cores this process may use."""
@@ -109,6 +113,9 @@ class SerialExecutor:
         for spec in specs:
             yield _run_one(self.match_fn, spec)
 
+    def close(self) -> None:
+        """Nothing to release."""
+
 
 class LocalExecutor:
     """Runs matches in ``jobs`` worker processes on this machine.
@@ -116,6 +123,8 @@ class LocalExecutor:
     ``match_fn`` must be importable by name (a module-level function), since
     workers are started fresh. ``window`` bounds the matches in flight
     (default ``4 * jobs``): memory stays flat however many matches there are.
+    The workers live from the first :meth:`run` to :meth:`close`, so Swiss
+    rounds reuse them.
     """
 
     def __init__(
@@ -124,17 +133,35 @@ class LocalExecutor:
         self.jobs = jobs or default_jobs()
         self.match_fn = match_fn
         self.window = window or 4 * self.jobs
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.jobs,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+            )
+        return self._pool
+
+    def close(self) -> None:
+        """Let the workers finish and exit (they kill their bot processes on the way)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def run(self, specs: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         """Yield one record per spec, in order."""
         if self.jobs == 1:
             yield from SerialExecutor(self.match_fn).run(specs)
             return
-        pool = ProcessPoolExecutor(
-            max_workers=self.jobs,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_init,
-        )
+        pool = self._workers()
         pending: deque[tuple[dict[str, Any], Future[tuple[bool, Any]]]] = deque()
         source = iter(specs)
         finished = False
@@ -154,9 +181,8 @@ class LocalExecutor:
                 yield value
             finished = True
         finally:
-            if finished:
-                pool.shutdown(wait=True)
-            else:
+            if not finished:
+                self._pool = None
                 _stop(pool, [future for _, future in pending])
 
 

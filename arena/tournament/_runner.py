@@ -120,7 +120,7 @@ def run_tournament(
 
     ``config`` is a path to a YAML file, a mapping or a :class:`TournamentConfig`.
     ``jobs`` overrides the config's (default: the number of cores);
-    ``executor`` replaces the local pool (e.g. a cluster); ``match_fn``
+    ``executor`` replaces the local pool (e.g. a cluster; the caller closes it); ``match_fn``
     replaces the referee (importable by name when jobs > 1). Raises
     :class:`ConfigError` for a bad config and :class:`TournamentError` when the
     run cannot go on; records written so far are always kept. Ctrl-C
@@ -132,6 +132,7 @@ def run_tournament(
     _keep_config_copy(folder, cfg, text)
     schedule = Schedule(cfg)
     workers = jobs or cfg.jobs or default_jobs()
+    owned = executor is None
     if executor is None:
         executor = LocalExecutor(workers, match_fn or referee_match)
     reporter = reporter or Reporter()
@@ -188,6 +189,8 @@ def run_tournament(
                         history.add(record)
     finally:
         reporter.stop()
+        if owned:
+            executor.close()
     return TournamentResult(
         name=cfg.name,
         out=str(folder),

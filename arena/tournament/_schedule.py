@@ -94,14 +94,14 @@ class Schedule:
         dup = self.config.duplicate
         if isinstance(fmt, SwissFormat):
             sizes, _ = table_sizes(n, k, fmt.odd)
-            return fmt.rounds * (sum(sizes) if dup else len(sizes))
+            return fmt.rounds * (sum(sizes) if dup else len(sizes)) * self.config.repeat
         if isinstance(fmt, RoundRobinFormat):
             tables = round_robin_tables(n, k, fmt.max_tables)
         else:
             challengers = len(fmt.challengers)
             field = n - challengers
             tables = challengers * round_robin_tables(field, k - 1, fmt.max_tables)
-        return tables * (k if dup else 1)
+        return tables * (k if dup else 1) * self.config.repeat
 
     def tables(self, round_: int, history: SwissHistory | None = None) -> Iterator[Table]:
         """The tables of round ``round_`` (Swiss rounds need the history of earlier ones)."""
@@ -157,21 +157,26 @@ class Schedule:
 
     def specs(self, table: Table) -> Iterator[dict[str, Any]]:
         """The match specs of one table: one match, or one per rotation in duplicate mode."""
-        seed = match_seed(self.config.seed, table.table_id)
         m = len(table.bots)
         rotations = range(m) if self.config.duplicate else range(1)
-        for p in rotations:
-            bots = table.bots[m - p :] + table.bots[: m - p] if p else table.bots
-            yield {
-                "match_id": f"{table.table_id}-p{p}" if self.config.duplicate else table.table_id,
-                "tournament": self.name,
-                "seed": seed,
-                "rules": dict(self._rules),
-                "seats": [dict(self._bot_specs[b]) for b in bots],
-                "limits": dict(self._limits),
-                "set": table.table_id if self.config.duplicate else None,
-                "round": table.round,
-            }
+        repeat = self.config.repeat
+        for s in range(repeat):
+            play_id = f"{table.table_id}-s{s}" if repeat > 1 else table.table_id
+            seed = match_seed(self.config.seed, play_id)
+            for p in rotations:
+                # Rotation p moves every bot p seats on: over the set, each bot holds
+                # each seat's cards once.
+                bots = table.bots[m - p :] + table.bots[: m - p] if p else table.bots
+                yield {
+                    "match_id": f"{play_id}-p{p}" if self.config.duplicate else play_id,
+                    "tournament": self.name,
+                    "seed": seed,
+                    "rules": dict(self._rules),
+                    "seats": [dict(self._bot_specs[b]) for b in bots],
+                    "limits": dict(self._limits),
+                    "set": play_id if self.config.duplicate else None,
+                    "round": table.round,
+                }
 
     def _gauntlet(self) -> list[tuple[int, ...]]:
         fmt = self.config.format

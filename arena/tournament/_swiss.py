@@ -16,13 +16,14 @@ A round is formed from the standings (best first). In order of weight:
 
 When the bots do not fill whole tables (n mod k = r != 0), ``short_tables``
 puts the bottom of the standings at k - r tables of k-1 seats (when that
-is impossible, one table of r seats, or a bye when r = 1); ``byes`` lets r
+is impossible, one table of r seats, or a bye when r = 1), moving a short
+table up only when that is what avoids a repeat meeting; ``byes`` lets r
 bots sit out, the lowest placed among those with the fewest byes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import permutations
 
 _BUDGET = 200_000
@@ -71,26 +72,51 @@ def pair_round(
     """
     if sum(sizes) != len(order):
         raise ValueError(f"{len(order)} bots do not fill tables of sizes {list(sizes)}")
+    nodes = [budget]
+    groups: list[list[int]] | None = None
     try:
-        groups = _search(order, sizes, met, budget)
+        # Short tables go to the bottom first; when that order cannot avoid repeats,
+        # every other order of the table sizes is tried before giving in.
+        for sizes_order in _size_orders(sizes):
+            groups = _search(order, sizes_order, met, nodes)
+            if groups is not None:
+                break
     except _Exhausted:
+        groups = None
+    if groups is None:
         groups = _greedy(order, sizes, met)
     return [_seat(group, seat_counts) for group in groups]
 
 
+def _size_orders(sizes: Sequence[int]) -> Iterator[list[int]]:
+    """Distinct orders of the table sizes, largest tables first, then the others."""
+    values = sorted(-s for s in sizes)  # next-permutation on the negation: big first
+    while True:
+        yield [-v for v in values]
+        i = len(values) - 2
+        while i >= 0 and values[i] >= values[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = len(values) - 1
+        while values[j] <= values[i]:
+            j -= 1
+        values[i], values[j] = values[j], values[i]
+        values[i + 1 :] = reversed(values[i + 1 :])
+
+
 def _search(
-    order: Sequence[int], sizes: Sequence[int], met: Sequence[set[int]], budget: int
-) -> list[list[int]]:
+    order: Sequence[int], sizes: Sequence[int], met: Sequence[set[int]], budget: list[int]
+) -> list[list[int]] | None:
     """Depth-first search over seats, iterative (a thousand bots is deeper than the stack)."""
     n = len(order)
     used = [False] * n
     slots = [(t, j) for t, size in enumerate(sizes) for j in range(size)]
     chosen = [-1] * len(slots)  # index into order, -1 when the slot is open
-    nodes = 0
     depth = 0
     while depth < len(slots):
         if depth < 0:
-            raise _Exhausted  # no pairing avoids repeats: fall back to the fewest repeats
+            return None  # no pairing in this order of table sizes avoids repeats
         _, j = slots[depth]
         if j == 0:  # the anchor: the best bot not yet seated, no alternative
             if chosen[depth] < 0:
@@ -114,8 +140,8 @@ def _search(
             if not used[i] and not any(order[i] in met[m] for m in members):
                 found = i
                 break
-        nodes += 1
-        if nodes > budget:
+        budget[0] -= 1
+        if budget[0] < 0:
             raise _Exhausted
         if found < 0:
             chosen[depth] = -1

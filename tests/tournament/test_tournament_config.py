@@ -1,0 +1,116 @@
+"""Every bad config gives one precise line: file, line, key path, what is wrong; exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.tournament import ConfigError, load_config, parse_config
+
+CORPUS = Path(__file__).parent / "bad_configs"
+
+# file -> the start of its error line after "FILE:" (tails that list installed bots or
+# quote library messages are left out so the test does not break when those change).
+EXPECTED = {
+    "bad_name.yaml": "1: name: use letters, digits, '_', '.' and '-' only, starting with a "
+    "letter or digit (got 'my tournament')",
+    "bot_bad_params.yaml": "5: bots[0].params: bot 'greedy' does not accept params ['depth']",
+    "bot_name_and_command.yaml": "5: bots[1]: give exactly one of 'name' (a registered bot) "
+    "or 'command'",
+    "bot_without_name.yaml": "5: bots[1]: give exactly one of 'name' (a registered bot) or "
+    "'command'",
+    "bots_not_list.yaml": "3: bots: expected a list, got a mapping",
+    "command_not_found.yaml": "5: bots[1].command: program 'no-such-program-xyz' not found",
+    "command_with_inline_host.yaml": "5: bots[1]: a 'command' bot runs with host 'command', "
+    "not 'inline'",
+    "duplicate_key.yaml": "3: players: duplicate key",
+    "duplicate_label.yaml": "6: bots[2].name: label 'random' is already used by bots[0]",
+    "format_unknown.yaml": "3: format.type: unknown format 'knockout' (expected one of: "
+    "round_robin, swiss, gauntlet)",
+    "gauntlet_small_field.yaml": "3: format.challengers: leaves 1 bot in the field, fewer "
+    "than the 2 opponents a table of 3 needs",
+    "gauntlet_unknown_challenger.yaml": "5: format.challengers[1]: no bot is labelled "
+    "'champion' (labels: greedy, random, lowest)",
+    "limits_negative.yaml": "5: limits.move_ms: input should be greater than 0 (got -5)",
+    "limits_unknown_fault.yaml": "5: limits.on_fault: input should be 'forfeit' or 'pass' "
+    "(got 'ignore')",
+    "max_tables_too_small.yaml": "3: format.max_tables: must be at least the number of bots (3)",
+    "missing_players.yaml": "1: players: missing required key",
+    "not_mapping.yaml": "1: the config must be a mapping of keys",
+    "one_bot.yaml": "3: bots: needs at least 2 entries, got 1",
+    "players_range.yaml": "2: players: input should be less than or equal to 8 (got 9)",
+    "rules_unknown_option.yaml": "5: rules.jokerz: unknown rules option 'jokerz'",
+    "rules_unknown_preset.yaml": "4: rules.preset: unknown rules preset 'tycoon'",
+    "seed_string.yaml": "2: seed: input should be a valid integer (got '42')",
+    "swiss_bad_rounds.yaml": "5: format.rounds: input should be greater than 0 (got 0)",
+    "swiss_missing_rounds.yaml": "3: format.rounds: missing required key",
+    "swiss_points_short_tables.yaml": "4: format.odd: 6 bots do not fill tables of 4, and "
+    "short tables cannot use 'rules.points'",
+    "syntax.yaml": "4: YAML syntax error: expected ',' or ']', but got '<scalar>' (while "
+    "parsing a flow sequence started on line 3)",
+    "too_many_seats.yaml": "2: players: 7 seats per table but only 5 bots, and a bot cannot "
+    "sit at a table twice",
+    "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (known: ",
+    "unknown_key.yaml": "2: seeed: unknown key 'seeed' (allowed: name, seed, rules, players, "
+    "format, duplicate, repeat, bots, limits, jobs, out)",
+    "wrong_type.yaml": "2: players: input should be a valid integer (got 'four')",
+}
+
+
+def test_the_corpus_and_the_expectations_match() -> None:
+    assert sorted(p.name for p in CORPUS.glob("*.yaml")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bad_config_gives_its_precise_message(name: str) -> None:
+    path = CORPUS / name
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    lines = str(info.value).splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"{path}:{EXPECTED[name]}"), lines[0]
+
+
+@pytest.mark.parametrize("name", ["unknown_bot.yaml", "syntax.yaml", "wrong_type.yaml"])
+def test_validate_prints_the_message_and_exits_2(name: str) -> None:
+    path = CORPUS / name
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{path}:{EXPECTED[name]}")
+    assert "Traceback" not in result.output
+
+
+def test_run_refuses_a_bad_config_without_a_traceback(tmp_path: Path) -> None:
+    path = CORPUS / "unknown_bot.yaml"
+    proc = subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", "run", str(path),
+         "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"{path}:{EXPECTED['unknown_bot.yaml']}")
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_several_problems_are_each_reported_on_their_own_line() -> None:
+    text = "name: x\nplayers: 0\nbots: [{name: greedy}, {name: random}]\nlimits: {move_ms: 0}\n"
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    assert str(info.value).splitlines() == [
+        "c.yaml:2: players: input should be greater than or equal to 2 (got 0)",
+        "c.yaml:4: limits.move_ms: input should be greater than 0 (got 0)",
+    ]
+
+
+def test_unreadable_file_is_one_line() -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(CORPUS / "no-such-file.yaml")
+    assert str(info.value).endswith("no-such-file.yaml: cannot read: No such file or directory")

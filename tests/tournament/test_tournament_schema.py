@@ -1,0 +1,35 @@
+"""The published JSON Schema is the model's, and the shipped configs are valid."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.tournament import Schedule, config_schema, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_docs_schema_is_generated_from_the_model() -> None:
+    published = json.loads((ROOT / "docs" / "config.schema.json").read_text())
+    assert published == config_schema(), (
+        "docs/config.schema.json is stale: run `arena validate --schema > "
+        "docs/config.schema.json`"
+    )
+
+
+def test_schema_knows_every_top_level_key() -> None:
+    schema = config_schema()
+    assert set(schema["properties"]) == {
+        "name", "seed", "rules", "players", "format", "duplicate", "repeat", "bots",
+        "limits", "jobs", "out",
+    }
+    assert set(schema["required"]) == {"name", "players", "bots"}
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
+def test_shipped_configs_validate(path: Path) -> None:
+    config = load_config(path)
+    assert Schedule(config).total > 0
