@@ -1,10 +1,40 @@
-"""arena: a tournament engine for bots that play President."""
+"""arena: a tournament engine for bots that play President.
+
+The names below are the public API. The heavier layers (tournaments, ratings) load on first
+use, so ``import arena.game`` stays cheap for bots and simulations.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from arena.bot import Bot as Bot
 from arena.bot import MatchInfo as MatchInfo
 from arena.hookspecs import hookimpl as hookimpl
-from arena.tournament import TournamentConfig as TournamentConfig
-from arena.tournament import load_config as load_config
-from arena.tournament import run_tournament as run_tournament
+
+if TYPE_CHECKING:
+    from arena.tournament import TournamentConfig as TournamentConfig
+    from arena.tournament import load_config as load_config
+    from arena.tournament import run_tournament as run_tournament
 
 __version__ = "0.1.0"
+
+# Public name -> the module that defines it, imported when the name is first used.
+_LAZY = {
+    "TournamentConfig": "arena.tournament",
+    "load_config": "arena.tournament",
+    "run_tournament": "arena.tournament",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'arena' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = ["Bot", "MatchInfo", "TournamentConfig", "hookimpl", "load_config", "run_tournament"]

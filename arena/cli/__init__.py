@@ -10,7 +10,5 @@ def main() -> None:
     """Run President bot matches and tournaments."""
 
 
-from arena.cli import _bots  # noqa: E402, F401
-from arena.cli import _match  # noqa: E402, F401
-from arena.cli import _ratings  # noqa: E402, F401
-from arena.cli import _run  # noqa: E402, F401
+# Each module defines its commands and adds them to `main`.
+from arena.cli import _bots, _match, _ratings, _run  # noqa: E402, F401
