@@ -55,7 +55,9 @@ def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
             if not command:
                 _fail(f"{bot!r}: no command line after 'cmd:'")
             base = command
-            seat = {"name": None, "command": command, "params": {}, "host": "command"}
+            seat: dict[str, Any] = {
+                "name": None, "command": command, "params": {}, "host": "command"
+            }
         else:
             base = bot
             seat = {"name": bot, "command": None, "params": {}, "host": host}

@@ -53,6 +53,7 @@ class _Runner:
         self.ref = ref
         self.params = params
         self.bot: Bot | None = None
+        self.rules: Rules | None = None
 
     def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
         kind = message["type"]
@@ -66,6 +67,7 @@ class _Runner:
                 rng.setstate((version, tuple(state), gauss))
                 bot.bind(message["seat"], rules, message["players"], rng)
                 self.bot = bot
+                self.rules = rules
                 info = MatchInfo(
                     message["seat"], message["players"], rules, message["match_id"],
                     list(message["labels"]),
@@ -75,10 +77,11 @@ class _Runner:
             if self.bot is None:
                 return {"type": "error", "id": reply_id, "message": f"{kind!r} before 'start'"}
             if kind == "play":
-                move = self.bot.play(view_from_dict(message["view"]))
+                move = self.bot.play(view_from_dict(message["view"], self.rules))
                 return {"type": "move", "id": reply_id, "move": _jsonable(move)}
             if kind == "exchange":
-                cards = self.bot.exchange(view_from_dict(message["view"]), message["count"])
+                view = view_from_dict(message["view"], self.rules)
+                cards = self.bot.exchange(view, message["count"])
                 return {"type": "exchange", "id": reply_id, "cards": _jsonable(cards)}
             if kind == "end_deal":
                 self.bot.end_deal(message["result"])

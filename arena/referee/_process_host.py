@@ -14,6 +14,7 @@ from ._host import Host, StartInfo
 from ._limits import Limits
 from ._loading import BotRef, resolve, rng_for, seat_seed
 from ._protocol import PROTOCOL_VERSION, answer_value
+from ._wire import view_to_wire
 
 if TYPE_CHECKING:
     from arena.game import View
@@ -183,10 +184,10 @@ class _ChildHost(Host):
             raise BotFault("malformed", str(exc)) from None
 
     async def play(self, view: View, timeout: float) -> object:
-        return await self._request({"type": "play", "view": view.to_dict()}, "play", timeout)
+        return await self._request({"type": "play", "view": view_to_wire(view)}, "play", timeout)
 
     async def exchange(self, view: View, count: int, timeout: float) -> object:
-        message = {"type": "exchange", "count": count, "view": view.to_dict()}
+        message = {"type": "exchange", "count": count, "view": view_to_wire(view)}
         return await self._request(message, "exchange", timeout)
 
     async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
