@@ -202,3 +202,27 @@ def test_an_unknown_fault_kind_is_a_value_error() -> None:
     m = Match(Rules(rounds=1), 3, 4)
     with pytest.raises(ValueError):
         m.fault("sneezed")
+
+
+@pytest.mark.parametrize(("players", "exchange"), [(3, [2, 1]), (4, [2, 1]), (2, [1])])
+def test_a_forfeit_fault_in_the_last_exchange_return_gives_lowest_cards_then_forfeits(
+    players: int, exchange: list[int]
+) -> None:
+    """Rule: "the exchange gives its lowest cards" and under `forfeit` "the player is out of the
+    deal at once": also when the faulting return is the last one of the exchange."""
+    m = Match(Rules(rounds=2, exchange=exchange), players, 0)
+    drive(m, stop_after_deal=0)
+    pairs = sum(1 for i in range(len(exchange)) if i < players - 1 - i)
+    for _ in range(pairs - 1):  # answer every return but the last
+        m.give(bottom_cards(m.view(m.pending.seat).hand, m.pending.count))
+    assert m.pending.kind == "exchange"
+    seat = m.pending.seat
+    hand = list(m.view(seat).hand)
+    m.fault("timeout")
+    assert m.pending is not None and m.pending.kind == "play"
+    assert m.deal.hand(seat) == []
+    drive(m)
+    d1 = m.history[1]
+    assert d1["finish_order"][-1] == seat
+    returns = [e for e in d1["exchanges"] if e["kind"] == "return" and e["from"] == seat]
+    assert [names(e["cards"]) for e in returns] == [bottom_cards(hand, len(returns[0]["cards"]))]

@@ -1,0 +1,157 @@
+"""Hypothesis property tests over whole deals and matches with every option combination."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.game import Deal, Match, Move, Rules
+
+from .helpers import names, played_cards, snapshot
+from .strategies import any_rules, players, seeds
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _random_moves(deal: Deal, rng: random.Random, limit: int) -> list[Move]:
+    played = []
+    while not deal.finished and len(played) < limit:
+        m = rng.choice(deal.legal_moves())
+        deal.play(m)
+        played.append(m)
+    return played
+
+
+@SETTINGS
+@given(any_rules(), players, seeds, st.randoms(use_true_random=False))
+def test_random_deals_terminate_with_a_full_finishing_order_and_conserve_cards(
+    rules: Rules, n: int, seed: int, rng: random.Random
+) -> None:
+    """Section 3: every deal ends ("when one player is left holding cards, they take last place
+    and the deal ends") with every seat in the finishing order; no card appears or vanishes."""
+    deal = Deal.new(rules, n, seed)
+    dealt = Counter(str(c) for s in range(n) for c in deal.hand(s))
+    steps = 0
+    while not deal.finished:
+        steps += 1
+        assert steps < 5000
+        deal.play(rng.choice(deal.legal_moves()))
+        held = Counter(str(c) for s in range(n) for c in deal.hand(s))
+        assert held + played_cards(deal) == dealt
+    assert sorted(deal.finish_order) == list(range(n))
+    last = deal.finish_order[-1]
+    assert all(not deal.hand(s) for s in deal.finish_order[:-1])
+    assert Counter(str(c) for c in deal.hand(last)) + played_cards(deal) == dealt
+
+
+@SETTINGS
+@given(any_rules(), players, seeds, st.randoms(use_true_random=False))
+def test_a_deal_replayed_from_its_seed_and_move_list_ends_in_the_same_state(
+    rules: Rules, n: int, seed: int, rng: random.Random
+) -> None:
+    """Section 3: "Every move is recorded": the seed and the moves reproduce the deal."""
+    deal = Deal.new(rules, n, seed)
+    _random_moves(deal, rng, rng.randrange(1, 400))
+    again = Deal.new(rules, n, seed)
+    for seat, m in deal.moves:
+        assert again.to_move == seat
+        again.play(str(m))
+    assert snapshot(again, n) == snapshot(deal, n)
+
+
+@SETTINGS
+@given(any_rules(), players, seeds, st.randoms(use_true_random=False))
+def test_copy_is_independent(rules: Rules, n: int, seed: int, rng: random.Random) -> None:
+    """`deal.copy()` is independent: a copy played to the end leaves the original unchanged."""
+    deal = Deal.new(rules, n, seed)
+    _random_moves(deal, rng, rng.randrange(0, 60))
+    before = snapshot(deal, n)
+    twin = deal.copy()
+    _random_moves(twin, rng, 10_000)
+    assert twin.finished
+    assert snapshot(deal, n) == before
+    _random_moves(deal, rng, 3)
+    assert twin.finished and sorted(twin.finish_order) == list(range(n))
+
+
+@SETTINGS
+@given(any_rules(), players, seeds, st.randoms(use_true_random=False), st.data())
+def test_views_are_identical_when_only_other_players_hidden_cards_differ(
+    rules: Rules, n: int, seed: int, rng: random.Random, data: st.DataObject
+) -> None:
+    """Section 10: a view holds "never another player's cards": two deals that differ only in the
+    cards other players still hide give the same `view(seat).to_dict()` at every step."""
+    dealt = Deal.new(rules, n, seed)
+    hands = [names(dealt.hand(s)) for s in range(n)]
+    leader = dealt.to_move
+    assert leader is not None
+    seat = data.draw(st.integers(0, n - 1), label="observer")
+    # play a random sequence, noting which cards each seat shows
+    probe = Deal.from_hands(rules, hands, leader)
+    script = _random_moves(probe, rng, rng.randrange(0, 300))
+    shown: list[Counter[str]] = [Counter() for _ in range(n)]
+    for s, m in probe.moves:
+        shown[s].update(str(c) for c in m.cards)
+    # deal the cards the other seats never show among them at random, keeping their counts
+    hidden = {s: list((Counter(hands[s]) - shown[s]).elements()) for s in range(n) if s != seat}
+    pool = [c for cards in hidden.values() for c in cards]
+    rng.shuffle(pool)
+    other = [list(h) for h in hands]
+    for s, cards in hidden.items():
+        other[s] = list((shown[s]).elements()) + pool[: len(cards)]
+        pool = pool[len(cards) :]
+    a = Deal.from_hands(rules, hands, leader)
+    b = Deal.from_hands(rules, other, leader)
+    assert a.view(seat).to_dict() == b.view(seat).to_dict()
+    for m in script:
+        a.play(m)
+        b.play(m)
+        da, db = a.view(seat).to_dict(), b.view(seat).to_dict()
+        assert da == db
+        assert json.dumps(da, sort_keys=True) == json.dumps(db, sort_keys=True)
+        assert set(a.view(seat).legal_moves()) == set(b.view(seat).legal_moves())
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_rules(rounds=(1, 4)), players, seeds, st.randoms(use_true_random=False))
+def test_random_matches_with_faults_finish_and_score_every_deal(
+    rules: Rules, n: int, seed: int, rng: random.Random
+) -> None:
+    """Sections 7-9: a match of any options, with random returns, moves and faults, plays its
+    `rounds` deals; scores are the sums of the points by place; roles follow the finishing
+    orders; the exchange gifts are the givers' highest cards."""
+    m = Match(rules, n, seed)
+    steps = 0
+    while m.pending is not None:
+        steps += 1
+        assert steps < 20_000
+        decision = m.pending
+        view = m.view(decision.seat)
+        if rng.random() < 0.03:
+            m.fault(rng.choice(["timeout", "crash", "illegal", "malformed"]))
+        elif decision.kind == "exchange":
+            m.give([str(c) for c in rng.sample(list(view.hand), decision.count)])
+        else:
+            m.play(rng.choice(view.legal_moves()))
+    assert m.finished and len(m.history) == rules.rounds
+    points = rules.points_for(n)
+    totals = [0] * n
+    for d, record in enumerate(m.history):
+        assert record["deal"] == d
+        order = record["finish_order"]
+        assert sorted(order) == list(range(n))
+        for place, s in enumerate(order):
+            assert record["points"][s] == points[place]
+            totals[s] += points[place]
+        assert sum(len(h) for h in record["hands"]) == 52 + rules.jokers
+        if d:
+            prev = m.history[d - 1]["finish_order"]
+            assert record["roles"][prev[0]] == "president"
+            assert record["roles"][prev[-1]] == "scum"
+            assert record["leader"] == prev[-1]
+    assert list(m.scores) == totals
+    json.dumps(m.history)
