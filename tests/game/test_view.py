@@ -175,7 +175,7 @@ def test_a_player_never_sees_another_players_cards() -> None:
                 d = m.view(seat).to_dict()
                 json.dumps(d)
                 mine = set(names(m.deal.hand(seat)))
-                public = {str(c) for _, mv in m.deal.moves for c in mv.cards}
+                public = card_tokens({"plays": [str(mv) for _, mv in m.deal.moves]})
                 exchange = d["exchange"] or {"gave": [], "received": []}
                 allowed = mine | public | set(exchange["gave"]) | set(exchange["received"])
                 hidden = {str(c) for s in range(4) if s != seat for c in m.deal.hand(s)}
