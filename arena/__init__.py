@@ -14,6 +14,10 @@ from arena.bot import MatchInfo as MatchInfo
 from arena.hookspecs import hookimpl as hookimpl
 
 if TYPE_CHECKING:
+    from arena.records import RecordWriter as RecordWriter
+    from arena.records import read_records as read_records
+    from arena.referee import play_match as play_match
+    from arena.referee import run_match as run_match
     from arena.tournament import TournamentConfig as TournamentConfig
     from arena.tournament import load_config as load_config
     from arena.tournament import run_tournament as run_tournament
@@ -25,6 +29,10 @@ _LAZY = {
     "TournamentConfig": "arena.tournament",
     "load_config": "arena.tournament",
     "run_tournament": "arena.tournament",
+    "RecordWriter": "arena.records",
+    "read_records": "arena.records",
+    "play_match": "arena.referee",
+    "run_match": "arena.referee",
 }
 
 
@@ -38,3 +46,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["Bot", "MatchInfo", "TournamentConfig", "hookimpl", "load_config", "run_tournament"]
+__all__ += ["RecordWriter", "play_match", "read_records", "run_match"]
