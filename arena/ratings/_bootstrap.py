@@ -35,13 +35,16 @@ def bootstrap_ratio(
     if k == 1 or resamples <= 0:
         return (estimate, estimate)
     per_chunk = max(1, _CHUNK_CELLS // k)
+    # the usual case: every cluster holds as many of the bot's deals (same set layout), so the
+    # denominator is fixed and only the numerators need drawing
+    fixed = bool(np.all(counts == counts[0]))
     stats = np.empty(resamples, dtype=np.float64)
     done = 0
     while done < resamples:
         rows = min(per_chunk, resamples - done)
         picks = rng.integers(0, k, size=(rows, k), dtype=np.int64)
         num = totals[picks].sum(axis=1)
-        den = counts[picks].sum(axis=1)
+        den = counts[0] * k if fixed else counts[picks].sum(axis=1)
         stats[done : done + rows] = num / den
         done += rows
     tail = expanded_tail(confidence, k)

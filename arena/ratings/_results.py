@@ -62,12 +62,9 @@ class Results:
         self._match_rows: list[tuple[int, int]] = []  # (first deal, deal count) per match
         self._match_cluster: list[int] = []
         self._cluster_index: dict[tuple[str, str], int] = {}
-        self._deal_start = array("q")
         self._deal_size = array("q")
         self._label = array("q")
-        self._place = array("q")
         self._points = array("d")
-        self._score = array("d")
         self._matches: list[int] = []
         self._faults: list[int] = []
         self.duplicates = 0
@@ -130,9 +127,10 @@ class Results:
             raise RatingsError(f"{where}: every seat needs a 'label'") from None
         n = len(labels)
         ids = [self._label_id(label) for label in labels]
-        first_deal = len(self._deal_size)
         seats_range = list(range(n))
-        rows_before = len(self._label)
+        sizes: list[int] = []
+        rows: list[int] = []
+        points_rows: list[float] = []
         faults: list[int] = []
         try:
             for number, deal in enumerate(deals):
@@ -143,26 +141,19 @@ class Results:
                         f"{where}, deal {number}: 'finish_order' must list each of the {n} seats"
                         f" once and 'points' must have {n} entries"
                     )
-                low = min(points)
-                span = max(points) - low
-                self._deal_start.append(len(self._label))
-                self._deal_size.append(n)
-                self._label.extend([ids[s] for s in order])
-                self._place.extend(seats_range)
-                ordered_points = [float(points[s]) for s in order]
-                self._points.extend(ordered_points)
-                if span > 0:
-                    self._score.extend([(p - low) / span for p in ordered_points])
-                else:  # a points table that gives everyone the same: fall back on places
-                    top = max(n - 1, 1)
-                    self._score.extend([(n - 1 - place) / top for place in seats_range])
+                sizes.append(n)
+                rows.extend([ids[s] for s in order])
+                points_rows.extend([points[s] for s in order])
                 faults.extend(ids[fault["seat"]] for fault in deal.get("faults") or ())
-        except RatingsError:
-            self._truncate(first_deal, rows_before)
+            points_column = array("d", points_rows)
+        except RatingsError:  # a ValueError too: keep its own message
             raise
         except (TypeError, KeyError, IndexError, ValueError) as exc:
-            self._truncate(first_deal, rows_before)
             raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
+        first_deal = len(self._deal_size)
+        self._deal_size.extend(sizes)
+        self._label.extend(rows)
+        self._points.extend(points_column)
 
         set_id = record.get("set")
         if set_id is None:
@@ -180,17 +171,10 @@ class Results:
         self._match_rows.append((first_deal, len(self._deal_size) - first_deal))
         self._match_cluster.append(cluster)
 
-    def _truncate(self, first_deal: int, rows: int) -> None:
-        """Drop a half-added match so a bad record leaves the results as they were."""
-        del self._deal_start[first_deal:]
-        del self._deal_size[first_deal:]
-        for column in (self._label, self._place, self._points, self._score):
-            del column[rows:]
-
     def arrays(self) -> Arrays:
         """Columnar numpy views with deals reordered by (tournament, match id)."""
-        deal_start = _as_int(self._deal_start)
         deal_size = _as_int(self._deal_size)
+        deal_start = np.cumsum(deal_size) - deal_size
         order = sorted(range(len(self._match_keys)), key=self._match_keys.__getitem__)
         deal_order: list[int] = []
         cluster_of_deal = np.zeros(len(deal_size), dtype=np.int64)
@@ -204,6 +188,8 @@ class Results:
         new_starts = np.cumsum(sizes) - sizes
         # rows of the reordered deals, kept contiguous: row r of the result is old row rows[r]
         rows = np.repeat(starts - new_starts, sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
+        place = rows - np.repeat(starts, sizes)
+        points = _as_float(self._points)[rows]
         # bots by label and clusters by first use in rating order: then nothing (not even the
         # bootstrap's draws) depends on the order records came in
         by_name = sorted(range(len(self._labels)), key=self._labels.__getitem__)
@@ -220,9 +206,9 @@ class Results:
             deal_size=sizes,
             deal_cluster=cluster_rank[clusters] if len(clusters) else clusters,
             label=new_id[_as_int(self._label)[rows]] if len(rows) else _as_int(self._label),
-            place=_as_int(self._place)[rows],
-            points=_as_float(self._points)[rows],
-            score=_as_float(self._score)[rows],
+            place=place,
+            points=points,
+            score=_scores(points, new_starts, sizes, place),
             matches=np.asarray([self._matches[i] for i in by_name], dtype=np.int64),
             faults=np.asarray([self._faults[i] for i in by_name], dtype=np.int64),
             clusters=len(self._cluster_index),
@@ -242,3 +228,20 @@ def _cluster_kind(with_set: int, matches: int) -> str:
     if with_set == 0:
         return "match"
     return "set" if with_set == matches else "mixed"
+
+
+def _scores(
+    points: npt.NDArray[np.float64],
+    starts: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64],
+    place: npt.NDArray[np.int64],
+) -> npt.NDArray[np.float64]:
+    """Each seat's points rescaled within its deal to 0 (fewest) .. 1 (most); a points table
+    that gives everyone the same falls back on places (first 1, last 0)."""
+    if len(points) == 0:
+        return np.zeros(0, dtype=np.float64)
+    low = np.repeat(np.minimum.reduceat(points, starts), sizes)
+    span = np.repeat(np.maximum.reduceat(points, starts), sizes) - low
+    by_place = (np.repeat(sizes, sizes) - 1 - place) / np.maximum(np.repeat(sizes, sizes) - 1, 1)
+    safe = np.where(span > 0, span, 1.0)
+    return np.where(span > 0, (points - low) / safe, by_place)
