@@ -70,15 +70,24 @@ def _limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> C
         with contextlib.suppress(OSError):
             libc = ctypes.CDLL(None, use_errno=True)
 
+    def limit(which: int, soft: int) -> None:
+        # Never above the hard limit we inherited (raising it needs privileges), and never
+        # fail the spawn over a limit the platform refuses.
+        try:
+            _, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY:
+                soft = min(soft, hard)
+            resource.setrlimit(which, (soft, soft if hard == resource.RLIM_INFINITY else hard))
+        except (OSError, ValueError):
+            pass
+
     def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE_LIMIT, NOFILE_LIMIT))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 5))
-        fsize = OUTPUT_LIMIT_MB << 20
-        resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+        limit(resource.RLIMIT_CORE, 0)
+        limit(resource.RLIMIT_NOFILE, NOFILE_LIMIT)
+        limit(resource.RLIMIT_CPU, cpu_s)
+        limit(resource.RLIMIT_FSIZE, OUTPUT_LIMIT_MB << 20)
         if memory_mb:
-            size = int(memory_mb) << 20
-            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+            limit(resource.RLIMIT_AS, int(memory_mb) << 20)
         if libc is not None:
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 

@@ -10,7 +10,9 @@ in one place whatever the host.
 from __future__ import annotations
 
 import abc
+import contextlib
 import inspect
+import io
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -101,6 +103,25 @@ def _crash_detail(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}; traceback tail: {text[-1500:]}"
 
 
+class _OutputTail(io.StringIO):
+    """Where an inline bot's ``print()`` goes: only the last few kilobytes are kept."""
+
+    def write(self, text: str) -> int:
+        n = super().write(text)
+        if self.tell() > 4 * TAIL_CHARS:
+            tail = self.getvalue()[-TAIL_CHARS:]
+            self.seek(0)
+            self.truncate()
+            super().write(tail)
+        return n
+
+    def tail(self) -> str:
+        return self.getvalue()[-TAIL_CHARS:]
+
+
+TAIL_CHARS = 2000
+
+
 class InlineHost(Host):
     """Runs the bot in the referee's own process and thread: trusted, fastest.
 
@@ -108,7 +129,9 @@ class InlineHost(Host):
     charged a ``timeout`` fault when it finally answers (its answer is
     discarded), and a bot that never returns hangs the match. Use the
     ``process`` host for code you do not trust. Exceptions from the bot's
-    code are ``crash`` faults.
+    code (``SystemExit`` included) are ``crash`` faults. What the bot
+    prints to stdout or stderr is captured, so it cannot mix with the
+    referee's output, and its tail is quoted in crash details.
     """
 
     kind = "inline"
@@ -118,6 +141,7 @@ class InlineHost(Host):
         self._params = dict(params or {})
         self._prebuilt: Bot | None = None
         self._bot: Bot | None = None
+        self._output = _OutputTail()
 
     @classmethod
     def from_bot(cls, bot: Bot, meta: BotRef | None = None) -> InlineHost:
@@ -128,6 +152,7 @@ class InlineHost(Host):
         host._params = {}
         host._prebuilt = bot
         host._bot = None
+        host._output = _OutputTail()
         return host
 
     @property
@@ -139,37 +164,43 @@ class InlineHost(Host):
         """The bot instance of the current match."""
         return self._bot
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
+    def output(self) -> str:
+        """The tail of what the bot printed."""
+        return self._output.tail()
+
+    def _call(self, what: str, fn: Callable[..., object], *args: object) -> object:
         try:
+            with contextlib.redirect_stdout(self._output), contextlib.redirect_stderr(
+                self._output
+            ):
+                return fn(*args)
+        except (Exception, SystemExit) as exc:
+            tail = self._output.tail().strip()
+            note = f"; output tail: {tail}" if tail else ""
+            raise BotFault("crash", what + _crash_detail(exc) + note) from None
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        def start() -> None:
             bot = self._prebuilt if self._prebuilt is not None else make_bot(
                 self._ref.ref, self._params
             )
             bot.bind(info.seat, info.rules, info.players, rng_for(info.seed, info.seat))
             self._bot = bot
             bot.start_match(info.match_info())
-        except Exception as exc:
-            raise BotFault("crash", "start failed: " + _crash_detail(exc)) from None
+
+        self._call("start failed: ", start)
 
     async def play(self, view: View, timeout: float) -> object:
         assert self._bot is not None, "start() first"
-        try:
-            return self._bot.play(view)
-        except Exception as exc:
-            raise BotFault("crash", _crash_detail(exc)) from None
+        return self._call("", self._bot.play, view)
 
     async def exchange(self, view: View, count: int, timeout: float) -> object:
         assert self._bot is not None, "start() first"
-        try:
-            return self._bot.exchange(view, count)
-        except Exception as exc:
-            raise BotFault("crash", _crash_detail(exc)) from None
+        return self._call("", self._bot.exchange, view, count)
 
     async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
         if self._bot is not None:
-            try:
-                self._bot.end_deal(result)
-            except Exception as exc:
-                raise BotFault("crash", "end_deal failed: " + _crash_detail(exc)) from None
+            self._call("end_deal failed: ", self._bot.end_deal, result)
 
 
 Handler = Callable[[dict[str, Any]], "object | Awaitable[object]"]
@@ -208,7 +239,7 @@ class MemoryHost(Host):
                     answer = await answer
             except BotFault:
                 raise
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
                 raise BotFault("crash", _crash_detail(exc)) from None
             return answer
         raise BotFault("timeout", f"no answer within {timeout * 1000:.0f} ms")

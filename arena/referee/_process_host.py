@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -114,7 +115,7 @@ class _ChildHost(Host):
                     memory_mb=self._limits.memory_mb,
                     cpu_s=self._limits.cpu_s,
                 )
-            except OSError as exc:
+            except (OSError, subprocess.SubprocessError) as exc:
                 raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
         else:
             proc.clear_output()

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
+from arena import Bot
+from arena.game import Move, View
 from arena.referee import (
     CommandHost,
+    InlineHost,
     Limits,
     ProcessPool,
     group_members,
@@ -121,3 +126,40 @@ def test_a_command_speaking_garbage_is_malformed() -> None:
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "malformed")]
     assert "not JSON" in faults[0]["detail"]
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
+
+
+class Exiter(Bot):
+    """Calls sys.exit() from its code, which must not end the referee."""
+
+    def play(self, view: View) -> Move | str:
+        print("goodbye")
+        sys.exit(4)
+
+
+class Printer(Bot):
+    def play(self, view: View) -> Move | str:
+        print('{"type": "move", "move": "pass"}')
+        print("to stderr", file=sys.stderr)
+        return view.legal_moves()[0]
+
+
+def inline_match(bot: Bot) -> dict[str, Any]:
+    hosts = [InlineHost.from_bot(bot)] + [InlineHost("random") for _ in range(2)]
+    return trio.run(lambda: play_match(
+        {"match_id": "inline", "seed": 3, "rules": {"rounds": 1}}, hosts=hosts))
+
+
+def test_an_inline_bot_calling_sys_exit_is_a_crash_with_its_output() -> None:
+    record = inline_match(Exiter())
+    faults = [f for d in record["deals"] for f in d["faults"]]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
+    assert "SystemExit: 4" in faults[0]["detail"] and "goodbye" in faults[0]["detail"]
+
+
+def test_an_inline_bots_prints_never_reach_the_referees_output(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = inline_match(Printer())
+    captured = capsys.readouterr()
+    assert captured.out == "" and "to stderr" not in captured.err
+    assert not any(d["faults"] for d in record["deals"])
