@@ -37,7 +37,8 @@ def ratings_command(
     per-bot counts) and the head-to-head table. See docs/ratings.md for how to read them.
     """
     try:
-        board = rate_files(*records, confidence=confidence, resamples=resamples, seed=seed)
+        board = rate_files(*records, confidence=confidence, resamples=resamples, seed=seed,
+                           on_skip=lambda message: click.echo(f"warning: {message}", err=True))
     except RatingsError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
+
+from arena.records import RecordWriter
 
 from ._reader import read_records
 from ._results import RatingsError
@@ -177,10 +178,10 @@ def run_ab(
     cached_sets: set[int] = set()
 
     with contextlib.ExitStack() as stack:
-        handle: IO[str] | None = None
+        writer: RecordWriter | None = None
         if out is not None:
             try:
-                handle = stack.enter_context(Path(out).open("a", encoding="utf-8"))
+                writer = stack.enter_context(RecordWriter(out))
             except OSError as exc:
                 raise RatingsError(f"{out}: cannot write ({exc.strerror or exc})") from None
 
@@ -198,10 +199,9 @@ def run_ab(
                 on_set(status)
 
         def write(records: list[Record]) -> None:
-            if handle is not None:
+            if writer is not None:
                 for record in records:
-                    handle.write(json.dumps(record, separators=(",", ":")) + "\n")
-                handle.flush()
+                    writer.write(record)
 
         def lookup(index: int) -> tuple[list[dict[str, Any]], list[Record] | None]:
             specs = config.set_specs(index)
@@ -270,8 +270,8 @@ def _existing(out: str | Path | None) -> dict[str, Record]:
     """Records already in the output file, by match id (a torn last line is ignored)."""
     if out is None or not Path(out).exists():
         return {}
-    return {str(r.get("match_id")): r for r in read_records(out) if r.get("type", "match") ==
-            "match"}
+    return {str(r.get("match_id")): r for r in read_records(out, on_skip=lambda _: None)
+            if r.get("type", "match") == "match"}
 
 
 def ab_status_from_records(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -108,10 +108,18 @@ def rate_files(
     resamples: int = 1000,
     seed: int = 0,
     params: PlackettLuceParams | None = None,
+    on_skip: Callable[[str], None] | None = None,
 ) -> Leaderboard:
-    """Rate the records of one or more record files, streamed one record at a time."""
+    """Rate the records of one or more record files, streamed one record at a time.
+
+    Lines that are not whole records are skipped and reported to ``on_skip(message)``.
+    """
     return rate(
-        read_many(paths), confidence=confidence, resamples=resamples, seed=seed, params=params
+        read_many(paths, on_skip),
+        confidence=confidence,
+        resamples=resamples,
+        seed=seed,
+        params=params,
     )
 
 

@@ -1,42 +1,38 @@
-"""Reading record files: JSON lines, one match per line, tolerant of a torn last line."""
+"""Reading record files for ratings, through :func:`arena.records.read_records`.
+
+The records reader skips what is not a whole record (a torn last line, a damaged line) and says
+so; ratings add one rule on top: a file that does not exist is an error, since rating a typo'd
+path as "no matches" would print an empty leaderboard that looks like an answer.
+"""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+from arena.records import read_records as _read
 
 from ._results import RatingsError
 
 
-def read_records(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Yield the records of one file in order.
-
-    A last line without its newline that does not parse is a write cut short by a crash and is
-    skipped; a bad line anywhere else is an error naming the file and line.
-    """
+def read_records(
+    path: str | Path, on_skip: Callable[[str], None] | None = None
+) -> Iterator[dict[str, Any]]:
+    """Yield the records of one file in order; ``on_skip(message)`` hears of skipped lines
+    (message names the file and line)."""
     p = Path(path)
+    if not p.is_file():
+        raise RatingsError(f"{p}: no such records file")
     try:
-        handle = p.open("rb")
+        yield from _read(p, on_skip=on_skip)
     except OSError as exc:
         raise RatingsError(f"{p}: cannot read ({exc.strerror or exc})") from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            try:
-                record = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                if not raw.endswith(b"\n"):
-                    return  # torn last line
-                raise RatingsError(f"{p}:{number}: not a JSON record ({exc})") from None
-            if not isinstance(record, dict):
-                raise RatingsError(f"{p}:{number}: a record must be a JSON object")
-            yield record
 
 
-def read_many(paths: Iterable[str | Path]) -> Iterator[dict[str, Any]]:
+def read_many(
+    paths: Iterable[str | Path], on_skip: Callable[[str], None] | None = None
+) -> Iterator[dict[str, Any]]:
     """Records of several files, one file after the other."""
     for path in paths:
-        yield from read_records(path)
+        yield from read_records(path, on_skip)

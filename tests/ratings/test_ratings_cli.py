@@ -6,11 +6,10 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from ratings_helpers import record
 
 from arena.cli import main
 from arena.ratings import simulate_records
-
-from .helpers import record
 
 
 def _planted_file(path: Path) -> Path:
@@ -53,7 +52,7 @@ def test_ratings_bad_record_is_one_line_error(tmp_path: Path) -> None:
 
 def test_ratings_missing_file_is_an_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["ratings", str(tmp_path / "none.jsonl")])
-    assert result.exit_code == 1 and "cannot read" in result.output
+    assert result.exit_code == 1 and "no such records file" in result.output
 
 
 def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:

@@ -6,12 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+import ratings_planted_runner as planted_runner
+from ratings_planted_runner import play
 
 from arena.ratings import RatingsError, sprt_from_records
 from arena.ratings._ab import AbConfig, bot_spec, run_ab
-
-from . import planted_runner
-from .planted_runner import play
 
 
 def _config(challenger: str = "strong", baseline: str = "weak", **kw: object) -> AbConfig:
