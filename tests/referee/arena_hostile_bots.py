@@ -144,3 +144,17 @@ class Plugin:
     def register_bots(self, register: Any) -> None:
         for name, (cls, _kind) in HOSTILE.items():
             register(f"hostile-{name}", cls, description=cls.__doc__ or "")
+
+
+class SlowStarter(Legal):
+    """Takes far longer than ``start_ms`` to start its match."""
+
+    def start_match(self, info: Any) -> None:
+        time.sleep(60)
+
+
+class BadStarter(Legal):
+    """Its start_match raises."""
+
+    def start_match(self, info: Any) -> None:
+        raise ValueError("no table for me")

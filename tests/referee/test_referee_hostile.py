@@ -119,3 +119,26 @@ def test_a_chatty_bot_that_plays_legally_has_no_fault(tmp_path: Path) -> None:
     assert len(chatty_moves) > 5
     check_whole(record, tmp_path)
     check_nothing_left(pids)
+
+
+@pytest.mark.parametrize(
+    "cls_name, kind, text",
+    [("SlowStarter", "timeout", "did not start"), ("BadStarter", "crash", "no table for me")],
+)
+def test_a_bot_that_cannot_start_faults_once_per_deal(
+    cls_name: str, kind: str, text: str
+) -> None:
+    import arena_hostile_bots
+
+    limits = {**LIMITS, "start_ms": 3000}
+    bad = ref(getattr(arena_hostile_bots, cls_name))
+    seats: list[dict[str, Any]] = [{"label": "bad", "name": bad, "host": "process"}]
+    seats += [{"label": f"random-{i}", "name": "random", "host": "process"} for i in range(2)]
+    hosts = [make_host(seat, Limits.from_dict(limits)) for seat in seats]
+    record = trio.run(lambda: play_match(
+        {"match_id": "start", "seed": 2, "rules": {"rounds": 2}, "seats": seats,
+         "limits": limits}, hosts=hosts))
+    faults = [f for d in record["deals"] for f in d["faults"]]
+    assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [(0, kind, 0), (0, kind, 1)]
+    assert all(text in f["detail"] for f in faults)
+    check_nothing_left([pid for host in hosts for pid in host.pids()])
