@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena import Bot
 from arena.game import Match, Move, Rules, View
@@ -45,29 +47,39 @@ def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def replay(record: dict[str, Any]) -> Match:
-    """Replay the record's moves through a fresh Match: the record must hold everything."""
+    """Replay a record through a fresh Match: the record must hold everything needed.
+
+    Each deal's faults (in the order they happened), exchange returns and
+    moves are fed back at the decisions where they were made.
+    """
     rules = Rules.from_dict(record["rules"])
     match = Match(rules, len(record["seats"]), record["seed"])
     for deal in record["deals"]:
+        faults = list(deal["faults"])
         returns = [e for e in deal["exchanges"] if e["kind"] == "return"]
-        faults_by_move = {(f["stage"], f["move"]): f for f in deal["faults"]}
-        for entry in returns:
-            fault = faults_by_move.get(("exchange", 0))
-            if fault is not None and fault["seat"] == entry["from"]:
+        moves = deal["moves"]
+        assert match.deal_number == deal["deal"]
+        while not match.finished and match.deal_number == deal["deal"]:
+            decision = match.pending
+            assert decision is not None
+            fault = faults[0] if faults else None
+            if (
+                fault is not None
+                and fault["seat"] == decision.seat
+                and fault["stage"] == decision.kind
+                and (decision.kind == "exchange" or fault["move"] == len(match.deal.moves))
+            ):
+                faults.pop(0)
+                if decision.kind == "exchange":
+                    returns.pop(0)  # the cards the fault policy gave are recorded as a return
                 match.fault(fault["kind"], fault["detail"])
+            elif decision.kind == "exchange":
+                match.give(returns.pop(0)["cards"])
             else:
-                match.give(entry["cards"])
-        for index, entry in enumerate(deal["moves"]):
-            while (f := faults_by_move.pop(("play", index), None)) is not None:
-                match.fault(f["kind"], f["detail"])
-                if match.deal_number != deal["deal"] or len(match.deal.moves) > index:
-                    break
-            if len(match.deal.moves) > index:
-                continue
-            match.play(entry["move"])
-        for (stage, _), f in sorted(faults_by_move.items()):
-            if stage == "play" and not match.finished and match.deal_number == deal["deal"]:
-                match.fault(f["kind"], f["detail"])
+                match.play(moves[len(match.deal.moves)]["move"])
+        assert faults == [] and returns == []
+        assert match.history[-1]["finish_order"] == deal["finish_order"]
+    assert match.finished
     return match
 
 
@@ -257,3 +269,50 @@ def test_a_bad_bot_name_is_a_spec_error() -> None:
     bad = {**spec(), "seats": [{"name": "no-such-bot"}, {"name": "random"}]}
     with pytest.raises(MatchSpecError, match="no-such-bot"):
         trio.run(play_match, bad)
+
+
+BEHAVIOURS = ("legal", "legal", "legal", "legal", "garbage", "illegal", "late", "raise", "wrong")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**40),
+    players=st.integers(2, 6),
+    rounds=st.integers(1, 3),
+    on_fault=st.sampled_from(["forfeit", "pass"]),
+    preset=st.sampled_from(["standard", "daifugo"]),
+)
+def test_whatever_bots_do_the_match_completes_and_its_record_replays(
+    seed: int, players: int, rounds: int, on_fault: str, preset: str
+) -> None:
+    """Random misbehaviour at every decision: the referee never fails and loses nothing."""
+    import random
+
+    chooser = random.Random(seed)
+
+    async def erratic(request: dict[str, Any]) -> object:
+        action = chooser.choice(BEHAVIOURS)
+        if request["type"] in ("start", "end_deal") or action == "legal":
+            return lowest_legal(request)
+        if action == "garbage":
+            return "¿qué?"
+        if action == "illegal":
+            return "2C 2D 2H 2S" if request["type"] == "play" else ["3C", "3D", "3H", "3S", "4C"]
+        if action == "late":
+            await trio.sleep(10)
+        if action == "wrong":
+            return ["5H"] if request["type"] == "play" else "5H"
+        raise RuntimeError("erratic")
+
+    hosts = [MemoryHost(erratic, name=f"e{i}") for i in range(players)]
+    record = run(
+        {"match_id": "prop", "seed": seed, "limits": {"move_ms": 50},
+         "rules": {"preset": preset, "rounds": rounds, "on_fault": on_fault}},
+        hosts,
+    )
+    assert len(record["deals"]) == rounds
+    for deal in record["deals"]:
+        assert sorted(deal["finish_order"]) == list(range(players))
+        assert {f["kind"] for f in deal["faults"]} <= {"timeout", "crash", "illegal", "malformed"}
+    assert record["scores"] == replay(record).scores
+    assert record["ranking"] == replay(record).ranking()
