@@ -150,3 +150,114 @@ def legal_texts(
     if pile is not None:
         out.add("pass")
     return out
+
+
+class RefDeal:
+    """A second, plain reading of RULES.md section 3 (turns, passing, tricks, clearing, going
+    out, last place) plus sections 5, 6 and 9's forfeit: a list-and-set model of one deal."""
+
+    def __init__(
+        self,
+        hands: list[list[str]],
+        leader: int,
+        *,
+        pass_is_final: bool,
+        revolution_option: bool,
+        eight_stop: bool,
+    ) -> None:
+        self.hands = [list(h) for h in hands]
+        self.n = len(hands)
+        self.pass_is_final = pass_is_final
+        self.revolution_option = revolution_option
+        self.eight_stop = eight_stop
+        self.to_move: int | None = leader
+        self.pile: Combo | None = None
+        self.last: int | None = None  # who made the last play of the trick
+        self.passed: set[int] = set()  # passed since the last play
+        self.sat_out: set[int] = set()  # passed earlier in this trick (pass_is_final)
+        self.revolution = False
+        self.finishers: list[int] = []  # best places first
+        self.forfeits: list[int] = []  # in the order they happened
+        self.finished = False
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Places taken so far, best first; forfeits hold the worst places."""
+        return self.finishers + self.forfeits[::-1]
+
+    def holds(self, seat: int) -> bool:
+        return bool(self.hands[seat])
+
+    def _next_holder(self, seat: int, skip_sat_out: bool) -> int:
+        for k in range(1, self.n + 1):
+            s = (seat + k) % self.n
+            if self.holds(s) and not (skip_sat_out and s in self.sat_out):
+                return s
+        raise AssertionError("nobody holds cards")
+
+    def _deal_over(self) -> bool:
+        holders = [s for s in range(self.n) if self.holds(s)]
+        if len(holders) > 1:
+            return False
+        self.finishers += holders  # the last player holding cards takes the last free place
+        self.finished = True
+        self.to_move = None
+        return True
+
+    def _trick_over(self) -> bool:
+        others = [s for s in range(self.n) if self.holds(s) and s != self.last]
+        return all(s in self.passed or s in self.sat_out for s in others)
+
+    def _end_trick(self) -> None:
+        assert self.last is not None
+        leader = self.last if self.holds(self.last) else self._next_holder(self.last, False)
+        self.pile, self.last = None, None
+        self.passed, self.sat_out = set(), set()
+        self.to_move = leader
+
+    def _carry_on(self, seat: int) -> None:
+        if self.last is not None and self._trick_over():
+            self._end_trick()
+        else:
+            self.to_move = self._next_holder(seat, skip_sat_out=True)
+
+    def play(self, text: str) -> None:
+        """Apply the text of a legal move for the seat to move."""
+        seat = self.to_move
+        assert seat is not None
+        if text == "pass":
+            self.passed.add(seat)
+            if self.pass_is_final:
+                self.sat_out.add(seat)
+            self._carry_on(seat)
+            return
+        c = from_text(text)
+        for card in c.naturals:
+            self.hands[seat].remove(card)
+        for _ in range(c.jokers):
+            self.hands[seat].remove("JK")
+        cleared = clears(c, self.revolution, self.eight_stop)  # in the order before it
+        if starts_revolution(c, self.revolution_option):
+            self.revolution = not self.revolution
+        self.pile, self.last, self.passed = c, seat, set()
+        if not self.holds(seat):
+            self.finishers.append(seat)
+        if self._deal_over():
+            return
+        if cleared:
+            self._end_trick()
+        else:
+            self._carry_on(seat)
+
+    def forfeit(self, seat: int) -> None:
+        """The seat leaves the deal at once with its cards; it takes the worst free place."""
+        self.hands[seat] = []
+        self.forfeits.append(seat)
+        self.passed.discard(seat)
+        self.sat_out.discard(seat)
+        if self._deal_over():
+            return
+        if self.last is not None and self._trick_over():
+            self._end_trick()
+        elif self.to_move == seat:
+            self.to_move = self._next_holder(seat, skip_sat_out=self.pile is not None)

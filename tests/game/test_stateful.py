@@ -38,6 +38,7 @@ class DealMachine(RuleBasedStateMachine):
         self.dealt: Counter[str] = Counter()
         self.forfeited: Counter[str] = Counter()
         self.events: list[tuple[str, object]] = []
+        self.ref: oracle.RefDeal
 
     @initialize(rules=any_rules(), n=players, seed=seeds)
     def start(self, rules: Rules, n: int, seed: int) -> None:
@@ -45,6 +46,14 @@ class DealMachine(RuleBasedStateMachine):
         self.deal = Deal.new(rules, n, seed)
         self.dealt = Counter(str(c) for s in range(n) for c in self.deal.hand(s))
         assert sum(self.dealt.values()) == 52 + rules.jokers
+        assert self.deal.to_move is not None
+        self.ref = oracle.RefDeal(
+            [names(self.deal.hand(s)) for s in range(n)],
+            self.deal.to_move,
+            pass_is_final=rules.pass_is_final,
+            revolution_option=rules.revolution,
+            eight_stop=rules.eight_stop,
+        )
 
     # ------------------------------------------------------------------ moves
 
@@ -61,6 +70,7 @@ class DealMachine(RuleBasedStateMachine):
         assert self.deal.moves[-1] == (seat, m)
         assert len(self.deal.hand(seat)) == held - len(m)
         self.events.append(("play", str(m)))
+        self.ref.play(str(m))
 
     @precondition(lambda self: not self.deal.finished)
     @rule(data=st.data())
@@ -70,6 +80,7 @@ class DealMachine(RuleBasedStateMachine):
         self.deal.play(str(m))
         assert self.deal.moves[-1][1] == m
         self.events.append(("play", str(m)))
+        self.ref.play(str(m))
 
     @rule(data=st.data())
     def try_a_random_combination(self, data: st.DataObject) -> None:
@@ -120,6 +131,7 @@ class DealMachine(RuleBasedStateMachine):
         assert self.deal.hand(seat) == []
         assert self.deal.to_move != seat
         self.events.append(("forfeit", seat))
+        self.ref.forfeit(seat)
 
     @rule(data=st.data())
     def copy_is_independent(self, data: st.DataObject) -> None:
@@ -148,6 +160,7 @@ class DealMachine(RuleBasedStateMachine):
             m = rng.choice(self.deal.legal_moves())
             self.deal.play(m)
             self.events.append(("play", str(m)))
+            self.ref.play(str(m))
         assert sorted(self.deal.finish_order) == list(range(self.players))
 
     @rule()
@@ -189,6 +202,26 @@ class DealMachine(RuleBasedStateMachine):
                 assert Move.PASS not in deal.legal_moves()
             else:
                 assert Move.PASS in deal.legal_moves()
+
+    @invariant()
+    def the_deal_follows_the_reference_model(self) -> None:
+        """Turns, passes, tricks, clearing, revolution, going out and places as in oracle.RefDeal,
+        and each view's `passed` and `sat_out` flags."""
+        deal, ref = self.deal, self.ref
+        trace = [f"{k} {a}" for k, a in self.events]
+        assert deal.to_move == ref.to_move, trace
+        assert deal.finished == ref.finished, trace
+        assert deal.revolution == ref.revolution, trace
+        expected_pile = None if ref.pile is None else Move.parse(ref.pile.text())
+        if not deal.finished:  # a finished deal's pile is not a rule's business
+            assert deal.pile == expected_pile, trace
+        assert list(deal.finish_order) == ref.finish_order, trace
+        players = deal.view(0).to_dict()["players"]
+        assert [p["passed"] for p in players] == [s in ref.passed for s in range(self.players)]
+        if self.rules.pass_is_final:
+            assert [p["sat_out"] for p in players] == [
+                s in ref.sat_out for s in range(self.players)
+            ]
 
     @invariant()
     def legal_moves_agree_with_the_oracle(self) -> None:
