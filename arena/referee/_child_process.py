@@ -194,6 +194,7 @@ class ChildProcess:
             raise
         os.close(to_child_r)
         os.close(from_child_w)
+        self._owner = os.getpid()
         self.pid: int = self._popen.pid
         """The child's process id, which is also its process group id."""
         self._to_child = to_child_w
@@ -314,7 +315,7 @@ class ChildProcess:
         The group is killed before the leader is reaped, so the group id cannot
         have been reused by then. Safe to call more than once.
         """
-        if self.closed:
+        if self.closed or os.getpid() != self._owner:
             return
         self.closed = True
         with contextlib.suppress(ProcessLookupError, PermissionError):

@@ -35,6 +35,7 @@ class ProcessPool:
     def __init__(self, max_uses: int = 200) -> None:
         self.max_uses = max_uses
         self._idle: dict[tuple[Any, ...], list[ChildProcess]] = {}
+        self._owner = os.getpid()
 
     def acquire(self, key: tuple[Any, ...]) -> ChildProcess | None:
         """An idle live process for ``key``, or ``None``."""
@@ -59,7 +60,12 @@ class ProcessPool:
         return [p.pid for procs in self._idle.values() for p in procs]
 
     def close(self) -> None:
-        """Kill every idle process (and its process group)."""
+        """Kill every idle process (and its process group).
+
+        Does nothing in a forked copy of the owning process: those bots are not its own.
+        """
+        if os.getpid() != self._owner:
+            return
         for procs in self._idle.values():
             for proc in procs:
                 proc.kill()

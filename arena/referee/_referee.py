@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -309,15 +310,17 @@ async def play_match(
     return await _Referee(spec, hosts, pool).run()
 
 
-_shared_pool: ProcessPool | None = None
+_shared_pool: tuple[int, ProcessPool] | None = None
 
 
 def _pool() -> ProcessPool:
+    """This process's pool; a forked worker gets its own, never its parent's processes."""
     global _shared_pool
-    if _shared_pool is None:
-        _shared_pool = ProcessPool()
-        atexit.register(_shared_pool.close)
-    return _shared_pool
+    if _shared_pool is None or _shared_pool[0] != os.getpid():
+        pool = ProcessPool()
+        atexit.register(pool.close)
+        _shared_pool = (os.getpid(), pool)
+    return _shared_pool[1]
 
 
 def run_match(spec: Mapping[str, Any], *, reuse_processes: bool = True) -> dict[str, Any]:
