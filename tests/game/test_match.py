@@ -134,3 +134,24 @@ def test_match_decisions_are_answered_in_turn() -> None:
     with pytest.raises(IllegalMove):
         m.play("pass")
     assert m.deal_number == 1
+
+
+def test_a_points_list_must_have_one_entry_per_finishing_place_of_the_table() -> None:
+    """Rule: "Option `points` (list by finishing place ...)": a match whose table has more or fewer
+    places than the list is refused."""
+    with pytest.raises(ValueError, match="points"):
+        Match(Rules(points=[3, 2, 1, 0]), 3, 1)
+    with pytest.raises(ValueError, match="points"):
+        Match(Rules(points=[3, 2, 1, 0]), 5, 1)
+    Match(Rules(points=[3, 2, 1, 0]), 4, 1)
+
+
+def test_an_exchange_return_may_be_given_as_cards_or_card_strings() -> None:
+    """`Match.give` takes the returned cards as Card objects or their names."""
+    for as_cards in (True, False):
+        m = Match(Rules(rounds=2), 4, 5)
+        drive(m, stop_after_deal=0)
+        pres = m.pending.seat
+        hand = list(m.view(pres).hand)[-2:]
+        m.give(hand if as_cards else [str(c).lower() for c in hand])
+        assert not set(names(hand)) & set(names(m.deal.hand(pres)))
