@@ -8,24 +8,36 @@ match id), so a match runs the same in this process, in a worker process or
 on another machine.
 
 The local executor uses :class:`concurrent.futures.ProcessPoolExecutor`
-with the ``spawn`` start method: futures give a bounded, ordered window and
-cancellation in the standard library, the same submit/result shape a
-cluster client has; ``spawn`` behaves the same on every OS, inherits no
-threads or open files from the scheduler, and runs ``atexit`` handlers in
-the workers so the referee can kill the bot processes it keeps. Each worker
-runs the trio referee (``arena.referee.run_match``) one match at a time.
+rather than trio-parallel: the scheduler is a plain loop feeding a progress
+display, and futures give a bounded, ordered window and cancellation in the
+standard library, the same submit/result shape a cluster client has. Each
+worker runs the trio referee (``arena.referee.run_match``), one match at a
+time, in its own ``trio.run``.
+
+Workers are forked on Linux when the scheduler has no other thread yet (the
+runner starts them before its progress display): a forked worker is ready in
+milliseconds, where a spawned one imports Python and arena afresh (about a
+second, which is most of a small tournament). Elsewhere, or with threads
+running (a notebook), they are spawned. Either way a worker starts with no
+inherited ``atexit`` handlers and runs its own when it exits, so the referee
+kills the bot processes it keeps.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
 import sys
+import threading
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 MatchFn = Callable[[dict[str, Any]], dict[str, Any]]
@@ -95,11 +107,54 @@ def _run_one(match_fn: MatchFn, spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group: only the scheduler handles it, so workers
-    # ignore SIGINT; SIGTERM (the scheduler stopping them) exits through atexit, where the
-    # referee kills the bot processes it keeps.
+    """Set a worker up to leave cleanly however the scheduler stops or dies.
+
+    Ctrl-C reaches the whole process group, and only the scheduler handles it, so
+    workers ignore SIGINT. SIGTERM (the scheduler stopping them) and the scheduler's
+    death (a watchdog thread sees the parent change) end the worker at once through
+    its own ``atexit`` handlers, where the referee kills the bot processes it keeps;
+    bots busy in a match see their pipes close. Raising inside a running match instead
+    would reach trio's run loop, and concurrent.futures would even send it back as a
+    result and keep the worker alive. A forked worker drops the handlers it inherited,
+    and runs its own on a normal exit from multiprocessing's exit hook (fork children
+    leave with ``os._exit``, which skips ``atexit``).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if _forked:
+        atexit._clear()
+        multiprocessing.util.Finalize(None, atexit._run_exitfuncs, exitpriority=0)
+    signal.signal(signal.SIGTERM, lambda *_: _die(143))
+    parent = os.getppid()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _die(status: int) -> None:
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        os._exit(status)
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    _die(1)
+
+
+_forked = False
+
+
+def _fork_init() -> None:
+    global _forked
+    _forked = True
+    _worker_init()
+
+
+def _start_method() -> str:
+    """``fork`` when it is safe and available (Linux, no other thread), else ``spawn``."""
+    if sys.platform == "linux" and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
 
 
 class SerialExecutor:
@@ -137,12 +192,20 @@ class LocalExecutor:
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            method = _start_method()
             self._pool = ProcessPoolExecutor(
                 max_workers=self.jobs,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init,
+                mp_context=multiprocessing.get_context(method),
+                initializer=_fork_init if method == "fork" else _worker_init,
             )
         return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (before the caller starts threads, so they can be forked)."""
+        if self.jobs > 1:
+            pool = self._workers()
+            for future in [pool.submit(os.getpid) for _ in range(self.jobs)]:
+                future.result()
 
     def close(self) -> None:
         """Let the workers finish and exit (they kill their bot processes on the way)."""
@@ -172,7 +235,13 @@ class LocalExecutor:
                     break
             while pending:
                 spec, future = pending.popleft()
-                ok, value = future.result()
+                try:
+                    ok, value = future.result()
+                except BrokenProcessPool:
+                    raise MatchFailed(
+                        str(spec.get("match_id")),
+                        "a worker process died (killed, or out of memory)",
+                    ) from None
                 next_spec = next(source, None)
                 if next_spec is not None:
                     pending.append((next_spec, pool.submit(_play, self.match_fn, next_spec)))

@@ -153,8 +153,10 @@ def run_tournament(
 
     started = time.perf_counter()
     played = 0
-    reporter.start(schedule.total, len(done), standings, workers)
     try:
+        if isinstance(executor, LocalExecutor):
+            executor.start()  # before the reporter's threads: workers can then be forked
+        reporter.start(schedule.total, len(done), standings, workers)
         with RecordWriter(records_path) as writer:
             history = SwissHistory(cfg.labels, cfg.players) if schedule.is_swiss else None
             for round_ in range(schedule.rounds):

@@ -220,3 +220,25 @@ def test_validate_reports_the_match_count(small_config: Path) -> None:
     assert result.exit_code == 0
     assert result.output.strip().endswith("small, 4 bots, round robin, tables of 2, duplicate, "
                                           "12 matches")
+
+
+def test_spawned_workers_give_the_same_records(tmp_path: Path) -> None:
+    """With another thread running (a notebook, say), workers are spawned, not forked."""
+    import threading
+
+    config = _dry_config("sp", 6, 3, '{"type": "round_robin"}', duplicate=True)
+    run_tournament(config, out=tmp_path / "a", executor=SerialExecutor(dry_run_match))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with LocalExecutor(2, dry_run_match) as pool:
+            run_tournament(config, out=tmp_path / "b", executor=pool)
+            assert pool._pool is not None
+            assert pool._pool._mp_context.get_start_method() == "spawn"
+    finally:
+        stop.set()
+        other.join()
+    assert (tmp_path / "a" / "records.jsonl").read_bytes() == (
+        tmp_path / "b" / "records.jsonl"
+    ).read_bytes()
