@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -32,7 +33,7 @@ while True:
 """
 
 
-def raw_round_trip(n: int) -> float:
+def raw_round_trip(n: int, size: int = 0) -> float:
     """Seconds per round trip of a one-line message between two Python processes."""
     to_child_r, to_child_w = os.pipe()
     from_child_r, from_child_w = os.pipe()
@@ -43,6 +44,8 @@ def raw_round_trip(n: int) -> float:
     os.close(to_child_r)
     os.close(from_child_w)
     line = b'{"type":"move","id":1,"move":"5H 5S"}\n'
+    if size:
+        line = b'{"pad":"' + b"x" * size + b'"}\n'
     for _ in range(200):  # warm up
         os.write(to_child_w, line)
         os.read(from_child_r, 65536)
@@ -66,12 +69,13 @@ def spec(seed: int, bots: list[str], host: str) -> dict[str, object]:
 
 
 def run_matches(host: str, bots: list[str], matches: int, pool: ProcessPool | None) -> tuple[
-    float, int
+    float, int, list[float]
 ]:
-    """Total seconds and decisions over ``matches`` matches (seeds 1..matches)."""
+    """Total seconds, decisions and move think times (ms) over ``matches`` matches."""
     limits = Limits.from_dict({"move_ms": 5000})
     total = 0.0
     decisions = 0
+    think: list[float] = []
     for seed in range(1, matches + 1):
         s = spec(seed, bots, host)
         hosts = [make_host(seat, limits, pool) for seat in s["seats"]]  # type: ignore[attr-defined]
@@ -79,7 +83,8 @@ def run_matches(host: str, bots: list[str], matches: int, pool: ProcessPool | No
         record = trio.run(lambda s=s, hosts=hosts: play_match(s, hosts=hosts, pool=pool))
         total += time.perf_counter() - t0
         decisions += record["decisions"]
-    return total, decisions
+        think += [m["ms"] for deal in record["deals"] for m in deal["moves"]]
+    return total, decisions, think
 
 
 def main() -> None:
@@ -91,11 +96,12 @@ def main() -> None:
     bots = args.bots.split(",")
 
     raw = raw_round_trip(args.round_trips)
-    inline_s, inline_n = run_matches("inline", bots, args.matches, None)
+    raw_view = raw_round_trip(args.round_trips, size=1400)
+    inline_s, inline_n, _ = run_matches("inline", bots, args.matches, None)
     pool = ProcessPool()
     try:
         run_matches("process", bots, 1, pool)  # start the processes once
-        process_s, process_n = run_matches("process", bots, args.matches, pool)
+        process_s, process_n, think = run_matches("process", bots, args.matches, pool)
     finally:
         pool.close()
     assert inline_n == process_n, "the hosts played different matches"
@@ -104,8 +110,11 @@ def main() -> None:
     overhead = per_process - per_inline
     print(f"bots: {', '.join(bots)}; {args.matches} matches of 5 deals; {inline_n} decisions")
     print(f"raw pipe round trip (python <-> python): {raw * 1e6:8.1f} us")
+    print(f"raw round trip, view-sized line (1.4 KB): {raw_view * 1e6:7.1f} us")
     print(f"inline host, per decision:               {per_inline * 1e6:8.1f} us")
     print(f"process host, per decision:              {per_process * 1e6:8.1f} us")
+    print(f"process host, request->answer:           {statistics.median(think) * 1e3:8.1f} us "
+          f"median, {statistics.mean(think) * 1e3:.1f} us mean")
     print(f"process host overhead per decision:      {overhead * 1e6:8.1f} us "
           f"= {overhead / raw:.2f}x the raw round trip (target <= 2x)")
 
