@@ -1,16 +1,18 @@
 """Resuming a record file: cut off the torn line a kill leaves, then read what is whole.
 
-Records are written by :class:`arena.records.RecordWriter` (one line per
-match, one ``write`` each, flushed). A process killed mid-write can leave a
-last line without its newline. Readers skip such a line; a resumed
-tournament cuts it off the file first, so the file ends byte for byte like
-that of a run never interrupted (timings aside). A bad line anywhere else is
-an error, never silently dropped.
+Records are written by :class:`arena.records.RecordWriter`: one line per
+match, one ``write`` each, flushed to the OS. The tournament passes
+``fsync=False``: a per-match sync would bound a fast tournament by the
+disk's sync rate, and a killed process loses nothing the OS already has.
+A process killed mid-write can leave a last line without its newline.
+Readers skip such a line; a resumed tournament cuts it off the file first,
+so the file ends byte for byte like that of a run never interrupted
+(timings aside). A bad line anywhere else is an error, never silently
+dropped.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -62,35 +64,3 @@ def resume_records(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
             yield record
     except RecordError as exc:
         raise RecordFileError(str(exc).replace("; skipped", "")) from None
-
-
-class RecordWriter:
-    """Appends records as compact JSON lines, each one ``write`` on an unbuffered file.
-
-    Flushed to the OS per record, so a killed scheduler loses nothing it
-    counted; no ``fsync`` per match, which would bound a fast tournament by
-    the disk's sync rate.
-    """
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-
-    def write(self, record: dict[str, Any]) -> None:
-        """Append one record as one line."""
-        line = json.dumps(record, separators=(",", ":"), ensure_ascii=False) + "\n"
-        data = memoryview(line.encode())
-        while data:
-            data = data[os.write(self._fd, data) :]
-
-    def close(self) -> None:
-        """Close the file (idempotent)."""
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-
-    def __enter__(self) -> RecordWriter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

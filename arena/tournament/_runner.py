@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from arena.records import RecordWriter
 from arena.tournament._config import (
     ConfigError,
     TournamentConfig,
@@ -36,7 +37,7 @@ from arena.tournament._executor import (
     default_jobs,
     referee_match,
 )
-from arena.tournament._recordlog import RecordFileError, RecordWriter, resume_records
+from arena.tournament._recordlog import RecordFileError, resume_records
 from arena.tournament._schedule import Schedule, SwissHistory, Table
 from arena.tournament._standings import Standings
 
@@ -157,7 +158,7 @@ def run_tournament(
         if isinstance(executor, LocalExecutor):
             executor.start()  # before the reporter's threads: workers can then be forked
         reporter.start(schedule.total, len(done), standings, workers)
-        with RecordWriter(records_path) as writer:
+        with RecordWriter(records_path, fsync=False) as writer:
             history = SwissHistory(cfg.labels, cfg.players) if schedule.is_swiss else None
             for round_ in range(schedule.rounds):
                 round_records: list[dict[str, Any]] = list(by_round.pop(round_, []))
