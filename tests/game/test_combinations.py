@@ -424,3 +424,33 @@ def test_legal_moves_accepts_card_strings_or_cards() -> None:
     as_cards = legal_set(Rules().legal_moves([Card.parse("3C"), Card.parse("3D")]))
     as_iter = legal_set(Rules().legal_moves(iter(["3D", "3C"])))
     assert as_text == as_cards == as_iter == moves("3C", "3D", "3C 3D")
+
+
+@pytest.mark.parametrize(
+    ("written", "printed"),
+    [
+        ("7h 7s", "7H 7S"),
+        ("9C JK=9H", "9C JK"),
+        ("JK JK", "JK JK"),
+        ("3H 4H JK", "3H 4H JK=5H"),
+        ("5H JK 7H", "5H JK=6H 7H"),
+        ("AH 2H JK", "JK=KH AH 2H"),
+        ("pass", "pass"),
+        ("JK 9S 9C 9D", "9C 9D 9S JK"),
+        ("7H JK=5H 6H", "JK=5H 6H 7H"),
+    ],
+)
+def test_printing_is_canonical_set_cards_by_rank_then_suit_runs_low_to_high(
+    written: str, printed: str
+) -> None:
+    """Rule: "Printing is always the canonical form"; docs/rules.md fixes it: set cards by rank
+    then suit, jokers last; run cards low to high, each joker as `JK=<card>`."""
+    assert str(Move.parse(written)) == printed
+
+
+@pytest.mark.parametrize("bad", ["JK=5H", "JK=5H JK=6H", "JK JK JK", "9C JK JK JK"])
+def test_a_set_of_jokers_names_no_card_and_there_are_at_most_two_jokers(bad: str) -> None:
+    """Rule: a set made only of jokers "stands for no rank" (so `JK=5H` alone names nothing),
+    and the deck holds at most two jokers (section 1)."""
+    with pytest.raises(ValueError):
+        Move.parse(bad)
