@@ -9,6 +9,8 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING, Any
 
+import trio
+
 from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import Host, StartInfo
@@ -70,6 +72,15 @@ class ProcessPool:
             for proc in procs:
                 proc.kill()
         self._idle.clear()
+
+
+async def _round_trip(
+    proc: ChildProcess, message: dict[str, Any], timeout: float
+) -> dict[str, Any]:
+    """Send a request and read the answer, both within one ``timeout``."""
+    deadline = trio.current_time() + timeout
+    await proc.send(message, timeout)
+    return await proc.receive(max(0.0, deadline - trio.current_time()))
 
 
 class _ChildHost(Host):
@@ -143,8 +154,7 @@ class _ChildHost(Host):
             "rng_state": [state[0], list(state[1]), state[2]],
         }
         try:
-            await proc.send(message, timeout)
-            answer = await proc.receive(timeout)
+            answer = await _round_trip(proc, message, timeout)
             ready = answer_value(answer, "start", request_id)
         except BotFault as fault:
             self._drop()
@@ -179,8 +189,7 @@ class _ChildHost(Host):
         message["id"] = request_id
         message["time_ms"] = round(max(0.0, timeout * 1000 - self._limits.grace_ms))
         try:
-            await proc.send(message, timeout)
-            answer = await proc.receive(timeout)
+            answer = await _round_trip(proc, message, timeout)
             return answer_value(answer, kind, request_id)
         except BotFault as fault:
             if fault.kind != "crash" or not fault.detail.startswith("bot error"):

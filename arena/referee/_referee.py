@@ -99,7 +99,10 @@ def _judge_cards(answer: object) -> list[Card]:
 
 
 def _short(value: object, limit: int = 200) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception:  # a bot's object whose repr fails is still just a bad answer
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[:limit] + "..."
 
 
