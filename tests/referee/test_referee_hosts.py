@@ -163,3 +163,26 @@ def test_an_inline_bots_prints_never_reach_the_referees_output(
     captured = capsys.readouterr()
     assert captured.out == "" and "to stderr" not in captured.err
     assert not any(d["faults"] for d in record["deals"])
+
+
+@pytest.mark.parametrize(
+    "mode, kind, text",
+    [("wrong-id", "malformed", "does not match"),
+     ("huge-line", "malformed", "longer than"),
+     ("error", "crash", "out of ideas"),
+     ("wrong-type", "malformed", "expected a 'move'"),
+     ("close-stdout", "crash", "closed its output"),
+     ("not-a-string", "malformed", "expected a move as text")],
+)
+def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str) -> None:
+    script = Path(__file__).parent / "protocol_misfit.py"
+    limits = Limits.from_dict({"move_ms": 1000, "memory_mb": 512})
+    host = CommandHost(f"{sys.executable} {script} {mode}", limits=limits)
+    record = trio.run(lambda: play_match(
+        {"match_id": mode, "seed": 9, "rules": {"rounds": 1},
+         "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()},
+        hosts=[host, make_host({"name": "random"}, limits)]))
+    faults = [f for d in record["deals"] for f in d["faults"]]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(0, kind)]
+    assert text in faults[0]["detail"]
+    assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
