@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -151,11 +152,15 @@ def match_command(
     """Play one match between BOTs (2 to 8) and print the result.
 
     A BOT is a registered bot name (see `arena bots`), a `module:Class`
-    reference, or `cmd:<command line>` for a program speaking the bot
-    protocol (docs/protocol.md). The same seed gives the same match.
+    reference (found from the current directory too), or
+    `cmd:<command line>` for a program speaking the bot protocol
+    (docs/protocol.md). The same seed gives the same match.
     """
     if not 2 <= len(bots) <= 8:
         _fail(f"a match needs 2 to 8 bots, got {len(bots)}")
+    if any(":" in b and not b.startswith(_COMMAND_PREFIX) for b in bots):
+        # `module:Class` bots are found from the current directory, as with `python -m`.
+        sys.path.insert(0, os.getcwd())
     rules = _rules_mapping(preset, rule_pairs, rounds)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,3 +99,29 @@ def test_bad_input_is_one_line_and_exit_code_2(args: list[str], message: str) ->
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_module_class_bot_is_found_from_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cli_local_bot.py").write_text(
+        "from arena import Bot\n"
+        "class Last(Bot):\n"
+        "    version = '0.3'\n"
+        "    def play(self, view):\n"
+        "        return view.legal_moves()[-1]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the command adds the directory
+    records = tmp_path / "r.jsonl"
+    for host in ("inline", "process"):
+        code, _out, err = arena("match", "cli_local_bot:Last", "random", "--seed", "6",
+                                "--rounds", "1", "--host", host, "--records", str(records))
+        assert code == 0, err
+    first, second = read_records(records, strict=True)
+    assert first["seats"][0]["version"] == "0.3" and first["seats"][0]["plugin"] == "cli_local_bot"
+    assert first["deals"] == [
+        {**d, "moves": [{**m, "ms": first["deals"][i]["moves"][j]["ms"]}
+                        for j, m in enumerate(d["moves"])]}
+        for i, d in enumerate(second["deals"])
+    ]
