@@ -140,7 +140,7 @@ def run_tournament(
     records_path = folder / RECORDS
 
     standings = Standings(cfg.labels)
-    done: set[str] = set()
+    done: set[str] = set()  # ids recorded before this run (new ones need no lookup)
     by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
     try:
         for record in resume_records(records_path):
@@ -175,14 +175,13 @@ def run_tournament(
                     for record in executor.run(specs):
                         writer.write(record)
                         played += 1
-                        done.add(record["match_id"])
                         standings.add(record)
                         if history is not None:
                             round_records.append(record)
                         reporter.match(record, standings)
                 except MatchFailed as exc:
                     raise TournamentError(
-                        f"{exc}; the {len(done)} records so far are kept in "
+                        f"{exc}; the {len(done) + played} records so far are kept in "
                         f"{records_path}, run again to resume"
                     ) from None
                 if history is not None:
@@ -200,7 +199,7 @@ def run_tournament(
         records=str(records_path),
         total=schedule.total,
         played=played,
-        resumed=len(done) - played,
+        resumed=len(done),
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
     )
