@@ -22,7 +22,7 @@ from arena.referee import Limits, group_members, make_host, play_match, process_
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hostile bots there too
 from arena_hostile_bots import HOSTILE, ref
 
-LIMITS = {"move_ms": 200, "start_ms": 20000, "memory_mb": 256, "grace_ms": 100}
+LIMITS = {"move_ms": 250, "start_ms": 20000, "memory_mb": 256, "grace_ms": 350}
 HOG_LIMITS = {**LIMITS, "move_ms": 2000, "memory_mb": 160}
 
 
