@@ -142,3 +142,20 @@ def test_a_bot_that_cannot_start_faults_once_per_deal(
     assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [(0, kind, 0), (0, kind, 1)]
     assert all(text in f["detail"] for f in faults)
     check_nothing_left([pid for host in hosts for pid in host.pids()])
+
+
+def test_cancelling_the_referee_mid_match_leaves_no_process_behind() -> None:
+    """A tournament that gives up on a match (or Ctrl-C) still kills every bot process."""
+    seats = [{"label": "sleeper", "name": ref(HOSTILE["sleeper"][0]), "host": "process"}]
+    seats += [{"label": f"random-{i}", "name": "random", "host": "process"} for i in range(3)]
+    limits = {**LIMITS, "move_ms": 60000}
+    hosts = [make_host(seat, Limits.from_dict(limits)) for seat in seats]
+
+    async def main() -> bool:
+        with trio.move_on_after(3) as scope:
+            await play_match({"match_id": "cancel", "seed": 20240, "rules": {"rounds": 1},
+                              "seats": seats, "limits": limits}, hosts=hosts)
+        return scope.cancelled_caught
+
+    assert trio.run(main)
+    check_nothing_left([pid for host in hosts for pid in host.pids()])
