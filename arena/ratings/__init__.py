@@ -5,6 +5,7 @@ Everything here works from the records alone and returns plain data (frozen data
 commands do. docs/ratings.md explains each statistic and how to read it.
 """
 
+from ._ab import AbConfig, AbResult, bot_spec, run_ab
 from ._head_to_head import HeadToHead, Pair, head_to_head
 from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
 from ._plackett_luce import PlackettLuceParams, rate_orders
@@ -21,6 +22,8 @@ from ._sprt import (
 )
 
 __all__ = [
+    "AbConfig",
+    "AbResult",
     "BotRating",
     "HeadToHead",
     "Leaderboard",
@@ -30,6 +33,7 @@ __all__ = [
     "Results",
     "Sprt",
     "SprtStatus",
+    "bot_spec",
     "elo_to_score",
     "expected_scores",
     "head_to_head",
@@ -39,6 +43,7 @@ __all__ = [
     "rate_results",
     "read_many",
     "read_records",
+    "run_ab",
     "score_to_elo",
     "set_score",
     "simulate_records",
