@@ -157,11 +157,10 @@ class Match:
                              "move": len(self.deal.moves), "detail": detail,
                              "stage": decision.kind})
         if decision.kind == "exchange":
-            self._settle_return(lowest_cards(self.deal.hand(decision.seat), decision.count))
+            # Recorded first: settling the last return begins the deal, which applies it.
             if self.rules.on_fault == "forfeit":
                 self._forfeit_at_start.append(decision.seat)
-                if not self._returns:
-                    self._begin_play()
+            self._settle_return(lowest_cards(self.deal.hand(decision.seat), decision.count))
             return
         if self.rules.on_fault == "forfeit":
             self.deal.forfeit(decision.seat)
