@@ -219,8 +219,10 @@ def test_a_forfeit_fault_in_the_last_exchange_return_gives_lowest_cards_then_for
     seat = m.pending.seat
     hand = list(m.view(seat).hand)
     m.fault("timeout")
-    assert m.pending is not None and m.pending.kind == "play"
-    assert m.deal.hand(seat) == []
+    if players > 2:
+        assert m.pending is not None and m.pending.kind == "play"
+        assert m.deal.hand(seat) == []
+    # with 2 players the other one is left alone holding cards: the deal ends at once
     drive(m)
     d1 = m.history[1]
     assert d1["finish_order"][-1] == seat
