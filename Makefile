@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The demo tournament; run it again and it resumes (here: finds every match recorded).
 demo: $(STAMP)
-	$(BIN)/arena demo
+	$(BIN)/arena run configs/demo.yaml --out runs/demo
+	$(BIN)/arena ratings runs/demo/records.jsonl
 
 test: $(STAMP) lint typecheck pytest
 
@@ -24,10 +26,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/engine.py
+	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info runs
