@@ -5,8 +5,8 @@ It judges every legal move by how much cheaper it leaves the hand (see
 counting less) and plays the move that gains most:
 
 - it leads its weakest set, whole, and follows with its weakest answer, breaking a
-  pair or a triple only when no lone card answers; a run is played as soon as it can be, since it sheds several
-  sets in one play;
+  pair or a triple only when no lone card answers; a run is played as soon as it can
+  be, since it sheds several sets in one play;
 - 2s, jokers (and 3s during a revolution) are kept for control: spending one costs a
   penalty until the rest of the hand is nearly gone;
 - it never passes when it can answer: a pass loses tempo, and measured against
