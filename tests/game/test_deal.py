@@ -335,3 +335,16 @@ def test_the_shuffle_is_the_engines_own_fixed_and_documented_algorithm(players: 
             deal = Deal.new(Rules(jokers=jokers), players, seed)
             hands = [names(deal.hand(s)) for s in range(players)]
             assert hands == documented_hands(seed, 0, players, jokers)
+
+
+def test_from_hands_refuses_hands_no_deal_could_have() -> None:
+    """A deal's cards come from one deck (section 1): a card in two hands, more jokers than the
+    rules have, or a leader without cards is a ValueError naming the problem."""
+    with pytest.raises(ValueError, match="3C"):
+        Deal.from_hands(Rules(), [["3C", "4C"], ["3C", "5C"]], 0)
+    with pytest.raises(ValueError, match="joker"):
+        Deal.from_hands(Rules(jokers=1), [["JK", "4C"], ["JK", "5C"]], 0)
+    with pytest.raises(ValueError, match="leader"):
+        Deal.from_hands(Rules(), [["3C", "4C"], ["5C"]], 2)
+    with pytest.raises(ValueError):
+        Rules().legal_moves(["3C", "3C"])

@@ -240,3 +240,30 @@ def test_the_exchange_is_made_before_the_deal_is_played_and_the_scum_leads() -> 
     d1 = m.history[1]
     assert d1["leader"] == m.history[0]["finish_order"][-1]
     assert d1["moves"][0]["seat"] == d1["leader"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_with_fewer_than_4_players_there_are_no_vice_roles(players: int) -> None:
+    """Rule: "With fewer than 4 players only the first pair exchanges" (docs/rules.md: "and there
+    are no Vice roles")."""
+    m = Match(Rules(rounds=2), players, 6)
+    drive(m)
+    order = m.history[0]["finish_order"]
+    expected: list[str | None] = [None] * players
+    expected[order[0]], expected[order[-1]] = "president", "scum"
+    assert m.history[1]["roles"] == expected
+
+
+def test_all_gifts_are_made_before_the_returns_are_asked_for() -> None:
+    """docs/rules.md: "all the automatic gifts are made first, then the returns are asked for, the
+    President's first, then the Vice-President's"."""
+    m = Match(Rules(rounds=2), 6, 2)
+    drive(m, stop_after_deal=0)
+    order = m.history[0]["finish_order"]
+    dealt = [names(m.deal.hand(s)) for s in range(6)]  # hands now, after the gifts
+    assert m.pending.seat == order[0]
+    d = m.view(order[1]).to_dict()["exchange"]
+    assert len(d["received"]) == 1 and set(d["received"]) <= set(dealt[order[1]])
+    vice_scum = m.view(order[-2]).to_dict()["exchange"]
+    assert vice_scum["gave"] == d["received"]
+    assert not set(vice_scum["gave"]) & set(dealt[order[-2]])

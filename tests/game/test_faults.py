@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from arena.game import Deal, Match, Move, Rules
@@ -228,3 +230,29 @@ def test_a_forfeit_fault_in_the_last_exchange_return_gives_lowest_cards_then_for
     assert d1["finish_order"][-1] == seat
     returns = [e for e in d1["exchanges"] if e["kind"] == "return" and e["from"] == seat]
     assert [names(e["cards"]) for e in returns] == [bottom_cards(hand, len(returns[0]["cards"]))]
+
+
+def test_a_pass_fault_on_a_lead_plays_the_weakest_single_in_the_order_in_force() -> None:
+    """Rule: "`pass`: the move counts ... as its lowest single when it must lead" (docs/rules.md:
+    "the weakest single in the order in force"): during a revolution, the highest rank."""
+    checked = 0
+    for seed in range(60):
+        m = Match(Rules(rounds=1, on_fault="pass", revolution=True), 4, seed)
+        rng = random.Random(seed)
+        while m.pending is not None:
+            decision = m.pending
+            deal = m.deal
+            if deal.pile is None and deal.revolution:
+                naturals = [c.rank for c in deal.hand(decision.seat) if not c.is_joker]
+                m.fault("timeout")
+                seat, played = deal.moves[-1]
+                assert seat == decision.seat and played.kind == "set" and len(played) == 1
+                assert played.rank == max(naturals)
+                checked += 1
+                continue
+            legal = m.view(decision.seat).legal_moves()
+            fours = [mv for mv in legal if len(mv) == 4]
+            m.play(fours[0] if fours else rng.choice(legal))
+        if checked >= 3:
+            break
+    assert checked >= 3
