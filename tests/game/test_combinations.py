@@ -454,3 +454,14 @@ def test_a_set_of_jokers_names_no_card_and_there_are_at_most_two_jokers(bad: str
     and the deck holds at most two jokers (section 1)."""
     with pytest.raises(ValueError):
         Move.parse(bad)
+
+
+@pytest.mark.parametrize(
+    ("written", "printed"),
+    [("5♥ 6♥ 7♥", "5H 6H 7H"), ("jk=10h jh qh", "JK=TH JH QH"), ("9c jk=9h", "9C JK"),
+     ("10♠ 10c", "TC TS")],
+)  # fmt: skip
+def test_moves_accept_every_card_spelling_the_notation_allows(written: str, printed: str) -> None:
+    """Rule (section 1): "Parsing also accepts `10` for `T`, lower case, and the suit symbols",
+    in the cards of a move and in a joker's declared card too."""
+    assert str(Move.parse(written)) == printed
