@@ -9,9 +9,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.game import Deal, Match, Move, Rules
+from arena.game import Deal, IllegalMove, Match, Move, Rules
 
-from .helpers import names, played_cards, snapshot
+from .helpers import FULL_DECK, names, played_cards, snapshot
 from .strategies import any_rules, players, seeds
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -116,6 +116,40 @@ def test_views_are_identical_when_only_other_players_hidden_cards_differ(
         assert set(a.view(seat).legal_moves()) == set(b.view(seat).legal_moves())
 
 
+def _match_state(m: Match) -> str:
+    return json.dumps(
+        [str(m.pending), m.deal_number, [m.view(s).to_dict() for s in range(m.players)]]
+    )
+
+
+def _try_an_illegal_answer(m: Match, rng: random.Random) -> None:
+    """An answer that does not fit the pending decision raises IllegalMove and changes nothing."""
+    decision = m.pending
+    hand = [str(c) for c in m.view(decision.seat).hand]
+    before = _match_state(m)
+    if decision.kind == "exchange":
+        wrong = rng.sample(hand, min(len(hand), decision.count + 1)) if rng.random() < 0.5 else []
+        attempts = [lambda: m.give(wrong), lambda: m.play("pass")]
+    else:
+        cards = rng.sample(hand, min(len(hand), rng.randrange(1, 4))) + rng.sample(FULL_DECK, 1)
+        text = " ".join(cards)
+        attempts = [lambda: m.give(hand[:1])]
+        try:
+            parsed = Move.parse(text)
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed not in m.view(decision.seat).legal_moves():
+            attempts.append(lambda: m.play(text))
+    for attempt in attempts:
+        try:
+            attempt()
+        except IllegalMove as exc:
+            assert str(exc)
+        else:
+            raise AssertionError("an illegal answer was accepted")
+        assert _match_state(m) == before
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_rules(rounds=(1, 4)), players, seeds, st.randoms(use_true_random=False))
 def test_random_matches_with_faults_finish_and_score_every_deal(
@@ -131,6 +165,8 @@ def test_random_matches_with_faults_finish_and_score_every_deal(
         assert steps < 20_000
         decision = m.pending
         view = m.view(decision.seat)
+        if rng.random() < 0.1:
+            _try_an_illegal_answer(m, rng)
         if rng.random() < 0.03:
             m.fault(rng.choice(["timeout", "crash", "illegal", "malformed"]))
         elif decision.kind == "exchange":
