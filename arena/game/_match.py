@@ -112,6 +112,37 @@ class Match:
         last = {seat: place for place, seat in enumerate(self._last_places)}
         return sorted(range(self.players), key=lambda s: (-self.scores[s], last.get(s, 0)))
 
+    def result_for(self, seat: int, number: int = -1) -> dict[str, Any]:
+        """What ``seat`` may know of a finished deal (default: the last one).
+
+        The public part of the deal's :attr:`history` entry: roles, leader, every move,
+        faults, forfeits, the finishing order and the points; of the hidden part only the
+        seat's own dealt hand and the exchanges it took part in. Never another player's hand.
+        """
+        entry = self.history[number]
+        return {
+            "deal": entry["deal"],
+            "seat": seat,
+            "hand": list(entry["hands"][seat]),
+            "roles": list(entry["roles"]),
+            "exchanges": [dict(e) for e in entry["exchanges"] if seat in (e["from"], e["to"])],
+            "leader": entry["leader"],
+            "moves": [dict(m) for m in entry["moves"]],
+            "faults": [{"seat": f["seat"], "kind": f["kind"], "move": f["move"]}
+                       for f in entry["faults"]],
+            "forfeits": [dict(f) for f in entry["forfeits"]],
+            "finish_order": list(entry["finish_order"]),
+            "points": list(entry["points"]),
+            "scores": list(self._scores_after(entry["deal"])),
+        }
+
+    def _scores_after(self, number: int) -> list[int]:
+        totals = [0] * self.players
+        for entry in self.history[: number + 1]:
+            for seat, points in enumerate(entry["points"]):
+                totals[seat] += points
+        return totals
+
     # ------------------------------------------------------------------ answers
 
     def play(self, move: Move | str) -> Move:
