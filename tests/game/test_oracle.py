@@ -11,7 +11,7 @@ from arena.game import Move, Rules
 from . import oracle
 from .helpers import legal_set, moves
 
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite

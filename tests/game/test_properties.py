@@ -14,7 +14,7 @@ from arena.game import Deal, IllegalMove, Match, Move, Rules
 from .helpers import FULL_DECK, names, played_cards, snapshot
 from .strategies import any_rules, players, seeds
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _random_moves(deal: Deal, rng: random.Random, limit: int) -> list[Move]:

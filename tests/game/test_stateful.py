@@ -256,8 +256,8 @@ class DealMachine(RuleBasedStateMachine):
 
 
 DealMachine.TestCase.settings = settings(
-    max_examples=40,
-    stateful_step_count=30,
+    max_examples=80,
+    stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
