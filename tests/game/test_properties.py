@@ -233,14 +233,19 @@ def test_a_deal_rebuilt_from_a_view_and_the_true_hands_plays_on_like_the_origina
 def test_a_match_replays_from_its_seed_and_answers_and_its_history_replays_deal_by_deal(
     rules: Rules, n: int, seed: int, rng: random.Random
 ) -> None:
-    """Section 3, "every move is recorded": the same seed and answers give the same match, and
-    each history entry (dealt hands, exchanges, leader, moves) replays to its finishing order."""
+    """Section 3, "every move is recorded", and section 9, "every fault is recorded": the same
+    seed and answers give the same match, and each history entry (dealt hands, exchanges,
+    leader, moves, forfeits) replays to its finishing order."""
     m = Match(rules, n, seed)
     answers: list[tuple[str, object]] = []
     while m.pending is not None:
         decision = m.pending
         view = m.view(decision.seat)
-        if decision.kind == "exchange":
+        if rng.random() < 0.02:
+            kind = rng.choice(["timeout", "crash", "illegal", "malformed"])
+            m.fault(kind)
+            answers.append(("fault", kind))
+        elif decision.kind == "exchange":
             back = [str(c) for c in rng.sample(list(view.hand), decision.count)]
             m.give(back)
             answers.append(("give", back))
@@ -250,7 +255,9 @@ def test_a_match_replays_from_its_seed_and_answers_and_its_history_replays_deal_
             answers.append(("play", str(move)))
     again = Match(rules, n, seed)
     for kind, answer in answers:
-        if kind == "give":
+        if kind == "fault":
+            again.fault(answer)  # type: ignore[arg-type]
+        elif kind == "give":
             again.give(answer)  # type: ignore[arg-type]
         else:
             again.play(answer)  # type: ignore[arg-type]
@@ -263,7 +270,14 @@ def test_a_match_replays_from_its_seed_and_answers_and_its_history_replays_deal_
             hands[e["from"]] -= Counter(e["cards"])
             hands[e["to"]] += Counter(e["cards"])
         deal = Deal.from_hands(rules, [list(h.elements()) for h in hands], record["leader"])
-        for step in record["moves"]:
+        forfeits = record.get("forfeits", [])
+        for index, step in enumerate(record["moves"]):
+            for f in forfeits:
+                if f["move"] == index and deal.hand(f["seat"]):
+                    deal.forfeit(f["seat"])
             assert deal.to_move == step["seat"]
             deal.play(step["move"])
+        for f in forfeits:
+            if f["move"] == len(record["moves"]) and not deal.finished:
+                deal.forfeit(f["seat"])
         assert deal.finished and deal.finish_order == record["finish_order"]
