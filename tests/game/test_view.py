@@ -194,3 +194,31 @@ def test_the_view_lists_the_legal_moves_of_the_seat_to_move() -> None:
     play(deal, "3C")
     assert set(deal.view(1).legal_moves()) == set(deal.legal_moves())
     assert deal.view(1).to_dict()["to_move"] == 1
+
+
+def test_the_view_attributes_say_what_its_mapping_says() -> None:
+    """`View` attributes and `view.to_dict()` show the same things (section 10's list)."""
+    r = Rules(pass_is_final=True, revolution=True)
+    deal = Deal.from_hands(r, THREE, 0)
+    play(deal, "3C", "pass", "5C")
+    for seat in range(3):
+        view = deal.view(seat)
+        d = view.to_dict()
+        players = d["players"]
+        assert view.seat == d["seat"] == seat
+        assert [str(c) for c in view.hand] == d["hand"]
+        assert list(view.counts) == [p["cards"] for p in players]
+        assert list(view.passed) == [p["passed"] for p in players]
+        assert list(view.sat_out) == [p["sat_out"] for p in players]
+        assert list(view.out) == [p["out"] for p in players]
+        assert str(view.pile) == d["pile"] == "5C"
+        assert view.revolution is d["revolution"] is False
+        assert view.to_move == d["to_move"] == 0
+        assert view.rules == r and view.players == 3
+        assert [(s, str(m)) for s, m in view.plays] == [(p["seat"], p["move"]) for p in d["plays"]]
+        assert [(s, str(m)) for s, m in view.trick] == [(p["seat"], p["move"]) for p in d["trick"]]
+        assert list(view.finish_order) == d["finish_order"]
+        assert view.leading is False
+    deal.play("9C")
+    deal.play("pass")  # the trick ends: seat 0 leads
+    assert deal.view(0).leading is True
