@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from arena.game import Deal, Match, Rules
 
@@ -222,3 +223,39 @@ def test_the_view_attributes_say_what_its_mapping_says() -> None:
     deal.play("9C")
     deal.play("pass")  # the trick ends: seat 0 leads
     assert deal.view(0).leading is True
+
+
+def test_a_finished_deals_result_shows_a_player_no_other_hand() -> None:
+    """Rule: "Never another player's cards": `Match.result_for(seat)`, how a finished deal is told
+    to a player, holds the public record and only the seat's own dealt hand and exchanges."""
+    for seed in range(4):
+        n = 4 + seed % 2
+        m = Match(Rules(rounds=3, jokers=2, runs=True, on_fault="forfeit"), n, seed)
+        rng = random.Random(seed)
+        while m.pending is not None:
+            decision = m.pending
+            if rng.random() < 0.01:
+                m.fault("crash", "the bot said 2S 2H")
+            elif decision.kind == "exchange":
+                m.give(names(m.view(decision.seat).hand)[: decision.count])
+            else:
+                m.play(rng.choice(m.view(decision.seat).legal_moves()))
+        totals = [0] * n
+        for number, entry in enumerate(m.history):
+            totals = [t + p for t, p in zip(totals, entry["points"], strict=True)]
+            public = card_tokens({"moves": [mv["move"] for mv in entry["moves"]]})
+            for seat in range(n):
+                result = m.result_for(seat, number)
+                json.dumps(result)
+                assert result["hand"] == entry["hands"][seat]
+                assert result["finish_order"] == entry["finish_order"]
+                assert result["points"] == entry["points"]
+                assert result["moves"] == [{"seat": mv["seat"], "move": mv["move"]}
+                                           for mv in entry["moves"]]  # fmt: skip
+                assert result["scores"] == totals
+                own = [e for e in entry["exchanges"] if seat in (e["from"], e["to"])]
+                assert result["exchanges"] == own
+                allowed = set(entry["hands"][seat]) | public
+                allowed |= {c for e in own for c in e["cards"]}
+                assert not card_tokens(result) - allowed, (seed, number, seat)
+        assert m.result_for(0) == m.result_for(0, len(m.history) - 1)
