@@ -105,8 +105,11 @@ class Bot:
         """Called once before the first deal; the default does nothing."""
 
     def end_deal(self, result: dict[str, Any]) -> None:
-        """Called after every deal with its public history; the default does nothing.
+        """Called after every deal with what this seat may know of it; the default does nothing.
 
-        ``result`` is the deal's entry of ``Match.history``: dealt hands,
-        exchanges, every move, the finishing order and the points.
+        ``result`` is ``Match.result_for(seat)``: the deal number, this
+        seat's own dealt hand, the roles, the exchanges it took part in, the
+        leader, every move, the faults and forfeits, the finishing order,
+        the deal's points and the scores after it. Never another player's
+        hand.
         """

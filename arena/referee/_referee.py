@@ -236,7 +236,7 @@ class _Referee:
                 if match.finished or match.deal_number != deal_number:
                     deals.append(self.finish_deal(match.history[-1], move_ms))
                     move_ms = []
-                    await self.end_deal(match.history[-1])
+                    await self.end_deal(match)
         finally:
             with trio.CancelScope(shield=True):
                 await self.close()
@@ -275,12 +275,13 @@ class _Referee:
         ]
         return deal
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
+    async def end_deal(self, match: Match) -> None:
+        """Tell every started bot how the deal ended: only what its seat may know."""
         for seat, host in enumerate(self.hosts):
             if not self.started[seat]:
                 continue
             try:
-                await host.end_deal(result, self.clock.deadline(seat))
+                await host.end_deal(match.result_for(seat), self.clock.deadline(seat))
             except BotFault as fault:
                 _log.info("end_deal failed", match=self.match_id, seat=seat,
                           bot=self.labels[seat], fault=str(fault)[:300])

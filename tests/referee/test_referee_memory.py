@@ -237,11 +237,20 @@ def test_inline_time_is_measured_after_the_fact_and_a_late_answer_discarded() ->
 
 
 def test_end_deal_reaches_every_bot_with_the_deal_history() -> None:
-    hosts = [MemoryHost(lowest_legal, name=f"b{i}") for i in range(3)]
+    hosts = [MemoryHost(lowest_legal, name=f"b{i}") for i in range(5)]
     record = run(spec(rounds=2), hosts)
-    for host in hosts:
+    left_out = [s for s in range(5)
+                if all(s not in (x["from"], x["to"]) for x in record["deals"][1]["exchanges"])]
+    assert len(left_out) == 1  # five players: the middle place exchanges nothing
+    for seat, host in enumerate(hosts):
         ends = [r["result"] for r in host.requests if r["type"] == "end_deal"]
         assert [e["finish_order"] for e in ends] == [d["finish_order"] for d in record["deals"]]
+        # only what the seat may know: its own dealt hand, never the others'
+        assert [e["hand"] for e in ends] == [d["hands"][seat] for d in record["deals"]]
+        assert all("hands" not in e for e in ends)
+        for end, deal in zip(ends, record["deals"], strict=True):
+            mine = [x for x in deal["exchanges"] if seat in (x["from"], x["to"])]
+            assert end["exchanges"] == mine
 
 
 def test_a_bot_raising_bot_fault_itself_gets_that_kind() -> None:
