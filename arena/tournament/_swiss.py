@@ -179,8 +179,13 @@ def _greedy(
 def _seat(group: Sequence[int], seat_counts: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """Seat a table's bots where they sat least (minimum-cost assignment; ties by order)."""
     m = len(group)
-    cost = [[seat_counts[bot][s] if s < len(seat_counts[bot]) else 0 for s in range(m)]
-            for bot in group]
+    # A seat costs the square of how far above the bot's least-used seat it is, so an
+    # imbalance of two costs more than several of one.
+    cost = []
+    for bot in group:
+        counts = seat_counts[bot]
+        least = min(counts) if counts else 0
+        cost.append([(counts[s] - least + 1) ** 2 if s < len(counts) else 1 for s in range(m)])
     if m <= 5:
         best = min(
             permutations(range(m)),
