@@ -191,7 +191,8 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
     rate = result.played / elapsed if elapsed > 0 and result.played else 0.0
     console.print(
         f"{result.played} matches played in {elapsed:.1f} s ({rate:.1f}/s), "
-        f"{result.resumed} resumed; records: {result.records}"
+        f"{result.resumed} resumed; records: {result.records}",
+        soft_wrap=True,
     )
 
 
