@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -51,7 +52,7 @@ def clean_environment() -> dict[str, str]:
     bot's set iteration order, and with it the match, replays from the
     seed) and unbuffered Python output (so the tail survives a kill).
     """
-    path = [p for p in sys.path if p and os.path.isdir(p)]
+    path = _import_roots() + [p for p in sys.path if p and os.path.isdir(p)]
     return {
         "PATH": os.environ.get("PATH", os.defpath),
         "LANG": "C.UTF-8",
@@ -61,6 +62,29 @@ def clean_environment() -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
+
+
+def _import_roots() -> list[str]:
+    """Directories of loaded top-level packages that ``sys.path`` does not show.
+
+    An editable install serves its packages through an import hook rather
+    than a path entry; a child process must find those same packages, ahead
+    of any same-named directory on the path (a test folder called ``bots``
+    would otherwise shadow the real ``bots`` package in the child).
+    """
+    on_path = {os.path.abspath(p) for p in sys.path if p}
+    roots: list[str] = []
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if "." in name or not isinstance(file, str) or os.path.basename(file) != "__init__.py":
+            continue  # only regular packages: a stray module's folder could shadow anything
+        package = os.path.dirname(os.path.abspath(file))
+        if os.path.basename(package) != name:
+            continue
+        where = os.path.dirname(package)
+        if where not in on_path and where not in roots:
+            roots.append(where)
+    return roots
 
 
 def _limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> Callable[[], None]:
@@ -322,9 +346,29 @@ class ChildProcess:
             os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError, subprocess.TimeoutExpired):
             self.returncode = self._popen.wait(timeout=5)
+        self._wait_group_gone()
         for fd in (self._to_child, self._from_child, self._out_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+    def _wait_group_gone(self, timeout: float = 2.0) -> None:
+        """Wait until nothing of the process group is left alive (a forked child may lag).
+
+        One ``killpg(pgid, 0)`` answers the usual case; if something of the
+        group still exists, /proc tells live processes from zombies waiting
+        to be reaped, and stragglers are killed again.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                os.killpg(self.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                return
+            if not group_members(self.pid) or time.monotonic() > deadline:
+                return
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pid, signal.SIGKILL)
+            time.sleep(0.002)
 
     async def quit(self, message: dict[str, Any] | None = None, wait: float = 0.2) -> None:
         """Ask the child to leave (``message``), give it ``wait`` seconds, then kill its group."""
