@@ -129,8 +129,11 @@ def run_tournament(
     """
     cfg, text = coerce_config(config)
     folder = output_dir(cfg, out)
-    folder.mkdir(parents=True, exist_ok=True)
-    _keep_config_copy(folder, cfg, text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _keep_config_copy(folder, cfg, text)
+    except OSError as exc:
+        raise TournamentError(f"cannot use {folder} as the output folder: {exc.strerror}") from None
     schedule = Schedule(cfg)
     workers = jobs or cfg.jobs or default_jobs()
     owned = executor is None

@@ -242,3 +242,11 @@ def test_spawned_workers_give_the_same_records(tmp_path: Path) -> None:
     assert (tmp_path / "a" / "records.jsonl").read_bytes() == (
         tmp_path / "b" / "records.jsonl"
     ).read_bytes()
+
+
+def test_an_output_folder_that_is_a_file_is_one_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("not a folder")
+    config = _dry_config("o", 3, 2, '{"type": "round_robin"}')
+    with pytest.raises(TournamentError, match=r"cannot use .*taken as the output folder"):
+        run_tournament(config, out=blocker, executor=SerialExecutor(dry_run_match))
