@@ -7,8 +7,9 @@ A round is formed from the standings (best first). In order of weight:
    the standings that have met neither the anchor nor each other, and
    backtracks when the bots left over cannot be seated. For small fields it
    is exhaustive, so a repeat happens only when no pairing avoids one; for
-   large fields a node budget bounds it, after which a greedy pass seats the
-   rest with the fewest repeat meetings.
+   large fields a node budget bounds it, after which a greedy pass seats
+   everyone and swaps between tables (nearest first) remove repeat meetings
+   while they can.
 2. **Small spread of scores at a table**: candidates are tried nearest in
    the standings first, so tables gather bots of similar score.
 3. **Few repeat seats**: each table's seats are assigned by a minimum-cost
@@ -27,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from itertools import permutations
 
 _BUDGET = 200_000
+_REPAIR_BUDGET = 300_000
 
 
 class _Exhausted(Exception):
@@ -84,7 +86,7 @@ def pair_round(
     except _Exhausted:
         groups = None
     if groups is None:
-        groups = _greedy(order, sizes, met)
+        groups = _repair(_greedy(order, sizes, met), met)
     return [_seat(group, seat_counts) for group in groups]
 
 
@@ -174,6 +176,54 @@ def _greedy(
             members.append(remaining.pop(best_i))
         tables.append(members)
     return tables
+
+
+def _clashes(table: Sequence[int], met: Sequence[set[int]]) -> int:
+    return sum(1 for i, a in enumerate(table) for b in table[i + 1 :] if b in met[a])
+
+
+def _repair(tables: list[list[int]], met: Sequence[set[int]]) -> list[list[int]]:
+    """Swap bots between tables, nearest tables first, while a swap removes repeat meetings.
+
+    Every applied swap lowers the total number of repeat meetings, so this ends; a
+    budget of candidate swaps bounds the time when repeats are unavoidable anyway.
+    """
+    clashes = [_clashes(t, met) for t in tables]
+    budget = [_REPAIR_BUDGET]
+    while True:
+        swap = _find_swap(tables, clashes, met, budget)
+        if swap is None:
+            return tables
+        ti, i, tj, j = swap
+        tables[ti][i], tables[tj][j] = tables[tj][j], tables[ti][i]
+        clashes[ti] = _clashes(tables[ti], met)
+        clashes[tj] = _clashes(tables[tj], met)
+
+
+def _find_swap(
+    tables: list[list[int]], clashes: list[int], met: Sequence[set[int]], budget: list[int]
+) -> tuple[int, int, int, int] | None:
+    """The first swap (table, seat, other table, seat) that lowers the repeat meetings."""
+    for ti, table in enumerate(tables):
+        if not clashes[ti]:
+            continue
+        for i, a in enumerate(table):
+            if not any(b in met[a] for b in table if b != a):
+                continue
+            for tj in sorted(range(len(tables)), key=lambda t: (abs(t - ti), t)):
+                if tj == ti:
+                    continue
+                other = tables[tj]
+                before = clashes[ti] + clashes[tj]
+                for j, b in enumerate(other):
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return None
+                    new_t = [*table[:i], b, *table[i + 1 :]]
+                    new_o = [*other[:j], a, *other[j + 1 :]]
+                    if _clashes(new_t, met) + _clashes(new_o, met) < before:
+                        return ti, i, tj, j
+    return None
 
 
 def _seat(group: Sequence[int], seat_counts: Sequence[Sequence[int]]) -> tuple[int, ...]:

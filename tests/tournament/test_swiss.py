@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import combinations
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -168,3 +169,28 @@ def test_pairing_1000_bots_is_correct() -> None:
                 met[a].update(b for b in t if b != a)
 
 
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 4), st.integers(8, 16))
+def test_when_the_search_gives_up_swaps_still_seat_everyone_once(
+    seed: int, k: int, n: int
+) -> None:
+    from arena.tournament._swiss import _greedy
+
+    rng = random.Random(seed)
+    met: list[set[int]] = [set() for _ in range(n)]
+    for _ in range(n * 2):  # a random history of meetings
+        a, b = rng.sample(range(n), 2)
+        met[a].add(b)
+        met[b].add(a)
+    sizes, _ = table_sizes(n - n % k, k, "short_tables")
+    order = list(range(n - n % k))
+    tables = pair_round(order, sizes, met, [[0] * k for _ in range(n)], budget=0)
+    assert sorted(b for t in tables for b in t) == order
+    greedy = _greedy(order, sizes, met)
+
+    def repeats(ts: list[Any]) -> int:
+        return sum(b in met[a] for t in ts for a, b in combinations(t, 2))
+
+    assert repeats(tables) <= repeats(greedy)
