@@ -204,6 +204,11 @@ def ab_command(
         result = run_ab(config, jobs=jobs, out=out, on_set=None if quiet else print_progress)
     except (ValueError, LookupError) as exc:
         raise click.ClickException(str(exc)) from None
+    except KeyboardInterrupt:
+        kept = f"the sets played so far are in {out}; run the same command to resume" if out \
+            else "nothing was kept (give --out to keep records and resume)"
+        click.echo(f"interrupted: {kept}", err=True)
+        sys.exit(130)
     if as_json:
         click.echo(json.dumps(_finite(result.to_dict()), indent=2))
         return

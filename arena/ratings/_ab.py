@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import signal
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -151,6 +152,10 @@ def _default_runner(spec: Mapping[str, Any]) -> Record:
     return run_match(spec)
 
 
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _play_set(runner: Runner, specs: list[dict[str, Any]]) -> list[Record]:
     return [runner(spec) for spec in specs]
 
@@ -229,34 +234,53 @@ def run_ab(
                 take(index, records)
                 index += 1
         else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                running: dict[Future[list[Record]], int] = {}
-                done: dict[int, list[Record]] = {}
-                next_submit = next_needed = 0
-                while True:
-                    # at most `jobs` sets in flight: a decision wastes little work
-                    while len(running) < jobs and next_submit < config.max_sets:
-                        specs, records = lookup(next_submit)
-                        if records is None:
-                            running[pool.submit(_play_set, play, specs)] = next_submit
-                        else:
-                            done[next_submit] = records
-                            cached_sets.add(next_submit)
-                        next_submit += 1
-                    while next_needed in done and not test.status().finished:
-                        take(next_needed, done.pop(next_needed))
-                        next_needed += 1
-                    if test.status().finished or not running:
-                        break
-                    finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        records = future.result()
-                        write(records)
+            # workers ignore Ctrl-C: the main process decides what happens to the sets in flight
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupts)
+            running: dict[Future[list[Record]], int] = {}
+            done: dict[int, list[Record]] = {}
+            next_submit = next_needed = 0
+            drained = False
+            try:
+                try:
+                    while True:
+                        # at most `jobs` sets in flight: a decision wastes little work
+                        while len(running) < jobs and next_submit < config.max_sets:
+                            specs, records = lookup(next_submit)
+                            if records is None:
+                                future = pool.submit(_play_set, play, specs)
+                                running[future] = next_submit
+                            else:
+                                done[next_submit] = records
+                                cached_sets.add(next_submit)
+                            next_submit += 1
+                        while next_needed in done and not test.status().finished:
+                            take(next_needed, done.pop(next_needed))
+                            next_needed += 1
+                        if test.status().finished or not running:
+                            break
+                        finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                        for future in finished:
+                            records = future.result()
+                            write(records)
+                            played += 1
+                            done[running.pop(future)] = records
+                finally:
+                    # sets in flight when the test stopped, or at Ctrl-C: keep what they play
+                    # (their matches run under the referee's time limits, so this ends); a
+                    # second Ctrl-C abandons them
+                    for future in list(running):
+                        write(future.result())
                         played += 1
-                        done[running.pop(future)] = records
-                for future in list(running):  # sets still in flight: keep what they play
-                    write(future.result())
-                    played += 1
+                        running.pop(future)
+                    drained = True
+            finally:
+                if drained:  # workers idle: let them exit and close their bots
+                    pool.shutdown(wait=True)
+                else:
+                    workers = list((getattr(pool, "_processes", None) or {}).values())
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    for process in workers:
+                        process.terminate()
     return AbResult(test.status(), played, reused, str(out) if out is not None else None)
 
 
