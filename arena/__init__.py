@@ -14,6 +14,11 @@ from arena.bot import MatchInfo as MatchInfo
 from arena.hookspecs import hookimpl as hookimpl
 
 if TYPE_CHECKING:
+    from arena.ratings import Sprt as Sprt
+    from arena.ratings import head_to_head as head_to_head
+    from arena.ratings import rate as rate
+    from arena.ratings import rate_files as rate_files
+    from arena.ratings import sprt_from_records as sprt_from_records
     from arena.records import RecordWriter as RecordWriter
     from arena.records import read_records as read_records
     from arena.referee import play_match as play_match
@@ -33,6 +38,11 @@ _LAZY = {
     "read_records": "arena.records",
     "play_match": "arena.referee",
     "run_match": "arena.referee",
+    "Sprt": "arena.ratings",
+    "head_to_head": "arena.ratings",
+    "rate": "arena.ratings",
+    "rate_files": "arena.ratings",
+    "sprt_from_records": "arena.ratings",
 }
 
 
@@ -47,3 +57,4 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["Bot", "MatchInfo", "TournamentConfig", "hookimpl", "load_config", "run_tournament"]
 __all__ += ["RecordWriter", "play_match", "read_records", "run_match"]
+__all__ += ["Sprt", "head_to_head", "rate", "rate_files", "sprt_from_records"]
