@@ -150,3 +150,17 @@ def test_leaderboard_is_plain_data() -> None:
     assert data["bots"][0]["label"] == "a"
     assert data["head_to_head"]["pairs"][0] == {
         "a": "a", "b": "b", "a_ahead": 3, "b_ahead": 1, "shared": 4, "a_rate": 0.75}
+
+
+def test_no_records_and_no_deals_give_an_empty_board() -> None:
+    assert rate([]).bots == []
+    board = rate([record("m", ["a", "b"], [])])
+    assert board.bots == [] and board.matches == 1 and board.deals == 0
+
+
+def test_the_bootstrap_is_reproducible_and_its_seed_matters() -> None:
+    records = list(simulate_records({"a": 0.3, "b": 0.0, "c": -0.3}, sets=20, players=3, seed=4))
+    first, again, other = rate(records), rate(records), rate(records, seed=7)
+    assert first.to_dict() == again.to_dict()
+    assert first.bot("a").score_low != other.bot("a").score_low
+    assert first.bot("a").score == other.bot("a").score
