@@ -162,5 +162,7 @@ def test_the_bootstrap_is_reproducible_and_its_seed_matters() -> None:
     records = list(simulate_records({"a": 0.3, "b": 0.0, "c": -0.3}, sets=20, players=3, seed=4))
     first, again, other = rate(records), rate(records), rate(records, seed=7)
     assert first.to_dict() == again.to_dict()
-    assert first.bot("a").score_low != other.bot("a").score_low
+    # quantiles of a discrete bootstrap distribution may tie at one end: compare all bounds
+    bounds = [(line.score_low, line.score_high) for line in first.bots]
+    assert bounds != [(line.score_low, line.score_high) for line in other.bots]
     assert first.bot("a").score == other.bot("a").score
