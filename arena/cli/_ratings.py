@@ -185,6 +185,10 @@ def ab_command(
     """
     from arena.game import Rules
     from arena.plugins import registry
+    from arena.records import configure_logging
+
+    if quiet:
+        configure_logging("ERROR")
 
     try:
         rules = Rules.preset(preset).to_dict()
@@ -213,6 +217,9 @@ def ab_command(
         click.echo(json.dumps(_finite(result.to_dict()), indent=2))
         return
     click.echo(result.status.summary())
+    if result.faults:
+        listed = ", ".join(f"{label} {count}" for label, count in sorted(result.faults.items()))
+        click.echo(f"faults (see the records): {listed}")
     if result.sets_reused:
         click.echo(f"({result.sets_reused} sets reused from {out})")
 

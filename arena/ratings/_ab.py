@@ -139,11 +139,12 @@ class AbResult:
     sets_played: int  # sets run now
     sets_reused: int  # sets found complete in the output file
     out: str | None
+    faults: dict[str, int] = dataclasses.field(default_factory=dict)  # per label, tested sets
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready form."""
         return {"status": self.status.to_dict(), "sets_played": self.sets_played,
-                "sets_reused": self.sets_reused, "out": self.out}
+                "sets_reused": self.sets_reused, "out": self.out, "faults": dict(self.faults)}
 
 
 def _default_runner(spec: Mapping[str, Any]) -> Record:
@@ -181,6 +182,7 @@ def run_ab(
     known = _existing(out)
     played = reused = 0
     cached_sets: set[int] = set()
+    faults: dict[str, int] = {}
 
     with contextlib.ExitStack() as stack:
         writer: RecordWriter | None = None
@@ -194,6 +196,12 @@ def run_ab(
             nonlocal reused
             if index in cached_sets:
                 reused += 1
+            for record in records:
+                labels = [seat.get("label") for seat in record.get("seats") or []]
+                for deal in record.get("deals") or []:
+                    for fault in deal.get("faults") or []:
+                        label = str(labels[fault["seat"]])
+                        faults[label] = faults.get(label, 0) + 1
             score = set_score(records, challenger, reference)
             if score is None:
                 raise RatingsError(
@@ -281,7 +289,8 @@ def run_ab(
                     pool.shutdown(wait=False, cancel_futures=True)
                     for process in workers:
                         process.terminate()
-    return AbResult(test.status(), played, reused, str(out) if out is not None else None)
+    return AbResult(test.status(), played, reused, str(out) if out is not None else None,
+                    faults)
 
 
 def _same_match(spec: Mapping[str, Any], record: Mapping[str, Any]) -> bool:

@@ -29,3 +29,12 @@ def play(spec: Mapping[str, Any]) -> dict[str, Any]:
     return {"schema": 1, "type": "match", "match_id": spec["match_id"],
             "tournament": spec["tournament"], "seed": spec["seed"], "set": spec["set"],
             "round": spec["round"], "seats": [dict(s) for s in spec["seats"]], "deals": deals}
+
+
+def play_faulty_baseline(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """As :func:`play`, with one timeout of the seat labelled ``weak`` in every deal."""
+    record = play(spec)
+    weak = [s for s, seat in enumerate(spec["seats"]) if seat["label"] == "weak"]
+    for deal in record["deals"]:
+        deal["faults"] = [{"seat": s, "kind": "timeout", "move": 0, "detail": ""} for s in weak]
+    return record

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import ratings_planted_runner as planted_runner
-from ratings_planted_runner import play
+from ratings_planted_runner import play, play_faulty_baseline
 
 from arena.ratings import RatingsError, sprt_from_records
 from arena.ratings._ab import AbConfig, bot_spec, run_ab
@@ -92,3 +92,9 @@ def test_rerun_with_other_options_is_refused(tmp_path: Path) -> None:
     run_ab(_config(players=2), runner=play, out=out)
     with pytest.raises(RatingsError, match="another seed or other seats"):
         run_ab(_config(players=2, seed=5), runner=play, out=out)
+
+
+def test_faults_of_the_tested_sets_are_counted() -> None:
+    result = run_ab(_config(players=2), runner=play_faulty_baseline)
+    assert result.faults == {"weak": 3 * 2 * result.status.sets}  # 3 deals x 2 matches a set
+    assert result.to_dict()["faults"] == result.faults
