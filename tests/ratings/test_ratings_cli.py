@@ -72,3 +72,15 @@ def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:
 def test_ab_unknown_bot_is_a_clear_error() -> None:
     result = CliRunner().invoke(main, ["ab", "greedy", "no-such-bot"])
     assert result.exit_code == 1 and "unknown bot 'no-such-bot'" in result.output
+
+
+def test_many_bots_get_a_pair_list_instead_of_a_matrix(tmp_path: Path) -> None:
+    strengths = {f"b{i:02d}": i / 10 for i in range(13)}
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as handle:
+        for r in simulate_records(strengths, sets=30, seed=3):
+            handle.write(json.dumps(r) + "\n")
+    result = CliRunner().invoke(main, ["ratings", str(path), "--resamples", "100"])
+    assert result.exit_code == 0, result.output
+    assert "head to head (pairs that shared a table)" in result.output
+    assert "opponent" in result.output
