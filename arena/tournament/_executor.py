@@ -35,7 +35,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -63,7 +63,7 @@ class Executor(Protocol):
     Ctrl-C).
     """
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         ...
 
@@ -98,11 +98,18 @@ def _play(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:
 
 
 def _run_one(match_fn: MatchFn, spec: dict[str, Any]) -> dict[str, Any]:
-    ok, value = _play(match_fn, spec)
+    return _checked(spec, *_play(match_fn, spec))
+
+
+def _checked(spec: dict[str, Any], ok: bool, value: Any) -> dict[str, Any]:
+    """The record, or MatchFailed when the match function failed or answered nonsense."""
+    match_id = str(spec.get("match_id"))
     if not ok:
-        raise MatchFailed(str(spec.get("match_id")), value)
+        raise MatchFailed(match_id, value)
     if not isinstance(value, dict):
-        raise MatchFailed(str(spec.get("match_id")), f"record is {type(value).__name__}")
+        raise MatchFailed(match_id, f"the record is a {type(value).__name__}, not a mapping")
+    if value.get("match_id") != spec.get("match_id"):
+        raise MatchFailed(match_id, f"the record is of match {value.get('match_id')!r}")
     return value
 
 
@@ -163,7 +170,7 @@ class SerialExecutor:
     def __init__(self, match_fn: MatchFn = referee_match) -> None:
         self.match_fn = match_fn
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         for spec in specs:
             yield _run_one(self.match_fn, spec)
@@ -210,7 +217,7 @@ class LocalExecutor:
     def close(self) -> None:
         """Let the workers finish and exit (they kill their bot processes on the way)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
     def __enter__(self) -> LocalExecutor:
@@ -219,7 +226,7 @@ class LocalExecutor:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         if self.jobs == 1:
             yield from SerialExecutor(self.match_fn).run(specs)
@@ -245,9 +252,7 @@ class LocalExecutor:
                 next_spec = next(source, None)
                 if next_spec is not None:
                     pending.append((next_spec, pool.submit(_play, self.match_fn, next_spec)))
-                if not ok:
-                    raise MatchFailed(str(spec.get("match_id")), value)
-                yield value
+                yield _checked(spec, ok, value)
             finished = True
         finally:
             if not finished:

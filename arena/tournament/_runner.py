@@ -15,6 +15,7 @@ import os
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,13 +176,16 @@ def run_tournament(
                     tables = schedule.tables(round_)
                 specs = _todo(schedule, tables, done)
                 try:
-                    for record in executor.run(specs):
-                        writer.write(record)
-                        played += 1
-                        standings.add(record)
-                        if history is not None:
-                            round_records.append(record)
-                        reporter.match(record, standings)
+                    # closing(): an exception here (Ctrl-C) stops the executor at once,
+                    # not when the generator happens to be collected.
+                    with closing(executor.run(specs)) as results:
+                        for record in results:
+                            writer.write(record)
+                            played += 1
+                            standings.add(record)
+                            if history is not None:
+                                round_records.append(record)
+                            reporter.match(record, standings)
                 except MatchFailed as exc:
                     raise TournamentError(
                         f"{exc}; the {len(done) + played} records so far are kept in "
