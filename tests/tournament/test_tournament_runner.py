@@ -250,3 +250,13 @@ def test_an_output_folder_that_is_a_file_is_one_clear_error(tmp_path: Path) -> N
     config = _dry_config("o", 3, 2, '{"type": "round_robin"}')
     with pytest.raises(TournamentError, match=r"cannot use .*taken as the output folder"):
         run_tournament(config, out=blocker, executor=SerialExecutor(dry_run_match))
+
+
+def test_a_record_for_another_match_is_refused(tmp_path: Path) -> None:
+    def confused(spec: dict[str, Any]) -> dict[str, Any]:
+        return dry_run_match({**spec, "match_id": "elsewhere"})
+
+    config = _dry_config("c", 3, 2, '{"type": "round_robin"}')
+    with pytest.raises(TournamentError, match=r"match c-t0 failed: the record is of match "
+                                               r"'elsewhere'"):
+        run_tournament(config, out=tmp_path / "o", executor=SerialExecutor(confused))
