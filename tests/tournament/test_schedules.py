@@ -18,6 +18,7 @@ from arena.tournament import (
     sampled_round_robin,
     validate_config,
 )
+from arena.tournament._design import round_robin_tables
 
 BOT_NAMES = ["greedy", "random", "lowest", "highest", "passer"]
 
@@ -94,6 +95,7 @@ def test_capped_round_robin_is_exactly_balanced(
     cap = classes * n
     tables = list(sampled_round_robin(n, k, cap, seed))
     assert len(tables) <= cap
+    assert len(tables) == round_robin_tables(n, k, cap)  # the count Schedule.total uses
     if comb(n, k) <= cap:
         assert len(tables) == comb(n, k)
         return
