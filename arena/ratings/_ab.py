@@ -1,7 +1,8 @@
 """Running an A/B test: duplicate sets of matches, played until the SPRT decides.
 
-A set is ``players`` matches on one seed with the seats rotated, so every bot plays every hand
-once and the luck of the deal cancels within the set. Sets are scored and fed to the
+A set is one seed played with the seats rotated (and, from three players on, mirrored and
+rotated), so every bot plays every hand and sits both before and after every other bot; the
+luck of the cards and of the seating cancels within the set. Sets are scored and fed to the
 :class:`~arena.ratings.Sprt` strictly in set order, whatever order parallel workers finish
 them in, so the decision is the same for any ``jobs``. Every finished record is appended to the
 output file at once (a stopped run keeps what it played) and a rerun with the same file and
@@ -111,23 +112,33 @@ class AbConfig:
         return int.from_bytes(digest[:8], "big") >> 1
 
     def set_specs(self, index: int) -> list[dict[str, Any]]:
-        """Match specs of duplicate set ``index``: one per rotation of the seats."""
+        """Match specs of duplicate set ``index``: every rotation of the seats, and with three
+        or more players every rotation of the mirrored order too.
+
+        Rotating alone keeps the cyclic order: the challenger would always play just before the
+        baseline. Play order matters in President (the next player answers your leads), and
+        identical bots then differ by tens of Elo; the mirror gives each pair both orders.
+        """
         seats, _ = self.seats()
         seed = self.set_seed(index)
         set_id = f"{self.tournament}-s{index}"
+        orders = [("r", seats)]
+        if self.players >= 3:
+            orders.append(("m", [seats[0], *reversed(seats[1:])]))
         specs = []
-        for rotation in range(self.players):
-            rotated = seats[rotation:] + seats[:rotation]
-            specs.append({
-                "match_id": f"{set_id}-r{rotation}",
-                "tournament": self.tournament,
-                "seed": seed,
-                "rules": dict(self.rules),
-                "seats": [dict(seat) for seat in rotated],
-                "limits": dict(self.limits),
-                "set": set_id,
-                "round": index,
-            })
+        for tag, order in orders:
+            for rotation in range(self.players):
+                rotated = order[rotation:] + order[:rotation]
+                specs.append({
+                    "match_id": f"{set_id}-{tag}{rotation}",
+                    "tournament": self.tournament,
+                    "seed": seed,
+                    "rules": dict(self.rules),
+                    "seats": [dict(seat) for seat in rotated],
+                    "limits": dict(self.limits),
+                    "set": set_id,
+                    "round": index,
+                })
         return specs
 
 

@@ -33,11 +33,32 @@ def test_a_set_rotates_every_seat_over_one_seed() -> None:
     assert [s["label"] for s in seats] == ["strong", "weak", "weak#2", "weak#3"]
     assert reference == ["weak", "weak#2", "weak#3"]
     specs = config.set_specs(3)
+    assert len(specs) == 8  # four rotations, of the order and of its mirror
     assert len({spec["seed"] for spec in specs}) == 1
     assert {spec["set"] for spec in specs} == {"ab-s3"}
+    assert len({spec["match_id"] for spec in specs}) == 8
     for seat in range(4):
-        assert {spec["seats"][seat]["label"] for spec in specs} == {s["label"] for s in seats}
+        labels = [spec["seats"][seat]["label"] for spec in specs]
+        assert sorted(labels) == sorted(2 * [s["label"] for s in seats])  # each bot twice
     assert config.set_specs(4)[0]["seed"] != specs[0]["seed"]
+
+
+def test_a_set_seats_every_pair_in_both_play_orders() -> None:
+    # rotating alone would always put the baseline right after the challenger
+    specs = _config(players=4, field=[bot_spec("twin")]).set_specs(0)
+    after = {"weak after strong": 0, "strong after weak": 0}
+    for spec in specs:
+        labels = [seat["label"] for seat in spec["seats"]]
+        c, b = labels.index("strong"), labels.index("weak")
+        if (c + 1) % 4 == b:
+            after["weak after strong"] += 1
+        if (b + 1) % 4 == c:
+            after["strong after weak"] += 1
+    assert after["weak after strong"] == after["strong after weak"] > 0
+
+
+def test_two_players_need_no_mirror() -> None:
+    assert len(_config(players=2).set_specs(0)) == 2
 
 
 def test_field_bots_and_label_clashes() -> None:
