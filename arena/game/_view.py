@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ._cards import Card, cards_of
+from ._cards import CARDS, JOKER, Card, cards_of, parse_hand, suit_major_bit
 from ._moves import Move
 from ._rules import Rules
 
@@ -71,6 +72,72 @@ class View:
             self.scores = ctx.scores
             self._exchange = ctx.exchanges[seat] if ctx.exchanges[seat] != ([], []) else None
 
+    @classmethod
+    def from_state(
+        cls,
+        rules: Rules,
+        seat: int,
+        number: int,
+        *,
+        hand: str | Iterable[Card | str],
+        to_move: int | None,
+        pile: Move | None,
+        revolution: bool,
+        counts: Sequence[int],
+        passed: Sequence[bool],
+        sat_out: Sequence[bool],
+        trick: Sequence[tuple[int, Move]],
+        plays: Sequence[tuple[int, Move]],
+        places: Sequence[int | None],
+        roles: Sequence[str | None],
+        scores: Sequence[int],
+        exchange: tuple[Sequence[Card], Sequence[Card]] | None = None,
+    ) -> View:
+        """A view from its parts, without the deal behind it.
+
+        This is how a bot in another process gets a real view (with working
+        :meth:`legal_moves`) from what the referee sent. ``hand`` is a list of
+        cards or one string of cards separated by spaces (``"3C 5H JK"``, the
+        fast path); ``finish_order`` follows from ``places``. The parts are
+        trusted to describe one state of a deal: nothing is cross-checked.
+        """
+        view = cls.__new__(cls)
+        if isinstance(hand, str):
+            mask = smask = jokers = 0
+            for token in hand.split():
+                bits = _HAND_BITS.get(token)
+                if bits is None:
+                    more = parse_hand([token])
+                    bits = (more[0], more[1], more[2])
+                if bits[2]:
+                    jokers += 1
+                else:
+                    mask |= bits[0]
+                    smask |= bits[1]
+        else:
+            mask, smask, jokers = parse_hand(hand)
+        view.seat = seat
+        view.rules = rules
+        view.number = number
+        view.players = len(counts)
+        view.to_move = to_move
+        view.pile = pile
+        view.revolution = revolution
+        view._mask = mask
+        view._smask = smask
+        view._jokers = jokers
+        view.counts = tuple(counts)
+        view.passed = tuple(passed)
+        view.sat_out = tuple(sat_out)
+        view.trick = tuple(trick)
+        view.plays = tuple(plays)
+        view.places = tuple(places)
+        view.finish_order = tuple(s for s in places if s is not None)
+        view.roles = tuple(roles)
+        view.scores = tuple(scores)
+        view._exchange = None if exchange is None else (list(exchange[0]), list(exchange[1]))
+        return view
+
     @property
     def hand(self) -> list[Card]:
         """The seat's own cards, sorted."""
@@ -132,3 +199,9 @@ class View:
                 "received": [str(c) for c in self._exchange[1]],
             },
         }
+
+
+_HAND_BITS: dict[str, tuple[int, int, int]] = {
+    str(card): (1 << card.index, suit_major_bit(card.index), 0) for card in CARDS
+}
+_HAND_BITS[str(JOKER)] = (0, 0, 1)

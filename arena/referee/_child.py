@@ -19,11 +19,11 @@ import traceback
 from typing import Any
 
 from arena.bot import Bot, MatchInfo
-from arena.game import Rules
+from arena.game import Rules, View
 
 from ._loading import make_bot
 from ._protocol import LineDecoder, ProtocolError, decode, encode
-from ._wire import view_from_dict
+from ._wire import DeltaDecoder, view_from_dict
 
 __all__ = ["main"]
 
@@ -54,6 +54,14 @@ class _Runner:
         self.params = params
         self.bot: Bot | None = None
         self.rules: Rules | None = None
+        self.views: DeltaDecoder | None = None
+
+    def _view(self, message: dict[str, Any]) -> View:
+        """The request's view, from its delta (what this child asks for) or a full view."""
+        delta = message.get("delta")
+        if delta is not None and self.views is not None:
+            return self.views.view(delta)
+        return view_from_dict(message["view"], self.rules)
 
     def handle(self, message: dict[str, Any]) -> dict[str, Any] | None:
         kind = message["type"]
@@ -68,19 +76,21 @@ class _Runner:
                 bot.bind(message["seat"], rules, message["players"], rng)
                 self.bot = bot
                 self.rules = rules
+                self.views = DeltaDecoder(rules, message["seat"])
                 info = MatchInfo(
                     message["seat"], message["players"], rules, message["match_id"],
                     list(message["labels"]),
                 )
                 bot.start_match(info)
-                return {"type": "ready", "id": reply_id, "name": bot.name, "version": bot.version}
+                return {"type": "ready", "id": reply_id, "name": bot.name, "version": bot.version,
+                        "views": "delta"}
             if self.bot is None:
                 return {"type": "error", "id": reply_id, "message": f"{kind!r} before 'start'"}
             if kind == "play":
-                move = self.bot.play(view_from_dict(message["view"], self.rules))
+                move = self.bot.play(self._view(message))
                 return {"type": "move", "id": reply_id, "move": _jsonable(move)}
             if kind == "exchange":
-                view = view_from_dict(message["view"], self.rules)
+                view = self._view(message)
                 cards = self.bot.exchange(view, message["count"])
                 return {"type": "exchange", "id": reply_id, "cards": _jsonable(cards)}
             if kind == "end_deal":

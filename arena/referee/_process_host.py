@@ -17,7 +17,7 @@ from ._host import Host, StartInfo
 from ._limits import Limits
 from ._loading import BotRef, resolve, rng_for, seat_seed
 from ._protocol import PROTOCOL_VERSION, answer_value
-from ._wire import view_to_wire
+from ._wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
     from arena.game import View
@@ -93,6 +93,7 @@ class _ChildHost(Host):
         self._info: StartInfo | None = None
         self._pids: list[int] = []
         self._faulted = False
+        self._views: FullEncoder | DeltaEncoder = FullEncoder()
 
     # subclasses provide these
     def _argv(self) -> list[str]:
@@ -166,6 +167,13 @@ class _ChildHost(Host):
         except ValueError as exc:  # ProtocolError
             self._drop()
             raise BotFault("malformed", f"start failed: {exc}") from None
+        views = ready.get("views", "full")
+        if views not in VIEW_ENCODINGS:
+            self._drop()
+            raise BotFault("malformed", f"start failed: 'views' must be one of "
+                           f"{', '.join(map(repr, VIEW_ENCODINGS))}, got {views!r}")
+        # A fresh encoder per process start: the bot remembers nothing from before.
+        self._views = DeltaEncoder() if views == "delta" else FullEncoder()
         self._on_ready(ready)
 
     def _drop(self) -> None:
@@ -181,13 +189,23 @@ class _ChildHost(Host):
                 self._drop()
             await self._launch(timeout)
 
-    async def _request(self, message: dict[str, Any], kind: str, timeout: float) -> object:
-        await self.prepare(self._limits.start_ms / 1000)
+    async def _request(
+        self, kind: str, view: View, timeout: float, count: int | None = None
+    ) -> object:
+        if self._proc is None:
+            await self.prepare(self._limits.start_ms / 1000)
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()
-        message["id"] = request_id
-        message["time_ms"] = round(max(0.0, timeout * 1000 - self._limits.grace_ms))
+        message: dict[str, Any] = {
+            "type": kind,
+            "id": request_id,
+            "time_ms": round(max(0.0, timeout * 1000 - self._limits.grace_ms)),
+        }
+        if count is not None:
+            message["count"] = count
+        views = self._views
+        message[views.field] = views.encode(view)
         try:
             answer = await _round_trip(proc, message, timeout)
             return answer_value(answer, kind, request_id)
@@ -200,11 +218,10 @@ class _ChildHost(Host):
             raise BotFault("malformed", str(exc)) from None
 
     async def play(self, view: View, timeout: float) -> object:
-        return await self._request({"type": "play", "view": view_to_wire(view)}, "play", timeout)
+        return await self._request("play", view, timeout)
 
     async def exchange(self, view: View, count: int, timeout: float) -> object:
-        message = {"type": "exchange", "count": count, "view": view_to_wire(view)}
-        return await self._request(message, "exchange", timeout)
+        return await self._request("exchange", view, timeout, count)
 
     async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
         if self._proc is None or self._proc.poll() is not None:

@@ -37,15 +37,22 @@ class ProtocolError(ValueError):
     """A peer sent bytes that are not a protocol message (a ``malformed`` fault)."""
 
 
+# Built once: json.dumps with options builds a new encoder on every call. Messages are
+# built by this package from plain data, so they cannot be circular.
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
+                                   check_circular=False)
+_DECODER: Final = json.JSONDecoder()
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One message as one line: compact JSON, UTF-8, ending in a newline."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    return (_ENCODER.encode(message) + "\n").encode()
 
 
 def decode(line: bytes | str) -> dict[str, Any]:
     """Parse one line (without its newline) into a message object with a ``type``."""
     try:
-        message = json.loads(line)
+        message = _DECODER.decode(line.decode() if isinstance(line, bytes) else line)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ProtocolError(f"not JSON: {_excerpt(line)}") from exc
     if not isinstance(message, dict):

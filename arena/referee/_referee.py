@@ -27,6 +27,7 @@ from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
 from ._limits import Clock, Limits
 from ._process_host import CommandHost, ProcessHost, ProcessPool
+from ._wire import parse_move
 
 __all__ = ["HOST_KINDS", "MatchSpecError", "make_host", "play_match", "run_match"]
 
@@ -79,7 +80,7 @@ def _judge_move(answer: object) -> Move:
     if not isinstance(answer, str):
         raise BotFault("malformed", f"expected a move as text, got {_short(answer)}")
     try:
-        return Move.parse(answer)
+        return parse_move(answer)
     except ValueError as exc:
         raise BotFault("malformed", f"not a move: {_short(answer)} ({exc})") from None
 

@@ -1,21 +1,45 @@
-"""Rebuilding a :class:`arena.game.View` from the JSON a child process receives."""
+"""Views on the wire: the full JSON view, and the opt-in delta encoding.
+
+A ``play`` or ``exchange`` request carries the deciding seat's view in one
+of two encodings (docs/protocol.md, "Views"):
+
+- **full** (``"view"``, the default): ``View.to_dict()`` minus the rules,
+  self-contained, so a bot in any language needs no memory of earlier
+  requests;
+- **delta** (``"delta"``, for bots that answer ``start`` with ``"views":
+  "delta"``, as the Python child of the ``process`` host does): only what
+  changed since the seat's previous request in the same deal. A deal's
+  plays only ever grow and the current trick is a suffix of them, so the
+  plays are sent once each and the trick as a length; per-seat data goes as
+  flat arrays, the hand as one string, and the roles, scores, places and
+  exchange only when they change. It keeps a request line small however
+  long the deal gets.
+
+Each side of a bot's pipe keeps one encoder or decoder per process start,
+so both forget everything together when the bot restarts (``start`` again).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from arena.game import Move, Rules, View
-from arena.game._cards import parse_hand
+from arena.game import Card, Move, Rules, View
 
-__all__ = ["view_from_dict", "view_to_wire"]
+__all__ = ["DeltaDecoder", "DeltaEncoder", "FullEncoder", "view_from_dict", "view_to_wire"]
 
+VIEW_ENCODINGS: Final = ("full", "delta")
+"""The values a bot may give for ``views`` in its ``ready`` answer."""
 
 _MOVES: dict[str, Move] = {}
-_MOVE_CACHE_SIZE = 1 << 16
+_MOVE_CACHE_SIZE: Final = 1 << 16
+_UNSENT: Final[Any] = object()
 
 
-def _move(text: str) -> Move:
-    """``Move.parse`` with a memo: a deal's plays come back in every view."""
+def parse_move(text: str) -> Move:
+    """``Move.parse`` with a memo: the same few hundred moves come back all match long.
+
+    Moves are immutable and interned, so handing out one object per text is safe.
+    """
     move = _MOVES.get(text)
     if move is None:
         move = Move.parse(text)
@@ -24,58 +48,206 @@ def _move(text: str) -> Move:
     return move
 
 
+def _hand_text(view: View) -> str:
+    return " ".join([str(card) for card in view.hand])
+
+
 def view_to_wire(view: View) -> dict[str, Any]:
-    """The view as sent in a request: ``view.to_dict()`` minus the rules, sent once at start."""
-    data = view.to_dict()
-    del data["rules"]
-    return data
+    """The full view as sent in a request: ``view.to_dict()`` minus the rules (sent at start)."""
+    return FullEncoder().encode(view)
+
+
+class FullEncoder:
+    """Builds full views (``"view"``), equal to ``view.to_dict()`` without ``"rules"``.
+
+    Built from the view's attributes rather than through ``to_dict`` (which
+    also serializes the rules every time), and keeping the entries of the
+    deal's plays already built, since every later view of the deal repeats
+    them.
+    """
+
+    field: Final = "view"
+
+    def __init__(self) -> None:
+        self._deal = -1
+        self._plays: list[dict[str, Any]] = []
+
+    def encode(self, view: View) -> dict[str, Any]:
+        """The ``view`` field of a request."""
+        plays = view.plays
+        if view.number != self._deal or len(plays) < len(self._plays):
+            self._deal = view.number
+            self._plays = []
+        built = self._plays
+        for seat, move in plays[len(built):]:
+            built.append({"seat": seat, "move": str(move)})
+        counts, roles, scores = view.counts, view.roles, view.scores
+        passed, sat_out = view.passed, view.sat_out
+        exchange = None
+        if view.gave or view.received:
+            exchange = {"gave": [str(c) for c in view.gave],
+                        "received": [str(c) for c in view.received]}
+        return {
+            "seat": view.seat,
+            "deal": view.number,
+            "hand": [str(c) for c in view.hand],
+            "to_move": view.to_move,
+            "players": [
+                {"seat": s, "cards": counts[s], "role": roles[s], "score": scores[s],
+                 "out": counts[s] == 0, "passed": passed[s], "sat_out": sat_out[s]}
+                for s in range(view.players)
+            ],
+            "pile": None if view.pile is None else str(view.pile),
+            "trick": [{"seat": s, "move": str(m)} for s, m in view.trick],
+            "plays": built[:],
+            "finish_order": list(view.finish_order),
+            "places": list(view.places),
+            "revolution": view.revolution,
+            "exchange": exchange,
+        }
+
+
+class DeltaEncoder:
+    """Builds delta views (``"delta"``) for one bot process, remembering what it sent."""
+
+    field: Final = "delta"
+
+    def __init__(self) -> None:
+        self._deal = -1
+        self._sent = 0
+        self._places: Any = _UNSENT
+        self._roles: Any = _UNSENT
+        self._scores: Any = _UNSENT
+        self._exchange: Any = _UNSENT
+
+    def encode(self, view: View) -> dict[str, Any]:
+        """The ``delta`` field of a request; the bot is assumed to have received it."""
+        plays = view.plays
+        if view.number != self._deal or len(plays) < self._sent:
+            self._deal = view.number
+            self._sent = 0
+            self._places = self._roles = self._scores = self._exchange = _UNSENT
+        flat: list[Any] = []
+        for seat, move in plays[self._sent:]:
+            flat.append(seat)
+            flat.append(str(move))
+        self._sent = len(plays)
+        pile = view.pile
+        data: dict[str, Any] = {
+            "deal": view.number,
+            "to_move": view.to_move,
+            "hand": _hand_text(view),
+            "cards": view.counts,
+            "passed": view.passed,
+            "sat_out": view.sat_out,
+            "pile": None if pile is None else str(pile),
+            "revolution": view.revolution,
+            "trick": len(view.trick),
+            "plays": flat,
+        }
+        if view.places != self._places:
+            data["places"] = self._places = view.places
+        if view.roles != self._roles:
+            data["roles"] = self._roles = view.roles
+        if view.scores != self._scores:
+            data["scores"] = self._scores = view.scores
+        gave, received = view.gave, view.received
+        exchange = (gave, received) if gave or received else None
+        if exchange != self._exchange:
+            self._exchange = exchange
+            data["exchange"] = None if exchange is None else {
+                "gave": [str(c) for c in gave], "received": [str(c) for c in received]
+            }
+        return data
+
+
+class DeltaDecoder:
+    """Rebuilds full :class:`View` objects from a seat's delta views, in the bot's process."""
+
+    def __init__(self, rules: Rules, seat: int) -> None:
+        self.rules = rules
+        self.seat = seat
+        self._deal: int | None = None
+        self._plays: list[tuple[int, Move]] = []
+        self._plays_tuple: tuple[tuple[int, Move], ...] = ()
+        self._places: tuple[int | None, ...] = ()
+        self._roles: tuple[str | None, ...] = ()
+        self._scores: tuple[int, ...] = ()
+        self._exchange: tuple[list[Card], list[Card]] | None = None
+
+    def view(self, data: dict[str, Any]) -> View:
+        """The view that ``data`` (one request's ``delta``) brings this seat to."""
+        deal = data["deal"]
+        if deal != self._deal:
+            self._deal = deal
+            self._plays = []
+            self._plays_tuple = ()
+        flat = data["plays"]
+        if flat:
+            plays = self._plays
+            for i in range(0, len(flat), 2):
+                plays.append((flat[i], parse_move(flat[i + 1])))
+            self._plays_tuple = tuple(plays)
+        if "places" in data:
+            self._places = tuple(data["places"])
+        if "roles" in data:
+            self._roles = tuple(data["roles"])
+        if "scores" in data:
+            self._scores = tuple(data["scores"])
+        if "exchange" in data:
+            exchange = data["exchange"]
+            self._exchange = None if exchange is None else (
+                [Card.parse(c) for c in exchange["gave"]],
+                [Card.parse(c) for c in exchange["received"]],
+            )
+        all_plays = self._plays_tuple
+        trick = data["trick"]
+        pile = data["pile"]
+        return View.from_state(
+            self.rules, self.seat, deal,
+            hand=data["hand"],
+            to_move=data["to_move"],
+            pile=None if pile is None else parse_move(pile),
+            revolution=data["revolution"],
+            counts=data["cards"],
+            passed=data["passed"],
+            sat_out=data["sat_out"],
+            trick=all_plays[len(all_plays) - trick:] if trick else (),
+            plays=all_plays,
+            places=self._places,
+            roles=self._roles,
+            scores=self._scores,
+            exchange=self._exchange,
+        )
 
 
 def view_from_dict(data: dict[str, Any], rules: Rules | None = None) -> View:
-    """The :class:`View` that ``view.to_dict()`` described, with working ``legal_moves()``.
+    """The :class:`View` that a full view (``view.to_dict()``) describes, with working moves.
 
     ``rules`` stands in for a ``"rules"`` entry the data leaves out (the
-    protocol sends the rules once, in ``start``). Uses ``View.from_dict``
-    when the game package provides it; otherwise rebuilds the view field by
-    field from the same public data.
+    protocol sends the rules once, in ``start``).
     """
     if rules is None:
         rules = Rules.from_dict(data["rules"])
-    from_dict = getattr(View, "from_dict", None)
-    if from_dict is not None:
-        view: View = from_dict({**data, "rules": rules.to_dict()})
-        return view
-    view = View.__new__(View)
     players = data["players"]
-    mask, smask, jokers = parse_hand(data["hand"])
-    view.seat = data["seat"]
-    view.rules = rules
-    view.number = data["deal"]
-    view.players = len(players)
-    view.to_move = data["to_move"]
-    view.pile = None if data["pile"] is None else _move(data["pile"])
-    view.revolution = data["revolution"]
-    view._mask = mask  # type: ignore[attr-defined]
-    view._smask = smask  # type: ignore[attr-defined]
-    view._jokers = jokers  # type: ignore[attr-defined]
-    view.counts = tuple(p["cards"] for p in players)
-    view.passed = tuple(p["passed"] for p in players)
-    view.sat_out = tuple(p["sat_out"] for p in players)
-    view.trick = tuple((t["seat"], _move(t["move"])) for t in data["trick"])
-    view.plays = tuple((t["seat"], _move(t["move"])) for t in data["plays"])
-    view.finish_order = tuple(data["finish_order"])
-    view.roles = tuple(p["role"] for p in players)
-    view.scores = tuple(p["score"] for p in players)
     exchange = data.get("exchange")
-    view._exchange = (  # type: ignore[attr-defined]
-        None if exchange is None else (
-            [_card(c) for c in exchange["gave"]], [_card(c) for c in exchange["received"]]
-        )
+    return View.from_state(
+        rules, data["seat"], data["deal"],
+        hand=" ".join(data["hand"]),
+        to_move=data["to_move"],
+        pile=None if data["pile"] is None else parse_move(data["pile"]),
+        revolution=data["revolution"],
+        counts=[p["cards"] for p in players],
+        passed=[p["passed"] for p in players],
+        sat_out=[p["sat_out"] for p in players],
+        trick=[(t["seat"], parse_move(t["move"])) for t in data["trick"]],
+        plays=[(t["seat"], parse_move(t["move"])) for t in data["plays"]],
+        places=data["places"],
+        roles=[p["role"] for p in players],
+        scores=[p["score"] for p in players],
+        exchange=None if exchange is None else (
+            [Card.parse(c) for c in exchange["gave"]],
+            [Card.parse(c) for c in exchange["received"]],
+        ),
     )
-    return view
 
-
-def _card(text: str) -> Any:
-    from arena.game import Card
-
-    return Card.parse(text)
