@@ -13,7 +13,15 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.cli import main
-from arena.ratings import Leaderboard, RatingsError, Sprt, SprtStatus, rate_files
+from arena.ratings import (
+    Leaderboard,
+    RatingsError,
+    Sprt,
+    SprtStatus,
+    rate_files,
+    read_many,
+    sprt_from_records,
+)
 from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, bot_spec, run_ab
 
 _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
@@ -169,12 +177,17 @@ def print_progress(status: SprtStatus) -> None:
               show_default=True, help="Where installed bots run.")
 @click.option("--move-ms", default=1000, show_default=True, type=click.IntRange(1),
               help="Time limit per decision.")
+@click.option("--from", "from_records", multiple=True, type=click.Path(dir_okay=False),
+              metavar="RECORDS",
+              help="Play nothing: replay the test on these records (e.g. of arena run). "
+                   "BASELINE '*' compares with every other seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
     alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int, jobs: int,
-    out: str | None, host: str, move_ms: int, as_json: bool, quiet: bool,
+    out: str | None, host: str, move_ms: int, from_records: tuple[str, ...], as_json: bool,
+    quiet: bool,
 ) -> None:
     """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.
 
@@ -189,6 +202,10 @@ def ab_command(
 
     if quiet:
         configure_logging("ERROR")
+    if from_records:
+        _ab_from_records(from_records, challenger, baseline, elo0, elo1, alpha, beta, max_sets,
+                         as_json)
+        return
 
     try:
         rules = Rules.preset(preset).to_dict()
@@ -222,6 +239,29 @@ def ab_command(
         click.echo(f"faults (see the records): {listed}")
     if result.sets_reused:
         click.echo(f"({result.sets_reused} sets reused from {out})")
+
+
+def _ab_from_records(
+    paths: tuple[str, ...], challenger: str, baseline: str, elo0: float, elo1: float,
+    alpha: float, beta: float, max_sets: int, as_json: bool,
+) -> None:
+    """``arena ab --from``: the test a live run would have reached on existing records."""
+    try:
+        Sprt(elo0, elo1, alpha, beta, max_sets)
+        label = bot_spec(challenger)["label"]
+        reference = None if baseline == "*" else bot_spec(baseline)["label"]
+        records = read_many(paths, on_skip=lambda m: click.echo(f"warning: {m}", err=True))
+        status = sprt_from_records(records, label, reference, elo0=elo0, elo1=elo1,
+                                   alpha=alpha, beta=beta, max_sets=max_sets)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps(_finite({"status": status.to_dict()}), indent=2))
+        return
+    if status.sets == 0:
+        against = "any other seat" if reference is None else repr(reference)
+        raise click.ClickException(f"no set in these records where {label!r} met {against}")
+    click.echo(status.summary())
 
 
 main.add_command(ratings_command)

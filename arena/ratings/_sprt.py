@@ -211,8 +211,16 @@ def _opponents(record: Mapping[str, Any], challenger: str,
         theirs = [s for s, label in enumerate(labels) if label != challenger]
     else:
         wanted = {baseline} if isinstance(baseline, str) else set(baseline)
-        theirs = [s for s, label in enumerate(labels) if label in wanted]
+        theirs = [s for s, label in enumerate(labels) if _is_reference(label, wanted)]
     return mine, theirs
+
+
+def _is_reference(label: str, wanted: set[str]) -> bool:
+    """A reference label, or a copy of one as ``arena ab`` names them (``greedy#2``)."""
+    if label in wanted:
+        return True
+    base, sep, number = label.rpartition("#")
+    return bool(sep) and number.isdigit() and base in wanted
 
 
 def _comparisons(record: Mapping[str, Any], challenger: str,
@@ -244,8 +252,9 @@ def set_score(
     """Score of one duplicate set for the challenger, in [0, 1]; None if nothing compares.
 
     Per deal, the share of reference bots the challenger finished ahead of (the reference bots
-    are the ``baseline`` label or labels; with ``baseline=None``, every other seat: the
-    challenger against a fixed field). The set's score is the mean over its deals.
+    are the ``baseline`` label or labels and their copies ``LABEL#2``, ``LABEL#3``...; with
+    ``baseline=None``, every other seat: the challenger against a fixed field). The set's score
+    is the mean over its deals.
     """
     total = 0.0
     deals = 0

@@ -84,3 +84,18 @@ def test_many_bots_get_a_pair_list_instead_of_a_matrix(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "head to head (pairs that shared a table)" in result.output
     assert "opponent" in result.output
+
+
+def test_ab_from_records_replays_without_playing(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    with path.open("w") as handle:
+        for r in simulate_records({"new": 0.8, "old": 0.0, "x": 0.0}, sets=150, players=3,
+                                  deals=2, seed=6):
+            handle.write(json.dumps(r) + "\n")
+    result = CliRunner().invoke(main, ["ab", "new", "old", "--from", str(path), "--elo1", "40"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("H1 accepted")
+    field = CliRunner().invoke(main, ["ab", "x", "*", "--from", str(path), "--json"])
+    assert json.loads(field.output)["status"]["decision"] == "H0"
+    missing = CliRunner().invoke(main, ["ab", "new", "nobody", "--from", str(path)])
+    assert missing.exit_code == 1 and "where 'new' met 'nobody'" in missing.output

@@ -178,3 +178,9 @@ def test_replay_from_planted_records_decides_like_a_live_run() -> None:
         if live.update(score).finished:
             break
     assert live.status() == status
+
+
+def test_baseline_copies_count_as_the_baseline() -> None:
+    r = record("m", ["new", "old", "old#2", "old-fan"], [[0, 1, 2, 3], [1, 0, 3, 2]], set_id="s")
+    # deal 1: ahead of old and old#2; deal 2: behind old, ahead of old#2; old-fan is not a copy
+    assert set_score([r], "new", "old") == 0.75
