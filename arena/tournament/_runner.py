@@ -144,12 +144,13 @@ def run_tournament(
     records_path = folder / RECORDS
 
     standings = Standings(cfg.labels)
-    done: set[str] = set()  # ids recorded before this run (new ones need no lookup)
+    # ids recorded before this run, with their fingerprint (new ones need no lookup)
+    done: dict[str, int] = {}
     by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
     try:
         for record in resume_records(records_path):
             _check_record(record, cfg, records_path)
-            done.add(record["match_id"])
+            done[record["match_id"]] = _fingerprint(record)
             standings.add(record)
             if schedule.is_swiss:
                 by_round[int(record["round"])].append(record)
@@ -158,6 +159,7 @@ def run_tournament(
 
     started = time.perf_counter()
     played = 0
+    skipped = [0]
     try:
         if isinstance(executor, LocalExecutor):
             executor.start()  # before the reporter's threads: workers can then be forked
@@ -174,7 +176,7 @@ def run_tournament(
                         standings.add_bye(cfg.labels[bye])
                 else:
                     tables = schedule.tables(round_)
-                specs = _todo(schedule, tables, done)
+                specs = _todo(schedule, tables, done, skipped, records_path)
                 try:
                     # closing(): an exception here (Ctrl-C) stops the executor at once,
                     # not when the generator happens to be collected.
@@ -200,6 +202,12 @@ def run_tournament(
         reporter.stop()
         if owned:
             executor.close()
+    if skipped[0] != len(done):
+        extra = len(done) - skipped[0]
+        raise TournamentError(
+            f"{records_path} holds {extra} record{'s' if extra != 1 else ''} of matches this "
+            "schedule does not have (written by another version of arena?); choose another --out"
+        )
     return TournamentResult(
         name=cfg.name,
         out=str(folder),
@@ -212,13 +220,32 @@ def run_tournament(
     )
 
 
+def _fingerprint(match: Mapping[str, Any]) -> int:
+    """Seed and seating of a spec or record: a recorded match must be the scheduled one."""
+    return hash((match["seed"], tuple(seat["label"] for seat in match["seats"])))
+
+
 def _todo(
-    schedule: Schedule, tables: Iterable[Table], done: set[str]
+    schedule: Schedule,
+    tables: Iterable[Table],
+    done: dict[str, int],
+    skipped: list[int],
+    path: Path,
 ) -> Iterator[dict[str, Any]]:
+    """Specs not recorded yet; counts in ``skipped[0]`` the recorded ones it passes over."""
     for table in tables:
         for spec in schedule.specs(table):
-            if spec["match_id"] not in done:
+            recorded = done.get(spec["match_id"])
+            if recorded is None:
                 yield spec
+                continue
+            if recorded != _fingerprint(spec):
+                raise TournamentError(
+                    f"{path}: match {spec['match_id']} was recorded with other seats or another "
+                    "seed than this schedule gives it (written by another version of arena?); "
+                    "choose another --out"
+                )
+            skipped[0] += 1
 
 
 def _spec_order(schedule: Schedule, tables: Iterable[Table]) -> dict[str, int]:

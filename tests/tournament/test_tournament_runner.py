@@ -260,3 +260,22 @@ def test_a_record_for_another_match_is_refused(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match=r"match c-t0 failed: the record is of match "
                                                r"'elsewhere'"):
         run_tournament(config, out=tmp_path / "o", executor=SerialExecutor(confused))
+
+
+def test_resume_refuses_records_that_do_not_fit_the_schedule(tmp_path: Path) -> None:
+    config = _dry_config("fit", 5, 2, '{"type": "swiss", "rounds": 3, "odd": "byes"}')
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(config, out=out, executor=SerialExecutor(_Interrupt(5)))
+    path = out / "records.jsonl"
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["seats"] = list(reversed(first["seats"]))  # as if paired or seated differently
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    with pytest.raises(TournamentError, match=r"match fit-r0-t0 was recorded with other seats"):
+        run_tournament(config, out=out, executor=SerialExecutor(dry_run_match))
+
+    stranger = {**json.loads(lines[0]), "match_id": "fit-r9-t9"}
+    path.write_text("\n".join([*lines, json.dumps(stranger)]) + "\n")
+    with pytest.raises(TournamentError, match=r"holds 1 record of matches this schedule"):
+        run_tournament(config, out=out, executor=SerialExecutor(dry_run_match))
