@@ -49,7 +49,9 @@ def bootstrap_ratio(
         done += rows
     tail = expanded_tail(confidence, k)
     low, high = np.quantile(stats, [tail, 1.0 - tail])
-    return (float(low), float(high))
+    # a skewed bootstrap distribution from very few sets can leave the estimate just outside
+    # its own percentiles; widen to include it so ranks and ranges stay consistent
+    return (min(float(low), estimate), max(float(high), estimate))
 
 
 def expanded_tail(confidence: float, clusters: int) -> float:
