@@ -2,25 +2,42 @@
 
 Plays the same matches (same bots, same seeds) with the ``inline`` host and
 with the ``process`` host (processes kept in a pool, so start-up is paid
-once and excluded), and measures in the same run a raw round trip between
-two Python processes over a pipe. Target: the process host's overhead per
-decision is at most twice the raw round trip.
+once per match, not per process), and measures in the same run a raw round
+trip between two Python processes over a pipe. The overhead of the process
+host is its time per decision minus the inline host's. Target: at most
+twice the raw round trip.
 
-    python benchmarks/referee.py [--matches N] [--bots random,random,random,random]
+On a machine shared with other work, timings swing with its load, so the
+measurements are interleaved in rounds (raw, inline, process, raw, ...) and
+each round's overhead is compared with the raw round trip of the same
+round; the best and the median round are reported with the load average.
+
+Then, measured in this process without pipes, what a decision's request
+costs to build, encode, decode and rebuild in each view encoding
+(docs/protocol.md, "Views"): where the time goes.
+
+    python benchmarks/referee.py [--rounds 5] [--matches 6] [--bots random,random,random,random]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
+import random
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import trio
 
+from arena.game import Match, Rules, View
 from arena.referee import Limits, ProcessPool, make_host, play_match
+from arena.referee._protocol import decode, encode
+from arena.referee._wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
 
 _ECHO = r"""
 import os, sys
@@ -32,35 +49,45 @@ while True:
     os.write(w, data)
 """
 
-
-def raw_round_trip(n: int, size: int = 0) -> float:
-    """Seconds per round trip of a one-line message between two Python processes."""
-    to_child_r, to_child_w = os.pipe()
-    from_child_r, from_child_w = os.pipe()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _ECHO, str(to_child_r), str(from_child_w)],
-        pass_fds=(to_child_r, from_child_w),
-    )
-    os.close(to_child_r)
-    os.close(from_child_w)
-    line = b'{"type":"move","id":1,"move":"5H 5S"}\n'
-    if size:
-        line = b'{"pad":"' + b"x" * size + b'"}\n'
-    for _ in range(200):  # warm up
-        os.write(to_child_w, line)
-        os.read(from_child_r, 65536)
-    t0 = time.perf_counter()
-    for _ in range(n):
-        os.write(to_child_w, line)
-        os.read(from_child_r, 65536)
-    elapsed = time.perf_counter() - t0
-    os.close(to_child_w)
-    proc.wait()
-    os.close(from_child_r)
-    return elapsed / n
+_LINE = b'{"type":"move","id":1,"move":"5H 5S"}\n'
 
 
-def spec(seed: int, bots: list[str], host: str) -> dict[str, object]:
+def raw_round_trip(n: int, children: int = 1) -> float:
+    """Seconds per round trip of a one-line message to Python echo processes, asked in turn.
+
+    With one child this is the plain pipe round trip; with one child per seat
+    each child sleeps while the others answer, as bots at a table do.
+    """
+    channels = []
+    for _ in range(children):
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _ECHO, str(to_child_r), str(from_child_w)],
+            pass_fds=(to_child_r, from_child_w),
+        )
+        os.close(to_child_r)
+        os.close(from_child_w)
+        channels.append((proc, to_child_w, from_child_r))
+    try:
+        for i in range(200):  # warm up
+            _, w, r = channels[i % children]
+            os.write(w, _LINE)
+            os.read(r, 65536)
+        t0 = time.perf_counter()
+        for i in range(n):
+            _, w, r = channels[i % children]
+            os.write(w, _LINE)
+            os.read(r, 65536)
+        return (time.perf_counter() - t0) / n
+    finally:
+        for proc, w, r in channels:
+            os.close(w)
+            proc.wait()
+            os.close(r)
+
+
+def spec(seed: int, bots: Sequence[str], host: str) -> dict[str, Any]:
     return {
         "match_id": f"bench-{seed}", "seed": seed, "rules": {"rounds": 5},
         "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
@@ -68,55 +95,155 @@ def spec(seed: int, bots: list[str], host: str) -> dict[str, object]:
     }
 
 
-def run_matches(host: str, bots: list[str], matches: int, pool: ProcessPool | None) -> tuple[
-    float, int, list[float]
-]:
-    """Total seconds, decisions and move think times (ms) over ``matches`` matches."""
+def run_matches(
+    host: str, bots: Sequence[str], seeds: Sequence[int], pool: ProcessPool | None
+) -> tuple[float, int, list[dict[str, Any]]]:
+    """Total seconds and decisions over the matches of ``seeds``, and their records."""
     limits = Limits.from_dict({"move_ms": 5000})
     total = 0.0
     decisions = 0
-    think: list[float] = []
-    for seed in range(1, matches + 1):
+    records = []
+    for seed in seeds:
         s = spec(seed, bots, host)
-        hosts = [make_host(seat, limits, pool) for seat in s["seats"]]  # type: ignore[attr-defined]
+        hosts = [make_host(seat, limits, pool) for seat in s["seats"]]
         t0 = time.perf_counter()
-        record = trio.run(lambda s=s, hosts=hosts: play_match(s, hosts=hosts, pool=pool))
+        record = trio.run(functools.partial(play_match, s, hosts=hosts, pool=pool))
         total += time.perf_counter() - t0
         decisions += record["decisions"]
-        think += [m["ms"] for deal in record["deals"] for m in deal["moves"]]
-    return total, decisions, think
+        records.append(record)
+    return total, decisions, records
+
+
+def _moves_only(record: dict[str, Any]) -> list[list[tuple[int, str]]]:
+    return [[(m["seat"], m["move"]) for m in d["moves"]] for d in record["deals"]]
+
+
+def sample_views(players: int = 4, decisions: int = 3000, seed: int = 5) -> list[View]:
+    """Views of the decisions of seeded random matches (standard rules)."""
+    rng = random.Random(seed)
+    views: list[View] = []
+    rules = Rules.preset("standard")
+    while len(views) < decisions:
+        match = Match(rules, players, rng.randrange(1 << 32))
+        while (pending := match.pending) is not None and len(views) < decisions:
+            view = match.view(pending.seat)
+            views.append(view)
+            if pending.kind == "exchange":
+                match.give(view.hand[: pending.count])
+            else:
+                moves = view.legal_moves()
+                match.play(moves[rng.randrange(len(moves))])
+    return views
+
+
+def breakdown(views: list[View]) -> list[tuple[str, float, float]]:
+    """(step, full view us, delta view us) per decision, measured in this process."""
+    rules = views[0].rules
+
+    def per_view(fn: Callable[[Any], object], items: Sequence[Any]) -> float:
+        t0 = time.perf_counter()
+        for item in items:
+            fn(item)
+        return (time.perf_counter() - t0) / len(items) * 1e6
+
+    def encoders(kind: type[FullEncoder] | type[DeltaEncoder]) -> Callable[[View], Any]:
+        by_seat: dict[int, FullEncoder | DeltaEncoder] = {}
+        return lambda v: by_seat.setdefault(v.seat, kind()).encode(v)
+
+    full_build = per_view(encoders(FullEncoder), views)
+    delta_build = per_view(encoders(DeltaEncoder), views)
+    full_encode, delta_encode = encoders(FullEncoder), encoders(DeltaEncoder)
+    full_fields = [full_encode(v) for v in views]
+    delta_fields = [delta_encode(v) for v in views]
+    full_lines = [encode({"type": "play", "id": 1, "time_ms": 900, "view": f}) for f in full_fields]
+    delta_lines = [encode({"type": "play", "id": 1, "time_ms": 900, "delta": d})
+                   for d in delta_fields]
+    full_json = per_view(lambda f: encode({"type": "play", "id": 1, "time_ms": 900, "view": f}),
+                         full_fields)
+    delta_json = per_view(lambda d: encode({"type": "play", "id": 1, "time_ms": 900, "delta": d}),
+                          delta_fields)
+    full_decode = per_view(lambda line: decode(line[:-1]), full_lines)
+    delta_decode = per_view(lambda line: decode(line[:-1]), delta_lines)
+    full_messages = [decode(line[:-1])["view"] for line in full_lines]
+    delta_messages = [decode(line[:-1])["delta"] for line in delta_lines]
+    full_rebuild = per_view(lambda f: view_from_dict(f, rules), full_messages)
+    decoders: dict[int, DeltaDecoder] = {}
+    delta_rebuild = per_view(
+        lambda pair: decoders.setdefault(pair[0], DeltaDecoder(rules, pair[0])).view(pair[1]),
+        [(v.seat, d) for v, d in zip(views, delta_messages, strict=True)],
+    )
+    return [
+        ("referee: build the view field", full_build, delta_build),
+        ("referee: encode the request line", full_json, delta_json),
+        ("bot process: decode the line", full_decode, delta_decode),
+        ("bot process: rebuild the View", full_rebuild, delta_rebuild),
+        ("request line, bytes (mean)", statistics.mean(map(len, full_lines)),
+         statistics.mean(map(len, delta_lines))),
+    ]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--matches", type=int, default=6, help="matches per host per round")
     parser.add_argument("--bots", default="random,random,random,random")
-    parser.add_argument("--round-trips", type=int, default=20000)
+    parser.add_argument("--round-trips", type=int, default=5000, help="raw round trips per round")
     args = parser.parse_args()
     bots = args.bots.split(",")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"bots: {', '.join(bots)}; {args.rounds} rounds of {args.matches} matches of 5 deals "
+          f"per host; {os.cpu_count()} cores; load average {load}")
 
-    raw = raw_round_trip(args.round_trips)
-    raw_view = raw_round_trip(args.round_trips, size=1400)
-    inline_s, inline_n, _ = run_matches("inline", bots, args.matches, None)
     pool = ProcessPool()
+    rows = []
     try:
-        run_matches("process", bots, 1, pool)  # start the processes once
-        process_s, process_n, think = run_matches("process", bots, args.matches, pool)
+        run_matches("process", bots, [0], pool)  # start the processes once
+        for r in range(args.rounds):
+            seeds = range(1 + r * args.matches, 1 + (r + 1) * args.matches)
+            raw = raw_round_trip(args.round_trips)
+            raw_table = raw_round_trip(args.round_trips, children=len(bots))
+            inline_s, inline_n, inline_records = run_matches("inline", bots, seeds, None)
+            process_s, process_n, process_records = run_matches("process", bots, seeds, pool)
+            if inline_n != process_n or list(map(_moves_only, inline_records)) != list(
+                map(_moves_only, process_records)
+            ):
+                sys.exit("the hosts played different matches: the benchmark compares nothing")
+            think = [m["ms"] for rec in process_records for d in rec["deals"] for m in d["moves"]]
+            per_inline = inline_s / inline_n
+            per_process = process_s / process_n
+            rows.append((raw, raw_table, per_inline, per_process, statistics.median(think) / 1e3,
+                         inline_n))
     finally:
         pool.close()
-    assert inline_n == process_n, "the hosts played different matches"
-    per_inline = inline_s / inline_n
-    per_process = process_s / process_n
-    overhead = per_process - per_inline
-    print(f"bots: {', '.join(bots)}; {args.matches} matches of 5 deals; {inline_n} decisions")
-    print(f"raw pipe round trip (python <-> python): {raw * 1e6:8.1f} us")
-    print(f"raw round trip, view-sized line (1.4 KB): {raw_view * 1e6:7.1f} us")
-    print(f"inline host, per decision:               {per_inline * 1e6:8.1f} us")
-    print(f"process host, per decision:              {per_process * 1e6:8.1f} us")
-    print(f"process host, request->answer:           {statistics.median(think) * 1e3:8.1f} us "
-          f"median, {statistics.mean(think) * 1e3:.1f} us mean")
-    print(f"process host overhead per decision:      {overhead * 1e6:8.1f} us "
-          f"= {overhead / raw:.2f}x the raw round trip (target <= 2x)")
+
+    print()
+    print("per decision, in microseconds:")
+    print(f"{'round':>6} {'raw rt':>8} {'raw rt, table':>14} {'inline':>8} {'process':>8} "
+          f"{'overhead':>9} {'ratio':>7} {'process think (median)':>23}")
+    ratios = []
+    for i, (raw, raw_table, inline, process, think, _) in enumerate(rows, 1):
+        overhead = process - inline
+        ratios.append((overhead / raw, i))
+        print(f"{i:>6} {raw * 1e6:>8.1f} {raw_table * 1e6:>14.1f} {inline * 1e6:>8.1f} "
+              f"{process * 1e6:>8.1f} {overhead * 1e6:>9.1f} {overhead / raw:>6.1f}x "
+              f"{think * 1e6:>23.1f}")
+    best_ratio, best = min(ratios)
+    raw, _, inline, process, _, n = rows[best - 1]
+    median_ratio = statistics.median(r for r, _ in ratios)
+    print()
+    print(f"raw round trip: one line between two Python processes over a pipe; 'raw rt, table': "
+          f"the same to {len(bots)} echo processes in turn (each sleeps while the others answer, "
+          f"as bots at a table do); think: the referee's request-to-answer time per move.")
+    print(f"process host overhead per decision (best round, {n} decisions): "
+          f"{(process - inline) * 1e6:.1f} us = {best_ratio:.1f}x the raw round trip of "
+          f"{raw * 1e6:.1f} us; median round {median_ratio:.1f}x (target <= 2x)")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+    print()
+    print("where a decision's request goes, per decision (this process, no pipes):")
+    print(f"{'step':<36} {'full view':>10} {'delta':>10}")
+    for label, full, delta in breakdown(sample_views()):
+        print(f"{label:<36} {full:>10.1f} {delta:>10.1f}")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ mode = sys.argv[1]
 for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "start":
-        print(json.dumps({"type": "ready", "id": msg["id"]}), flush=True)
+        ready = {"type": "ready", "id": msg["id"]}
+        if mode == "bad-views":
+            ready["views"] = "xml"
+        print(json.dumps(ready), flush=True)
     elif msg["type"] == "play":
         if mode == "wrong-id":
             print(json.dumps({"type": "move", "id": msg["id"] + 100, "move": "pass"}), flush=True)

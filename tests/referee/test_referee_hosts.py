@@ -172,7 +172,8 @@ def test_an_inline_bots_prints_never_reach_the_referees_output(
      ("error", "crash", "out of ideas"),
      ("wrong-type", "malformed", "expected a 'move'"),
      ("close-stdout", "crash", "closed its output"),
-     ("not-a-string", "malformed", "expected a move as text")],
+     ("not-a-string", "malformed", "expected a move as text"),
+     ("bad-views", "malformed", "'views' must be one of")],
 )
 def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str) -> None:
     script = Path(__file__).parent / "protocol_misfit.py"
