@@ -71,15 +71,29 @@ class LineDecoder:
     which is how a bot that floods its output is stopped.
     """
 
-    __slots__ = ("_buffer", "_max_line", "_scan_from")
+    __slots__ = ("_buffer", "_max_line", "_one", "_scan_from")
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
         self._buffer = bytearray()
         self._max_line = max_line
         self._scan_from = 0
+        self._one: bytes | None = None
 
     def feed(self, data: bytes) -> None:
         """Append bytes just read from the peer."""
+        if (
+            data
+            and self._one is None
+            and not self._buffer
+            and data.find(b"\n") == len(data) - 1
+            and len(data) <= self._max_line
+        ):
+            # The usual case: one read, one whole line. Keep it as it is.
+            self._one = data
+            return
+        if self._one is not None:
+            self._buffer += self._one
+            self._one = None
         self._buffer += data
 
     def next_line(self) -> bytes | None:
@@ -87,6 +101,12 @@ class LineDecoder:
 
         Blank lines are skipped; a trailing ``\\r`` is dropped so CRLF peers work.
         """
+        one = self._one
+        if one is not None:
+            self._one = None
+            line = one[:-1].rstrip(b"\r")
+            if line.strip():
+                return line
         while True:
             end = self._buffer.find(b"\n", self._scan_from)
             if end < 0:
@@ -105,7 +125,7 @@ class LineDecoder:
     @property
     def pending(self) -> bytes:
         """Bytes received after the last complete line (for error details)."""
-        return bytes(self._buffer)
+        return bytes(self._buffer) if self._one is None else self._one
 
 
 def answer_value(message: dict[str, Any], request: str, request_id: int | None) -> Any:

@@ -110,3 +110,22 @@ def test_codec_over_trio_memory_streams_in_odd_chunks() -> None:
         return received
 
     assert trio.run(main) == messages
+
+
+def test_line_decoder_takes_one_whole_line_per_read_as_it_is() -> None:
+    """The usual read holds exactly one line; blank ones, CRLF and a following part still work."""
+    decoder = LineDecoder(max_line=20)
+    decoder.feed(b'{"type":"a"}\r\n')
+    assert decoder.next_line() == b'{"type":"a"}'
+    decoder.feed(b"\n")
+    assert decoder.next_line() is None
+    decoder.feed(b'{"type":"b"}\n')
+    decoder.feed(b'{"ty')
+    assert decoder.pending == b'{"type":"b"}\n{"ty'
+    assert decoder.next_line() == b'{"type":"b"}'
+    assert decoder.next_line() is None
+    decoder.feed(b'pe":"c"}\n')
+    assert decoder.next_line() == b'{"type":"c"}'
+    decoder.feed(b"z" * 25 + b"\n")
+    with pytest.raises(ProtocolError, match="longer than 20"):
+        decoder.next_line()
