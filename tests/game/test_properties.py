@@ -281,3 +281,40 @@ def test_a_match_replays_from_its_seed_and_answers_and_its_history_replays_deal_
             if f["move"] == len(record["moves"]) and not deal.finished:
                 deal.forfeit(f["seat"])
         assert deal.finished and deal.finish_order == record["finish_order"]
+
+
+@SETTINGS
+@given(any_rules(), players, seeds, st.randoms(use_true_random=False), st.data())
+def test_a_view_rebuilt_from_its_parts_is_the_same_view(
+    rules: Rules, n: int, seed: int, rng: random.Random, data: st.DataObject
+) -> None:
+    """`View.from_state` (how a bot in another process gets its view back) gives a view equal to
+    the original: same mapping, same legal moves, whether the hand is cards or one string."""
+    from arena.game import View
+
+    deal = Deal.new(rules, n, seed)
+    _random_moves(deal, rng, rng.randrange(0, 150))
+    seat = data.draw(st.integers(0, n - 1), label="seat")
+    view = deal.view(seat)
+    for hand in (list(view.hand), " ".join(str(c) for c in view.hand)):
+        rebuilt = View.from_state(
+            view.rules,
+            view.seat,
+            view.number,
+            hand=hand,
+            to_move=view.to_move,
+            pile=view.pile,
+            revolution=view.revolution,
+            counts=view.counts,
+            passed=view.passed,
+            sat_out=view.sat_out,
+            trick=view.trick,
+            plays=view.plays,
+            places=view.places,
+            roles=view.roles,
+            scores=view.scores,
+        )
+        assert rebuilt.to_dict() == view.to_dict()
+        assert set(rebuilt.legal_moves()) == set(view.legal_moves())
+        if deal.to_move == seat:
+            assert set(rebuilt.legal_moves()) == set(deal.legal_moves())
