@@ -9,6 +9,7 @@ table and rotation (``demo-r2-t7-p1``) and are the resume key.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -163,10 +164,11 @@ class Schedule:
         for s in range(repeat):
             play_id = f"{table.table_id}-s{s}" if repeat > 1 else table.table_id
             seed = match_seed(self.config.seed, play_id)
+            base = cyclic_order(table.bots, s) if self.config.duplicate else table.bots
             for p in rotations:
                 # Rotation p moves every bot p seats on: over the set, each bot holds
                 # each seat's cards once.
-                bots = table.bots[m - p :] + table.bots[: m - p] if p else table.bots
+                bots = base[m - p :] + base[: m - p] if p else base
                 yield {
                     "match_id": f"{play_id}-p{p}" if self.config.duplicate else play_id,
                     "tournament": self.name,
@@ -195,3 +197,25 @@ class Schedule:
                 )
             tables.extend((challenger, *(field[j] for j in subset)) for subset in design)
         return equitable_seats(tables, k)
+
+
+def cyclic_order(bots: tuple[int, ...], play: int) -> tuple[int, ...]:
+    """The seating order of play number ``play`` of a duplicate table.
+
+    Rotations keep every bot's neighbours: who plays right after whom matters in
+    President, so one fixed order would favour some bot over another for the whole
+    tournament. Successive plays of a table therefore cycle through the table's
+    distinct cyclic orders (the first bot fixed, the others permuted), so with
+    ``repeat: N`` each order is used equally often, to within one.
+    """
+    if len(bots) < 3:
+        return bots
+    # The permutation of the other bots numbered `play` in lexicographic order.
+    rest = list(bots[1:])
+    index = play % math.factorial(len(rest))
+    order = [bots[0]]
+    while rest:
+        block = math.factorial(len(rest) - 1)
+        order.append(rest.pop(index // block))
+        index %= block
+    return tuple(order)

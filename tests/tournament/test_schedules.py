@@ -188,3 +188,25 @@ def test_repeat_gives_each_play_of_a_table_its_own_seed() -> None:
     assert len(specs) == schedule.total == 6 * 3
     assert len({s["seed"] for s in specs}) == 18
     assert specs[0]["match_id"] == "t-t0-s0"
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=3, max_value=4).flatmap(
+    lambda k: st.tuples(st.integers(min_value=k, max_value=k + 2), st.just(k))))
+def test_duplicate_plays_of_a_table_vary_who_sits_after_whom(nk: tuple[int, int]) -> None:
+    """Rotations keep neighbours; with repeat = (k-1)! every bot of a table sits right
+    after every other one equally often, so no fixed seating order favours a bot."""
+    n, k = nk
+    repeat = 2 if k == 3 else 6
+    schedule = _schedule(n, k, {"type": "round_robin"}, duplicate=True, repeat=repeat)
+    follows: Counter[tuple[str, str]] = Counter()
+    for spec in _all_specs(schedule):
+        labels = [seat["label"] for seat in spec["seats"]]
+        for i, label in enumerate(labels):
+            follows[(labels[i - 1], label)] += 1
+    shared = Counter(frozenset(pair) for pair in follows)
+    for (a, b), count in follows.items():
+        # Each pair shares comb(n-2, k-2) tables; each ordered adjacency is equally common.
+        assert count == follows[(b, a)], (a, b)
+    assert len(set(follows.values())) == 1
+    assert len(shared) == comb(n, 2)
