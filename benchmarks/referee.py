@@ -182,6 +182,15 @@ def breakdown(views: list[View]) -> list[tuple[str, float, float]]:
     ]
 
 
+def _pinned(cpu: int | None) -> None:
+    """Run this process (and the processes it starts from now on) on ``cpu``, or anywhere."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cpu} if cpu is not None else _ALL_CPUS)
+
+
+_ALL_CPUS = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -194,10 +203,16 @@ def main() -> None:
     print(f"bots: {', '.join(bots)}; {args.rounds} rounds of {args.matches} matches of 5 deals "
           f"per host; {os.cpu_count()} cores; load average {load}")
 
+    pin = max(_ALL_CPUS) if len(_ALL_CPUS) > 1 else None
     pool = ProcessPool()
+    pinned_pool = ProcessPool()
     rows = []
     try:
         run_matches("process", bots, [0], pool)  # start the processes once
+        if pin is not None:
+            _pinned(pin)
+            run_matches("process", bots, [0], pinned_pool)  # bots started on one CPU stay there
+            _pinned(None)
         for r in range(args.rounds):
             seeds = range(1 + r * args.matches, 1 + (r + 1) * args.matches)
             raw = raw_round_trip(args.round_trips)
@@ -209,34 +224,48 @@ def main() -> None:
             ):
                 sys.exit("the hosts played different matches: the benchmark compares nothing")
             think = [m["ms"] for rec in process_records for d in rec["deals"] for m in d["moves"]]
-            per_inline = inline_s / inline_n
-            per_process = process_s / process_n
-            rows.append((raw, raw_table, per_inline, per_process, statistics.median(think) / 1e3,
-                         inline_n))
+            one_cpu = float("nan")
+            if pin is not None:
+                _pinned(pin)
+                try:
+                    one_cpu_s, one_cpu_n, _ = run_matches("process", bots, seeds, pinned_pool)
+                finally:
+                    _pinned(None)
+                one_cpu = one_cpu_s / one_cpu_n
+            rows.append((raw, raw_table, inline_s / inline_n, process_s / process_n,
+                         statistics.median(think) / 1e3, one_cpu, inline_n))
     finally:
         pool.close()
+        pinned_pool.close()
 
     print()
     print("per decision, in microseconds:")
-    print(f"{'round':>6} {'raw rt':>8} {'raw rt, table':>14} {'inline':>8} {'process':>8} "
-          f"{'overhead':>9} {'ratio':>7} {'process think (median)':>23}")
+    print(f"{'round':>5} {'raw rt':>7} {'raw rt, table':>13} {'inline':>7} {'process':>8} "
+          f"{'overhead':>8} {'ratio':>6}   {'think':>5}   {'one CPU':>7} {'overhead':>8}")
     ratios = []
-    for i, (raw, raw_table, inline, process, think, _) in enumerate(rows, 1):
+    for i, (raw, raw_table, inline, process, think, one_cpu, _) in enumerate(rows, 1):
         overhead = process - inline
         ratios.append((overhead / raw, i))
-        print(f"{i:>6} {raw * 1e6:>8.1f} {raw_table * 1e6:>14.1f} {inline * 1e6:>8.1f} "
-              f"{process * 1e6:>8.1f} {overhead * 1e6:>9.1f} {overhead / raw:>6.1f}x "
-              f"{think * 1e6:>23.1f}")
-    best_ratio, best = min(ratios)
-    raw, _, inline, process, _, n = rows[best - 1]
-    median_ratio = statistics.median(r for r, _ in ratios)
+        print(f"{i:>5} {raw * 1e6:>7.1f} {raw_table * 1e6:>13.1f} {inline * 1e6:>7.1f} "
+              f"{process * 1e6:>8.1f} {overhead * 1e6:>8.1f} {overhead / raw:>5.1f}x   "
+              f"{think * 1e6:>5.0f}   {one_cpu * 1e6:>7.1f} {(one_cpu - inline) * 1e6:>8.1f}")
     print()
-    print(f"raw round trip: one line between two Python processes over a pipe; 'raw rt, table': "
-          f"the same to {len(bots)} echo processes in turn (each sleeps while the others answer, "
-          f"as bots at a table do); think: the referee's request-to-answer time per move.")
-    print(f"process host overhead per decision (best round, {n} decisions): "
-          f"{(process - inline) * 1e6:.1f} us = {best_ratio:.1f}x the raw round trip of "
-          f"{raw * 1e6:.1f} us; median round {median_ratio:.1f}x (target <= 2x)")
+    print(f"raw rt: one line between two Python processes over a pipe; raw rt, table: the same "
+          f"to {len(bots)} echo processes in turn (each sleeps while the others answer, as bots "
+          f"at a table do); think: the process host's median request-to-answer time; one CPU: "
+          f"the process host with the referee and its bots pinned to CPU {pin}.")
+    best_ratio, best = min(ratios)
+    raw, _, inline, process, _, one_cpu, n = rows[best - 1]
+    median_ratio = statistics.median(r for r, _ in ratios)
+    overheads = [(row[3] - row[2]) * 1e6 for row in rows]
+    print(f"process host overhead per decision: {min(overheads):.1f} to {max(overheads):.1f} us; "
+          f"best round {(process - inline) * 1e6:.1f} us ({n} decisions) = {best_ratio:.1f}x "
+          f"its raw round trip of {raw * 1e6:.1f} us; median round {median_ratio:.1f}x "
+          f"(target <= 2x)")
+    one_cpu_overheads = [(row[5] - row[2]) * 1e6 for row in rows]
+    if pin is not None:
+        print(f"on one CPU: overhead {min(one_cpu_overheads):.1f} to "
+              f"{max(one_cpu_overheads):.1f} us per decision")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     print()
