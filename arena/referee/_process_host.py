@@ -113,6 +113,11 @@ class _ChildHost(Host):
         return list(self._pids)
 
     @property
+    def views(self) -> str:
+        """The view encoding the bot asked for when it started: ``"full"`` or ``"delta"``."""
+        return "delta" if isinstance(self._views, DeltaEncoder) else "full"
+
+    @property
     def process(self) -> ChildProcess | None:
         """The live child process, if any."""
         return self._proc

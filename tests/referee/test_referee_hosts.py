@@ -48,9 +48,13 @@ def without_timings(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_same_seed_same_record_inline_and_process() -> None:
+    """Python bots in processes see delta views; they play exactly as they do inline."""
     inline = trio.run(play_match, spec("inline"))
-    process = trio.run(play_match, spec("process"))
+    limits = Limits.from_dict(spec("process")["limits"])
+    hosts = [make_host(seat, limits) for seat in spec("process")["seats"]]
+    process = trio.run(lambda: play_match(spec("process"), hosts=hosts))
     assert [s["host"] for s in process["seats"]] == ["process"] * 4
+    assert [h.views for h in hosts] == ["delta"] * 4  # type: ignore[attr-defined]
     assert without_timings(inline) == without_timings(process)
     assert inline["decisions"] > 50
 
@@ -98,6 +102,7 @@ def test_the_perl_example_bot_plays_a_match_through_the_command_host() -> None:
     assert record["seats"][0] == {"seat": 0, "label": "perl", "bot": "perl-lowest",
                                   "plugin": "command", "version": "1.0", "host": "command"}
     assert not any(d["faults"] for d in record["deals"])
+    assert hosts[0].views == "full"  # type: ignore[attr-defined]  # the default encoding
     perl_moves = [m["move"] for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
     assert "pass" in perl_moves and any(m != "pass" for m in perl_moves)
     pids = hosts[0].pids()

@@ -141,5 +141,5 @@ def test_a_command_bot_can_ask_for_delta_views(preset_rules: dict[str, Any]) -> 
          "limits": limits.to_dict()},
         hosts=[host] + [make_host({"name": "random"}, limits) for _ in range(3)]))
     assert [f for d in record["deals"] for f in d["faults"]] == []
-    assert record["seats"][0]["bot"] == "delta-lowest"
+    assert record["seats"][0]["bot"] == "delta-lowest" and host.views == "delta"
     assert sum(1 for d in record["deals"] for m in d["moves"] if m["seat"] == 0) > 10
