@@ -103,17 +103,7 @@ class View:
         """
         view = cls.__new__(cls)
         if isinstance(hand, str):
-            mask = smask = jokers = 0
-            for token in hand.split():
-                bits = _HAND_BITS.get(token)
-                if bits is None:
-                    more = parse_hand([token])
-                    bits = (more[0], more[1], more[2])
-                if bits[2]:
-                    jokers += 1
-                else:
-                    mask |= bits[0]
-                    smask |= bits[1]
+            mask, smask, jokers = _parse_hand_text(hand)
         else:
             mask, smask, jokers = parse_hand(hand)
         view.seat = seat
@@ -201,6 +191,28 @@ class View:
         }
 
 
+def _parse_hand_text(text: str) -> tuple[int, int, int]:
+    """``parse_hand`` for a hand written as one string, remembering recent hands."""
+    parsed = _HANDS.get(text)
+    if parsed is not None:
+        return parsed
+    mask = smask = jokers = 0
+    for token in text.split():
+        bits = _HAND_BITS.get(token)
+        if bits is None:
+            bits = parse_hand([token])
+        if bits[2]:
+            jokers += 1
+        else:
+            mask |= bits[0]
+            smask |= bits[1]
+    if len(_HANDS) >= 64:
+        _HANDS.clear()
+    parsed = _HANDS[text] = (mask, smask, jokers)
+    return parsed
+
+
+_HANDS: dict[str, tuple[int, int, int]] = {}
 _HAND_BITS: dict[str, tuple[int, int, int]] = {
     str(card): (1 << card.index, suit_major_bit(card.index), 0) for card in CARDS
 }

@@ -10,10 +10,9 @@ of two encodings (docs/protocol.md, "Views"):
   "delta"``, as the Python child of the ``process`` host does): only what
   changed since the seat's previous request in the same deal. A deal's
   plays only ever grow and the current trick is a suffix of them, so the
-  plays are sent once each and the trick as a length; per-seat data goes as
-  flat arrays, the hand as one string, and the roles, scores, places and
-  exchange only when they change. It keeps a request line small however
-  long the deal gets.
+  plays are sent once each and the trick as a length, and every other field
+  only when it changed (per-seat data as flat arrays, the hand as one
+  string). It keeps a request line small however long the deal gets.
 
 Each side of a bot's pipe keeps one encoder or decoder per process start,
 so both forget everything together when the bot restarts (``start`` again).
@@ -115,46 +114,50 @@ class DeltaEncoder:
     def __init__(self) -> None:
         self._deal = -1
         self._sent = 0
-        self._places: Any = _UNSENT
-        self._roles: Any = _UNSENT
-        self._scores: Any = _UNSENT
-        self._exchange: Any = _UNSENT
+        self._last: list[Any] = [_UNSENT] * 11
 
     def encode(self, view: View) -> dict[str, Any]:
         """The ``delta`` field of a request; the bot is assumed to have received it."""
         plays = view.plays
+        last = self._last
         if view.number != self._deal or len(plays) < self._sent:
             self._deal = view.number
             self._sent = 0
-            self._places = self._roles = self._scores = self._exchange = _UNSENT
+            last[:] = [_UNSENT] * 11
         flat: list[Any] = []
         for seat, move in plays[self._sent:]:
             flat.append(seat)
             flat.append(str(move))
         self._sent = len(plays)
+        data: dict[str, Any] = {"deal": view.number, "trick": len(view.trick), "plays": flat}
+        # Everything else only when it differs from what this bot was last sent.
+        if view.to_move != last[0]:
+            data["to_move"] = last[0] = view.to_move
+        hand = _hand_text(view)
+        if hand != last[1]:
+            data["hand"] = last[1] = hand
+        if view.counts != last[2]:
+            data["cards"] = last[2] = view.counts
+        if view.passed != last[3]:
+            data["passed"] = last[3] = view.passed
+        if view.sat_out != last[4]:
+            data["sat_out"] = last[4] = view.sat_out
         pile = view.pile
-        data: dict[str, Any] = {
-            "deal": view.number,
-            "to_move": view.to_move,
-            "hand": _hand_text(view),
-            "cards": view.counts,
-            "passed": view.passed,
-            "sat_out": view.sat_out,
-            "pile": None if pile is None else str(pile),
-            "revolution": view.revolution,
-            "trick": len(view.trick),
-            "plays": flat,
-        }
-        if view.places != self._places:
-            data["places"] = self._places = view.places
-        if view.roles != self._roles:
-            data["roles"] = self._roles = view.roles
-        if view.scores != self._scores:
-            data["scores"] = self._scores = view.scores
+        if pile is not last[5]:
+            last[5] = pile
+            data["pile"] = None if pile is None else str(pile)
+        if view.revolution != last[6]:
+            data["revolution"] = last[6] = view.revolution
+        if view.places != last[7]:
+            data["places"] = last[7] = view.places
+        if view.roles != last[8]:
+            data["roles"] = last[8] = view.roles
+        if view.scores != last[9]:
+            data["scores"] = last[9] = view.scores
         gave, received = view.gave, view.received
         exchange = (gave, received) if gave or received else None
-        if exchange != self._exchange:
-            self._exchange = exchange
+        if exchange != last[10]:
+            last[10] = exchange
             data["exchange"] = None if exchange is None else {
                 "gave": [str(c) for c in gave], "received": [str(c) for c in received]
             }
@@ -170,6 +173,13 @@ class DeltaDecoder:
         self._deal: int | None = None
         self._plays: list[tuple[int, Move]] = []
         self._plays_tuple: tuple[tuple[int, Move], ...] = ()
+        self._to_move: int | None = None
+        self._hand = ""
+        self._counts: tuple[int, ...] = ()
+        self._passed: tuple[bool, ...] = ()
+        self._sat_out: tuple[bool, ...] = ()
+        self._pile: Move | None = None
+        self._revolution = False
         self._places: tuple[int | None, ...] = ()
         self._roles: tuple[str | None, ...] = ()
         self._scores: tuple[int, ...] = ()
@@ -188,6 +198,21 @@ class DeltaDecoder:
             for i in range(0, len(flat), 2):
                 plays.append((flat[i], parse_move(flat[i + 1])))
             self._plays_tuple = tuple(plays)
+        if "to_move" in data:
+            self._to_move = data["to_move"]
+        if "hand" in data:
+            self._hand = data["hand"]
+        if "cards" in data:
+            self._counts = tuple(data["cards"])
+        if "passed" in data:
+            self._passed = tuple(data["passed"])
+        if "sat_out" in data:
+            self._sat_out = tuple(data["sat_out"])
+        if "pile" in data:
+            pile = data["pile"]
+            self._pile = None if pile is None else parse_move(pile)
+        if "revolution" in data:
+            self._revolution = data["revolution"]
         if "places" in data:
             self._places = tuple(data["places"])
         if "roles" in data:
@@ -202,16 +227,15 @@ class DeltaDecoder:
             )
         all_plays = self._plays_tuple
         trick = data["trick"]
-        pile = data["pile"]
         return View.from_state(
             self.rules, self.seat, deal,
-            hand=data["hand"],
-            to_move=data["to_move"],
-            pile=None if pile is None else parse_move(pile),
-            revolution=data["revolution"],
-            counts=data["cards"],
-            passed=data["passed"],
-            sat_out=data["sat_out"],
+            hand=self._hand,
+            to_move=self._to_move,
+            pile=self._pile,
+            revolution=self._revolution,
+            counts=self._counts,
+            passed=self._passed,
+            sat_out=self._sat_out,
             trick=all_plays[len(all_plays) - trick:] if trick else (),
             plays=all_plays,
             places=self._places,

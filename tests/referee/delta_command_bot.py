@@ -3,8 +3,9 @@
 Written against docs/protocol.md alone (no arena import), as a bot in any
 language would be. It leads its lowest card and passes otherwise, and it
 checks on every request that the state it rebuilt agrees with what the
-referee sent (the pile is the last play of the trick, plays only grow, the
-first view of a deal carries every field); on any disagreement it answers
+referee sent (the pile is the last play of the trick, the first view of a
+deal carries every field, later ones only what changed); on any
+disagreement it answers
 with an ``error`` message, which the referee records as a crash fault.
 """
 
@@ -19,20 +20,23 @@ def check(ok: bool, what: str) -> None:
         raise ValueError(what)
 
 
+FIELDS = ("to_move", "hand", "cards", "passed", "sat_out", "pile", "revolution", "places",
+          "roles", "scores", "exchange")
+
+
 def apply(delta: dict) -> None:
     if delta["deal"] != state.get("deal"):
-        for key in ("places", "roles", "scores", "exchange"):
+        for key in FIELDS:
             check(key in delta, f"first view of deal {delta['deal']} without {key!r}")
         state.clear()
         state.update(deal=delta["deal"], plays=[])
     flat = delta["plays"]
     check(len(flat) % 2 == 0, "plays is not a flat list of seat, move pairs")
     state["plays"] += [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
-    for key in ("places", "roles", "scores", "exchange"):
+    for key in FIELDS:
         if key in delta:
+            check(delta[key] != state.get(key, object()), f"{key!r} sent unchanged")
             state[key] = delta[key]
-    for key in ("to_move", "hand", "cards", "passed", "sat_out", "pile", "revolution"):
-        state[key] = delta[key]
     trick = state["plays"][len(state["plays"]) - delta["trick"]:] if delta["trick"] else []
     played = [move for _, move in trick if move != "pass"]
     check((played[-1] if played else None) == state["pile"],
