@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
+from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
     ConfigError,
@@ -87,9 +88,10 @@ def standings_table(
 class LiveReporter(Reporter):
     """A progress bar (done of total, matches per second, time left) over live standings."""
 
-    def __init__(self, console: Console, name: str) -> None:
+    def __init__(self, console: Console, name: str, *, sprt: bool = False) -> None:
         self.console = console
         self.name = name
+        self.is_sprt = sprt
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
@@ -103,9 +105,12 @@ class LiveReporter(Reporter):
         self.task: TaskID | None = None
         self.standings: Standings | None = None
         self.live: Live | None = None
+        self.status: SprtStatus | None = None
 
     def _render(self) -> RenderableType:
         parts: list[RenderableType] = [self.progress]
+        if self.status is not None:
+            parts.append(Text(sprt_line(self.status), style="bold"))
         if self.standings is not None:
             parts.append(standings_table(self.standings.to_list(), limit=_LIVE_ROWS))
         return Group(*parts)
@@ -118,12 +123,17 @@ class LiveReporter(Reporter):
             self.console.print(f"resuming: {done} of {total} matches already recorded")
             # Rates and time left count this run's matches only.
             self.progress.reset(self.task, total=total, completed=done)
-        self.console.print(f"{total} matches on {jobs} worker(s)")
+        most = "at most " if self.is_sprt else ""
+        self.console.print(f"{most}{total} matches on {jobs} worker(s)")
         self.live = Live(
             get_renderable=self._render, console=self.console, refresh_per_second=4,
             transient=True,
         )
         self.live.start()
+
+    def sprt(self, status: SprtStatus) -> None:
+        """Keep the test's latest status for the line under the bar."""
+        self.status = status
 
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         """Advance the bar; the table is redrawn from the standings at each refresh."""
@@ -161,7 +171,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     console = Console()
     reporter: Reporter | None = None
     if not quiet and not as_json:
-        reporter = LiveReporter(console, cfg.name)
+        reporter = LiveReporter(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
     started = time.perf_counter()
     try:
@@ -186,8 +196,27 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         _print_final(console, result, time.perf_counter() - started)
 
 
+def sprt_line(status: SprtStatus) -> str:
+    """The test's progress: sets, the LLR between its bounds, the estimate so far."""
+    line = (
+        f"SPRT  set {status.sets}  LLR {status.llr:+.3f} in [{status.lower:+.3f}, "
+        f"{status.upper:+.3f}]"
+    )
+    if status.sets:
+        line += (
+            f"  elo {status.elo:+.1f} [{status.elo_low:+.1f}, {status.elo_high:+.1f}]"
+        )
+    return line
+
+
 def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:
     console.print(standings_table(result.standings, title=f"Final standings: {result.name}"))
+    if result.sprt is not None:
+        fields: dict[str, Any] = {
+            key: float("nan") if value is None else value for key, value in result.sprt.items()
+        }
+        status = SprtStatus(**fields)
+        console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
     rate = result.played / elapsed if elapsed > 0 and result.played else 0.0
     console.print(
         f"{result.played} matches played in {elapsed:.1f} s ({rate:.1f}/s), "
@@ -218,10 +247,19 @@ def validate_command(config: str | None, schema: bool) -> None:
         cfg = load_config(config)
     except ConfigError as exc:
         _config_error(exc)
-    total = Schedule(cfg).total
+    schedule = Schedule(cfg)
+    total = schedule.total
     fmt = cfg.format.type.replace("_", " ")
     extra = ", duplicate" if cfg.duplicate else ""
+    matches = f"{total} matches"
+    if schedule.is_sprt:
+        plan = schedule.sprt_plan()
+        against = (f"{plan.format.baseline} ({', '.join(plan.reference or [])})"
+                   if plan.format.baseline is not None else "the field")
+        extra = f", {plan.challenger} against {against}"
+        matches = (f"duplicate sets of {plan.set_size} matches, at most {plan.max_sets} sets "
+                   f"({total} matches)")
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
-        f"{extra}, {total} matches"
+        f"{extra}, {matches}"
     )

@@ -161,8 +161,36 @@ class GauntletFormat(BaseModel):
     )
 
 
+class SprtFormat(BaseModel):
+    """An A/B test: a challenger plays duplicate sets until a sequential test decides."""
+
+    model_config = _STRICT
+
+    type: Literal["sprt"]
+    challenger: str = Field(description="Label of the bot under test.")
+    baseline: str | None = Field(
+        default=None,
+        description="Label of the bot it is measured against; copies of it fill the seats the "
+        "other bots leave free. Without it the challenger is measured against all the other "
+        "bots, which must fill the table exactly.",
+    )
+    elo0: float = Field(default=0.0, description="H0: the challenger is at most this strong (Elo).")
+    elo1: float = Field(
+        default=20.0, description="H1: the challenger is at least this strong (Elo)."
+    )
+    alpha: float = Field(
+        default=0.05, gt=0, lt=0.5, description="Chance of accepting H1 when H0 holds."
+    )
+    beta: float = Field(
+        default=0.05, gt=0, lt=0.5, description="Chance of accepting H0 when H1 holds."
+    )
+    max_sets: int = Field(
+        default=1000, gt=0, description="Stop without a decision after this many duplicate sets."
+    )
+
+
 Format = Annotated[
-    RoundRobinFormat | SwissFormat | GauntletFormat, Field(discriminator="type")
+    RoundRobinFormat | SwissFormat | GauntletFormat | SprtFormat, Field(discriminator="type")
 ]
 
 
@@ -188,7 +216,7 @@ class TournamentConfig(BaseModel):
     players: int = Field(ge=2, le=8, description="Seats per table.")
     format: Format = Field(
         default_factory=lambda: RoundRobinFormat(type="round_robin"),
-        description="round_robin, swiss or gauntlet, with their settings.",
+        description="round_robin, swiss, gauntlet or sprt, with their settings.",
     )
     duplicate: bool = Field(
         default=False,
@@ -343,7 +371,10 @@ def _semantic_issues(
         else:
             seen[label] = i
     n, k = len(config.bots), config.players
-    if k > n:
+    fmt = config.format
+    if isinstance(fmt, SprtFormat):
+        issues.extend(_sprt_issues(config, fmt, seen))
+    elif k > n:
         issues.append(
             (
                 ("players",),
@@ -351,7 +382,6 @@ def _semantic_issues(
                 "twice (list a bot again under another label to field a copy)",
             )
         )
-    fmt = config.format
     if isinstance(fmt, RoundRobinFormat) and fmt.max_tables is not None and fmt.max_tables < n:
         issues.append(
             (
@@ -394,6 +424,68 @@ def _semantic_issues(
     issues.extend(_rules_issues(config))
     if check_bots:
         issues.extend(_bot_issues(config))
+    return issues
+
+
+def _sprt_issues(
+    config: TournamentConfig, fmt: SprtFormat, seen: Mapping[str, int]
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """What an A/B test needs: known labels, a table its bots fill, sensible bounds."""
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    labels = config.labels
+    n, k = len(labels), config.players
+    known = True
+    for key in ("challenger", "baseline"):
+        label = getattr(fmt, key)
+        if label is not None and label not in seen:
+            known = False
+            issues.append(
+                (("format", key), f"no bot is labelled {label!r} (labels: {', '.join(labels)})")
+            )
+    if fmt.baseline is not None and fmt.baseline == fmt.challenger:
+        known = False
+        issues.append((("format", "baseline"), "the baseline must be another bot than the "
+                       "challenger"))
+    if not fmt.elo0 < fmt.elo1:
+        issues.append((("format", "elo1"), f"must be above elo0 ({fmt.elo0:g}), got {fmt.elo1:g}"))
+    if "duplicate" in config.model_fields_set and not config.duplicate:
+        issues.append((("duplicate",), "format sprt always plays duplicate sets; leave "
+                       "'duplicate' out"))
+    if config.repeat != 1:
+        issues.append((("repeat",), "format sprt plays duplicate sets until the test decides "
+                       "(bounded by format.max_sets); 'repeat' does not apply"))
+    if not known:
+        return issues
+    if fmt.baseline is not None:
+        field = n - 2
+        if field > k - 2:
+            issues.append(
+                (
+                    ("bots",),
+                    f"{field} bot{'s' if field != 1 else ''} besides the challenger and the "
+                    f"baseline do not fit in the {k - 2} other seat{'s' if k != 3 else ''} of "
+                    f"a table of {k}",
+                )
+            )
+        copy = re.compile(re.escape(fmt.baseline) + r"#\d+")
+        for i, label in enumerate(labels):
+            if copy.fullmatch(label):
+                issues.append(
+                    (
+                        ("bots", i, "label"),
+                        f"label {label!r} is kept for the baseline's copies; choose another",
+                    )
+                )
+    elif n - 1 != k - 1:
+        issues.append(
+            (
+                ("format", "baseline"),
+                f"without a baseline the {n - 1} other bot{'s' if n != 2 else ''} are the "
+                f"challenger's opponents and must fill the {k - 1} other seat"
+                f"{'s' if k != 2 else ''} of a table of {k} exactly; set players: {n} or name "
+                "a baseline (its copies fill free seats)",
+            )
+        )
     return issues
 
 
@@ -478,6 +570,7 @@ _FORMAT_MODELS: dict[str, type[BaseModel]] = {
     "round_robin": RoundRobinFormat,
     "swiss": SwissFormat,
     "gauntlet": GauntletFormat,
+    "sprt": SprtFormat,
 }
 
 

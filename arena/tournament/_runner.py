@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -40,7 +40,11 @@ from arena.tournament._executor import (
 )
 from arena.tournament._recordlog import RecordFileError, resume_records
 from arena.tournament._schedule import Schedule, SwissHistory, Table
+from arena.tournament._sprt import SprtFeed
 from arena.tournament._standings import Standings
+
+if TYPE_CHECKING:
+    from arena.ratings import SprtStatus
 
 RECORDS = "records.jsonl"
 CONFIG_COPY = "config.yaml"
@@ -58,6 +62,9 @@ class Reporter:
 
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         """One more match is recorded."""
+
+    def sprt(self, status: SprtStatus) -> None:
+        """An sprt tournament's test took one more set (also called once at the start)."""
 
     def stop(self) -> None:
         """The run ends (finished, interrupted or failed)."""
@@ -78,6 +85,9 @@ class TournamentResult:
     """Matches found already recorded and skipped."""
     elapsed_s: float
     standings: list[dict[str, Any]] = field(default_factory=list)
+    sprt: dict[str, Any] | None = None
+    """Format sprt: the test's final status (``SprtStatus.to_dict()``: decision, llr and
+    its bounds, sets, elo with elo_low and elo_high)."""
 
     @property
     def complete(self) -> bool:
@@ -142,6 +152,12 @@ def run_tournament(
         executor = LocalExecutor(workers, match_fn or referee_match)
     reporter = reporter or Reporter()
     records_path = folder / RECORDS
+    if schedule.is_sprt:
+        try:
+            return _run_sprt(cfg, schedule, records_path, executor, reporter, workers)
+        finally:
+            if owned:
+                executor.close()
 
     standings = Standings(cfg.labels)
     # ids recorded before this run, with their fingerprint (new ones need no lookup)
@@ -217,6 +233,98 @@ def run_tournament(
         resumed=len(done),
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
+    )
+
+
+def _run_sprt(
+    cfg: TournamentConfig,
+    schedule: Schedule,
+    records_path: Path,
+    executor: Executor,
+    reporter: Reporter,
+    workers: int,
+) -> TournamentResult:
+    """Play duplicate sets until the test decides; resume by replaying the test on the records.
+
+    Specs are pulled lazily, set after set, while the test goes on; records come back in
+    spec order and are fed to the test as each set completes. Once it decides, the matches
+    still in flight (of later sets) are dropped unwritten: the records are exactly the sets
+    the decision rests on, for any ``jobs``.
+    """
+    plan = schedule.sprt_plan()
+    feed = SprtFeed(plan)
+    standings = Standings(plan.labels)
+    done: set[str] = set()
+    try:
+        for record in resume_records(records_path):
+            _check_record(record, cfg, records_path)
+            try:
+                feed.add(record)
+            except ValueError as exc:
+                raise TournamentError(
+                    f"{records_path}: {exc} (written by another version of arena?); choose "
+                    "another --out"
+                ) from None
+            done.add(str(record["match_id"]))
+            standings.add(record)
+    except RecordFileError as exc:
+        raise TournamentError(str(exc)) from None
+
+    def specs() -> Iterator[dict[str, Any]]:
+        index = feed.next
+        while not feed.finished and index < plan.max_sets:
+            for spec in plan.specs(index):
+                if spec["match_id"] not in done:
+                    yield spec
+            index += 1
+
+    started = time.perf_counter()
+    played = 0
+    try:
+        if isinstance(executor, LocalExecutor) and not feed.finished:
+            executor.start()
+        reporter.start(schedule.total, len(done), standings, workers)
+        reporter.sprt(feed.status())
+        with RecordWriter(records_path, fsync=False) as writer:
+            try:
+                with closing(executor.run(specs())) as results:
+                    for record in results:
+                        writer.write(record)
+                        played += 1
+                        standings.add(record)
+                        reporter.match(record, standings)
+                        try:
+                            statuses = feed.add(record)
+                        except ValueError as exc:
+                            raise TournamentError(str(exc)) from None
+                        for status in statuses:
+                            reporter.sprt(status)
+                        if feed.finished:
+                            break  # closing() drops the matches of later sets in flight
+            except MatchFailed as exc:
+                raise TournamentError(
+                    f"{exc}; the {len(done) + played} records so far are kept in "
+                    f"{records_path}, run again to resume"
+                ) from None
+    finally:
+        reporter.stop()
+    status = feed.status()
+    if feed.finished and feed.pending:
+        raise TournamentError(
+            f"{records_path} holds {feed.pending} record(s) of sets after the test's decision "
+            "(written by another version of arena?); choose another --out"
+        )
+    total = status.sets * plan.set_size if status.finished else schedule.total
+    return TournamentResult(
+        name=cfg.name,
+        out=str(records_path.parent),
+        records=str(records_path),
+        total=total,
+        played=played,
+        resumed=len(done),
+        elapsed_s=round(time.perf_counter() - started, 3),
+        standings=standings.to_list(),
+        sprt=status.to_dict(),
     )
 
 

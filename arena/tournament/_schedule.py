@@ -18,6 +18,7 @@ from typing import Any
 from arena.tournament._config import (
     GauntletFormat,
     RoundRobinFormat,
+    SprtFormat,
     SwissFormat,
     TournamentConfig,
 )
@@ -28,6 +29,7 @@ from arena.tournament._design import (
     sampled_round_robin,
 )
 from arena.tournament._seeds import match_seed
+from arena.tournament._sprt import SprtPlan
 from arena.tournament._standings import Standings
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes
 
@@ -82,6 +84,15 @@ class Schedule:
         return isinstance(self.config.format, SwissFormat)
 
     @property
+    def is_sprt(self) -> bool:
+        """Whether duplicate sets are played until a sequential test decides."""
+        return isinstance(self.config.format, SprtFormat)
+
+    def sprt_plan(self) -> SprtPlan:
+        """The sets of an sprt tournament (seating, seeds, what the challenger is scored on)."""
+        return SprtPlan(self.config, self._rules, self._limits)
+
+    @property
     def rounds(self) -> int:
         """Number of rounds (1 unless Swiss)."""
         fmt = self.config.format
@@ -93,6 +104,8 @@ class Schedule:
         n, k = len(self.labels), self.config.players
         fmt = self.config.format
         dup = self.config.duplicate
+        if isinstance(fmt, SprtFormat):
+            return fmt.max_sets * self.sprt_plan().set_size  # at most: the test stops early
         if isinstance(fmt, SwissFormat):
             sizes, _ = table_sizes(n, k, fmt.odd)
             return fmt.rounds * (sum(sizes) if dup else len(sizes)) * self.config.repeat
@@ -115,6 +128,8 @@ class Schedule:
                 design = sampled_round_robin(n, k, fmt.max_tables, self.config.seed)
             for t, bots in enumerate(design):
                 yield Table(f"{self.name}-t{t}", bots, None)
+        elif isinstance(fmt, SprtFormat):
+            raise ValueError("an sprt tournament is played in sets: see sprt_plan()")
         elif isinstance(fmt, GauntletFormat):
             for t, bots in enumerate(self._gauntlet()):
                 yield Table(f"{self.name}-t{t}", bots, None)

@@ -1,0 +1,164 @@
+"""Format ``sprt``: an A/B test run as a tournament.
+
+The seating of a duplicate set, its seed and the sequential test are those of
+``arena ab`` (:class:`arena.ratings.AbConfig`, :class:`arena.ratings.Sprt`,
+:func:`arena.ratings.set_score`); this module only adapts them to a config's
+bots and to the tournament runner. Sets are scheduled lazily, like Swiss
+rounds: the next set is asked for only while the test has not decided, and
+finished sets are fed to the test strictly in set order, so the decision, and
+the records kept, are the same whatever ``jobs`` is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.ratings import AbConfig, Sprt, SprtStatus, set_score
+from arena.tournament._config import SprtFormat, TournamentConfig
+
+
+class SprtPlan:
+    """The sets of an sprt tournament: who sits where, with which seed, scored against whom."""
+
+    def __init__(
+        self, config: TournamentConfig, rules: Mapping[str, Any], limits: Mapping[str, Any]
+    ) -> None:
+        fmt = config.format
+        if not isinstance(fmt, SprtFormat):
+            raise ValueError("not an sprt tournament")
+        self.format = fmt
+        specs = {bot.resolved_label: bot.spec() for bot in config.bots}
+        challenger = specs[fmt.challenger]
+        if fmt.baseline is not None:
+            baseline = specs[fmt.baseline]
+            field = [s for label, s in specs.items() if label not in (fmt.challenger,
+                                                                       fmt.baseline)]
+        else:
+            # No baseline: the rest of the field, in config order, fills the table exactly;
+            # the first of them takes the baseline's place in the seating.
+            others = [s for label, s in specs.items() if label != fmt.challenger]
+            baseline, field = others[0], others[1:]
+        self.ab = AbConfig(
+            challenger=challenger,
+            baseline=baseline,
+            field=field,
+            players=config.players,
+            rules=dict(rules),
+            limits=dict(limits),
+            elo0=fmt.elo0,
+            elo1=fmt.elo1,
+            alpha=fmt.alpha,
+            beta=fmt.beta,
+            max_sets=fmt.max_sets,
+            seed=config.seed,
+            tournament=config.name,
+        )
+        seats, reference = self.ab.seats()
+        self.labels = [str(seat["label"]) for seat in seats]
+        """Every label at the table (the baseline's copies included)."""
+        self.challenger = fmt.challenger
+        self.reference: list[str] | None = reference if fmt.baseline is not None else None
+        """Labels the challenger is scored against (None: every other seat)."""
+        self.max_sets = fmt.max_sets
+        self.set_size = len(self.ab.set_specs(0))
+
+    def specs(self, index: int) -> list[dict[str, Any]]:
+        """Match specs of set ``index``, in the order they are played and recorded."""
+        return self.ab.set_specs(index)
+
+    def test(self) -> Sprt:
+        """A fresh sequential test with the config's bounds."""
+        fmt = self.format
+        return Sprt(fmt.elo0, fmt.elo1, fmt.alpha, fmt.beta, fmt.max_sets)
+
+    def score(self, records: Sequence[Mapping[str, Any]]) -> float | None:
+        """The challenger's score in one set (None when no deal compares it)."""
+        return set_score(records, self.challenger, self.reference)
+
+
+def _slim(record: Mapping[str, Any]) -> dict[str, Any]:
+    """What scoring needs of a record (labels, finishing orders): little memory per match."""
+    return {
+        "match_id": record.get("match_id"),
+        "seats": [{"label": seat.get("label")} for seat in record.get("seats") or []],
+        "deals": [{"finish_order": deal.get("finish_order")}
+                  for deal in record.get("deals") or []],
+    }
+
+
+class SprtFeed:
+    """Takes records in any order, feeds whole sets to the test in set order.
+
+    Holds only the sets not yet complete (in slim form); raises ``ValueError``
+    for a record that is no match of the plan, or one recorded with another
+    seed or other seats than the plan gives its id.
+    """
+
+    def __init__(self, plan: SprtPlan) -> None:
+        self.plan = plan
+        self._test = plan.test()
+        self.next = 0
+        """Index of the first set not yet fed to the test."""
+        self._pending: dict[int, dict[str, dict[str, Any]]] = {}
+        self._order: dict[int, list[dict[str, Any]]] = {}
+
+    @property
+    def finished(self) -> bool:
+        """Whether the test has stopped (a decision, or the maximum number of sets)."""
+        return self._test.status().finished
+
+    @property
+    def pending(self) -> int:
+        """Records held for sets not fed yet."""
+        return sum(len(matches) for matches in self._pending.values())
+
+    def status(self) -> SprtStatus:
+        """The test's status after the sets fed so far."""
+        return self._test.status()
+
+    def _specs(self, index: int) -> list[dict[str, Any]]:
+        specs = self._order.get(index)
+        if specs is None:
+            specs = self._order[index] = self.plan.specs(index)
+        return specs
+
+    def add(self, record: Mapping[str, Any]) -> list[SprtStatus]:
+        """Take one record; return the statuses of the sets it completed (in order)."""
+        match_id = record.get("match_id")
+        index = record.get("round")
+        if (
+            not isinstance(index, int)
+            or not 0 <= index < self.plan.max_sets
+            or index < self.next
+            or self.finished
+        ):
+            raise ValueError(f"match {match_id!r} is not one this test schedules")
+        spec = next((s for s in self._specs(index) if s["match_id"] == match_id), None)
+        if spec is None:
+            raise ValueError(f"match {match_id!r} is not one this test schedules")
+        labels = [seat.get("label") for seat in record.get("seats") or []]
+        if record.get("seed") != spec["seed"] or labels != [s["label"] for s in spec["seats"]]:
+            raise ValueError(
+                f"match {match_id} was recorded with other seats or another seed than this "
+                "schedule gives it"
+            )
+        self._pending.setdefault(index, {})[str(match_id)] = _slim(record)
+        statuses: list[SprtStatus] = []
+        while not self.finished:
+            held = self._pending.get(self.next, {})
+            specs = self._specs(self.next)
+            if len(held) < len(specs):
+                break
+            records = [held[s["match_id"]] for s in specs]  # spec order: same float sums
+            score = self.plan.score(records)
+            if score is None:
+                raise ValueError(
+                    f"set {self.next}: no deal compares {self.plan.challenger!r} with its "
+                    "opponents"
+                )
+            statuses.append(self._test.update(score))
+            del self._pending[self.next]
+            del self._order[self.next]
+            self.next += 1
+        return statuses
