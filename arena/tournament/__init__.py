@@ -15,6 +15,7 @@ from ._config import (
     GauntletFormat,
     Limits,
     RoundRobinFormat,
+    SprtFormat,
     SwissFormat,
     TournamentConfig,
     config_schema,
@@ -45,6 +46,7 @@ from ._runner import (
 )
 from ._schedule import Schedule, SwissHistory, Table
 from ._seeds import match_seed
+from ._sprt import SprtFeed, SprtPlan
 from ._standings import Standing, Standings
 from ._swiss import choose_byes, pair_round, table_sizes
 
@@ -65,6 +67,9 @@ __all__ = [
     "RoundRobinFormat",
     "Schedule",
     "SerialExecutor",
+    "SprtFeed",
+    "SprtFormat",
+    "SprtPlan",
     "Standing",
     "Standings",
     "SwissFormat",

@@ -477,13 +477,14 @@ def _sprt_issues(
                     )
                 )
     elif n - 1 != k - 1:
+        others = "the other bot is" if n == 2 else f"the {n - 1} other bots are"
+        seats = "seat" if k == 2 else "seats"
         issues.append(
             (
                 ("format", "baseline"),
-                f"without a baseline the {n - 1} other bot{'s' if n != 2 else ''} are the "
-                f"challenger's opponents and must fill the {k - 1} other seat"
-                f"{'s' if k != 2 else ''} of a table of {k} exactly; set players: {n} or name "
-                "a baseline (its copies fill free seats)",
+                f"without a baseline, {others} the challenger's field and must fill the "
+                f"{k - 1} other {seats} of a table of {k} exactly; set players: {n} or name a "
+                "baseline (its copies fill free seats)",
             )
         )
     return issues

@@ -392,5 +392,7 @@ def _keep_config_copy(folder: Path, cfg: TournamentConfig, text: str | None) -> 
             f"{folder} holds records but no {CONFIG_COPY}; choose another --out"
         )
     if text is None:
-        text = yaml.safe_dump(cfg.model_dump(mode="json", exclude_none=True), sort_keys=False)
+        text = yaml.safe_dump(
+            cfg.model_dump(mode="json", exclude_none=True, exclude_unset=True), sort_keys=False
+        )
     copy.write_text(text, encoding="utf-8")

@@ -31,7 +31,7 @@ EXPECTED = {
     "duplicate_key.yaml": "3: players: duplicate key",
     "duplicate_label.yaml": "6: bots[2].name: label 'random' is already used by bots[0]",
     "format_unknown.yaml": "3: format.type: unknown format 'knockout' (expected one of: "
-    "round_robin, swiss, gauntlet)",
+    "round_robin, swiss, gauntlet, sprt)",
     "gauntlet_small_field.yaml": "3: format.challengers: leaves 1 bot in the field, fewer "
     "than the 2 opponents a table of 3 needs",
     "gauntlet_unknown_challenger.yaml": "5: format.challengers[1]: no bot is labelled "
@@ -47,6 +47,25 @@ EXPECTED = {
     "rules_unknown_option.yaml": "5: rules.jokerz: unknown rules option 'jokerz'",
     "rules_unknown_preset.yaml": "4: rules.preset: unknown rules preset 'tycoon'",
     "seed_string.yaml": "2: seed: input should be a valid integer (got '42')",
+    "sprt_alpha.yaml": "7: format.alpha: input should be less than 0.5 (got 0.7)",
+    "sprt_copy_label.yaml": "7: bots[2].label: label 'lowest#2' is kept for the baseline's "
+    "copies; choose another",
+    "sprt_elo_bounds.yaml": "8: format.elo1: must be above elo0 (10), got 5",
+    "sprt_field_short.yaml": "3: format.baseline: without a baseline, the other bot is the "
+    "challenger's field and must fill the 3 other seats of a table of 4 exactly; set "
+    "players: 2 or name a baseline",
+    "sprt_field_too_big.yaml": "4: bots: 2 bots besides the challenger and the baseline do "
+    "not fit in the 1 other seat of a table of 3",
+    "sprt_max_sets.yaml": "7: format.max_sets: input should be greater than 0 (got 0)",
+    "sprt_missing_challenger.yaml": "3: format.challenger: missing required key",
+    "sprt_not_duplicate.yaml": "4: duplicate: format sprt always plays duplicate sets",
+    "sprt_repeat.yaml": "4: repeat: format sprt plays duplicate sets until the test decides",
+    "sprt_same_baseline.yaml": "3: format.baseline: the baseline must be another bot than "
+    "the challenger",
+    "sprt_unknown_challenger.yaml": "5: format.challenger: no bot is labelled 'champion' "
+    "(labels: greedy, lowest)",
+    "sprt_unknown_key.yaml": "7: format.elo_0: unknown key 'elo_0' (allowed: type, "
+    "challenger, baseline, elo0, elo1, alpha, beta, max_sets)",
     "swiss_bad_rounds.yaml": "5: format.rounds: input should be greater than 0 (got 0)",
     "swiss_missing_rounds.yaml": "3: format.rounds: missing required key",
     "swiss_points_short_tables.yaml": "4: format.odd: 6 bots do not fill tables of 4, and "
