@@ -52,12 +52,24 @@ while True:
 _LINE = b'{"type":"move","id":1,"move":"5H 5S"}\n'
 
 
-def raw_round_trip(n: int, children: int = 1) -> float:
+def raw_round_trip(n: int, children: int = 1, cpus: tuple[int, int] | None = None) -> float:
     """Seconds per round trip of a one-line message to Python echo processes, asked in turn.
 
     With one child this is the plain pipe round trip; with one child per seat
     each child sleeps while the others answer, as bots at a table do.
+    ``cpus`` pins this process to the first CPU and the children to the
+    second (the same one or another) for the measurement.
     """
+    if cpus is not None:
+        _pinned(cpus[0])
+    try:
+        return _raw_round_trip(n, children, cpus[1] if cpus is not None else None)
+    finally:
+        if cpus is not None:
+            _pinned(None)
+
+
+def _raw_round_trip(n: int, children: int, child_cpu: int | None) -> float:
     channels = []
     for _ in range(children):
         to_child_r, to_child_w = os.pipe()
@@ -68,6 +80,8 @@ def raw_round_trip(n: int, children: int = 1) -> float:
         )
         os.close(to_child_r)
         os.close(from_child_w)
+        if child_cpu is not None:
+            os.sched_setaffinity(proc.pid, {child_cpu})
         channels.append((proc, to_child_w, from_child_r))
     try:
         for i in range(200):  # warm up
@@ -217,6 +231,11 @@ def main() -> None:
             seeds = range(1 + r * args.matches, 1 + (r + 1) * args.matches)
             raw = raw_round_trip(args.round_trips)
             raw_table = raw_round_trip(args.round_trips, children=len(bots))
+            raw_same = raw_across = float("nan")
+            if pin is not None:
+                other = min(_ALL_CPUS)
+                raw_same = raw_round_trip(args.round_trips, cpus=(pin, pin))
+                raw_across = raw_round_trip(args.round_trips, cpus=(pin, other))
             inline_s, inline_n, inline_records = run_matches("inline", bots, seeds, None)
             process_s, process_n, process_records = run_matches("process", bots, seeds, pool)
             if inline_n != process_n or list(map(_moves_only, inline_records)) != list(
@@ -233,37 +252,44 @@ def main() -> None:
                     _pinned(None)
                 one_cpu = one_cpu_s / one_cpu_n
             rows.append((raw, raw_table, inline_s / inline_n, process_s / process_n,
-                         statistics.median(think) / 1e3, one_cpu, inline_n))
+                         statistics.median(think) / 1e3, one_cpu, inline_n, raw_same, raw_across))
     finally:
         pool.close()
         pinned_pool.close()
 
     print()
-    print("per decision, in microseconds:")
-    print(f"{'round':>5} {'raw rt':>7} {'raw rt, table':>13} {'inline':>7} {'process':>8} "
-          f"{'overhead':>8} {'ratio':>6}   {'think':>5}   {'one CPU':>7} {'overhead':>8}")
+    print("per decision, in microseconds (think: the process host's median request-to-answer "
+          "time):")
+    print(f"{'round':>5} {'raw rt':>6} {'table':>6} {'1 CPU':>6} {'2 CPUs':>6} | {'inline':>6} "
+          f"{'process':>7} {'overhead':>8} {'ratio':>5} {'think':>5} | {'1 CPU':>6} "
+          f"{'overhead':>8} {'ratio':>5}")
     ratios = []
-    for i, (raw, raw_table, inline, process, think, one_cpu, _) in enumerate(rows, 1):
+    for i, row in enumerate(rows, 1):
+        raw, raw_table, inline, process, think, one_cpu, _, raw_same, raw_across = row
         overhead = process - inline
         ratios.append((overhead / raw, i))
-        print(f"{i:>5} {raw * 1e6:>7.1f} {raw_table * 1e6:>13.1f} {inline * 1e6:>7.1f} "
-              f"{process * 1e6:>8.1f} {overhead * 1e6:>8.1f} {overhead / raw:>5.1f}x   "
-              f"{think * 1e6:>5.0f}   {one_cpu * 1e6:>7.1f} {(one_cpu - inline) * 1e6:>8.1f}")
+        print(f"{i:>5} {raw * 1e6:>6.1f} {raw_table * 1e6:>6.1f} {raw_same * 1e6:>6.1f} "
+              f"{raw_across * 1e6:>6.1f} | {inline * 1e6:>6.1f} {process * 1e6:>7.1f} "
+              f"{overhead * 1e6:>8.1f} {overhead / raw:>4.1f}x {think * 1e6:>5.0f} | "
+              f"{one_cpu * 1e6:>6.1f} {(one_cpu - inline) * 1e6:>8.1f} "
+              f"{(one_cpu - inline) / raw_same:>4.1f}x")
     print()
-    print(f"raw rt: one line between two Python processes over a pipe; raw rt, table: the same "
-          f"to {len(bots)} echo processes in turn (each sleeps while the others answer, as bots "
-          f"at a table do); think: the process host's median request-to-answer time; one CPU: "
-          f"the process host with the referee and its bots pinned to CPU {pin}.")
+    print(f"raw rt: a one-line round trip between two Python processes over a pipe, placed by "
+          f"the scheduler; table: the same to {len(bots)} echo processes in turn (each sleeps "
+          f"while the others answer, as bots at a table do); 1 CPU / 2 CPUs: both processes "
+          f"pinned to one CPU / to two. process: the process host placed by the scheduler, its "
+          f"overhead compared with raw rt; 1 CPU: the referee and its bots pinned to CPU {pin}, "
+          f"compared with the raw rt on 1 CPU.")
     best_ratio, best = min(ratios)
-    raw, _, inline, process, _, one_cpu, n = rows[best - 1]
+    raw, _, inline, process, _, _, n, _, _ = rows[best - 1]
     median_ratio = statistics.median(r for r, _ in ratios)
     overheads = [(row[3] - row[2]) * 1e6 for row in rows]
     print(f"process host overhead per decision: {min(overheads):.1f} to {max(overheads):.1f} us; "
           f"best round {(process - inline) * 1e6:.1f} us ({n} decisions) = {best_ratio:.1f}x "
           f"its raw round trip of {raw * 1e6:.1f} us; median round {median_ratio:.1f}x "
           f"(target <= 2x)")
-    one_cpu_overheads = [(row[5] - row[2]) * 1e6 for row in rows]
     if pin is not None:
+        one_cpu_overheads = [(row[5] - row[2]) * 1e6 for row in rows]
         print(f"on one CPU: overhead {min(one_cpu_overheads):.1f} to "
               f"{max(one_cpu_overheads):.1f} us per decision")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
