@@ -13,6 +13,7 @@ import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from arena.tournament._config import (
@@ -54,6 +55,15 @@ class SwissHistory:
         self.seat_counts: list[list[int]] = [[0] * players for _ in range(n)]
         self.byes = [0] * n
         self.standings = Standings(labels)
+
+    def scores(self) -> list[Fraction]:
+        """Each bot's mean score per match so far (what a table's spread is measured in)."""
+        rows = {row.label: row for row in self.standings.rows()}
+        return [
+            Fraction(rows[label].units, rows[label].matches) if rows[label].matches
+            else Fraction(0)
+            for label in self.labels
+        ]
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Count one match: who met whom, who sat where, and its result."""
@@ -157,7 +167,9 @@ class Schedule:
         sizes, bye_count = table_sizes(n, k, fmt.odd)
         byes = choose_byes(order, history.byes, bye_count)
         playing = [b for b in order if b not in byes]
-        tables = pair_round(playing, sizes, history.met, history.seat_counts)
+        tables = pair_round(
+            playing, sizes, history.met, history.seat_counts, scores=history.scores()
+        )
         return tables, byes
 
     def swiss_order(self, round_: int, history: SwissHistory) -> list[int]:

@@ -12,8 +12,14 @@ A round is formed from the standings (best first). In order of weight:
    while they can.
 2. **Small spread of scores at a table**: candidates are tried nearest in
    the standings first, so tables gather bots of similar score.
-3. **Few repeat seats**: each table's seats are assigned by a minimum-cost
-   assignment on how often each bot already sat in each seat.
+3. **Balanced seats**: a bot keeps its seat counts within one by sitting in
+   a seat it used least. Bots are swapped between nearby tables while a
+   swap lets more bots do so, adds no repeat meeting and widens neither
+   table's range of scores; then each table's seats are assigned by a
+   minimum-cost assignment (brute force up to 5 seats, Hungarian above)
+   that seats as many bots as possible in a least-used seat, and after
+   that spreads the rest as little as it can (the square of how far a seat
+   is above the bot's least-used one).
 
 When the bots do not fill whole tables (n mod k = r != 0), ``short_tables``
 puts the bottom of the standings at k - r tables of k-1 seats (when that
@@ -24,11 +30,14 @@ bots sit out, the lowest placed among those with the fewest byes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from itertools import permutations
 
 _BUDGET = 200_000
 _REPAIR_BUDGET = 300_000
+_SEAT_BUDGET = 400_000  # candidate swaps tried to balance seats, per round
+_SEAT_WINDOW = 12  # tables on either side a seat-balancing swap looks at
 
 
 class _Exhausted(Exception):
@@ -65,12 +74,17 @@ def pair_round(
     met: Sequence[set[int]],
     seat_counts: Sequence[Sequence[int]],
     *,
+    scores: Sequence[int | float | Fraction] | None = None,
+    balance_seats: bool = True,
     budget: int = _BUDGET,
 ) -> list[tuple[int, ...]]:
     """Seat ``order`` (bots best first) at tables of ``sizes``; each table in seat order.
 
     ``met[b]`` holds the bots b has shared a table with; ``seat_counts[b][s]``
-    how often b sat in seat s.
+    how often b sat in seat s; ``scores[b]`` b's standing score (default: its
+    position in ``order``), which seat-balancing swaps between tables must not
+    spread further at either table. ``balance_seats=False`` skips those swaps
+    (each table's seats are still assigned by least use).
     """
     if sum(sizes) != len(order):
         raise ValueError(f"{len(order)} bots do not fill tables of sizes {list(sizes)}")
@@ -87,6 +101,12 @@ def pair_round(
         groups = None
     if groups is None:
         groups = _repair(_greedy(order, sizes, met), met)
+    if balance_seats:
+        # Scores matter only by their order: rank them once, compare small integers after.
+        values = [-i for i in range(len(order))] if scores is None else [scores[b] for b in order]
+        ranks = {value: r for r, value in enumerate(sorted(set(values)))}
+        key = {bot: ranks[value] for bot, value in zip(order, values, strict=True)}
+        _balance_seats(groups, met, seat_counts, key)
     return [_seat(group, seat_counts) for group in groups]
 
 
@@ -226,16 +246,140 @@ def _find_swap(
     return None
 
 
+def _least_seats(counts: Sequence[int]) -> int:
+    """Bit mask of the seats a bot used least: where it may sit this round and keep its
+    seat counts within one (or not drift further apart when they already are)."""
+    if not counts:
+        return 0xFF  # no history: any seat
+    least = min(counts)
+    return sum(1 << s for s, count in enumerate(counts) if count == least)
+
+
+def _misplaced(masks: Sequence[int]) -> int:
+    """Bots of a table that cannot all get one of their least-used seats: the table's size
+    minus a maximum matching of bots to seats (augmenting paths; a table has at most 8)."""
+    owner: dict[int, int] = {}
+
+    def place(i: int, seen: int) -> bool:
+        free = masks[i] & ~seen
+        while free:
+            bit = free & -free
+            free ^= bit
+            seen |= bit
+            if bit not in owner or place(owner[bit], seen):
+                owner[bit] = i
+                return True
+        return False
+
+    return sum(1 for i in range(len(masks)) if not place(i, 0))
+
+
+def _balance_seats(
+    tables: list[list[int]],
+    met: Sequence[set[int]],
+    seat_counts: Sequence[Sequence[int]],
+    scores: Mapping[int, int],
+) -> None:
+    """Swap bots between nearby tables so more of them can sit in a seat they used least.
+
+    A swap is taken only if it adds no repeat meeting, widens neither table's range of
+    scores, and lowers the number of bots the two tables must seat elsewhere than in one of
+    their least-used seats; so it never undoes the heavier criteria. Each applied swap lowers
+    that number, so this ends; a budget of candidate swaps bounds the time.
+    """
+    masks = {bot: _least_seats(seat_counts[bot]) for t in tables for bot in t}
+
+    def misplaced(table: Sequence[int]) -> int:
+        size = len(table)
+        return _misplaced([masks[b] & ((1 << size) - 1) for b in table])
+
+    def spread(table: Sequence[int]) -> tuple[int, int]:
+        values = [scores[b] for b in table]
+        return min(values), max(values)
+
+    bad = [misplaced(t) for t in tables]
+    if not any(bad):
+        return
+    clashes = [_clashes(t, met) for t in tables]
+    ranges = [spread(t) for t in tables]
+    budget = _SEAT_BUDGET
+    improved = True
+    while improved and budget > 0:
+        improved = False
+        for ti in range(len(tables)):
+            while bad[ti] and budget > 0:
+                swap, budget = _seat_swap(ti, tables, bad, clashes, ranges, met, misplaced,
+                                          spread, budget)
+                if swap is None:
+                    break
+                tj, i, j, new_bad = swap
+                a, b = tables[ti][i], tables[tj][j]
+                tables[ti][i], tables[tj][j] = b, a
+                bad[ti], bad[tj] = new_bad
+                clashes[ti] = _clashes(tables[ti], met)
+                clashes[tj] = _clashes(tables[tj], met)
+                ranges[ti], ranges[tj] = spread(tables[ti]), spread(tables[tj])
+                improved = True
+
+
+def _seat_swap(
+    ti: int,
+    tables: list[list[int]],
+    bad: list[int],
+    clashes: list[int],
+    ranges: list[tuple[int, int]],
+    met: Sequence[set[int]],
+    misplaced: Callable[[Sequence[int]], int],
+    spread: Callable[[Sequence[int]], tuple[int, int]],
+    budget: int,
+) -> tuple[tuple[int, int, int, tuple[int, int]] | None, int]:
+    """The first swap of a bot of table ``ti`` with one of a nearby table that seats more
+    bots in least-used seats (nearest tables first), and the budget left."""
+    table = tables[ti]
+    low, high = ranges[ti]
+    order = sorted(
+        (t for t in range(max(0, ti - _SEAT_WINDOW), min(len(tables), ti + _SEAT_WINDOW + 1))
+         if t != ti),
+        key=lambda t: (abs(t - ti), t),
+    )
+    for tj in order:
+        other = tables[tj]
+        o_low, o_high = ranges[tj]
+        if o_high < low or o_low > high:
+            continue  # no bot there fits this table's range of scores
+        before = bad[ti] + bad[tj]
+        for i, a in enumerate(table):
+            for j, b in enumerate(other):
+                budget -= 1
+                if budget <= 0:
+                    return None, 0
+                new_t = [*table[:i], b, *table[i + 1 :]]
+                new_o = [*other[:j], a, *other[j + 1 :]]
+                t_low, t_high = spread(new_t)
+                n_low, n_high = spread(new_o)
+                if t_low < low or t_high > high or n_low < o_low or n_high > o_high:
+                    continue
+                if _clashes(new_t, met) + _clashes(new_o, met) > clashes[ti] + clashes[tj]:
+                    continue
+                after_t, after_o = misplaced(new_t), misplaced(new_o)
+                if after_t + after_o < before:
+                    return (tj, i, j, (after_t, after_o)), budget
+    return None, budget
+
+
 def _seat(group: Sequence[int], seat_counts: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """Seat a table's bots where they sat least (minimum-cost assignment; ties by order)."""
     m = len(group)
-    # A seat costs the square of how far above the bot's least-used seat it is, so an
-    # imbalance of two costs more than several of one.
-    cost = []
+    # First as many bots as possible in a seat they used least (each other seat would put
+    # its counts two apart), then the square of how far above its least-used seat a seat
+    # is, so an imbalance of two costs more than several of one.
+    squares = []
     for bot in group:
         counts = seat_counts[bot]
         least = min(counts) if counts else 0
-        cost.append([(counts[s] - least + 1) ** 2 if s < len(counts) else 1 for s in range(m)])
+        squares.append([(counts[s] - least) ** 2 if s < len(counts) else 0 for s in range(m)])
+    heavy = m * max(max(row) for row in squares) + 1
+    cost = [[heavy * (sq > 0) + sq for sq in row] for row in squares]
     if m <= 5:
         best = min(
             permutations(range(m)),
