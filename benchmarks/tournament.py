@@ -16,7 +16,11 @@
    records, leaving out the workers' start-up).
 3. Time to pair one Swiss round of 1,000 bots at tables of 4 (target: under
    5 s), over 8 rounds and over 60 rounds (where the bounded search gives
-   up and swaps repair the pairing), with results drawn at random.
+   up and swaps repair the pairing), with results drawn at random; and how
+   well seats stay balanced: the share of bots whose seat counts are more
+   than one apart, at the end, on average over the rounds and in the worst
+   round, with seat-balancing swaps and without them (each table's seats
+   assigned by least use either way).
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ def speedup(repeat: int) -> None:
     )
 
 
-def swiss_pairing(n: int, rounds: int) -> None:
+def swiss_pairing(n: int, rounds: int, *, balance_seats: bool = True) -> None:
     k = 4
     rng = random.Random(1)
     met: list[set[int]] = [set() for _ in range(n)]
@@ -85,10 +89,12 @@ def swiss_pairing(n: int, rounds: int) -> None:
     score = [0] * n
     worst = 0.0
     repeats = 0
+    unbalanced: list[int] = []
     for _ in range(rounds):
         order = sorted(range(n), key=lambda b: (-score[b], b))
         start = time.perf_counter()
-        tables = pair_round(order, [k] * (n // k), met, seats)
+        tables = pair_round(order, [k] * (n // k), met, seats, scores=score,
+                            balance_seats=balance_seats)
         worst = max(worst, time.perf_counter() - start)
         for table in tables:
             repeats += sum(b in met[a] for a, b in combinations(table, 2))
@@ -99,9 +105,14 @@ def swiss_pairing(n: int, rounds: int) -> None:
             for s, bot in enumerate(table):
                 seats[bot][s] += 1
                 met[bot].update(b for b in table if b != bot)
+        unbalanced.append(sum(max(c) - min(c) > 1 for c in seats))
+    swaps = "with" if balance_seats else "without"
     print(
-        f"3. Swiss pairing, {n} bots at tables of {k}, {rounds} rounds: slowest round "
-        f"{worst * 1000:.1f} ms (target < 5 s), repeat meetings: {repeats}"
+        f"3. Swiss pairing, {n} bots at tables of {k}, {rounds} rounds, {swaps} seat swaps: "
+        f"slowest round {worst * 1000:.1f} ms (target < 5 s), repeat meetings: {repeats}; "
+        f"seat counts more than one apart: {unbalanced[-1] / n:.1%} of the bots at the "
+        f"end, {sum(unbalanced) / (n * rounds):.1%} on average over the rounds, "
+        f"{max(unbalanced) / n:.1%} in the worst round"
     )
 
 
@@ -170,6 +181,8 @@ def main() -> None:
     streamed_memory(bots=25 if args.quick else 41)
     speedup(repeat=3 if args.quick else 10)
     swiss_pairing(1000, rounds=3 if args.quick else 8)
+    swiss_pairing(1000, rounds=4 if args.quick else 10)
+    swiss_pairing(1000, rounds=4 if args.quick else 10, balance_seats=False)
     if not args.quick:
         swiss_pairing(1000, rounds=60)  # late rounds: the search gives up, swaps repair
 
