@@ -70,7 +70,9 @@ class View:
         else:
             self.roles = ctx.roles
             self.scores = ctx.scores
-            self._exchange = ctx.exchanges[seat] if ctx.exchanges[seat] != ([], []) else None
+            gave, received = ctx.exchanges[seat]
+            # Copies: the match keeps adding to its lists as the exchange goes on.
+            self._exchange = (list(gave), list(received)) if gave or received else None
 
     @classmethod
     def from_state(
