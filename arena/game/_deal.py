@@ -25,6 +25,14 @@ class IllegalMove(ValueError):
     """A move the rules do not allow here; ``str(error)`` is the reason."""
 
 
+def as_move(move: Move | str) -> Move:
+    """``move`` as a :class:`Move`; text that is not a move raises :class:`IllegalMove`."""
+    try:
+        return Move.parse(move)
+    except ValueError as error:
+        raise IllegalMove(f"not a move: {error}") from None
+
+
 def _next_table() -> list[int]:
     table = [-1] * (8 * 256)
     for seat in range(8):
@@ -329,10 +337,7 @@ class Deal:
         Raises :class:`IllegalMove` with the reason, leaving the state unchanged.
         """
         if move.__class__ is not Move:
-            try:
-                move = Move.parse(move)
-            except ValueError as error:
-                raise IllegalMove(f"not a move: {error}") from None
+            move = as_move(move)
         assert isinstance(move, Move)
         seat = self.to_move
         if seat is None:

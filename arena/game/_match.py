@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ._cards import JOKER_INDEX, Card, cards_of, parse_hand
-from ._deal import Deal, DealContext, IllegalMove
+from ._deal import Deal, DealContext, IllegalMove, as_move
 from ._moves import Move
 from ._rules import Rules
 from ._view import View
@@ -151,12 +151,7 @@ class Match:
         if decision is None or decision.kind != "play":
             raise IllegalMove("no move is expected now" if decision is None
                               else "an exchange is expected now, not a move")
-        if move.__class__ is not Move:
-            try:
-                move = Move.parse(move)
-            except ValueError as error:
-                raise IllegalMove(f"not a move: {error}") from None
-        assert isinstance(move, Move)
+        move = as_move(move)
         self.deal.play(move)
         self._after_play()
         return move
