@@ -324,7 +324,7 @@ class Deal:
                                 self.pile, self.revolution)
 
     def view(self, seat: int) -> View:
-        """What seat ``seat`` sees (RULES.md section 10)."""
+        """What seat ``seat`` sees (docs/rules.md section 10)."""
         from ._view import View
 
         return View(self, seat)

@@ -46,7 +46,7 @@ def _strength(card: Card) -> tuple[int, int]:
 
 
 def highest_cards(hand: Iterable[Card], count: int) -> list[Card]:
-    """The ``count`` highest cards of ``hand`` in the exchange order (RULES.md section 7)."""
+    """The ``count`` highest cards of ``hand`` in the exchange order (docs/rules.md section 7)."""
     return sorted(hand, key=_strength, reverse=True)[:count]
 
 

@@ -29,7 +29,7 @@ _PRESETS: Final[dict[str, dict[str, Any]]] = {
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One rule variant of President: every option of RULES.md, with its default.
+    """One rule variant of President: every option of docs/rules.md, with its default.
 
     New options are new fields with a default that keeps the old behaviour, so configs and
     records written before an option existed keep their meaning.

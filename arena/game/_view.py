@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 class View:
-    """A snapshot of a deal from one seat (RULES.md section 10).
+    """A snapshot of a deal from one seat (docs/rules.md section 10).
 
     It copies what the seat may see when it is made, so later play does not change it and
     it can be handed to a bot, pickled or sent as JSON (:meth:`to_dict`).

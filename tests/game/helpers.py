@@ -88,7 +88,7 @@ def rules(**options: Any) -> Rules:
 
 
 def exchange_key(c: Card) -> tuple[int, int]:
-    """RULES.md section 7's order for the Scum's gift: jokers highest, then rank in the normal
+    """docs/rules.md section 7's order for the Scum's gift: jokers highest, then rank in the normal
     order, then spades, hearts, diamonds, clubs."""
     if c.is_joker:
         return (99, 99)
@@ -146,7 +146,7 @@ def documented_deal_seed(match_seed: int, number: int) -> int:
 
 
 def documented_hands(match_seed: int, number: int, players: int, jokers: int) -> list[list[str]]:
-    """The hands of deal ``number`` of a match, dealt as RULES.md section 3 says."""
+    """The hands of deal ``number`` of a match, dealt as docs/rules.md section 3 says."""
     deck = FULL_DECK + ["JK"] * jokers
     state = documented_deal_seed(match_seed, number)
     for i in range(len(deck) - 1, 0, -1):

@@ -1,4 +1,4 @@
-"""An independent, deliberately simple (and slow) statement of RULES.md sections 2, 4, 5 and 6.
+"""An independent, deliberately simple (and slow) statement of docs/rules.md sections 2, 4, 5 and 6.
 
 It enumerates combinations from first principles, card by card, without bit tricks or tables,
 so that property tests can check the engine against a second reading of the rules. It knows
@@ -153,7 +153,7 @@ def legal_texts(
 
 
 class RefDeal:
-    """A second, plain reading of RULES.md section 3 (turns, passing, tricks, clearing, going
+    """A second, plain reading of docs/rules.md section 3 (turns, passing, tricks, clearing, going
     out, last place) plus sections 5, 6 and 9's forfeit: a list-and-set model of one deal."""
 
     def __init__(

@@ -1,4 +1,4 @@
-"""RULES.md section 4: what beats the top of the pile."""
+"""docs/rules.md section 4: what beats the top of the pile."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_a_run_is_beaten_only_by_a_run_of_the_same_length() -> None:
 
 
 def test_sets_cannot_be_played_on_runs_nor_runs_on_sets() -> None:
-    """Rule: "Sets cannot be played on runs nor runs on sets (seeds)."""
+    """Rule: "Sets cannot be played on runs nor runs on sets."""
     r = Rules(runs=True, jokers=2)
     assert not r.beats(move("2C 2D 2H"), move("3C 4C 5C"))
     assert not r.beats(move("JK JK 2C"), move("3C 4C 5C"))
@@ -55,7 +55,7 @@ def test_equal_beats_defaults_to_true() -> None:
 def test_with_equal_beats_each_play_may_equal_the_previous_one_otherwise_strictly_stronger(
     equal_beats: bool,
 ) -> None:
-    """Rule: "Each play may equal the previous one, as the seeds state; `false` makes it strictly
+    """Rule: "Each play may equal the previous one; `false` makes it strictly
     stronger."""
     r = Rules(equal_beats=equal_beats, runs=True, jokers=1)
     assert r.beats(move("7H"), move("7C")) is equal_beats
@@ -133,7 +133,7 @@ def test_only_an_equal_joker_only_set_can_be_played_on_a_joker_only_set_when_equ
 @pytest.mark.parametrize("equal_beats", [True, False])
 def test_a_run_must_reach_as_high_as_the_runs_highest_card_in_any_suit(equal_beats: bool) -> None:
     """Rule: "Runs: the new run's highest card must be equal or higher than the highest card of the
-    run on the pile, in any suit (seeds)."""
+    run on the pile, in any suit."""
     r = Rules(runs=True, jokers=1, equal_beats=equal_beats)
     pile = move("5H 6H 7H")
     assert r.beats(move("5C 6C 7C"), pile) is equal_beats
@@ -152,7 +152,7 @@ def test_during_a_revolution_a_run_must_reach_as_low_as_the_runs_lowest_card(
     equal_beats: bool,
 ) -> None:
     """Rule: "During a revolution the new run's lowest card must be equal or lower than the lowest
-    card of the run on the pile (seeds)."""
+    card of the run on the pile."""
     r = Rules(runs=True, jokers=1, equal_beats=equal_beats, revolution=True)
     pile = move("5H 6H 7H")
     assert r.beats(move("4C 5C 6C"), pile, revolution=True)

@@ -1,4 +1,4 @@
-"""RULES.md section 1: cards, the deck and the notation."""
+"""docs/rules.md section 1: cards, the deck and the notation."""
 
 from __future__ import annotations
 

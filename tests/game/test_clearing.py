@@ -1,4 +1,4 @@
-"""RULES.md section 6: clearing the pile."""
+"""docs/rules.md section 6: clearing the pile."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_a_joker_only_set_never_clears(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["KH AH 2H", "QS KS AS 2S", "KC AC JK=2C", "JK=KD AD 2D"])
 def test_runs_never_clear_the_pile_by_themselves_even_a_run_ending_on_the_2(text: str) -> None:
-    """Rule: "Runs never clear the pile by themselves, even a run ending on the 2 (seeds)."""
+    """Rule: "Runs never clear the pile by themselves, even a run ending on the 2."""
     r = Rules(runs=True, jokers=1, revolution=True)
     assert not r.clears(move(text))
     assert not r.clears(move(text), revolution=True)

@@ -1,4 +1,4 @@
-"""RULES.md section 2: sets, runs, jokers in them, and how a move is written."""
+"""docs/rules.md section 2: sets, runs, jokers in them, and how a move is written."""
 
 from __future__ import annotations
 

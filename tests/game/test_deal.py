@@ -1,4 +1,5 @@
-"""RULES.md section 3: a deal (dealing, turns, leading, following, passing, tricks, going out)."""
+"""docs/rules.md section 3: a deal (dealing, turns, leading, following, passing, tricks,
+going out)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 7: roles and the card exchange between deals."""
+"""docs/rules.md section 7: roles and the card exchange between deals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 9: the consequences of a fault (`on_fault`), through `Deal.forfeit` and
+"""docs/rules.md section 9: the consequences of a fault (`on_fault`), through `Deal.forfeit` and
 `Match.fault`. Detecting faults is the referee's business; applying them is the rules'."""
 
 from __future__ import annotations

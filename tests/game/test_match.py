@@ -1,4 +1,4 @@
-"""RULES.md section 8 (matches and scoring) and the match-level statements of section 3."""
+"""docs/rules.md section 8 (matches and scoring) and the match-level statements of section 3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 11 (presets) and the options API that every section's options share."""
+"""docs/rules.md section 11 (presets) and the options API that every section's options share."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_standard_is_the_defaults() -> None:
 
 
 def test_runs_is_the_seeds_variant_runs_true() -> None:
-    """Rule: "`runs`: the seeds' variant: `runs: true`."""
+    """Rule: "`runs`: the Runs variant: `runs: true`."""
     assert _options(Rules.preset("runs")) == {**DEFAULTS, "runs": True}
     assert Rules.preset("runs") == Rules(runs=True)
 
@@ -113,7 +113,7 @@ def test_an_unknown_key_is_a_value_error_naming_it() -> None:
     ],
 )
 def test_a_bad_option_value_is_a_value_error_naming_the_option(bad: dict[str, object]) -> None:
-    """Each option has the values RULES.md gives; another is refused, naming the option."""
+    """Each option has the values docs/rules.md gives; another is refused, naming the option."""
     (key,) = bad
     with pytest.raises(ValueError, match=key):
         Rules.from_dict(bad)

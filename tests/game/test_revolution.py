@@ -1,4 +1,4 @@
-"""RULES.md section 5: the revolution."""
+"""docs/rules.md section 5: the revolution."""
 
 from __future__ import annotations
 
@@ -43,8 +43,7 @@ def test_a_set_of_fewer_than_four_cards_starts_no_revolution(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["5H 6H 7H 8H", "3S 4S 5S 6S 7S", "JK=4C 5C JK=6C 7C", "5H 6H 7H"])
 def test_a_run_never_starts_a_revolution_whatever_its_length(text: str) -> None:
-    """Rule: "A run never starts a revolution, whatever its length ("a run of four starts no
-    revolution", seeds)."""
+    """Rule: "A run never starts a revolution, whatever its length"."""
     assert not ON.starts_revolution(move(text))
     hand = [str(c) for c in move(text).cards] + ["9C"]
     deal = Deal.from_hands(ON, [hand, ["4D", "6D", "3D"]], 0)

@@ -1,4 +1,4 @@
-"""A stateful test over deals under every option combination (RULES.md sections 3-6, 9, 10):
+"""A stateful test over deals under every option combination (docs/rules.md sections 3-6, 9, 10):
 legal moves are accepted, everything else is rejected and changes nothing, cards are conserved,
 views hide other hands, copies are independent, a deal replays from its seed and moves."""
 

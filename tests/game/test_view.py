@@ -1,4 +1,4 @@
-"""RULES.md section 10: what a player sees."""
+"""docs/rules.md section 10: what a player sees."""
 
 from __future__ import annotations
 
