@@ -5,6 +5,12 @@ from __future__ import annotations
 import click
 
 
+class InputError(click.ClickException):
+    """Bad input (a file, a name, an option): one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
 @click.group()
 def main() -> None:
     """Run President bot matches and tournaments."""

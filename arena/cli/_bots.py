@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli import main
+from arena.cli import InputError, main
 from arena.plugins import BotRegistry, registry
 
 
@@ -33,7 +33,7 @@ def bots_command(names: tuple[str, ...], as_json: bool) -> None:
         try:
             entries = [reg.get(name) for name in names]
         except LookupError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise InputError(str(exc)) from None
     else:
         entries = list(reg)
     if as_json:

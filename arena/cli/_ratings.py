@@ -12,7 +12,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from arena.cli import main
+from arena.cli import InputError, main
 from arena.ratings import (
     Leaderboard,
     RatingsError,
@@ -48,13 +48,12 @@ def ratings_command(
         board = rate_files(*records, confidence=confidence, resamples=resamples, seed=seed,
                            on_skip=lambda message: click.echo(f"warning: {message}", err=True))
     except RatingsError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(_finite(board.to_dict()), indent=2))
         return
     if not board.bots:
-        click.echo("no finished deals in these records")
-        return
+        raise InputError("no finished deals in these records")
     print_leaderboard(board, _console())
 
 
@@ -224,7 +223,7 @@ def ab_command(
         Sprt(elo0, elo1, alpha, beta, max_sets)  # checks the test's parameters before playing
         result = run_ab(config, jobs=jobs, out=out, on_set=None if quiet else print_progress)
     except (ValueError, LookupError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None
     except KeyboardInterrupt:
         kept = f"the sets played so far are in {out}; run the same command to resume" if out \
             else "nothing was kept (give --out to keep records and resume)"
@@ -254,13 +253,13 @@ def _ab_from_records(
         status = sprt_from_records(records, label, reference, elo0=elo0, elo1=elo1,
                                    alpha=alpha, beta=beta, max_sets=max_sets)
     except ValueError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise InputError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(_finite({"status": status.to_dict()}), indent=2))
         return
     if status.sets == 0:
         against = "any other seat" if reference is None else repr(reference)
-        raise click.ClickException(f"no set in these records where {label!r} met {against}")
+        raise InputError(f"no set in these records where {label!r} met {against}")
     click.echo(status.summary())
 
 

@@ -62,6 +62,6 @@ def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) 
     assert code == 0
     assert [b["name"] for b in json.loads(out)["bots"]] == ["greedy"]
     code, out, err = run("nosuch")
-    assert code == 1
+    assert code == 2
     assert err.strip().splitlines() == [
         "Error: unknown bot 'nosuch' (installed bots: greedy, highest, lowest, passer, random)"]

@@ -45,14 +45,14 @@ def test_ratings_bad_record_is_one_line_error(tmp_path: Path) -> None:
     bad = record("m1", ["a", "b"], [[0, 0]])
     path.write_text(json.dumps(bad) + "\n")
     result = CliRunner().invoke(main, ["ratings", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.output.startswith("Error: match 'm1', deal 0:")
     assert "Traceback" not in result.output and len(result.output.splitlines()) == 1
 
 
 def test_ratings_missing_file_is_an_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["ratings", str(tmp_path / "none.jsonl")])
-    assert result.exit_code == 1 and "no such records file" in result.output
+    assert result.exit_code == 2 and "no such records file" in result.output
 
 
 def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:
@@ -71,7 +71,7 @@ def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:
 
 def test_ab_unknown_bot_is_a_clear_error() -> None:
     result = CliRunner().invoke(main, ["ab", "greedy", "no-such-bot"])
-    assert result.exit_code == 1 and "unknown bot 'no-such-bot'" in result.output
+    assert result.exit_code == 2 and "unknown bot 'no-such-bot'" in result.output
 
 
 def test_many_bots_get_a_pair_list_instead_of_a_matrix(tmp_path: Path) -> None:
@@ -98,4 +98,4 @@ def test_ab_from_records_replays_without_playing(tmp_path: Path) -> None:
     field = CliRunner().invoke(main, ["ab", "x", "*", "--from", str(path), "--json"])
     assert json.loads(field.output)["status"]["decision"] == "H0"
     missing = CliRunner().invoke(main, ["ab", "new", "nobody", "--from", str(path)])
-    assert missing.exit_code == 1 and "where 'new' met 'nobody'" in missing.output
+    assert missing.exit_code == 2 and "where 'new' met 'nobody'" in missing.output
