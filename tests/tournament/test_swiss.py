@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tournament_helpers import record_random_results
 
 from arena.tournament import (
     Schedule,
@@ -81,14 +82,7 @@ def test_no_repeat_table_mates_while_avoidable(nks: tuple[int, int, int], rounds
         repeats = sum(b in met[a] for t in tables for a, b in combinations(t, 2))
         if _repeat_free_partition_exists(playing, sizes, met):
             assert repeats == 0
-        for table in tables:
-            ranking = list(table)
-            rng.shuffle(ranking)
-            for place, bot in enumerate(ranking):
-                score[bot] += len(table) - 1 - place
-            for s, bot in enumerate(table):
-                seats[bot][s] += 1
-                met[bot].update(b for b in table if b != bot)
+        record_random_results(tables, rng, score, seats, met)
 
 
 def test_pairing_keeps_score_neighbours_together_in_the_first_rounds() -> None:

@@ -7,6 +7,7 @@ from itertools import combinations, permutations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tournament_helpers import record_random_results
 
 from arena.tournament import choose_byes, pair_round, table_sizes
 
@@ -79,14 +80,7 @@ def test_seat_counts_stay_within_one_wherever_a_table_allows_it(
                     after[s] += 1
                     if was_balanced[s]:
                         assert max(after) - min(after) <= 1
-        for table in tables:
-            ranking = list(table)
-            rng.shuffle(ranking)
-            for place, bot in enumerate(ranking):
-                score[bot] += len(table) - 1 - place
-            for s, bot in enumerate(table):
-                seats[bot][s] += 1
-                met[bot].update(b for b in table if b != bot)
+        record_random_results(tables, rng, score, seats, met)
 
 
 def test_a_swap_between_tables_of_equal_scores_balances_every_seat() -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tournament_helpers import load_records
+from tournament_helpers import Interrupt, load_records
 
 from arena.cli import main
 from arena.tournament import (
@@ -64,18 +64,6 @@ def test_dry_run_swiss_is_identical_with_a_worker_pool(tmp_path: Path) -> None:
     ).read_bytes()
 
 
-class _Interrupt:
-    """A match function that plays ``limit`` matches, then acts like Ctrl-C."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.calls = 0
-
-    def __call__(self, spec: dict[str, Any]) -> dict[str, Any]:
-        self.calls += 1
-        if self.calls > self.limit:
-            raise KeyboardInterrupt
-        return dry_run_match(spec)
 
 
 @pytest.mark.parametrize(
@@ -86,9 +74,8 @@ def test_interrupted_run_resumes_to_the_same_records(fmt: str, tmp_path: Path) -
     whole = run_tournament(config, out=tmp_path / "whole", executor=SerialExecutor(dry_run_match))
     for limit in (7, 13, 14):  # Swiss rounds here are 10 matches: mid, end, mid of a round
         with pytest.raises(KeyboardInterrupt):
-            run_tournament(
-                config, out=tmp_path / "cut", executor=SerialExecutor(_Interrupt(limit))
-            )
+            cut = SerialExecutor(Interrupt(limit, dry_run_match))
+            run_tournament(config, out=tmp_path / "cut", executor=cut)
     resumed = run_tournament(config, out=tmp_path / "cut", executor=SerialExecutor(dry_run_match))
     assert resumed.resumed == 34 and resumed.played == whole.total - 34
     assert (tmp_path / "cut" / "records.jsonl").read_bytes() == (
@@ -266,7 +253,7 @@ def test_resume_refuses_records_that_do_not_fit_the_schedule(tmp_path: Path) -> 
     config = _dry_config("fit", 5, 2, '{"type": "swiss", "rounds": 3, "odd": "byes"}')
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(config, out=out, executor=SerialExecutor(_Interrupt(5)))
+        run_tournament(config, out=out, executor=SerialExecutor(Interrupt(5, dry_run_match)))
     path = out / "records.jsonl"
     lines = path.read_text().splitlines()
     first = json.loads(lines[0])

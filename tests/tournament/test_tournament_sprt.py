@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tournament_helpers import load_records
+from tournament_helpers import Interrupt, load_records
 
 from arena.cli import main
 from arena.ratings import sprt_from_records
@@ -107,18 +107,6 @@ def test_records_and_decision_do_not_depend_on_jobs(tmp_path: Path) -> None:
     )
 
 
-class _Interrupt:
-    """Plays ``limit`` matches with the referee, then acts like Ctrl-C."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.calls = 0
-
-    def __call__(self, spec: dict[str, Any]) -> dict[str, Any]:
-        self.calls += 1
-        if self.calls > self.limit:
-            raise KeyboardInterrupt
-        return referee_match(spec)
 
 
 def test_an_interrupted_test_resumes_to_the_same_records_and_decision(tmp_path: Path) -> None:
@@ -127,7 +115,8 @@ def test_an_interrupted_test_resumes_to_the_same_records_and_decision(tmp_path: 
     cut = tmp_path / "cut"
     for limit in (4, 6, 9):  # mid-set, at a set's end, mid-set again
         with pytest.raises(KeyboardInterrupt):
-            run_tournament(config, out=cut, executor=SerialExecutor(_Interrupt(limit)))
+            stop = SerialExecutor(Interrupt(limit, referee_match))
+            run_tournament(config, out=cut, executor=stop)
     resumed = run_tournament(config, out=cut, jobs=1)
     assert resumed.resumed == 19 and resumed.played == whole.total - 19
     assert resumed.sprt == whole.sprt
@@ -174,7 +163,7 @@ def test_resume_refuses_records_of_another_test(tmp_path: Path) -> None:
     config = _config()
     out = tmp_path / "ab"
     with pytest.raises(KeyboardInterrupt):
-        run_tournament(config, out=out, executor=SerialExecutor(_Interrupt(3)))
+        run_tournament(config, out=out, executor=SerialExecutor(Interrupt(3, referee_match)))
     path = out / "records.jsonl"
     lines = path.read_text().splitlines()
     path.write_text("\n".join([lines[0], lines[0].replace("ab-s0-r0", "ab-s7-q1")]) + "\n")
