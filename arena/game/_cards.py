@@ -132,12 +132,3 @@ def cards_of(mask: int, jokers: int = 0) -> list[Card]:
     out.extend([JOKER] * jokers)
     return out
 
-
-def suit_major(mask: int) -> int:
-    """Convert a rank-major mask to the suit-major layout."""
-    smask = 0
-    while mask:
-        low = mask & -mask
-        smask |= suit_major_bit(low.bit_length() - 1)
-        mask ^= low
-    return smask

@@ -79,6 +79,7 @@ class Match:
         self.scores = [0] * players
         self.roles: list[str | None] = [None] * players
         self.history: list[dict[str, Any]] = []
+        self._totals: list[tuple[int, ...]] = []  # scores after each finished deal
         self.deal_number = 0
         self.finished = False
         self._last_places: list[int] = []
@@ -133,15 +134,8 @@ class Match:
             "forfeits": [dict(f) for f in entry["forfeits"]],
             "finish_order": list(entry["finish_order"]),
             "points": list(entry["points"]),
-            "scores": list(self._scores_after(entry["deal"])),
+            "scores": list(self._totals[number]),
         }
-
-    def _scores_after(self, number: int) -> list[int]:
-        totals = [0] * self.players
-        for entry in self.history[: number + 1]:
-            for seat, points in enumerate(entry["points"]):
-                totals[seat] += points
-        return totals
 
     # ------------------------------------------------------------------ answers
 
@@ -215,7 +209,6 @@ class Match:
         self._faults = []
         self._forfeit_at_start = []
         self._returns = []
-        self._dealt_hands = [[str(c) for c in deal.hand(s)] for s in range(self.players)]
         if number == 0:
             self.roles = [None] * self.players
             self._leader = deal.holder(Card.parse("3C"))
@@ -271,7 +264,7 @@ class Match:
         self.history.append({
             "deal": deal.number,
             "seed": deal.seed,
-            "hands": self._dealt_hands,
+            "hands": [[str(c) for c in deal.dealt_hand(s)] for s in range(self.players)],
             "roles": list(self.roles),
             "exchanges": self._exchanges,
             "leader": self._leader,
@@ -281,6 +274,7 @@ class Match:
             "finish_order": places,
             "points": points,
         })
+        self._totals.append(tuple(self.scores))
         self._last_places = places
         self.deal_number += 1
         if self.deal_number >= self.rules.rounds:

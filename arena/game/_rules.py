@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from ._cards import RANK_EIGHT, RANK_TOP, RANKS, Card, parse_hand
+from ._cards import RANK_EIGHT, RANK_TOP, Card, parse_hand
 from ._moves import PASS, RUN, SET, Move
 from ._tables import JOKER_SET_OF_SIZE, JOKER_SETS, SETS, SETS_OF_SIZE, runs, runs_beating
 
@@ -268,7 +268,3 @@ class Rules:
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
-
-def rank_name(rank: int) -> str:
-    """The rank character of rank number ``rank``."""
-    return RANKS[rank]
