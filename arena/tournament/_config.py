@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from arena.tournament._yamlpos import node_line
 
@@ -194,6 +201,46 @@ Format = Annotated[
 ]
 
 
+class LocalExecutorConfig(BaseModel):
+    """Matches run in worker processes on this machine (the default)."""
+
+    model_config = _STRICT
+
+    type: Literal["local"]
+
+
+class DaskExecutorConfig(BaseModel):
+    """Matches run on a Dask cluster; records come back to the machine running the tournament."""
+
+    model_config = _STRICT
+
+    type: Literal["dask"]
+    address: str = Field(
+        min_length=1,
+        description="The scheduler, e.g. 'tcp://host:8786', or 'local[:N]' for a cluster of "
+        "N worker processes on this machine.",
+    )
+    batch: int = Field(
+        default=1, gt=0, le=1000, description="Matches per Dask task (more for short matches)."
+    )
+    retries: int = Field(
+        default=2, ge=0, le=100, description="Retries of a task that raises on a worker."
+    )
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, address: str) -> str:
+        from arena.tournament._dask import parse_address
+
+        parse_address(address)
+        return address
+
+
+ExecutorSettings = Annotated[
+    LocalExecutorConfig | DaskExecutorConfig, Field(discriminator="type")
+]
+
+
 class TournamentConfig(BaseModel):
     """A tournament: who plays, under which rules, in which format, with which limits."""
 
@@ -235,6 +282,10 @@ class TournamentConfig(BaseModel):
     out: str | None = Field(
         default=None, description="Output folder (default: runs/<name>), relative to the cwd."
     )
+    executor: ExecutorSettings | None = Field(
+        default=None,
+        description="Where matches run: {type: local} (default) or {type: dask, address: ...}.",
+    )
 
     @property
     def labels(self) -> list[str]:
@@ -249,8 +300,8 @@ class TournamentConfig(BaseModel):
         return rules
 
     def identity(self) -> dict[str, Any]:
-        """What decides the matches and their results (everything but jobs and out)."""
-        return self.model_dump(mode="json", exclude={"jobs", "out"})
+        """What decides the matches and their results (everything but jobs, out, executor)."""
+        return self.model_dump(mode="json", exclude={"jobs", "out", "executor"})
 
 
 def config_schema() -> dict[str, Any]:
@@ -507,36 +558,42 @@ def _rules_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...],
 
 
 def _bot_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...], str]]:
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    for i, bot in enumerate(config.bots):
+        problem = bot_problem(bot)
+        if problem is not None:
+            issues.append((("bots", i, problem[0]), problem[1]))
+    return issues
+
+
+def bot_problem(bot: BotConfig) -> tuple[str, str] | None:
+    """Why this machine cannot start ``bot``, as (key, message), or None when it can.
+
+    A registered bot must be installed and accept its params; a command's program
+    must be on PATH or a file (relative to the working directory).
+    """
     from arena.plugins import BotParamsError, registry
 
-    issues: list[tuple[tuple[str | int, ...], str]] = []
-    reg = registry()
-    for i, bot in enumerate(config.bots):
-        if bot.name is not None:
-            if bot.name not in reg:
-                known = ", ".join(reg.names()) or "none installed"
-                issues.append((("bots", i, "name"), f"unknown bot {bot.name!r} (known: {known})"))
-                continue
-            try:
-                reg.create(bot.name, **bot.params)
-            except BotParamsError as exc:
-                issues.append((("bots", i, "params"), str(exc)))
-            except Exception as exc:
-                issues.append(
-                    (("bots", i, "name"), f"bot {bot.name!r} fails to start: {exc}")
-                )
-        elif bot.command is not None:
-            try:
-                words = shlex.split(bot.command)
-            except ValueError as exc:
-                issues.append((("bots", i, "command"), f"cannot parse the command: {exc}"))
-                continue
-            program = words[0]
-            if shutil.which(program) is None and not Path(program).is_file():
-                issues.append(
-                    (("bots", i, "command"), f"program {program!r} not found (not on PATH)")
-                )
-    return issues
+    if bot.name is not None:
+        reg = registry()
+        if bot.name not in reg:
+            known = ", ".join(reg.names()) or "none installed"
+            return "name", f"unknown bot {bot.name!r} (known: {known})"
+        try:
+            reg.create(bot.name, **bot.params)
+        except BotParamsError as exc:
+            return "params", str(exc)
+        except Exception as exc:
+            return "name", f"bot {bot.name!r} fails to start: {exc}"
+    elif bot.command is not None:
+        try:
+            words = shlex.split(bot.command)
+        except ValueError as exc:
+            return "command", f"cannot parse the command: {exc}"
+        program = words[0]
+        if shutil.which(program) is None and not Path(program).is_file():
+            return "command", f"program {program!r} not found (not on PATH)"
+    return None
 
 
 def _duplicate_keys(
@@ -573,6 +630,17 @@ _FORMAT_MODELS: dict[str, type[BaseModel]] = {
     "gauntlet": GauntletFormat,
     "sprt": SprtFormat,
 }
+_EXECUTOR_MODELS: dict[str, type[BaseModel]] = {
+    "local": LocalExecutorConfig,
+    "dask": DaskExecutorConfig,
+}
+
+
+def _tagged(loc: Sequence[str | int]) -> tuple[str, dict[str, type[BaseModel]]]:
+    """What a ``type`` key at ``loc`` chooses, and its choices."""
+    if loc and loc[0] == "executor":
+        return "executor", _EXECUTOR_MODELS
+    return "format", _FORMAT_MODELS
 
 
 def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
@@ -585,6 +653,8 @@ def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
         return Limits
     if loc[0] == "format" and len(loc) == 2:
         return _FORMAT_MODELS.get(str(loc[1]))
+    if loc[0] == "executor" and len(loc) == 2:
+        return _EXECUTOR_MODELS.get(str(loc[1]))
     return None
 
 
@@ -593,7 +663,8 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
     kind = error["type"]
     # Pydantic puts a tagged union's tag into the path (format.swiss.rounds); users never wrote it.
     shown = tuple(
-        e for i, e in enumerate(loc) if not (i == 1 and loc[0] == "format" and e in _FORMAT_MODELS)
+        e for i, e in enumerate(loc)
+        if not (i == 1 and loc[0] in ("format", "executor") and e in _tagged(loc)[1])
     )
     message = str(error["msg"])
     if message.startswith("Value error, "):
@@ -607,10 +678,11 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
     elif kind == "union_tag_invalid":
         shown = (*shown, "type")
         tag = error.get("ctx", {}).get("tag")
-        message = f"unknown format {tag!r} (expected one of: {', '.join(_FORMAT_MODELS)})"
+        what, tags = _tagged(loc)
+        message = f"unknown {what} {tag!r} (expected one of: {', '.join(tags)})"
     elif kind == "union_tag_not_found":
         shown = (*shown, "type")
-        message = f"missing required key (one of: {', '.join(_FORMAT_MODELS)})"
+        message = f"missing required key (one of: {', '.join(_tagged(loc)[1])})"
     elif kind in ("model_type", "dict_type"):
         message = f"expected a mapping, got {_describe(error.get('input'))}"
     elif kind == "too_short":

@@ -1,0 +1,287 @@
+"""The Dask executor: matches on a Dask cluster, records back to the machine running the run.
+
+Dask distributed (the ``dask`` extra) schedules tasks on workers that may sit on other
+machines; this executor only feeds it. Each task plays ``batch`` consecutive specs with
+the match function and returns their outcomes as data, like a local worker does, and
+the executor yields the records in spec order with a bounded window of tasks in flight,
+so :func:`arena.tournament.run_tournament` writes, resumes and reports exactly as with
+the local executor. A task carries only its specs (plain dicts of a few hundred bytes)
+and a reference to the match function, never the schedule or the config.
+
+Tasks are impure (``pure=False``: two plays of one spec are two tasks). When a worker
+dies, the scheduler hands its tasks in flight to another worker (up to Dask's
+``distributed.scheduler.allowed-failures``, 3 by default); a task that raises on a
+worker is run again ``retries`` times. A match's seed is in its spec, so a match played
+again gives the same record. A scheduler that goes away ends the iteration with
+:class:`ClusterError`; the records already yielded are kept by the runner.
+
+Before a worker plays its first match with a given seat, it checks it can start that
+bot (the registered bot is installed, the command's program exists there): otherwise
+the match fails with a line naming the worker and the bot, rather than being recorded
+as the bot's crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Generator, Iterable
+from itertools import islice
+from typing import Any
+
+from arena.tournament._executor import MatchFailed, MatchFn, _checked, _play, referee_match
+
+LOCAL = "local"
+"""``--dask local[:N]``: a LocalCluster of N worker processes on this machine."""
+
+
+class ClusterError(RuntimeError):
+    """The Dask cluster cannot be reached or went away; what was recorded is kept."""
+
+
+def parse_address(address: str) -> tuple[str | None, int | None]:
+    """``(scheduler address, None)``, or ``(None, N)`` for ``local[:N]`` (N None: one per core).
+
+    Raises ValueError for ``local:`` followed by anything but a positive number.
+    """
+    address = address.strip()
+    if address == LOCAL:
+        return None, None
+    if address.startswith(LOCAL + ":"):
+        count = address[len(LOCAL) + 1 :]
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"'local:N' needs a positive number of workers, not {count!r}")
+        return None, int(count)
+    if not address:
+        raise ValueError("the Dask scheduler address is empty")
+    return address, None
+
+
+class DaskExecutor:
+    """Runs match specs on a Dask cluster and yields their records in spec order.
+
+    ``address`` is a scheduler (``tcp://host:8786``, ``tls://...``) or ``local[:N]``,
+    which starts a :class:`distributed.LocalCluster` of N single-threaded worker
+    processes (default: one per core) that lives until :meth:`close`. ``batch`` specs
+    go in one task (fewer round trips for short matches); ``window`` bounds the tasks
+    in flight (default: four per worker thread); ``retries`` is passed to
+    ``Client.submit``. ``match_fn`` must pickle (a module-level function, or a
+    ``functools.partial`` of one).
+    """
+
+    def __init__(
+        self,
+        address: str,
+        *,
+        match_fn: MatchFn = referee_match,
+        batch: int = 1,
+        retries: int = 2,
+        window: int | None = None,
+        connect_timeout_s: float = 20.0,
+    ) -> None:
+        self.address = address.strip()
+        self.scheduler, self.local_workers = parse_address(address)
+        if batch < 1:
+            raise ValueError("batch must be at least 1")
+        self.match_fn = match_fn
+        self.batch = batch
+        self.retries = retries
+        self.window = window
+        self.connect_timeout_s = connect_timeout_s
+        self._client: Any = None
+        self._cluster: Any = None
+
+    @property
+    def jobs(self) -> int:
+        """Worker threads of the cluster (matches played at once); starts it if needed."""
+        self.start()
+        threads: dict[str, int] = self._client.nthreads()
+        return max(1, sum(threads.values()))
+
+    def start(self) -> None:
+        """Connect to the scheduler, or start the local cluster (once)."""
+        if self._client is not None:
+            return
+        try:
+            # Any: distributed's constructors are untyped
+            dist: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise ClusterError(
+                "the Dask executor needs Dask distributed: pip install 'arena-president[dask]'"
+            ) from None
+        try:
+            if self.scheduler is None:
+                from arena.tournament._executor import default_jobs
+
+                self._cluster = dist.LocalCluster(
+                    n_workers=self.local_workers or default_jobs(),
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.ERROR,
+                )
+                self._client = dist.Client(self._cluster, set_as_default=False)
+            else:
+                self._client = dist.Client(
+                    self.scheduler, timeout=self.connect_timeout_s, set_as_default=False
+                )
+        except (OSError, TimeoutError) as exc:
+            self.close()
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
+            ) from None
+        if self.scheduler is not None and not self._client.nthreads():
+            try:
+                self._client.wait_for_workers(1, timeout=self.connect_timeout_s)
+            except (OSError, TimeoutError):
+                self.close()
+                raise ClusterError(
+                    f"no Dask worker joined the scheduler at {self.address} within "
+                    f"{self.connect_timeout_s:g} s (start some with `dask worker {self.address}`)"
+                ) from None
+
+    def close(self) -> None:
+        """Disconnect; a local cluster is shut down (its workers kill their bots on exit)."""
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        for thing in (client, cluster):
+            if thing is not None:
+                # a scheduler already gone: nothing left to release
+                with contextlib.suppress(Exception):
+                    thing.close()
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+        """Yield one record per spec, in order."""
+        self.start()
+        client = self._client
+        window = self.window or 4 * self.jobs
+        source = iter(specs)
+        pending: deque[tuple[list[dict[str, Any]], Any]] = deque()
+
+        def submit() -> bool:
+            chunk = list(islice(source, self.batch))
+            if not chunk:
+                return False
+            try:
+                future = client.submit(
+                    play_batch, self.match_fn, chunk, pure=False, retries=self.retries
+                )
+            except Exception as exc:
+                raise self._lost(exc) from None
+            pending.append((chunk, future))
+            return True
+
+        finished = False
+        try:
+            while len(pending) < window and submit():
+                pass
+            while pending:
+                chunk, future = pending.popleft()
+                outcomes = self._result(chunk, future)
+                submit()
+                for spec, (ok, value) in zip(chunk, outcomes, strict=True):
+                    yield _checked(spec, ok, value)
+            finished = True
+        finally:
+            if not finished and pending:
+                with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
+                    client.cancel([future for _, future in pending])
+
+    def _result(self, chunk: list[dict[str, Any]], future: Any) -> list[tuple[bool, Any]]:
+        from distributed.scheduler import KilledWorker
+
+        try:
+            result: list[tuple[bool, Any]] = future.result()
+            return result
+        except KilledWorker:
+            raise MatchFailed(
+                str(chunk[0].get("match_id")),
+                "the Dask workers playing it died each time (killed, or out of memory)",
+            ) from None
+        except Exception as exc:
+            if future.status == "error":
+                raise MatchFailed(str(chunk[0].get("match_id")), _reason(exc)) from None
+            raise self._lost(exc) from None
+
+    def _lost(self, exc: BaseException) -> ClusterError:
+        return ClusterError(f"lost the Dask scheduler at {self.address}: {_reason(exc)}")
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+# --- on the workers -----------------------------------------------------------------
+
+_match_lock = threading.Lock()
+_bots_checked: dict[str, str | None] = {}
+
+
+def play_batch(match_fn: MatchFn, specs: list[dict[str, Any]]) -> list[tuple[bool, Any]]:
+    """Play specs one after the other on a worker; each outcome is ``(ok, record or error)``.
+
+    Matches in one worker process run one at a time (the referee keeps bot processes per
+    process), whatever the worker's thread count.
+    """
+    with _match_lock:
+        return [_play_here(match_fn, spec) for spec in specs]
+
+
+def _play_here(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:
+    for seat in spec.get("seats", []):
+        problem = _seat_problem(seat)
+        if problem is not None:
+            return False, problem
+    return _play(match_fn, spec)
+
+
+def _seat_problem(seat: dict[str, Any]) -> str | None:
+    """Why this worker cannot start the seat's bot (checked once per distinct seat)."""
+    key = json.dumps(seat, sort_keys=True, default=str)
+    if key not in _bots_checked:
+        _bots_checked[key] = _check_seat(seat)
+    return _bots_checked[key]
+
+
+def _check_seat(seat: dict[str, Any]) -> str | None:
+    from pydantic import ValidationError
+
+    from arena.tournament._config import BotConfig, bot_problem
+
+    fields = {k: seat.get(k) for k in ("name", "command", "label", "host")}
+    try:
+        bot = BotConfig(**{k: v for k, v in fields.items() if v is not None},
+                        params=dict(seat.get("params") or {}))
+    except ValidationError:
+        return None  # not a config entrant: the referee judges it
+    problem = bot_problem(bot)
+    if problem is None:
+        return None
+    return f"Dask worker {_worker_name()} cannot start bot {seat.get('label')!r}: {problem[1]}"
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        return f"{worker.address} ({_host()})"
+    except (ImportError, ValueError):
+        return _host()
+
+
+def _host() -> str:
+    import socket
+
+    return socket.gethostname()
