@@ -218,6 +218,9 @@ class DaskExecutor:
 
 
 def _reason(exc: BaseException) -> str:
+    reason = getattr(exc, "reason", None)  # a cancelled future says why, e.g. connection lost
+    if isinstance(reason, str):
+        return reason.replace("-", " ")
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 

@@ -1,0 +1,255 @@
+"""The Dask executor: the same records as one machine, a killed worker, a lost scheduler, resume.
+
+One LocalCluster of two worker processes serves the module (starting one costs seconds);
+the runs are small tournaments of the built-in bots.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from distributed import LocalCluster
+from tournament_helpers import load_records
+
+from arena.referee import run_match
+from arena.tournament import (
+    DaskExecutor,
+    Reporter,
+    Schedule,
+    Standings,
+    TournamentError,
+    load_config,
+    run_tournament,
+)
+from arena.tournament._dask import parse_address, play_batch
+from arena.tournament._executor import referee_match
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """The scheduler address of a LocalCluster of two single-threaded worker processes."""
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+        silence_logs=50,
+    ) as local:
+        yield str(local.scheduler_address)
+
+
+def _serial(config: Path, out: Path) -> list[dict[str, Any]]:
+    run_tournament(config, out=out, jobs=1)
+    return load_records(out / "records.jsonl")
+
+
+def kill_worker_once(marker: str, victim: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """Play the match, except that the first worker to reach ``victim`` dies (SIGKILL)."""
+    if spec["match_id"] == victim:
+        try:
+            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            os.kill(os.getpid(), signal.SIGKILL)
+    return run_match(spec)
+
+
+class StopAfter(Reporter):
+    """Acts like Ctrl-C once ``count`` records are written."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.seen = 0
+
+    def match(self, record: Mapping[str, Any], standings: Standings) -> None:
+        self.seen += 1
+        if self.seen == self.count:
+            raise KeyboardInterrupt
+
+
+def test_records_and_standings_are_those_of_one_machine(
+    cluster: str, small_config: Path, tmp_path: Path
+) -> None:
+    expected = _serial(small_config, tmp_path / "serial")
+    serial = run_tournament(small_config, out=tmp_path / "serial", jobs=1)
+    for batch in (1, 5):
+        with DaskExecutor(cluster, batch=batch) as executor:
+            result = run_tournament(small_config, out=tmp_path / f"b{batch}", executor=executor)
+        assert result.played == len(expected)
+        assert load_records(tmp_path / f"b{batch}" / "records.jsonl") == expected
+        assert result.standings == serial.standings
+
+
+def test_an_interrupted_dask_run_resumes_to_the_same_records(
+    cluster: str, small_config: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "dask"
+    with DaskExecutor(cluster) as executor:
+        with pytest.raises(KeyboardInterrupt):
+            run_tournament(small_config, out=out, executor=executor, reporter=StopAfter(4))
+        assert len(load_records(out / "records.jsonl")) == 4
+        resumed = run_tournament(small_config, out=out, executor=executor)
+    assert resumed.resumed == 4
+    assert load_records(out / "records.jsonl") == _serial(small_config, tmp_path / "serial")
+
+
+def test_a_killed_worker_costs_only_its_match_which_is_played_again(
+    cluster: str, small_config: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "killed-worker-pid"
+    specs = [s for t in Schedule(load_config(small_config)).tables(0)
+             for s in Schedule(load_config(small_config)).specs(t)]
+    victim = specs[len(specs) // 2]["match_id"]
+    play = functools.partial(kill_worker_once, str(marker), victim)
+    with DaskExecutor(cluster, match_fn=play) as executor:
+        result = run_tournament(small_config, out=tmp_path / "dask", executor=executor)
+    assert marker.exists(), "no worker was killed"
+    assert result.played == len(specs)
+    assert load_records(tmp_path / "dask" / "records.jsonl") == _serial(
+        small_config, tmp_path / "serial"
+    )
+
+
+def test_a_worker_that_cannot_start_a_bot_stops_the_run_with_one_line(
+    cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The program exists here (the config check passes) but not in the workers' folder.
+    (tmp_path / "only-here-bot").write_text("#!/bin/sh\nexit 1\n")
+    (tmp_path / "only-here-bot").chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    config = {
+        "name": "missing", "players": 2,
+        "bots": [{"name": "greedy"}, {"command": "./only-here-bot", "label": "remote"}],
+    }
+    with DaskExecutor(cluster) as executor, pytest.raises(TournamentError) as info:
+        run_tournament(config, out=tmp_path / "out", executor=executor)
+    message = str(info.value)
+    assert "\n" not in message
+    assert "Dask worker tcp://" in message
+    assert "cannot start bot 'remote': program './only-here-bot' not found" in message
+    assert "run again to resume" in message
+
+
+def test_a_scheduler_that_goes_away_ends_the_run_with_one_line_and_it_resumes(
+    cluster: str, small_config: Path, tmp_path: Path
+) -> None:
+    # A cluster of its own, in this process (quick to start), closed in the middle of the run.
+    doomed = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                          dashboard_address=":0", silence_logs=50)
+
+    class CloseCluster(Reporter):
+        def __init__(self) -> None:
+            self.seen = 0
+
+        def match(self, record: Mapping[str, Any], standings: Standings) -> None:
+            self.seen += 1
+            if self.seen == 3:
+                doomed.close()
+
+    out = tmp_path / "dask"
+    try:
+        with DaskExecutor(str(doomed.scheduler_address), window=2) as executor, \
+                pytest.raises(TournamentError) as info:
+            run_tournament(small_config, out=out, executor=executor, reporter=CloseCluster())
+    finally:
+        doomed.close()
+    message = str(info.value)
+    assert "\n" not in message
+    assert "lost the Dask scheduler at tcp://" in message
+    assert "run again to resume" in message
+    kept = len(load_records(out / "records.jsonl"))
+    assert kept >= 3
+    with DaskExecutor(cluster) as executor:
+        resumed = run_tournament(small_config, out=out, executor=executor)
+    assert resumed.resumed == kept
+    assert load_records(out / "records.jsonl") == _serial(small_config, tmp_path / "serial")
+
+
+def test_an_unreachable_scheduler_is_one_line(small_config: Path, tmp_path: Path) -> None:
+    executor = DaskExecutor("tcp://127.0.0.1:9", connect_timeout_s=2)
+    with pytest.raises(TournamentError) as info:
+        run_tournament(small_config, out=tmp_path / "out", executor=executor)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9: ")
+    assert "0 records so far are kept" in message
+
+
+def test_cli_kill_9_with_one_worker_then_resume_with_two(tmp_path: Path) -> None:
+    """``arena run --dask local:N``: killed outright, its workers leave; resumed, it ends
+    with the records of one machine."""
+    config = tmp_path / "kill.yaml"
+    config.write_text(
+        "name: kill\nseed: 4\nrules: {preset: runs, rounds: 3}\nplayers: 3\nduplicate: true\n"
+        "bots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest},\n"
+        "       {name: passer}]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "killed"
+    records = out / "records.jsonl"
+
+    def command(address: str) -> list[str]:
+        return [sys.executable, "-c", "from arena.cli import main; main()", "run", str(config),
+                "--out", str(out), "--dask", address, "--quiet"]
+
+    proc = subprocess.Popen(command("local:1"), start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (records.exists() and records.read_bytes().count(b"\n") >= 5):
+            assert proc.poll() is None, "the run ended before it could be killed"
+            assert time.monotonic() < deadline, "no records appeared"
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)  # the run only: its workers must leave by themselves
+    finally:
+        proc.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        if time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("the Dask workers outlived the killed run")
+        time.sleep(0.1)
+    partial = records.read_bytes().count(b"\n")
+    resumed = subprocess.run(command("local:2"), capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    expected = _serial(config, tmp_path / "serial")
+    assert partial < len(expected)
+    assert load_records(records) == expected
+
+
+def test_a_task_pickles_small(small_config: Path) -> None:
+    """A task carries its specs and a reference to the match function, not the schedule."""
+    schedule = Schedule(load_config(small_config))
+    spec = next(schedule.specs(next(iter(schedule.tables(0)))))
+    size = len(pickle.dumps((play_batch, referee_match, [spec])))
+    assert size < 1024, size
+
+
+@pytest.mark.parametrize(
+    "address, parsed",
+    [("local", (None, None)), ("local:3", (None, 3)), (" tcp://h:8786 ", ("tcp://h:8786", None)),
+     ("tls://10.0.0.2:8786", ("tls://10.0.0.2:8786", None))],
+)
+def test_addresses(address: str, parsed: tuple[str | None, int | None]) -> None:
+    assert parse_address(address) == parsed
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:two", "local:", ""])
+def test_bad_addresses(address: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(address)
