@@ -220,8 +220,11 @@ class DaskExecutorConfig(BaseModel):
         description="The scheduler, e.g. 'tcp://host:8786', or 'local[:N]' for a cluster of "
         "N worker processes on this machine.",
     )
-    batch: int = Field(
-        default=1, gt=0, le=1000, description="Matches per Dask task (more for short matches)."
+    batch: int | None = Field(
+        default=None,
+        gt=0,
+        le=1000,
+        description="Matches per Dask task (default: grown until a task plays about 0.2 s).",
     )
     retries: int = Field(
         default=2, ge=0, le=100, description="Retries of a task that raises on a worker."

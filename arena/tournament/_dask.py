@@ -1,7 +1,7 @@
 """The Dask executor: matches on a Dask cluster, records back to the machine running the run.
 
 Dask distributed (the ``dask`` extra) schedules tasks on workers that may sit on other
-machines; this executor only feeds it. Each task plays ``batch`` consecutive specs with
+machines; this executor only feeds it. Each task plays a batch of consecutive specs with
 the match function and returns their outcomes as data, like a local worker does, and
 the executor yields the records in spec order with a bounded window of tasks in flight,
 so :func:`arena.tournament.run_tournament` writes, resumes and reports exactly as with
@@ -28,6 +28,7 @@ import importlib
 import json
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Generator, Iterable
 from itertools import islice
@@ -67,7 +68,9 @@ class DaskExecutor:
     ``address`` is a scheduler (``tcp://host:8786``, ``tls://...``) or ``local[:N]``,
     which starts a :class:`distributed.LocalCluster` of N single-threaded worker
     processes (default: one per core) that lives until :meth:`close`. ``batch`` specs
-    go in one task (fewer round trips for short matches); ``window`` bounds the tasks
+    go in one task (Dask spends milliseconds on each task); by default (None) the batch
+    grows from 1 until a task plays about ``task_s`` seconds of matches, measured on the
+    workers, at most :data:`MAX_BATCH`. ``window`` bounds the tasks
     in flight (default: four per worker thread); ``retries`` is passed to
     ``Client.submit``. ``match_fn`` must pickle (a module-level function, or a
     ``functools.partial`` of one).
@@ -78,17 +81,19 @@ class DaskExecutor:
         address: str,
         *,
         match_fn: MatchFn = referee_match,
-        batch: int = 1,
+        batch: int | None = None,
+        task_s: float = 0.2,
         retries: int = 2,
         window: int | None = None,
         connect_timeout_s: float = 20.0,
     ) -> None:
         self.address = address.strip()
         self.scheduler, self.local_workers = parse_address(address)
-        if batch < 1:
+        if batch is not None and batch < 1:
             raise ValueError("batch must be at least 1")
         self.match_fn = match_fn
         self.batch = batch
+        self.task_s = task_s
         self.retries = retries
         self.window = window
         self.connect_timeout_s = connect_timeout_s
@@ -167,9 +172,11 @@ class DaskExecutor:
         window = self.window or 4 * self.jobs
         source = iter(specs)
         pending: deque[tuple[list[dict[str, Any]], Any]] = deque()
+        size = [self.batch or 1]
+        played, busy = 0, 0.0
 
         def submit() -> bool:
-            chunk = list(islice(source, self.batch))
+            chunk = list(islice(source, size[0]))
             if not chunk:
                 return False
             try:
@@ -187,7 +194,10 @@ class DaskExecutor:
                 pass
             while pending:
                 chunk, future = pending.popleft()
-                outcomes = self._result(chunk, future)
+                outcomes, seconds = self._result(chunk, future)
+                if self.batch is None:
+                    played, busy = played + len(chunk), busy + seconds
+                    size[0] = _batch_for(self.task_s, busy / played)
                 submit()
                 for spec, (ok, value) in zip(chunk, outcomes, strict=True):
                     yield _checked(spec, ok, value)
@@ -197,11 +207,13 @@ class DaskExecutor:
                 with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
                     client.cancel([future for _, future in pending])
 
-    def _result(self, chunk: list[dict[str, Any]], future: Any) -> list[tuple[bool, Any]]:
+    def _result(
+        self, chunk: list[dict[str, Any]], future: Any
+    ) -> tuple[list[tuple[bool, Any]], float]:
         from distributed.scheduler import KilledWorker
 
         try:
-            result: list[tuple[bool, Any]] = future.result()
+            result: tuple[list[tuple[bool, Any]], float] = future.result()
             return result
         except KilledWorker:
             raise MatchFailed(
@@ -215,6 +227,17 @@ class DaskExecutor:
 
     def _lost(self, exc: BaseException) -> ClusterError:
         return ClusterError(f"lost the Dask scheduler at {self.address}: {_reason(exc)}")
+
+
+MAX_BATCH = 64
+"""The most matches the automatic batch puts in one task."""
+
+
+def _batch_for(task_s: float, match_s: float) -> int:
+    """Matches per task for tasks of about ``task_s`` seconds, from 1 to MAX_BATCH."""
+    if match_s <= 0:
+        return MAX_BATCH
+    return max(1, min(MAX_BATCH, round(task_s / match_s)))
 
 
 def _reason(exc: BaseException) -> str:
@@ -231,14 +254,19 @@ _match_lock = threading.Lock()
 _bots_checked: dict[str, str | None] = {}
 
 
-def play_batch(match_fn: MatchFn, specs: list[dict[str, Any]]) -> list[tuple[bool, Any]]:
-    """Play specs one after the other on a worker; each outcome is ``(ok, record or error)``.
+def play_batch(
+    match_fn: MatchFn, specs: list[dict[str, Any]]
+) -> tuple[list[tuple[bool, Any]], float]:
+    """Play specs one after the other on a worker: each outcome is ``(ok, record or error)``,
+    and the seconds they took.
 
     Matches in one worker process run one at a time (the referee keeps bot processes per
     process), whatever the worker's thread count.
     """
     with _match_lock:
-        return [_play_here(match_fn, spec) for spec in specs]
+        start = time.perf_counter()
+        outcomes = [_play_here(match_fn, spec) for spec in specs]
+        return outcomes, time.perf_counter() - start
 
 
 def _play_here(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:

@@ -339,7 +339,8 @@ def _executor_for(
     settings = cfg.executor
     if dask is None and (settings is None or settings.type != "dask"):
         return LocalExecutor(jobs, match_fn)
-    batch, retries = 1, 2
+    batch: int | None = None
+    retries = 2
     if settings is not None and settings.type == "dask":
         dask = dask or settings.address
         batch, retries = settings.batch, settings.retries

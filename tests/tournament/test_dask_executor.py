@@ -84,7 +84,7 @@ def test_records_and_standings_are_those_of_one_machine(
 ) -> None:
     expected = _serial(small_config, tmp_path / "serial")
     serial = run_tournament(small_config, out=tmp_path / "serial", jobs=1)
-    for batch in (1, 5):
+    for batch in (1, 5, None):  # None: grown from the matches' duration
         with DaskExecutor(cluster, batch=batch) as executor:
             result = run_tournament(small_config, out=tmp_path / f"b{batch}", executor=executor)
         assert result.played == len(expected)
@@ -160,7 +160,7 @@ def test_a_scheduler_that_goes_away_ends_the_run_with_one_line_and_it_resumes(
 
     out = tmp_path / "dask"
     try:
-        with DaskExecutor(str(doomed.scheduler_address), window=2) as executor, \
+        with DaskExecutor(str(doomed.scheduler_address), batch=1, window=2) as executor, \
                 pytest.raises(TournamentError) as info:
             run_tournament(small_config, out=out, executor=executor, reporter=CloseCluster())
     finally:
