@@ -105,8 +105,10 @@ def real_matches(repeat: int, runs: int) -> None:
           f"{rates['dask local:2 batch=1'] / rates['local jobs=2']:.2f}x (batch 1), "
           f"{rates['dask local:2 batch=8'] / rates['local jobs=2']:.2f}x (batch 8), "
           f"{rates['dask local:2 batch=auto'] / rates['local jobs=2']:.2f}x (batch auto)")
-    extra = 1 / rates["dask local:1 batch=1"] - 1 / floor
-    print(f"   Dask's cost per real match on one worker: {extra * 1000:+.2f} ms")
+    for batch in ("1", "auto"):
+        extra = 1 / rates[f"dask local:1 batch={batch}"] - 1 / floor
+        print(f"   Dask's cost per real match on one worker, batch {batch}: "
+              f"{extra * 1000:+.2f} ms")
 
 
 def overhead(tables_repeat: int, runs: int) -> None:

@@ -99,6 +99,7 @@ class DaskExecutor:
         self.connect_timeout_s = connect_timeout_s
         self._client: Any = None
         self._cluster: Any = None
+        self._log_levels: dict[str, int] = {}
 
     @property
     def jobs(self) -> int:
@@ -118,6 +119,7 @@ class DaskExecutor:
             raise ClusterError(
                 "the Dask executor needs Dask distributed: pip install 'arena-president[dask]'"
             ) from None
+        self._log_levels = _quiet_dask_logs()
         try:
             if self.scheduler is None:
                 from arena.tournament._executor import default_jobs
@@ -127,7 +129,7 @@ class DaskExecutor:
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
-                    silence_logs=logging.ERROR,
+                    silence_logs=logging.CRITICAL,
                 )
                 self._client = dist.Client(self._cluster, set_as_default=False)
             else:
@@ -158,6 +160,9 @@ class DaskExecutor:
                 # a scheduler already gone: nothing left to release
                 with contextlib.suppress(Exception):
                     thing.close()
+        for name, level in self._log_levels.items():
+            logging.getLogger(name).setLevel(level)
+        self._log_levels = {}
 
     def __enter__(self) -> DaskExecutor:
         return self
@@ -240,10 +245,25 @@ def _batch_for(task_s: float, match_s: float) -> int:
     return max(1, min(MAX_BATCH, round(task_s / match_s)))
 
 
+def _quiet_dask_logs() -> dict[str, int]:
+    """Silence Dask's loggers below CRITICAL (its tracebacks of a lost connection, a worker
+    restarting...): the executor reports what matters in one line. Returns their levels."""
+    import distributed  # noqa: F401  (its loggers exist once it is imported)
+
+    names = [name for name in logging.root.manager.loggerDict if name.split(".")[0] in
+             ("distributed", "dask", "tornado")]
+    levels = {name: logging.getLogger(name).level for name in ["distributed", *names]}
+    for name in levels:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
+
+
 def _reason(exc: BaseException) -> str:
     reason = getattr(exc, "reason", None)  # a cancelled future says why, e.g. connection lost
     if isinstance(reason, str):
         return reason.replace("-", " ")
+    if type(exc).__name__ == "CommClosedError":
+        return "the connection closed"
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
 
