@@ -187,6 +187,17 @@ def test_an_unreachable_scheduler_is_one_line(small_config: Path, tmp_path: Path
     assert "0 records so far are kept" in message
 
 
+def test_a_scheduler_without_workers_is_one_line(small_config: Path, tmp_path: Path) -> None:
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0",
+                      silence_logs=50) as empty:
+        executor = DaskExecutor(str(empty.scheduler_address), connect_timeout_s=0.5)
+        with pytest.raises(TournamentError) as info:
+            run_tournament(small_config, out=tmp_path / "out", executor=executor)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith(f"no Dask worker joined the scheduler at {empty.scheduler_address}")
+
+
 def test_cli_kill_9_with_one_worker_then_resume_with_two(tmp_path: Path) -> None:
     """``arena run --dask local:N``: killed outright, its workers leave; resumed, it ends
     with the records of one machine."""
