@@ -27,6 +27,8 @@ import contextlib
 import importlib
 import json
 import logging
+import os
+import shlex
 import threading
 import time
 from collections import deque
@@ -100,6 +102,7 @@ class DaskExecutor:
         self._client: Any = None
         self._cluster: Any = None
         self._log_levels: dict[str, int] = {}
+        self._files: dict[str, list[str]] = {}
 
     @property
     def jobs(self) -> int:
@@ -186,7 +189,8 @@ class DaskExecutor:
                 return False
             try:
                 future = client.submit(
-                    play_batch, self.match_fn, chunk, pure=False, retries=self.retries
+                    play_batch, self.match_fn, chunk, self._files_of(chunk), pure=False,
+                    retries=self.retries,
                 )
             except Exception as exc:
                 raise self._lost(exc) from None
@@ -211,6 +215,19 @@ class DaskExecutor:
             if not finished and pending:
                 with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
                     client.cancel([future for _, future in pending])
+
+    def _files_of(self, chunk: list[dict[str, Any]]) -> dict[str, list[str]]:
+        """The files the chunk's commands name that exist here: workers must have them too."""
+        files: dict[str, list[str]] = {}
+        for spec in chunk:
+            for seat in spec.get("seats", []):
+                command = seat.get("command")
+                if isinstance(command, str):
+                    if command not in self._files:
+                        self._files[command] = named_files(command)
+                    if self._files[command]:
+                        files[command] = self._files[command]
+        return files
 
     def _result(
         self, chunk: list[dict[str, Any]], future: Any
@@ -274,38 +291,53 @@ _match_lock = threading.Lock()
 _bots_checked: dict[str, str | None] = {}
 
 
+def named_files(command: str) -> list[str]:
+    """The words of a command after its program that name files here (a script, a model)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    return [w for w in words[1:] if not w.startswith("-") and ("/" in w or os.sep in w)
+            and os.path.isfile(w)]
+
+
 def play_batch(
-    match_fn: MatchFn, specs: list[dict[str, Any]]
+    match_fn: MatchFn,
+    specs: list[dict[str, Any]],
+    files: dict[str, list[str]] | None = None,
 ) -> tuple[list[tuple[bool, Any]], float]:
     """Play specs one after the other on a worker: each outcome is ``(ok, record or error)``,
-    and the seconds they took.
+    and the seconds they took. ``files`` maps a command to the files it names that exist on
+    the machine running the tournament; they must exist here too.
 
     Matches in one worker process run one at a time (the referee keeps bot processes per
     process), whatever the worker's thread count.
     """
     with _match_lock:
         start = time.perf_counter()
-        outcomes = [_play_here(match_fn, spec) for spec in specs]
+        outcomes = [_play_here(match_fn, spec, files or {}) for spec in specs]
         return outcomes, time.perf_counter() - start
 
 
-def _play_here(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:
+def _play_here(
+    match_fn: MatchFn, spec: dict[str, Any], files: dict[str, list[str]]
+) -> tuple[bool, Any]:
     for seat in spec.get("seats", []):
-        problem = _seat_problem(seat)
+        problem = _seat_problem(seat, files.get(str(seat.get("command")), []))
         if problem is not None:
             return False, problem
     return _play(match_fn, spec)
 
 
-def _seat_problem(seat: dict[str, Any]) -> str | None:
+def _seat_problem(seat: dict[str, Any], files: list[str]) -> str | None:
     """Why this worker cannot start the seat's bot (checked once per distinct seat)."""
-    key = json.dumps(seat, sort_keys=True, default=str)
+    key = json.dumps([seat, files], sort_keys=True, default=str)
     if key not in _bots_checked:
-        _bots_checked[key] = _check_seat(seat)
+        _bots_checked[key] = _check_seat(seat, files)
     return _bots_checked[key]
 
 
-def _check_seat(seat: dict[str, Any]) -> str | None:
+def _check_seat(seat: dict[str, Any], files: list[str]) -> str | None:
     from pydantic import ValidationError
 
     from arena.tournament._config import BotConfig, bot_problem
@@ -318,7 +350,11 @@ def _check_seat(seat: dict[str, Any]) -> str | None:
         return None  # not a config entrant: the referee judges it
     problem = bot_problem(bot)
     if problem is None:
-        return None
+        missing = [name for name in files if not os.path.isfile(name)]
+        if not missing:
+            return None
+        problem = ("command", f"file {missing[0]!r} not found (the command names it, and it "
+                   "exists on the machine running the tournament)")
     return f"Dask worker {_worker_name()} cannot start bot {seat.get('label')!r}: {problem[1]}"
 
 

@@ -122,6 +122,25 @@ def test_a_killed_worker_costs_only_its_match_which_is_played_again(
     )
 
 
+def test_command_and_process_bots_play_on_workers(cluster: str, tmp_path: Path) -> None:
+    perl_bot = Path(__file__).resolve().parents[2] / "examples" / "perl-bot" / "bot.pl"
+    config = {
+        "name": "hosts", "seed": 3, "players": 3, "rules": {"preset": "runs", "rounds": 2},
+        "bots": [{"command": f"perl {perl_bot}", "label": "perl"},
+                 {"name": "greedy", "host": "process"}, {"name": "lowest"}, {"name": "random"}],
+    }
+    with DaskExecutor(cluster) as executor:
+        result = run_tournament(config, out=tmp_path / "dask", executor=executor)
+    run_tournament(config, out=tmp_path / "serial", jobs=1)
+    records = load_records(tmp_path / "dask" / "records.jsonl")
+    assert result.played == 4
+    hosts = {seat["host"] for r in records for seat in r["seats"]}
+    assert hosts == {"command", "process", "inline"}
+    faults = [f for r in records for deal in r["deals"] for f in deal.get("faults", [])]
+    assert faults == []
+    assert records == load_records(tmp_path / "serial" / "records.jsonl")
+
+
 def test_a_worker_that_cannot_start_a_bot_stops_the_run_with_one_line(
     cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,6 +159,22 @@ def test_a_worker_that_cannot_start_a_bot_stops_the_run_with_one_line(
     assert "Dask worker tcp://" in message
     assert "cannot start bot 'remote': program './only-here-bot' not found" in message
     assert "run again to resume" in message
+
+
+def test_a_worker_without_the_file_a_command_names_stops_the_run(
+    cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # perl is everywhere, the script only in this folder: a worker would record crashes.
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "mine.pl").write_text("exit 1;\n")
+    monkeypatch.chdir(tmp_path)
+    config = {
+        "name": "script", "players": 2,
+        "bots": [{"name": "greedy"}, {"command": "perl bots/mine.pl", "label": "mine"}],
+    }
+    with DaskExecutor(cluster) as executor, pytest.raises(TournamentError) as info:
+        run_tournament(config, out=tmp_path / "out", executor=executor)
+    assert "cannot start bot 'mine': file 'bots/mine.pl' not found" in str(info.value)
 
 
 def test_a_scheduler_that_goes_away_ends_the_run_with_one_line_and_it_resumes(
