@@ -346,9 +346,12 @@ def _executor_for(
         batch, retries = settings.batch, settings.retries
     assert dask is not None
     try:
-        return DaskExecutor(dask, match_fn=match_fn, batch=batch, retries=retries)
+        executor = DaskExecutor(dask, match_fn=match_fn, batch=batch, retries=retries)
     except ValueError as exc:
         raise TournamentError(f"bad Dask address {dask!r}: {exc}") from None
+    if executor.scheduler is None and executor.local_workers is None:
+        executor.local_workers = jobs  # plain 'local': as many workers as jobs
+    return executor
 
 
 def _start(executor: Executor, workers: int, records_path: Path, recorded: int) -> int:

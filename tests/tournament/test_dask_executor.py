@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import dask
 import pytest
 from distributed import LocalCluster
 from tournament_helpers import load_records
@@ -26,8 +27,10 @@ from arena.tournament import (
     DaskExecutor,
     Reporter,
     Schedule,
+    SerialExecutor,
     Standings,
     TournamentError,
+    dry_run_match,
     load_config,
     run_tournament,
 )
@@ -139,6 +142,43 @@ def test_command_and_process_bots_play_on_workers(cluster: str, tmp_path: Path) 
     faults = [f for r in records for deal in r["deals"] for f in deal.get("faults", [])]
     assert faults == []
     assert records == load_records(tmp_path / "serial" / "records.jsonl")
+
+
+def kill_worker_always(victim: str, spec: dict[str, Any]) -> dict[str, Any]:
+    """Every worker that reaches ``victim`` dies."""
+    if spec["match_id"] == victim:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return dry_run_match(spec)
+
+
+def test_a_match_that_kills_every_worker_stops_the_run_with_one_line(
+    small_config: Path, tmp_path: Path
+) -> None:
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), LocalCluster(
+        n_workers=1, threads_per_worker=1, dashboard_address=":0", silence_logs=50
+    ) as local:
+        play = functools.partial(kill_worker_always, "small-t2-p1")
+        with DaskExecutor(str(local.scheduler_address), match_fn=play, batch=1) as executor, \
+                pytest.raises(TournamentError) as info:
+            run_tournament(small_config, out=tmp_path / "out", executor=executor)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.startswith("match small-t2-p1 failed: the Dask workers playing it died")
+    assert len(load_records(tmp_path / "out" / "records.jsonl")) <= 5
+
+
+def test_swiss_rounds_on_dask_are_those_of_one_machine(cluster: str, tmp_path: Path) -> None:
+    config = {
+        "name": "sw", "seed": 9, "players": 2, "format": {"type": "swiss", "rounds": 4},
+        "bots": [{"name": name, "label": f"b{i}"}
+                 for i, name in enumerate(["greedy", "random", "lowest", "highest", "passer"])],
+    }
+    with DaskExecutor(cluster, match_fn=dry_run_match) as executor:
+        run_tournament(config, out=tmp_path / "dask", executor=executor)
+    run_tournament(config, out=tmp_path / "serial", executor=SerialExecutor(dry_run_match))
+    assert load_records(tmp_path / "dask" / "records.jsonl") == load_records(
+        tmp_path / "serial" / "records.jsonl"
+    )
 
 
 def test_a_worker_that_cannot_start_a_bot_stops_the_run_with_one_line(
@@ -299,3 +339,15 @@ def test_addresses(address: str, parsed: tuple[str | None, int | None]) -> None:
 def test_bad_addresses(address: str) -> None:
     with pytest.raises(ValueError):
         parse_address(address)
+
+
+def test_plain_local_has_as_many_workers_as_jobs(small_config: Path, tmp_path: Path) -> None:
+    from arena.tournament._runner import _executor_for
+
+    cfg = load_config(small_config)
+    plain = _executor_for(cfg, 3, referee_match, "local")
+    counted = _executor_for(cfg, 3, referee_match, "local:2")
+    assert isinstance(plain, DaskExecutor) and isinstance(counted, DaskExecutor)
+    assert (plain.local_workers, counted.local_workers) == (3, 2)
+    with pytest.raises(TournamentError, match="bad Dask address 'local:x'"):
+        _executor_for(cfg, 3, referee_match, "local:x")
