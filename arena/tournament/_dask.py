@@ -29,10 +29,11 @@ import json
 import logging
 import os
 import shlex
+import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
 from typing import Any
 
@@ -127,13 +128,14 @@ class DaskExecutor:
             if self.scheduler is None:
                 from arena.tournament._executor import default_jobs
 
-                self._cluster = dist.LocalCluster(
-                    n_workers=self.local_workers or default_jobs(),
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                    silence_logs=logging.CRITICAL,
-                )
+                with _workers_ignore_ctrl_c():
+                    self._cluster = dist.LocalCluster(
+                        n_workers=self.local_workers or default_jobs(),
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.CRITICAL,
+                    )
                 self._client = dist.Client(self._cluster, set_as_default=False)
             else:
                 self._client = dist.Client(
@@ -260,6 +262,24 @@ def _batch_for(task_s: float, match_s: float) -> int:
     if match_s <= 0:
         return MAX_BATCH
     return max(1, min(MAX_BATCH, round(task_s / match_s)))
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start local workers with SIGINT ignored (they inherit it), like the local executor's.
+
+    Ctrl-C reaches the whole process group; only ``arena run`` handles it (it keeps the
+    records and stops the cluster), where workers would die printing tracebacks. Only
+    possible from the main thread; elsewhere the workers start as they are.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _quiet_dask_logs() -> dict[str, int]:

@@ -273,48 +273,72 @@ def test_a_scheduler_without_workers_is_one_line(small_config: Path, tmp_path: P
     assert message.startswith(f"no Dask worker joined the scheduler at {empty.scheduler_address}")
 
 
-def test_cli_kill_9_with_one_worker_then_resume_with_two(tmp_path: Path) -> None:
-    """``arena run --dask local:N``: killed outright, its workers leave; resumed, it ends
-    with the records of one machine."""
+def _wait_for(records: Path, count: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while not (records.exists() and records.read_bytes().count(b"\n") >= count):
+        assert proc.poll() is None, "the run ended before it could be stopped"
+        assert time.monotonic() < deadline, "no records appeared"
+        time.sleep(0.05)
+
+
+def _wait_until_gone(group: int) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        if time.monotonic() > deadline:
+            os.killpg(group, signal.SIGKILL)
+            pytest.fail("the Dask workers outlived the run")
+        time.sleep(0.1)
+
+
+def test_cli_ctrl_c_and_kill_9_then_resume_on_other_worker_counts(tmp_path: Path) -> None:
+    """``arena run --dask local:N``: Ctrl-C says one line, kill -9 leaves no worker behind;
+    resumed with another number of workers, the records are those of one machine."""
     config = tmp_path / "kill.yaml"
     config.write_text(
         "name: kill\nseed: 4\nrules: {preset: runs, rounds: 3}\nplayers: 3\nduplicate: true\n"
-        "bots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest},\n"
+        "repeat: 3\nbots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest},\n"
         "       {name: passer}]\n",
         encoding="utf-8",
     )
-    out = tmp_path / "killed"
+    out = tmp_path / "stopped"
     records = out / "records.jsonl"
 
     def command(address: str) -> list[str]:
         return [sys.executable, "-c", "from arena.cli import main; main()", "run", str(config),
                 "--out", str(out), "--dask", address, "--quiet"]
 
+    # Ctrl-C in a terminal reaches the whole process group, workers included.
+    proc = subprocess.Popen(command("local:2"), start_new_session=True,
+                            stderr=subprocess.PIPE)
+    try:
+        _wait_for(records, 5, proc)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    lines = stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("interrupted: "), lines
+    _wait_until_gone(proc.pid)
+    after_ctrl_c = records.read_bytes().count(b"\n")
+
     proc = subprocess.Popen(command("local:1"), start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while not (records.exists() and records.read_bytes().count(b"\n") >= 5):
-            assert proc.poll() is None, "the run ended before it could be killed"
-            assert time.monotonic() < deadline, "no records appeared"
-            time.sleep(0.05)
+        _wait_for(records, after_ctrl_c + 5, proc)
         os.kill(proc.pid, signal.SIGKILL)  # the run only: its workers must leave by themselves
     finally:
         proc.wait(timeout=30)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            os.killpg(proc.pid, 0)
-        except ProcessLookupError:
-            break
-        if time.monotonic() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
-            pytest.fail("the Dask workers outlived the killed run")
-        time.sleep(0.1)
-    partial = records.read_bytes().count(b"\n")
+    _wait_until_gone(proc.pid)
+    after_kill = records.read_bytes().count(b"\n")
+
     resumed = subprocess.run(command("local:2"), capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     expected = _serial(config, tmp_path / "serial")
-    assert partial < len(expected)
+    assert after_ctrl_c < after_kill < len(expected)
     assert load_records(records) == expected
 
 
