@@ -240,9 +240,10 @@ class DaskExecutor:
             result: tuple[list[tuple[bool, Any]], float] = future.result()
             return result
         except KilledWorker:
+            what = "it" if len(chunk) == 1 else f"its task ({len(chunk)} matches from this one)"
             raise MatchFailed(
                 str(chunk[0].get("match_id")),
-                "the Dask workers playing it died each time (killed, or out of memory)",
+                f"the Dask workers playing {what} died each time (killed, or out of memory)",
             ) from None
         except Exception as exc:
             if future.status == "error":

@@ -363,6 +363,8 @@ def _start(executor: Executor, workers: int, records_path: Path, recorded: int) 
         start()
         return int(getattr(executor, "jobs", workers))
     except ClusterError as exc:
+        if not recorded:
+            raise TournamentError(str(exc)) from None
         raise TournamentError(
             f"{exc}; the {recorded} records so far are kept in {records_path}, run again to "
             "resume"
