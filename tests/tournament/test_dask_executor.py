@@ -108,6 +108,22 @@ def test_an_interrupted_dask_run_resumes_to_the_same_records(
     assert load_records(out / "records.jsonl") == _serial(small_config, tmp_path / "serial")
 
 
+def test_a_run_begun_locally_resumes_on_the_cluster_the_config_names(
+    cluster: str, small_config: Path, tmp_path: Path
+) -> None:
+    import yaml
+
+    local = yaml.safe_load(small_config.read_text())
+    local["executor"] = {"type": "local"}
+    on_dask = {**local, "executor": {"type": "dask", "address": cluster, "batch": 2}}
+    out = tmp_path / "moved"
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(local, out=out, jobs=1, reporter=StopAfter(5))
+    result = run_tournament(on_dask, out=out)  # the executor is not part of the tournament
+    assert (result.resumed, result.played) == (5, 7)
+    assert load_records(out / "records.jsonl") == _serial(small_config, tmp_path / "serial")
+
+
 def test_a_killed_worker_costs_only_its_match_which_is_played_again(
     cluster: str, small_config: Path, tmp_path: Path
 ) -> None:
