@@ -126,17 +126,7 @@ class DaskExecutor:
         self._log_levels = _quiet_dask_logs()
         try:
             if self.scheduler is None:
-                from arena.tournament._executor import default_jobs
-
-                with _workers_ignore_ctrl_c():
-                    self._cluster = dist.LocalCluster(
-                        n_workers=self.local_workers or default_jobs(),
-                        threads_per_worker=1,
-                        processes=True,
-                        dashboard_address=None,
-                        silence_logs=logging.CRITICAL,
-                    )
-                self._client = dist.Client(self._cluster, set_as_default=False)
+                self._start_local(dist)
             else:
                 self._client = dist.Client(
                     self.scheduler, timeout=self.connect_timeout_s, set_as_default=False
@@ -146,15 +136,38 @@ class DaskExecutor:
             raise ClusterError(
                 f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
             ) from None
-        if self.scheduler is not None and not self._client.nthreads():
+        client: Any = self._client
+        if self.scheduler is not None and not client.nthreads():
             try:
-                self._client.wait_for_workers(1, timeout=self.connect_timeout_s)
+                client.wait_for_workers(1, timeout=self.connect_timeout_s)
             except (OSError, TimeoutError):
                 self.close()
                 raise ClusterError(
                     f"no Dask worker joined the scheduler at {self.address} within "
                     f"{self.connect_timeout_s:g} s (start some with `dask worker {self.address}`)"
                 ) from None
+
+    def _start_local(self, dist: Any) -> None:
+        from arena.tournament._dask_worker import IgnoreCtrlC
+        from arena.tournament._executor import default_jobs
+
+        workers = self.local_workers or default_jobs()
+        try:
+            with _workers_ignore_ctrl_c():
+                self._cluster = dist.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
+            self._client = dist.Client(self._cluster, set_as_default=False)
+            self._client.register_plugin(IgnoreCtrlC())
+        except Exception as exc:  # a worker process that failed to start, a port...
+            self.close()
+            raise ClusterError(
+                f"cannot start a local Dask cluster of {workers} worker(s): {_reason(exc)}"
+            ) from None
 
     def close(self) -> None:
         """Disconnect; a local cluster is shut down (its workers kill their bots on exit)."""
@@ -271,7 +284,8 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
 
     Ctrl-C reaches the whole process group; only ``arena run`` handles it (it keeps the
     records and stops the cluster), where workers would die printing tracebacks. Only
-    possible from the main thread; elsewhere the workers start as they are.
+    possible from the main thread; elsewhere the workers start as they are. Workers a
+    nanny restarts later are covered by :class:`~arena.tournament._dask_worker.IgnoreCtrlC`.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
