@@ -513,9 +513,10 @@ def _bot_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...], s
     reg = registry()
     for i, bot in enumerate(config.bots):
         if bot.name is not None:
-            if bot.name not in reg:
-                known = ", ".join(reg.names()) or "none installed"
-                issues.append((("bots", i, "name"), f"unknown bot {bot.name!r} (known: {known})"))
+            try:
+                reg.get(bot.name)
+            except LookupError as exc:
+                issues.append((("bots", i, "name"), str(exc)))
                 continue
             try:
                 reg.create(bot.name, **bot.params)

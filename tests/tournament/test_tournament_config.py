@@ -74,7 +74,7 @@ EXPECTED = {
     "parsing a flow sequence started on line 3)",
     "too_many_seats.yaml": "2: players: 7 seats per table but only 5 bots, and a bot cannot "
     "sit at a table twice",
-    "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (known: ",
+    "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (installed bots: ",
     "unknown_key.yaml": "2: seeed: unknown key 'seeed' (allowed: name, seed, rules, players, "
     "format, duplicate, repeat, bots, limits, jobs, out)",
     "wrong_type.yaml": "2: players: input should be a valid integer (got 'four')",
