@@ -11,7 +11,8 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arena-president", prog_name="arena")
 def main() -> None:
     """Run President bot matches and tournaments."""
 

@@ -22,7 +22,8 @@ from arena.ratings import (
     read_many,
     sprt_from_records,
 )
-from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, bot_spec, run_ab
+from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, run_ab
+from arena.referee._seats import bot_spec
 
 _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
 
@@ -34,7 +35,7 @@ _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair
               help="Confidence level of the intervals.")
 @click.option("--resamples", default=1000, show_default=True, type=click.IntRange(0, 100_000),
               help="Bootstrap resamples per bot.")
-@click.option("--seed", default=0, show_default=True, type=int,
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
               help="Seed of the bootstrap (results are reproducible).")
 def ratings_command(
     records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
@@ -167,8 +168,9 @@ def print_progress(status: SprtStatus) -> None:
 @click.option("--preset", default="standard", show_default=True, help="Rules preset.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 8),
               help="Seats at the table.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
+              help="Seed of the deals.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Sets played at once in worker processes.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Append the records here; a rerun with the same options reuses them.")
@@ -190,7 +192,7 @@ def ab_command(
 ) -> None:
     """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.
 
-    Bots are NAME (an installed bot), LABEL=NAME, or LABEL=cmd:COMMAND. Each set plays one seed
+    Bots are NAME (an installed bot), LABEL=NAME, or [LABEL=]cmd:COMMAND. Each set plays one seed
     once per rotation of the seats; the test (a generalized SPRT on per-set scores, see
     docs/ratings.md) stops when its log-likelihood ratio leaves its bounds or at --max-sets.
     Progress lines go to stderr; the verdict to stdout.
