@@ -122,7 +122,7 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
         f"bootstrap over {board.clusters} {unit[board.cluster_kind]}"
     )
     table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
-    for name in ("rank", "bot", "score", f"{board.confidence:.0%} interval", "mu ± sigma",
+    for name in ("rank", "bot", "deal score", f"{board.confidence:.0%} interval", "mu ± sigma",
                  "ordinal", "matches", "deals", "place", "points", "1st", "faults"):
         table.add_column(name, justify="left" if name == "bot" else "right",
                          no_wrap=name in ("bot", "rank"))

@@ -67,7 +67,7 @@ def standings_table(
     table.add_column("#", justify="right")
     table.add_column("bot")
     table.add_column("matches", justify="right")
-    table.add_column("score", justify="right")
+    table.add_column("match score", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
     shown = rows if limit is None else rows[:limit]
