@@ -101,8 +101,14 @@ class BotRegistry:
     """Bot names registered more than once, with the plugins that registered them."""
 
     def error_lines(self) -> list[str]:
-        """One readable line per load error, for warnings on stderr."""
-        return [f"plugin {plugin!r}: {message}" for plugin, message in self.errors]
+        """One readable line per load error, for warnings on stderr.
+
+        A name claimed by several plugins is no one plugin's fault: its line names them all
+        and no single one in front.
+        """
+        conflicts = {_conflict_message(n, p) for n, p in self.conflicts.items()}
+        return [message if message in conflicts else f"plugin {plugin!r}: {message}"
+                for plugin, message in self.errors]
 
     def names(self) -> list[str]:
         """Names of every usable bot, sorted."""
