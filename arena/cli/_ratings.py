@@ -41,7 +41,7 @@ _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair
 def ratings_command(
     records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
 ) -> None:
-    """Rate every bot found in the RECORDS files (JSON lines written by arena run / match / ab).
+    """Rate every bot in RECORDS files (JSON lines written by arena run / match / ab).
 
     A RECORDS may be an output folder of arena run (its records.jsonl) or a gzip-compressed
     file (.jsonl.gz).
