@@ -322,18 +322,24 @@ def parse_config(
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(source, [_yaml_issue(exc, text)]) from None
-    duplicates = list(_duplicate_keys(root, ()))
-    if duplicates:
-        raise ConfigError(
-            source,
-            [ConfigIssue(_dotted(p), line, "duplicate key") for p, line in duplicates],
-        )
+    duplicates = [
+        ConfigIssue(_dotted(p), line, "duplicate key") for p, line in _duplicate_keys(root, ())
+    ]
     if not isinstance(data, Mapping):
         line = root.start_mark.line + 1 if root is not None else None
         raise ConfigError(
             source, [ConfigIssue("", line, "the config must be a mapping of keys (name: ...)")]
         )
-    return validate_config(data, source=source, root=root, check_bots=check_bots)
+    try:
+        config = validate_config(data, source=source, root=root, check_bots=check_bots)
+    except ConfigError as exc:
+        if not duplicates:
+            raise
+        issues = sorted(duplicates + exc.issues, key=lambda i: (i.line is None, i.line or 0))
+        raise ConfigError(source, issues) from None
+    if duplicates:  # YAML kept the last value of a key given twice: still a mistake
+        raise ConfigError(source, duplicates)
+    return config
 
 
 def _yaml_issue(exc: yaml.YAMLError, text: str) -> ConfigIssue:

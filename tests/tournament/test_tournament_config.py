@@ -183,3 +183,14 @@ def test_bots_may_be_given_by_name_alone() -> None:
     mixed = parse_config("name: x\nplayers: 2\nbots:\n  - greedy\n  - {name: lowest, "
                          "label: low}\n")
     assert mixed.labels == ["greedy", "low"]
+
+
+def test_a_duplicate_key_does_not_hide_the_other_problems() -> None:
+    text = "name: x\nplayers: 2\nplayers: 3\nbots: [greedy, gredy]\nseeed: 1\n"
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    assert [line.split(": ")[0:3] for line in str(info.value).splitlines()] == [
+        ["c.yaml:3", "players", "duplicate key"],
+        ["c.yaml:4", "bots[1].name", "unknown bot 'gredy' (installed bots"],
+        ["c.yaml:5", "seeed", "unknown key 'seeed' (allowed"],
+    ]
