@@ -376,12 +376,14 @@ def validate_config(
     """
     found: list[ConfigIssue] = []
     config: TournamentConfig | None = None
+    checked: TournamentConfig | None = None
     try:
-        config = TournamentConfig.model_validate(dict(data))
+        config = checked = TournamentConfig.model_validate(dict(data))
     except ValidationError as exc:
         found = [_pydantic_issue(error, root) for error in exc.errors()]
-    if config is not None:
-        problems = _semantic_issues(config, check_bots=check_bots)
+        checked = _without_broken_keys(data, exc)
+    if checked is not None:
+        problems = _semantic_issues(checked, check_bots=check_bots)
     else:
         problems = _raw_issues(data, check_bots=check_bots)
     found.extend(
@@ -392,6 +394,20 @@ def validate_config(
         unique.sort(key=lambda issue: (issue.line is None, issue.line or 0))
         raise ConfigError(source, unique)
     return config  # type: ignore[return-value]  # found is empty only when config is set
+
+
+def _without_broken_keys(
+    data: Mapping[str, Any], exc: ValidationError
+) -> TournamentConfig | None:
+    """The config without the top-level keys the schema refused, if that leaves one (the
+    refused keys have defaults); its other problems can then be checked as usual."""
+    broken = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+    if not broken or broken & {"name", "players", "bots", "format"}:
+        return None  # the checks that are left depend on these
+    try:
+        return TournamentConfig.model_validate({k: v for k, v in data.items() if k not in broken})
+    except ValidationError:
+        return None
 
 
 def _raw_issues(

@@ -190,7 +190,21 @@ def test_a_duplicate_key_does_not_hide_the_other_problems() -> None:
     with pytest.raises(ConfigError) as info:
         parse_config(text, source="c.yaml")
     assert [line.split(": ")[0:3] for line in str(info.value).splitlines()] == [
+        ["c.yaml:2", "players", "3 seats per table but only 2 bots, and a bot cannot sit at a "
+         "table twice (list a bot again under another label to field a copy)"],  # the last won
         ["c.yaml:3", "players", "duplicate key"],
         ["c.yaml:4", "bots[1].name", "unknown bot 'gredy' (installed bots"],
         ["c.yaml:5", "seeed", "unknown key 'seeed' (allowed"],
+    ]
+
+
+def test_an_unknown_key_does_not_hide_clashes_between_the_other_keys() -> None:
+    text = ("name: x\nplayers: 2\nbots: [greedy, greedy]\nformat: {type: gauntlet, "
+            "challengers: [champ]}\nseeed: 1\n")
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    assert [line.split(": ")[0:2] for line in str(info.value).splitlines()] == [
+        ["c.yaml:3", "bots[1].name"],  # label 'greedy' used twice
+        ["c.yaml:4", "format.challengers[0]"],  # no bot labelled 'champ'
+        ["c.yaml:5", "seeed"],
     ]
