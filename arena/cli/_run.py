@@ -11,21 +11,12 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
+from arena.cli._progress import LineReporter, RateMeter, TimingColumn
 from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
@@ -51,14 +42,6 @@ def _config_error(exc: ConfigError) -> NoReturn:
     sys.exit(2)
 
 
-class _Rate(ProgressColumn):
-    """Matches per second over the recent past."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.speed
-        return Text("" if speed is None else f"{speed:,.1f} matches/s", style="cyan")
-
-
 def standings_table(
     rows: list[dict[str, Any]], *, title: str = "Standings", limit: int | None = None
 ) -> Table:
@@ -67,7 +50,7 @@ def standings_table(
     table.add_column("#", justify="right")
     table.add_column("bot")
     table.add_column("matches", justify="right")
-    table.add_column("score", justify="right")
+    table.add_column("match score", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
     shown = rows if limit is None else rows[:limit]
@@ -86,20 +69,19 @@ def standings_table(
 
 
 class LiveReporter(Reporter):
-    """A progress bar (done of total, matches per second, time left) over live standings."""
+    """A progress bar (done of total, elapsed, time left, matches per second) over live
+    standings."""
 
     def __init__(self, console: Console, name: str, *, sprt: bool = False) -> None:
         self.console = console
         self.name = name
         self.is_sprt = sprt
+        self.meter = RateMeter()
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            _Rate(),
-            TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TimingColumn(self.meter),
             console=console,
         )
         self.task: TaskID | None = None
@@ -119,6 +101,7 @@ class LiveReporter(Reporter):
         """Show the bar, starting at the matches already recorded."""
         self.standings = standings
         self.task = self.progress.add_task(self.name, total=total)
+        self.meter.start(done)
         if done:
             self.console.print(f"resuming: {done} of {total} matches already recorded")
             # Rates and time left count this run's matches only.
@@ -139,6 +122,7 @@ class LiveReporter(Reporter):
         """Advance the bar; the table is redrawn from the standings at each refresh."""
         if self.task is not None:
             self.progress.advance(self.task)
+            self.meter.update(self.meter.done + 1)
 
     def stop(self) -> None:
         """Stop the live display (the final standings are printed by the command)."""
@@ -174,7 +158,8 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     console = Console()
     reporter: Reporter | None = None
     if not quiet and not as_json:
-        reporter = LiveReporter(console, cfg.name, sprt=Schedule(cfg).is_sprt)
+        shown = LiveReporter if console.is_terminal else LineReporter
+        reporter = shown(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
     started = time.perf_counter()
     try:

@@ -373,17 +373,13 @@ def _seat_problem(seat: dict[str, Any], files: list[str]) -> str | None:
 
 
 def _check_seat(seat: dict[str, Any], files: list[str]) -> str | None:
-    from pydantic import ValidationError
+    from arena.tournament._config import bot_problem
 
-    from arena.tournament._config import BotConfig, bot_problem
-
-    fields = {k: seat.get(k) for k in ("name", "command", "label", "host")}
-    try:
-        bot = BotConfig(**{k: v for k, v in fields.items() if v is not None},
-                        params=dict(seat.get("params") or {}))
-    except ValidationError:
+    name, command, params = seat.get("name"), seat.get("command"), seat.get("params") or {}
+    if not (isinstance(name, str | None) and isinstance(command, str | None)
+            and isinstance(params, dict)):
         return None  # not a config entrant: the referee judges it
-    problem = bot_problem(bot)
+    problem = bot_problem(name, command, params)
     if problem is None:
         missing = [name for name in files if not os.path.isfile(name)]
         if not missing:

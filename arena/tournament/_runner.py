@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from arena.records import RECORDS as RECORDS
 from arena.records import RecordWriter
 from arena.tournament._config import (
     ConfigError,
@@ -47,7 +48,6 @@ from arena.tournament._standings import Standings
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
 
-RECORDS = "records.jsonl"
 CONFIG_COPY = "config.yaml"
 
 
