@@ -140,8 +140,11 @@ class LiveReporter(Reporter):
 @click.option("--quiet", "-q", is_flag=True, help="No output but errors.")
 @click.option("--json", "as_json", is_flag=True,
               help="No progress; print the result (standings included) as JSON.")
+@click.option("--dask", "dask", metavar="ADDRESS", default=None,
+              help="Play the matches on a Dask cluster: its scheduler (tcp://host:8786), or "
+                   "local[:N] for N worker processes here (see docs/distributed.md).")
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool) -> None:
+                as_json: bool, dask: str | None) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -160,7 +163,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     folder = output_dir(cfg, out)
     started = time.perf_counter()
     try:
-        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter)
+        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, dask=dask)
     except ConfigError as exc:
         _config_error(exc)
     except TournamentError as exc:

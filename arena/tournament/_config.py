@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from arena.tournament._yamlpos import node_line
 
@@ -207,6 +215,49 @@ Format = Annotated[
 ]
 
 
+class LocalExecutorConfig(BaseModel):
+    """Matches run in worker processes on this machine (the default)."""
+
+    model_config = _STRICT
+
+    type: Literal["local"]
+
+
+class DaskExecutorConfig(BaseModel):
+    """Matches run on a Dask cluster; records come back to the machine running the tournament."""
+
+    model_config = _STRICT
+
+    type: Literal["dask"]
+    address: str = Field(
+        min_length=1,
+        description="The scheduler, e.g. 'tcp://host:8786', or 'local[:N]' for a cluster of "
+        "N worker processes on this machine.",
+    )
+    batch: int | None = Field(
+        default=None,
+        gt=0,
+        le=1000,
+        description="Matches per Dask task (default: grown until a task plays about 0.2 s).",
+    )
+    retries: int = Field(
+        default=2, ge=0, le=100, description="Retries of a task that raises on a worker."
+    )
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, address: str) -> str:
+        from arena.tournament._dask import parse_address
+
+        parse_address(address)
+        return address
+
+
+ExecutorSettings = Annotated[
+    LocalExecutorConfig | DaskExecutorConfig, Field(discriminator="type")
+]
+
+
 class TournamentConfig(BaseModel):
     """A tournament: who plays, under which rules, in which format, with which limits."""
 
@@ -252,6 +303,10 @@ class TournamentConfig(BaseModel):
     out: str | None = Field(
         default=None, description="Output folder (default: runs/<name>), relative to the cwd."
     )
+    executor: ExecutorSettings | None = Field(
+        default=None,
+        description="Where matches run: {type: local} (default) or {type: dask, address: ...}.",
+    )
 
     @property
     def labels(self) -> list[str]:
@@ -266,8 +321,8 @@ class TournamentConfig(BaseModel):
         return rules
 
     def identity(self) -> dict[str, Any]:
-        """What decides the matches and their results (everything but jobs and out)."""
-        return self.model_dump(mode="json", exclude={"jobs", "out"})
+        """What decides the matches and their results (everything but jobs, out, executor)."""
+        return self.model_dump(mode="json", exclude={"jobs", "out", "executor"})
 
 
 def config_schema() -> dict[str, Any]:
@@ -608,37 +663,45 @@ def _bot_issues(
 ) -> list[tuple[tuple[str | int, ...], str]]:
     """Unknown bot names, params a bot refuses, programs not found: ``(index, name, command,
     params)`` per entrant."""
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    for i, name, command, params in bots:
+        problem = bot_problem(name, command, params)
+        if problem is not None:
+            issues.append((("bots", i, problem[0]), problem[1]))
+    return issues
+
+
+def bot_problem(
+    name: str | None, command: str | None, params: Mapping[str, Any]
+) -> tuple[str, str] | None:
+    """Why this machine cannot start a bot, as (key, message), or None when it can.
+
+    A registered bot (``name``) must be installed and accept its params; a command's
+    program must be on PATH or a file (relative to the working directory).
+    """
     from arena.plugins import BotParamsError, registry
 
-    issues: list[tuple[tuple[str | int, ...], str]] = []
-    reg = registry()
-    for i, name, command, params in bots:
-        if name is not None:
-            try:
-                reg.get(name)
-            except LookupError as exc:
-                issues.append((("bots", i, "name"), str(exc)))
-                continue
-            try:
-                reg.create(name, **params)
-            except BotParamsError as exc:
-                issues.append((("bots", i, "params"), str(exc)))
-            except Exception as exc:
-                issues.append(
-                    (("bots", i, "name"), f"bot {name!r} fails to start: {exc}")
-                )
-        elif command is not None:
-            try:
-                words = shlex.split(command)
-            except ValueError as exc:
-                issues.append((("bots", i, "command"), f"cannot parse the command: {exc}"))
-                continue
-            program = words[0]
-            if shutil.which(program) is None and not Path(program).is_file():
-                issues.append(
-                    (("bots", i, "command"), f"program {program!r} not found (not on PATH)")
-                )
-    return issues
+    if name is not None:
+        reg = registry()
+        try:
+            reg.get(name)
+        except LookupError as exc:
+            return "name", str(exc)
+        try:
+            reg.create(name, **params)
+        except BotParamsError as exc:
+            return "params", str(exc)
+        except Exception as exc:
+            return "name", f"bot {name!r} fails to start: {exc}"
+    elif command is not None:
+        try:
+            words = shlex.split(command)
+        except ValueError as exc:
+            return "command", f"cannot parse the command: {exc}"
+        program = words[0]
+        if shutil.which(program) is None and not Path(program).is_file():
+            return "command", f"program {program!r} not found (not on PATH)"
+    return None
 
 
 def _duplicate_keys(
@@ -675,6 +738,17 @@ _FORMAT_MODELS: dict[str, type[BaseModel]] = {
     "gauntlet": GauntletFormat,
     "sprt": SprtFormat,
 }
+_EXECUTOR_MODELS: dict[str, type[BaseModel]] = {
+    "local": LocalExecutorConfig,
+    "dask": DaskExecutorConfig,
+}
+
+
+def _tagged(loc: Sequence[str | int]) -> tuple[str, dict[str, type[BaseModel]]]:
+    """What a ``type`` key at ``loc`` chooses, and its choices."""
+    if loc and loc[0] == "executor":
+        return "executor", _EXECUTOR_MODELS
+    return "format", _FORMAT_MODELS
 
 
 def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
@@ -687,6 +761,8 @@ def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
         return Limits
     if loc[0] == "format" and len(loc) == 2:
         return _FORMAT_MODELS.get(str(loc[1]))
+    if loc[0] == "executor" and len(loc) == 2:
+        return _EXECUTOR_MODELS.get(str(loc[1]))
     return None
 
 
@@ -695,7 +771,8 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
     kind = error["type"]
     # Pydantic puts a tagged union's tag into the path (format.swiss.rounds); users never wrote it.
     shown = tuple(
-        e for i, e in enumerate(loc) if not (i == 1 and loc[0] == "format" and e in _FORMAT_MODELS)
+        e for i, e in enumerate(loc)
+        if not (i == 1 and loc[0] in ("format", "executor") and e in _tagged(loc)[1])
     )
     message = str(error["msg"])
     if message.startswith("Value error, "):
@@ -709,10 +786,11 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
     elif kind == "union_tag_invalid":
         shown = (*shown, "type")
         tag = error.get("ctx", {}).get("tag")
-        message = f"unknown format {tag!r} (expected one of: {', '.join(_FORMAT_MODELS)})"
+        what, tags = _tagged(loc)
+        message = f"unknown {what} {tag!r} (expected one of: {', '.join(tags)})"
     elif kind == "union_tag_not_found":
         shown = (*shown, "type")
-        message = f"missing required key (one of: {', '.join(_FORMAT_MODELS)})"
+        message = f"missing required key (one of: {', '.join(_tagged(loc)[1])})"
     elif kind in ("model_type", "dict_type"):
         message = f"expected a mapping, got {_describe(error.get('input'))}"
     elif kind == "too_short":

@@ -30,6 +30,10 @@ EXPECTED = {
     "not 'inline'",
     "duplicate_key.yaml": "3: players: duplicate key",
     "duplicate_label.yaml": "6: bots[2].name: label 'random' is already used by bots[0]",
+    "executor_local_count.yaml": "6: executor.address: 'local:N' needs a positive number of "
+    "workers, not '0'",
+    "executor_unknown.yaml": "4: executor.type: unknown executor 'ray' (expected one of: "
+    "local, dask)",
     "format_unknown.yaml": "3: format.type: unknown format 'knockout' (expected one of: "
     "round_robin, swiss, gauntlet, sprt)",
     "gauntlet_small_field.yaml": "3: format.challengers: leaves 1 bot in the field, fewer "
@@ -78,7 +82,7 @@ EXPECTED = {
     "sit at a table twice",
     "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (installed bots: ",
     "unknown_key.yaml": "2: seeed: unknown key 'seeed' (allowed: name, seed, rules, players, "
-    "format, duplicate, repeat, bots, limits, jobs, out)",
+    "format, duplicate, repeat, bots, limits, jobs, out, executor)",
     "wrong_type.yaml": "2: players: input should be a valid integer (got 'four')",
 }
 
@@ -171,7 +175,7 @@ def test_rules_are_checked_against_the_table_size_when_other_keys_are_wrong() ->
         "c.yaml:3: rules.points: rules option 'points' lists 2 places, but the table has 3 "
         "players",
         "c.yaml:5: x: unknown key 'x' (allowed: name, seed, rules, players, format, duplicate, "
-        "repeat, bots, limits, jobs, out)",
+        "repeat, bots, limits, jobs, out, executor)",
     ]
 
 
