@@ -43,3 +43,27 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
         click.echo(f"report of {result.matches} matches: {result.index}")
     if open_browser:
         webbrowser.open(result.index.resolve().as_uri())
+
+
+def save_results(folder: Path, *, report: bool, quiet: bool) -> None:
+    """At the end of ``arena run`` (also after Ctrl-C): standings.json and standings.csv beside
+    the records, and with ``report`` the report; says where on stderr unless ``quiet``.
+
+    A failure here is reported in one line and never touches the records.
+    """
+    from arena.report import write_report, write_standings
+
+    if not (folder / "records.jsonl").is_file():
+        return
+    try:
+        json_path, csv_path = write_standings(folder)
+        written = [f"standings: {json_path}, {csv_path.name}"]
+        if report:
+            result = write_report(folder, on_skip=lambda message: None)
+            written.append(f"report: {result.index}")
+    except (OSError, ValueError) as exc:
+        click.echo(f"warning: cannot save the results in {folder}: {exc}", err=True)
+        return
+    if not quiet:
+        for line in written:
+            click.echo(line, err=True)

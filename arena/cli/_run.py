@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
+from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
@@ -156,8 +157,10 @@ class LiveReporter(Reporter):
 @click.option("--quiet", "-q", is_flag=True, help="No output but errors.")
 @click.option("--json", "as_json", is_flag=True,
               help="No progress; print the result (standings included) as JSON.")
+@click.option("--report", "report", is_flag=True,
+              help="Write OUT/report/ (see arena report) at the end, and refresh it every 30 s.")
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool) -> None:
+                as_json: bool, report: bool) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -173,6 +176,10 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     if not quiet and not as_json:
         reporter = LiveReporter(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
+    if report:
+        from arena.report import ReportRefresher
+
+        reporter = ReportRefresher(folder, reporter)
     started = time.perf_counter()
     try:
         result = run_tournament(config, out=out, jobs=jobs, reporter=reporter)
@@ -183,6 +190,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         sys.exit(1)
     except KeyboardInterrupt:
         records = folder / RECORDS
+        save_results(folder, report=report, quiet=quiet)
         count = _count_lines(records)
         click.echo(
             f"\ninterrupted: {count} matches recorded in {records}; "
@@ -194,6 +202,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet:
         _print_final(console, result, time.perf_counter() - started)
+    save_results(folder, report=report, quiet=quiet or as_json)
 
 
 def sprt_line(status: SprtStatus) -> str:

@@ -6,7 +6,9 @@ replays a record through the rules engine as events a viewer shows. See docs/rep
 """
 
 from ._build import BATCH, REPORT_DIR, ReportResult, write_report
+from ._live import ReportRefresher
 from ._replay import CLEAR, FORFEIT, OUT, REVOLUTION, Event, ReplayError, replay_deals
+from ._saved import STANDINGS_CSV, STANDINGS_JSON, write_standings
 
 __all__ = [
     "BATCH",
@@ -15,9 +17,13 @@ __all__ = [
     "OUT",
     "REPORT_DIR",
     "REVOLUTION",
+    "STANDINGS_CSV",
+    "STANDINGS_JSON",
     "Event",
     "ReplayError",
+    "ReportRefresher",
     "ReportResult",
     "replay_deals",
     "write_report",
+    "write_standings",
 ]

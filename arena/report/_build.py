@@ -174,7 +174,7 @@ def write_report(
     summary = {
         "name": _run_name(config_text, folder),
         "records": [str(p) for p in paths],
-        "leaderboard": _finite(board.to_dict()),
+        "leaderboard": finite(board.to_dict()),
         "standings": standings.to_list(),
         "bots": {label: _bot_summary(s) for label, s in sorted(stats.items())},
         "course": _course(results),
@@ -372,12 +372,12 @@ def _run_name(config_text: str | None, folder: Path) -> str:
     return folder.resolve().name
 
 
-def _finite(value: Any) -> Any:
+def finite(value: Any) -> Any:
     """JSON has no NaN: replace it by null all the way down."""
     if isinstance(value, float) and math.isnan(value):
         return None
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {k: finite(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value
