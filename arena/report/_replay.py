@@ -9,11 +9,12 @@ docs/records.md describes. Replaying also checks the record: a move the rules re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game import Deal, IllegalMove, Match, Rules
+from arena.game import Deal, IllegalMove, Match, Move, Rules
 
 __all__ = [
     "CLEAR",
@@ -33,6 +34,16 @@ OUT = 4
 """Flag: the seat played its last card with this play."""
 FORFEIT = 8
 """Flag: the seat left the deal at this fault (``on_fault: forfeit``)."""
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move(text: str) -> Move:
+    """A move's text parsed once: records repeat the same few thousand moves (moves are
+    immutable values, so one object serves every deal)."""
+    try:
+        return Move.parse(text)
+    except ValueError as error:
+        raise IllegalMove(f"not a move: {error}") from None
 
 
 class ReplayError(ValueError):
@@ -94,13 +105,12 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
         if play_faults and play_faults[0]["move"] == before and \
                 play_faults[0]["seat"] == decision.seat:
             fault = play_faults.pop(0)
-            finished_before = len(current.finish_order)
             revolution = current.revolution
             match.fault(fault["kind"], fault.get("detail", ""))
             if len(current.moves) > before:  # the fault policy played for the seat
                 events.append(Event(decision.seat, "", None, 0, fault["kind"]))
                 events.append(_after(current, decision.seat, moves[taken], before,
-                                     finished_before, revolution))
+                                     revolution))
                 taken += 1
             else:
                 flags = FORFEIT | (CLEAR if current.pile is None and before else 0)
@@ -110,11 +120,9 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
         if entry["seat"] != decision.seat:
             raise ValueError(f"move {taken} is by seat {entry['seat']}, "
                              f"but seat {decision.seat} is to move")
-        finished_before = len(current.finish_order)
         revolution = current.revolution
-        match.play(entry["move"])
-        events.append(_after(current, decision.seat, entry, before, finished_before,
-                             revolution))
+        match.play(_move(entry["move"]))
+        events.append(_after(current, decision.seat, entry, before, revolution))
         taken += 1
     if taken != len(moves):
         raise ValueError(f"{len(moves) - taken} recorded moves after the deal ended")
@@ -122,7 +130,7 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
 
 
 def _after(deal: Deal, seat: int, entry: Mapping[str, Any], before: int,
-           finished_before: int, revolution_before: bool) -> Event:
+           revolution_before: bool) -> Event:
     """The event of the move just played (``deal.moves[before]``), with its flags."""
     _, move = deal.moves[before]
     flags = 0
@@ -130,7 +138,7 @@ def _after(deal: Deal, seat: int, entry: Mapping[str, Any], before: int,
         flags |= CLEAR
     if deal.revolution != revolution_before:
         flags |= REVOLUTION
-    if len(deal.finish_order) > finished_before and seat in deal.finish_order[finished_before:]:
+    if move.kind != "pass" and deal.card_count(seat) == 0:
         flags |= OUT
     ms = entry.get("ms")
     return Event(seat, str(move), float(ms) if isinstance(ms, int | float) else None, flags)
