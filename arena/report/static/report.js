@@ -367,6 +367,7 @@
       if (flags & 2) state.revolution = !state.revolution;
       state.last = k;
       if (flags & 1) {
+        state.clearedPile = state.pile;
         state.cleared = state.trick;
         state.trick = [];
         state.pile = null;
@@ -374,6 +375,7 @@
         state.clears++;
       } else {
         state.cleared = null;
+        state.clearedPile = null;
       }
     }
     state.toMove = pos < deal.events.length ? deal.events[pos][0] : null;
@@ -441,7 +443,7 @@
           ` · ${m.rules ? rulesText(m.rules) : ""}`),
         el("button", { class: "close", onclick: closeReplay, title: "close (Escape)" }, "✕")),
       m.error ? el("p", { class: "problem" }, `This match does not replay: ${m.error}. Moves are shown as recorded.`) : null,
-      el("div", { class: "deals" }, dealButtons,
+      el("div", { class: "deal-bar" }, dealButtons,
         el("span", { class: "meta" }, "final: ", m.ranking.map((seat) => `${seatName(seat)} ${m.scores[seat]}`).join(", "))),
       el("div", { class: "controls" },
         el("button", { id: "r-first", title: "start (Home)", onclick: () => go(viewer.deal, 0) }, "|◀"),
@@ -550,7 +552,7 @@
         el("div", { class: "seat-head" },
           el("b", {}, seatName(s)), el("span", { class: "meta" }, ` seat ${s}` + (role ? ` · ${role}` : "")),
           el("span", { class: "badge" }, badge),
-          el("span", { class: "count" }, `${state.hands[s].length} cards`)),
+          el("span", { class: "count" }, `${state.hands[s].length} ${state.hands[s].length === 1 ? "card" : "cards"}`)),
         el("div", { class: "hand" }, state.hands[s].map((c) => cardNode(c)))));
     }
     document.getElementById("r-seats").replaceChildren(...seats);
@@ -569,13 +571,16 @@
     }
     const statusNode = document.getElementById("r-status");
     statusNode.replaceChildren(status, state.revolution ? el("span", { class: "revolution" }, " revolution: card order reversed") : "");
-    const pileCards = state.pile ? state.pile.text.split(" ") : state.cleared ? [] : [];
+    const pile = state.pile || state.clearedPile;
     document.getElementById("r-pile").replaceChildren(
-      state.pile ? el("span", {}, el("span", { class: "meta" }, seatName(state.pile.seat) + " "), pileCards.map((c) => cardNode(c)))
-        : el("span", { class: "meta" }, state.cleared ? "cleared" : "empty"));
+      pile ? el("span", { class: state.pile ? "" : "cleared" },
+        el("span", { class: "meta" }, seatName(pile.seat) + " "), pile.text.split(" ").map((c) => cardNode(c)),
+        state.pile ? "" : el("span", { class: "meta" }, " trick over: the pile is cleared"))
+        : el("span", { class: "meta" }, "empty: the next player leads"));
     const trick = state.trick.length ? state.trick : state.cleared || [];
     document.getElementById("r-trick").replaceChildren(...trick.map((t) =>
-      el("li", { class: t.fault ? "problem" : "" }, `${seatName(t.seat)}: ${t.text}`)));
+      el("li", { class: t.fault ? "problem" : "" }, `${seatName(t.seat)}: `,
+        t.fault || t.text === "pass" ? t.text : t.text.split(" ").map((c) => cardNode(c, "small")))));
     const result = document.getElementById("r-result");
     if (ended && deal.finish_order) {
       result.replaceChildren(el("div", { class: "label" }, `deal ${viewer.deal + 1} result`),
