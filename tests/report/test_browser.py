@@ -215,3 +215,14 @@ def test_the_match_list_filters_by_bot(watched: Watched, run_folder: Path) -> No
     page.fill("#match-search", "pass")
     assert page.locator("#match-count").inner_text() == "1 of 14 matches"
     assert watched.errors == []
+
+
+def test_a_deep_link_to_an_unknown_match_says_so(watched: Watched, run_folder: Path) -> None:
+    page = watched.open(run_folder)
+    page.evaluate("location.hash = 'match=no-such-match&deal=0&move=0'")
+    page.wait_for_selector("#replay .problem")
+    assert page.locator("#replay .problem").inner_text() == "no match no-such-match in this report"
+    page.keyboard.press("Escape")  # no replay open: the key does nothing, and nothing breaks
+    page.locator("#replay button").click()
+    assert page.locator("#replay").is_hidden()
+    assert watched.errors == []
