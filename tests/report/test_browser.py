@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import HOSTILE_LABEL
+from report_helpers import HOSTILE_LABEL
 
 from arena.cli import main
 from arena.records import read_records
