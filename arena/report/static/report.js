@@ -63,12 +63,12 @@
     let lo = Math.min(...lows), hi = Math.max(...highs);
     const pad = Math.max(0.01, (hi - lo) * 0.08);
     lo = Math.max(0, lo - pad); hi = Math.min(1, hi + pad);
-    const W = 220, H = 18;
+    const W = 170, H = 18;
     const x = (v) => 4 + (W - 8) * (v - lo) / (hi - lo || 1);
     const level = Math.round(board.confidence * 100);
     const axis = svg("svg", { width: W, height: H, class: "axis" },
       [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
-        x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, v.toFixed(3))));
+        x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, v.toFixed(2))));
     const head = el("tr", {},
       el("th", { title: "rank by deal score; in brackets the ranks the intervals allow" }, "rank"),
       el("th", { class: "left" }, "bot"),
@@ -81,8 +81,8 @@
       el("th", { title: "share of deals finished first" }, "1st"),
       el("th", {}, "faults"),
       el("th", { title: "timeouts (faults of kind timeout)" }, "time losses"),
-      el("th", { title: "think time per move, median (ms)" }, "think median"),
-      el("th", { title: "think time per move, 95th percentile (ms)" }, "think p95"));
+      el("th", { title: "think time per move, median (ms)" }, "think median (ms)"),
+      el("th", { title: "think time per move, 95th percentile (ms)" }, "think p95 (ms)"));
     const rows = board.bots.map((b) => {
       const st = standings[b.label] || {};
       const bot = S.bots[b.label] || {};
