@@ -23,7 +23,9 @@ class ReportRefresher(Reporter):
     """A :class:`Reporter` that rewrites ``folder/report/`` every ``interval`` seconds.
 
     The report is built in a background thread from the records written so far (the matches
-    themselves run in worker processes), one build at a time; every call is passed on to
+    themselves run in worker processes), one build at a time, and the next starts no sooner
+    than ``interval`` seconds, nor than the last build took, after the last one ended: a
+    large run spends at most half its time building reports. Every call is passed on to
     ``inner`` (the live display, or nothing). A failed build is logged and the run goes on.
     """
 
@@ -33,7 +35,8 @@ class ReportRefresher(Reporter):
         self.inner = inner
         self.interval = interval
         self.builds = 0
-        self._last = time.monotonic()
+        self._last = time.monotonic()  # when the last build ended (or the refresher began)
+        self._pause = interval
         self._thread: threading.Thread | None = None
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
@@ -43,9 +46,7 @@ class ReportRefresher(Reporter):
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         if self.inner is not None:
             self.inner.match(record, standings)
-        now = time.monotonic()
-        if now - self._last >= self.interval and not self.busy:
-            self._last = now
+        if time.monotonic() - self._last >= self._pause and not self.busy:
             self._thread = threading.Thread(target=self._build, name="arena-report",
                                             daemon=True)
             self._thread.start()
@@ -70,8 +71,12 @@ class ReportRefresher(Reporter):
             self._thread.join()
 
     def _build(self) -> None:
+        started = time.monotonic()
         try:
             write_report(self.folder, on_skip=lambda message: None)
             self.builds += 1
         except Exception as exc:  # a refresh must never stop the run
             _log.warning("refreshing the report failed", folder=str(self.folder), error=str(exc))
+        finally:
+            self._last = time.monotonic()
+            self._pause = max(self.interval, self._last - started)
