@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import json
 import math
 import os
@@ -29,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+import arena
 from arena.ratings import Results, rate_results, read_many
 from arena.tournament import Standings
 
@@ -52,6 +54,8 @@ class ReportResult:
     batches: int
     unreplayable: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    reused: int = 0
+    """Replay files copied from the report this one replaced (their matches unchanged)."""
 
 
 class _ThinkTimes:
@@ -138,9 +142,7 @@ def write_report(
     standings = Standings([])
     stats: dict[str, _BotStats] = {}
     index = _MatchIndex()
-    unreplayable: list[str] = []
-    batch: list[dict[str, Any]] = []
-    batches = 0
+    replays = _Replays(building, target, index)
     arena_versions: set[str] = set()
     seen: set[str] = set()
     for record in read_many(paths, skip):
@@ -152,22 +154,10 @@ def write_report(
         standings.add(record)
         arena_versions.add(str(record.get("arena_version")))
         _count(record, stats)
-        try:
-            deals = replay_deals(record)
-            error = None
-        except ReplayError as exc:
-            deals = None
-            error = str(exc)
-            unreplayable.append(error)
-        index.add(record, error)
-        batch.append(_replay_entry(record, deals, error))
-        if len(batch) == BATCH:
-            _write_batch(building, batches, batch)
-            batches += 1
-            batch = []
-    if batch:
-        _write_batch(building, batches, batch)
-        batches += 1
+        replays.add(record)
+    replays.flush()
+    unreplayable = replays.unreplayable
+    batches = replays.batches
 
     board = rate_results(results, confidence=confidence, resamples=resamples, seed=seed)
     config_text = _read_text(folder / "config.yaml")
@@ -190,7 +180,95 @@ def write_report(
     for name in _STATIC:
         (building / name).write_bytes((static / name).read_bytes())
     _swap(building, target)
-    return ReportResult(target / "index.html", len(seen), batches, unreplayable, skipped)
+    return ReportResult(target / "index.html", len(seen), batches, unreplayable, skipped,
+                        replays.reused)
+
+
+_FORMAT = 1
+"""Version of the replay files; a report of another format or arena version is not reused."""
+
+
+class _Replays:
+    """Writes the replay files batch by batch, reusing those of the report being replaced.
+
+    During a run records are only appended, so a full batch of the old report whose matches
+    are the same (same ids, seeds, timings) is copied instead of replayed again: refreshing
+    the report of a large run replays only the newest matches.
+    """
+
+    def __init__(self, building: Path, target: Path, index: _MatchIndex) -> None:
+        self.building = building
+        self.target = target
+        self.index = index
+        self.pending: list[Mapping[str, Any]] = []
+        self.batches = 0
+        self.reused = 0
+        self.unreplayable: list[str] = []
+        self.old_keys: list[str] = []
+        self.old_errors: dict[str, str] = {}
+        try:
+            old = _read_js(target / "data" / "matches.js")
+        except (OSError, ValueError):
+            return
+        if isinstance(old, dict) and old.get("format") == [_FORMAT, arena.__version__] \
+                and old.get("batch") == BATCH:
+            self.old_keys = [str(k) for k in old.get("keys") or []]
+            self.old_errors = {str(k): str(v) for k, v in (old.get("errors") or {}).items()}
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        self.pending.append(record)
+        if len(self.pending) == BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        number, first = self.batches, self.batches * BATCH
+        key = _batch_key(self.pending)
+        name = Path("data", "replays", f"{number:05d}.js")
+        old = self.target / name
+        if len(self.pending) == BATCH and number < len(self.old_keys) \
+                and self.old_keys[number] == key and old.is_file():
+            shutil.copyfile(old, self.building / name)
+            for offset, record in enumerate(self.pending):
+                error = self.old_errors.get(str(first + offset))
+                self._add(record, error)
+            self.reused += 1
+        else:
+            entries = []
+            for record in self.pending:
+                try:
+                    deals: list[Any] | None = replay_deals(record)
+                    error = None
+                except ReplayError as exc:
+                    deals, error = None, str(exc)
+                self._add(record, error)
+                entries.append(_replay_entry(record, deals, error))
+            _write_batch(self.building, number, entries)
+        self.index.keys.append(key)
+        self.batches += 1
+        self.pending = []
+
+    def _add(self, record: Mapping[str, Any], error: str | None) -> None:
+        self.index.add(record, error)
+        if error is not None:
+            self.unreplayable.append(error)
+
+
+def _batch_key(records: list[Mapping[str, Any]]) -> str:
+    """What tells a batch's matches apart from any others: ids, seeds, results and timings."""
+    digest = hashlib.sha256()
+    for r in records:
+        digest.update(repr((r.get("match_id"), r.get("seed"), r.get("scores"),
+                            r.get("decisions"), r.get("wall_s"))).encode())
+    return digest.hexdigest()[:32]
+
+
+def _read_js(path: Path) -> Any:
+    """The value a ``window.NAME=...;`` file of this report holds."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index("=") + 1
+    return json.loads(text[start:text.rindex(";")])
 
 
 class _MatchIndex:
@@ -205,6 +283,7 @@ class _MatchIndex:
         self.rounds: list[Any] = []
         self.faults: list[int] = []
         self.errors: dict[int, str] = {}
+        self.keys: list[str] = []  # per replay file: what its matches were
 
     def add(self, record: Mapping[str, Any], error: str | None) -> None:
         position = len(self.ids)
@@ -229,6 +308,8 @@ class _MatchIndex:
             "faults": self.faults,
             "errors": self.errors,
             "batch": BATCH,
+            "keys": self.keys,
+            "format": [_FORMAT, arena.__version__],
         }
 
 

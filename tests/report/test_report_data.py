@@ -195,3 +195,40 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str
     out = CliRunner().invoke(main, ["report", *args])
     assert out.exit_code == 2
     assert message in out.output and len(out.output.strip().splitlines()) == 1
+
+
+def test_a_rebuild_reuses_the_replay_files_of_unchanged_matches(
+        tmp_path: Path, run_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.report._build as build
+
+    monkeypatch.setattr(build, "BATCH", 4)
+    lines = (run_folder / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    records = tmp_path / "records.jsonl"
+    records.write_text("\n".join(lines[:10]) + "\n", encoding="utf-8")
+    replays = tmp_path / "report" / "data" / "replays"
+    assert write_report(tmp_path, resamples=0).reused == 0
+    first = {p.name: p.read_bytes() for p in replays.iterdir()}
+    assert len(first) == 3  # 4 + 4 + 2
+
+    # the run goes on: the full files are copied, the rest is replayed
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = write_report(tmp_path, resamples=0)
+    assert result.reused == 2 and result.batches == 4
+    assert all((replays / name).read_bytes() == first[name] for name in ("00000.js", "00001.js"))
+    assert _batch(replays / "00002.js")[3]["id"] == json.loads(lines[11])["match_id"]
+
+    # a match that changed is replayed again, with its batch
+    changed = json.loads(lines[5])
+    changed["wall_s"] += 1
+    changed["deals"][0]["moves"][0]["ms"] = 123.0
+    lines[5] = json.dumps(changed)
+    records.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = write_report(tmp_path, resamples=0)
+    assert result.reused == 2  # batches 0 and 2
+    assert _batch(replays / "00001.js")[1]["deals"][0]["events"][0][2] == 123.0
+
+    # a report of another format is not reused
+    index = tmp_path / "report" / "data" / "matches.js"
+    index.write_text(index.read_text(encoding="utf-8").replace('"format":[1,', '"format":[0,'),
+                     encoding="utf-8")
+    assert write_report(tmp_path, resamples=0).reused == 0
