@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 
 import arena
 from arena.ratings import Results, rate_results, read_many
@@ -446,11 +447,13 @@ def _read_text(path: Path) -> str | None:
 
 
 def _run_name(config_text: str | None, folder: Path) -> str:
-    if config_text:
-        for line in config_text.splitlines():
-            if line.startswith("name:"):
-                return line.split(":", 1)[1].split("#", 1)[0].strip().strip("'\"") or folder.name
-    return folder.resolve().name
+    """The config's ``name``, else the folder's."""
+    try:
+        config = yaml.safe_load(config_text) if config_text else None
+    except yaml.YAMLError:
+        config = None
+    name = config.get("name") if isinstance(config, dict) else None
+    return str(name) if name else folder.resolve().name
 
 
 def finite(value: Any) -> Any:
