@@ -106,6 +106,7 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
                 play_faults[0]["seat"] == decision.seat:
             fault = play_faults.pop(0)
             revolution = current.revolution
+            pile = current.pile
             match.fault(fault["kind"], fault.get("detail", ""))
             if len(current.moves) > before:  # the fault policy played for the seat
                 events.append(Event(decision.seat, "", None, 0, fault["kind"]))
@@ -113,7 +114,8 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
                                      revolution))
                 taken += 1
             else:
-                flags = FORFEIT | (CLEAR if current.pile is None and before else 0)
+                # the seat left; the trick ends if the others had all passed to it
+                flags = FORFEIT | (CLEAR if pile is not None and current.pile is None else 0)
                 events.append(Event(decision.seat, "", None, flags, fault["kind"]))
             continue
         entry = moves[taken]

@@ -148,8 +148,9 @@ def test_replay_stepped_to_its_end_shows_the_finishing_order_and_points(
             f"move {len(events[number])} of {len(events[number])}"
         finish = page.eval_on_selector_all("#r-result ol.finish li", """items => items.map(li =>
             [li.firstChild.textContent, li.querySelector('.points').textContent])""")
-        assert finish == [[labels[seat], f" {deal['points'][seat]} points"]
-                          for seat in deal["finish_order"]]
+        points = [deal["points"][seat] for seat in deal["finish_order"]]
+        assert finish == [[labels[seat], f" {p} point" + ("" if p == 1 else "s")]
+                          for seat, p in zip(deal["finish_order"], points, strict=True)]
         # every hand is empty but the last player's (forfeited seats hold nothing)
         counts = page.locator("#r-seats .seat .count").all_inner_texts()
         assert sum(c != "0 cards" for c in counts) <= 1

@@ -585,7 +585,7 @@
     if (ended && deal.finish_order) {
       result.replaceChildren(el("div", { class: "label" }, `deal ${viewer.deal + 1} result`),
         el("ol", { class: "finish" }, deal.finish_order.map((seat) =>
-          el("li", { "data-seat": seat }, `${seatName(seat)}`, el("span", { class: "points" }, ` ${deal.points[seat]} points`)))));
+          el("li", { "data-seat": seat }, `${seatName(seat)}`, el("span", { class: "points" }, ` ${deal.points[seat]} ${deal.points[seat] === 1 ? "point" : "points"}`)))));
       result.hidden = false;
     } else {
       result.replaceChildren();
