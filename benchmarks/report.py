@@ -12,9 +12,8 @@ built from the 120 original matches, loaded in the same browser. The machine's l
 is printed with the figures, since the CPU may be shared.
 
 The build replays every move through the rules engine: at the ~220 matches/s the demo built
-at, 100,000 matches take some 8 minutes
-of one core and 1.7 GB of records in a temporary folder (``--matches 10000`` for a quick
-look). docs/report.md holds the figures it gave.
+at, 100,000 matches take some 8 minutes of one core, and 1.7 GB of records in a temporary
+folder (``--matches 10000`` for a quick look). docs/report.md holds the figures it gave.
 """
 
 from __future__ import annotations
