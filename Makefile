@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/arena run configs/demo.yaml --out runs/demo
 	$(BIN)/arena ratings runs/demo/records.jsonl
+	$(BIN)/arena report runs/demo
 
 test: $(STAMP) lint typecheck pytest
 

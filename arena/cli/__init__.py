@@ -29,3 +29,7 @@ main.lazy("ratings", "arena.cli._ratings:ratings_command", "Rate every bot in RE
 main.lazy("run", "arena.cli._run:run_command",
           "Run (or resume) the tournament that CONFIG describes.")
 main.lazy("validate", "arena.cli._run:validate_command", "Check CONFIG without running it.")
+main.lazy("report", "arena.cli._report:report_command",
+          "Write OUT/report/: leaderboard, head to head, course, matches and replays")
+main.lazy("show", "arena.cli._show:show_command",
+          "Print match MATCH_ID of the RECORDS file move by move")

@@ -136,6 +136,9 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
               help="Append the match record (one JSON line) to this file.")
 @click.option("--match-id", default="match", show_default=True, help="Id written in the record.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")
+@click.option("--verbose", "-v", is_flag=True, help="Print each answer as the bots give it.")
+@click.option("--trace", is_flag=True,
+              help="Print every protocol line to and from process and command bots.")
 def match_command(
     bots: tuple[str, ...],
     preset: str | None,
@@ -148,6 +151,8 @@ def match_command(
     records_path: str | None,
     match_id: str,
     as_json: bool,
+    verbose: bool = False,
+    trace: bool = False,
 ) -> None:
     """Play one match between BOTs (2 to 8) and print the result.
 
@@ -183,7 +188,12 @@ def match_command(
         except OSError as exc:
             _fail(f"cannot open records file {records_path!r}: {exc.strerror or exc}")
     try:
-        record = trio.run(lambda: play_match(spec))
+        hosts = None
+        if verbose or trace:  # printed on stderr under --json, which owns stdout
+            from arena.cli._watch import watched_hosts
+
+            hosts = watched_hosts(spec, verbose=verbose, trace=trace, err=as_json)
+        record = trio.run(lambda: play_match(spec, hosts=hosts))
     except MatchSpecError as exc:
         _fail(str(exc))
     except (LookupError, ValueError, TypeError) as exc:

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from arena.cli import main
 from arena.cli._progress import LineReporter, RateMeter, TimingColumn
+from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
@@ -143,8 +144,10 @@ class LiveReporter(Reporter):
 @click.option("--dask", "dask", metavar="ADDRESS", default=None,
               help="Play the matches on a Dask cluster: its scheduler (tcp://host:8786), or "
                    "local[:N] for N worker processes here (see docs/distributed.md).")
+@click.option("--report", "report", is_flag=True,
+              help="Write OUT/report/ (see arena report) at the end, and refresh it every 30 s.")
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool, dask: str | None) -> None:
+                as_json: bool, dask: str | None, report: bool) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -161,6 +164,10 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         shown = LiveReporter if console.is_terminal else LineReporter
         reporter = shown(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
+    if report:
+        from arena.report import ReportRefresher
+
+        reporter = ReportRefresher(folder, reporter)
     started = time.perf_counter()
     try:
         result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, dask=dask)
@@ -171,6 +178,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         sys.exit(1)
     except KeyboardInterrupt:
         records = folder / RECORDS
+        save_results(folder, report=report, quiet=quiet)
         count = _count_lines(records)
         click.echo(
             f"\ninterrupted: {count} matches recorded in {records}; "
@@ -182,6 +190,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet:
         _print_final(console, result, time.perf_counter() - started)
+    save_results(folder, report=report, quiet=quiet or as_json)
 
 
 def sprt_line(status: SprtStatus) -> str:
