@@ -180,7 +180,7 @@ def rollout_move(moves: list[Move], revolution: bool, rng: random.Random) -> Mov
             rank = move.rank
             strength = 13 if rank is None else (12 - rank if revolution else rank)
         else:
-            strength = 12 - move.low if revolution else move.high  # type: ignore[operator]
+            strength = 12 - move.low if revolution else move.high  # type: ignore[operator,assignment]
         key = (move.jokers << 12) | (strength << 4) | (15 - move.size)
         if key < best_key:
             best, best_key = move, key
