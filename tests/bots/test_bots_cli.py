@@ -64,4 +64,5 @@ def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) 
     code, out, err = run("nosuch")
     assert code == 2
     assert err.strip().splitlines() == [
-        "Error: unknown bot 'nosuch' (installed bots: greedy, highest, lowest, passer, random)"]
+        "Error: unknown bot 'nosuch' (installed bots: greedy, highest, lowest, mc, passer, "
+        "random)"]
