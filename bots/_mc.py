@@ -17,9 +17,11 @@ The budget is ``playouts`` rounds (one guess, every candidate played out on it) 
 ``share`` of ``move_ms`` by the bot's own clock, whichever comes first: at the default
 budget the time share is rarely reached on an ordinary machine, so a match replays
 identically from its seed; when it is reached the bot answers with what it has, never
-later than ``share * move_ms`` plus one round. Candidates are the legal moves, at most
-``width`` of them, chosen by ``greedy``'s judgement when there are more; the pass is
-always a candidate when it is legal. The exchange is ``greedy``'s.
+later than ``share * move_ms`` plus one playout: the bot reads its clock after each
+playout, compares the moves on whole rounds only, and with no whole round plays
+``greedy``'s choice. Candidates are ``greedy``'s choice and the other legal moves, at
+most ``width`` of them, chosen by ``greedy``'s judgement when there are more; the pass
+is always a candidate when it is legal. The exchange is ``greedy``'s.
 """
 
 from __future__ import annotations
@@ -84,20 +86,34 @@ class McBot(GreedyBot):
         points = view.rules.points_for(view.players)
         rng = self.rng
         me = view.seat
+        clock = time.perf_counter
         for _ in range(self.playouts):
             deal = Deal.from_view(view, sample_hands(view, rng))
-            for i, move in enumerate(candidates):
+            scores = []
+            for move in candidates:
                 trial = deal.copy()
                 trial.play(move)
-                totals[i] += points[play_out(trial, me, rng)]
+                scores.append(points[play_out(trial, me, rng)])
+                if clock() >= deadline:
+                    break
+            if len(scores) < len(candidates):
+                break  # out of time mid-round: only whole rounds compare the moves fairly
+            totals = [total + score for total, score in zip(totals, scores, strict=True)]
             self.rounds_played += 1
-            if time.perf_counter() >= deadline:
+            if clock() >= deadline:
                 break
+        if not self.rounds_played:
+            return candidates[0]  # greedy's choice: no time for a single round
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
     def _candidates(self, view: View, plays: list[Move], may_pass: bool) -> list[Move]:
-        """The plays worth simulating, best first by greedy's judgement, and the pass."""
+        """The plays worth simulating, greedy's choice first, then the pass.
+
+        Greedy's choice leads the list, so it is the answer when not even one round of
+        playouts fits in the time share.
+        """
+        first = GreedyBot.play(self, view)
         if len(plays) > self.width:
             mask, jokers = hand_mask(view.hand)
             before = hand_cost(mask, jokers, view.revolution)
@@ -106,6 +122,7 @@ class McBot(GreedyBot):
                 key=lambda m: (-_gain(view.rules, m, mask, jokers, before, view.revolution),
                                str(m)),
             )[: self.width]
+        plays = [first, *(m for m in plays if m != first)] if first.kind != "pass" else plays
         return [*plays, Move.PASS] if may_pass else plays
 
 

@@ -8,7 +8,7 @@ import pytest
 from botcase import bound, plays, position
 
 from arena.game import CARDS, JOKER, Deal, Match, Rules, View
-from bots import McBot
+from bots import GreedyBot, McBot
 from bots._mc import play_out, rollout_move, sample_hands
 
 
@@ -94,7 +94,8 @@ def test_the_time_share_stops_the_playouts_by_the_bot_s_own_clock() -> None:
     view = position("4C 5D 7S 9S JD KH 2S", None, preset="runs")
     bot = McBot(playouts=10_000, share=0.01, move_ms=1)
     assert bound(bot, view).play(view) in view.legal_moves()
-    assert bot.rounds_played == 1  # the 0.01 ms share is spent after the first round
+    assert bot.rounds_played == 0  # the 0.01 ms share is spent within the first round
+    assert bot.play(view) == GreedyBot().play(view)  # so it plays greedy's choice
 
 
 def test_obvious_moves_take_no_playouts() -> None:
