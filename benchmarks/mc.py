@@ -2,8 +2,8 @@
 
 Plays ``mc`` against three ``greedy`` bots through ``arena.game.Match`` (no referee) and
 times every ``mc`` decision. The floor is the same work without the bot around it: in the
-same run, at each timed decision, the playouts of one round (a guess of the hidden
-hands, every candidate played out on it) are timed alone, times the rounds played.
+same run, at each timed decision, as many rounds of playouts as the bot played (a guess
+of the hidden hands, every candidate played out on it) are timed alone.
 
     python benchmarks/mc.py [--preset runs] [--matches 4] [--seed 0]
 """
@@ -63,12 +63,13 @@ def main() -> None:
                     view.pile is not None)
                 rng = random.Random(0)
                 t0 = time.perf_counter()
-                deal = Deal.from_view(view, sample_hands(view, rng))
-                for candidate in candidates:
-                    trial = deal.copy()
-                    trial.play(candidate)
-                    play_out(trial, view.seat, rng)
-                floor.append((time.perf_counter() - t0) * mc.rounds_played)
+                for _ in range(mc.rounds_played):
+                    deal = Deal.from_view(view, sample_hands(view, rng))
+                    for candidate in candidates:
+                        trial = deal.copy()
+                        trial.play(candidate)
+                        play_out(trial, view.seat, rng)
+                floor.append(time.perf_counter() - t0)
             match.play(move)
     ratio = statistics.median(t / f for t, f in zip(think, floor, strict=True))
     think.sort()
