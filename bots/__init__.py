@@ -11,6 +11,7 @@ from arena.hookspecs import Register, hookimpl
 from ._greedy import GreedyBot
 from ._highest import HighestBot
 from ._lowest import LowestBot
+from ._mc import McBot
 from ._passer import PasserBot
 from ._random_bot import RandomBot
 from ._selfplay import Places, compare, play_match
@@ -19,6 +20,7 @@ __all__ = [
     "GreedyBot",
     "HighestBot",
     "LowestBot",
+    "McBot",
     "PasserBot",
     "Places",
     "RandomBot",
@@ -38,3 +40,4 @@ def register_bots(register: Register) -> None:
     register("highest", HighestBot, author=_AUTHOR)
     register("passer", PasserBot, author=_AUTHOR)
     register("greedy", GreedyBot, author=_AUTHOR)
+    register("mc", McBot, author=_AUTHOR)

@@ -33,3 +33,7 @@ main.lazy("report", "arena.cli._report:report_command",
           "Write OUT/report/: leaderboard, head to head, course, matches and replays")
 main.lazy("show", "arena.cli._show:show_command",
           "Print match MATCH_ID of the RECORDS file move by move")
+main.lazy("play", "arena.cli._play:play_command",
+          "Play a match yourself against BOTS (1 to 7 installed bots)")
+main.lazy("new-bot", "arena.cli._newbot:new_bot_command",
+          "Write a ready bot package NAME")

@@ -60,6 +60,8 @@ class Host(abc.ABC):
 
     kind: str = "host"
     """How the record names this host: ``inline``, ``process``, ``command``, ``memory``."""
+    timed: bool = True
+    """Whether the seat plays under the clock; False for a person at the table."""
 
     @property
     @abc.abstractmethod

@@ -97,6 +97,7 @@ class _ChildHost(Host):
         self._views: FullEncoder | DeltaEncoder = FullEncoder()
         self.trace: Callable[[str, bytes], None] | None = None
         """Given to each process this host runs: hears every protocol line (``--trace``)."""
+        self._legal_moves = False
 
     # subclasses provide these
     def _argv(self) -> list[str]:
@@ -181,8 +182,14 @@ class _ChildHost(Host):
             self._drop()
             raise BotFault("malformed", f"start failed: 'views' must be one of "
                            f"{', '.join(map(repr, VIEW_ENCODINGS))}, got {views!r}")
+        legal_moves = ready.get("legal_moves", False)
+        if not isinstance(legal_moves, bool):
+            self._drop()
+            raise BotFault("malformed", f"start failed: 'legal_moves' must be true or false, "
+                           f"got {legal_moves!r}")
         # A fresh encoder per process start: the bot remembers nothing from before.
         self._views = DeltaEncoder() if views == "delta" else FullEncoder()
+        self._legal_moves = legal_moves
         self._on_ready(ready)
 
     def _drop(self) -> None:
@@ -215,6 +222,8 @@ class _ChildHost(Host):
             message["count"] = count
         views = self._views
         message[views.field] = views.encode(view)
+        if self._legal_moves and kind == "play":
+            message["legal"] = [str(move) for move in view.legal_moves()]
         try:
             answer = await _round_trip(proc, message, timeout)
             return answer_value(answer, kind, request_id)

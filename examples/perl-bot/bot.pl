@@ -1,7 +1,7 @@
 #!/usr/bin/env perl
 # A minimal arena bot in Perl, speaking the bot protocol (docs/protocol.md)
-# on stdin/stdout. It leads its lowest card and passes otherwise: always
-# legal, never clever. Run it with:  arena match cmd:"perl examples/perl-bot/bot.pl" random
+# on stdin/stdout. It asks for the legal moves in its greeting and plays the
+# first one, its weakest set: always legal, never clever. Run it with:  arena match cmd:"perl examples/perl-bot/bot.pl" random
 use strict;
 use warnings;
 use JSON::PP;
@@ -15,12 +15,13 @@ while (my $line = <STDIN>) {
     my $type = $msg->{type};
     my $id   = $msg->{id};
     if ($type eq 'start') {
-        print $json->encode({type => 'ready', id => $id, name => 'perl-lowest', version => '1.0'}), "\n";
+        # legal_moves: every play request carries "legal", the moves in canonical text.
+        print $json->encode({type => 'ready', id => $id, name => 'perl-lowest', version => '1.0',
+                             legal_moves => JSON::PP::true}), "\n";
     }
     elsif ($type eq 'play') {
-        my $view = $msg->{view};
-        # The hand comes sorted from lowest to highest; leading with a single is always legal.
-        my $move = defined $view->{pile} ? 'pass' : $view->{hand}[0];
+        # "pass", when legal, is the last of the list: the first entry is a play if any is.
+        my $move = $msg->{legal}[0];
         print $json->encode({type => 'move', id => $id, move => $move}), "\n";
     }
     elsif ($type eq 'exchange') {

@@ -14,13 +14,15 @@ from arena.plugins import registry
 
 PRESETS = ["standard", "runs", "daifugo"]
 NAMES = registry().names()
+QUICK = {"mc": {"playouts": 2}}
+"""Small budgets: what a bot may answer does not depend on how long it thinks."""
 
 
 def checked_match(names: list[str], rules: Rules, seed: int) -> Match:
     """Play a match, asserting that every answer of every bot is legal before applying it."""
     reg = registry()
     players = len(names)
-    bots: list[Bot] = [reg.create(name) for name in names]
+    bots: list[Bot] = [reg.create(name, **QUICK.get(name, {})) for name in names]
     for seat, bot in enumerate(bots):
         bot.bind(seat, rules, players, random.Random(f"{seed}:{seat}"))
         bot.start_match(MatchInfo(seat, players, rules, "legality", names))

@@ -1,0 +1,287 @@
+"""``arena play``: a person plays a match in the terminal against bots.
+
+The person is one more seat host (:class:`HumanHost`): the referee asks it for moves
+and exchanges exactly as it asks a bot, judges the answers with the same rules and
+writes the same record, so a played match can be rated and replayed like any other.
+The person's seat is not timed; the bots play under the usual limits.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+import trio
+
+from arena.cli import InputError, main
+from arena.game import Card, IllegalMove, Move, Rules, View
+from arena.records import RecordWriter
+from arena.referee import (
+    BotFault,
+    BotRef,
+    Host,
+    Limits,
+    MatchSpecError,
+    StartInfo,
+    make_host,
+    play_match,
+)
+
+__all__ = ["HumanHost", "play_command"]
+
+HUMAN_LABEL = "you"
+
+
+def _read_line(prompt: str) -> str | None:
+    """One line typed by the person, or ``None`` once the input has ended."""
+    click.echo(prompt, nl=False)
+    line = sys.stdin.readline()  # sys.stdin itself: a new wrapper would read ahead and lose lines
+    if not line:
+        click.echo()
+        return None
+    return line.strip()
+
+
+def _echo(text: str) -> None:
+    click.echo(text)
+
+
+class HumanHost(Host):
+    """A person at the terminal: shows the seat's view and reads the moves typed.
+
+    A move is typed as its number in the list of legal moves or as text in the notation
+    of docs/rules.md (``5H 6H JK=7H``, ``pass``); anything that is not a legal move is
+    refused with the reason and asked again, so the person never faults. When the input
+    ends the person leaves: every later decision of the seat is a ``crash`` fault, and
+    the match still ends and is recorded.
+    """
+
+    kind = "human"
+    timed = False
+
+    def __init__(self, name: str = HUMAN_LABEL,
+                 read: Callable[[str], str | None] = _read_line,
+                 write: Callable[[str], None] | None = None) -> None:
+        self._meta = BotRef(name, name, "human", "")
+        self._read = read
+        self._write: Callable[[str], None] = write or _echo
+        self._labels: list[str] = []
+        self._rules: Rules | None = None
+        self._seen = (-1, 0)  # (deal, plays already shown)
+        self._left = False
+
+    @property
+    def meta(self) -> BotRef:
+        return self._meta
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        self._labels = list(info.labels)
+        self._rules = info.rules
+        others = ", ".join(f"{label} (seat {seat})" for seat, label in enumerate(info.labels)
+                           if seat != info.seat)
+        self._write(f"You are seat {info.seat}, against {others}. Moves: their number, or "
+                    f"cards like '5H 5S' or '5H 6H JK=7H', or 'pass'.")
+
+    def _ask(self, prompt: str) -> str:
+        if self._left:
+            raise BotFault("crash", "the person left the table (input ended)")
+        line = self._read(prompt)
+        if line is None:
+            self._left = True
+            raise BotFault("crash", "the person left the table (input ended)")
+        return line
+
+    def _name(self, seat: int) -> str:
+        label = self._labels[seat] if seat < len(self._labels) else f"seat {seat}"
+        return f"{label} (seat {seat})"
+
+    def _show(self, view: View) -> None:
+        """What happened since the person last looked, and the table as it is now."""
+        deal, shown = self._seen
+        if deal != view.number:
+            shown = 0
+            self._write(f"\n--- deal {view.number + 1} ---")
+        for seat, move in view.plays[shown:]:
+            self._write(f"  {self._name(seat)}: {move}")
+        self._seen = (view.number, len(view.plays))
+        self._write("")
+        for seat in range(view.players):
+            role = view.roles[seat]
+            state = "out" if view.counts[seat] == 0 else f"{view.counts[seat]:2} cards"
+            if view.passed[seat] or view.sat_out[seat]:
+                state += ", passed"
+            marker = "*" if seat == view.seat else " "
+            self._write(f" {marker} {self._name(seat):<24} {state:<16} "
+                        f"{role or '':<14} {view.scores[seat]:>3} pts")
+        pile = "empty (you lead)" if view.pile is None else str(view.pile)
+        self._write(f"  pile: {pile}" + ("   REVOLUTION" if view.revolution else ""))
+        self._write(f"  your hand: {' '.join(str(c) for c in view.hand)}")
+
+    async def play(self, view: View, timeout: float) -> object:
+        self._show(view)
+        moves = view.legal_moves()
+        width = len(str(len(moves)))
+        for number, move in enumerate(moves, start=1):
+            self._write(f"  {number:>{width}}) {move}")
+        while True:
+            text = self._ask("your move: ")
+            chosen = self._choose(text, moves, view)
+            if chosen is not None:
+                return chosen
+
+    def _choose(self, text: str, moves: list[Move], view: View) -> Move | None:
+        """The legal move ``text`` names, or ``None`` after saying why it is not one."""
+        if not text:
+            return None
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(moves):
+                return moves[number - 1]
+            self._write(f"  no move {number}: choose 1 to {len(moves)}")
+            return None
+        try:
+            move = Move.parse("pass" if text.lower() in ("p", "pass") else text)
+        except ValueError as exc:
+            self._write(f"  cannot read {text!r}: {exc}")
+            return None
+        if move in moves:
+            return move
+        self._write(f"  {move} is not legal here: {self._why(move, view)}")
+        return None
+
+    def _why(self, move: Move, view: View) -> str:
+        if move.kind == "pass":
+            return "the leader may not pass"
+        held = " ".join(str(c) for c in view.hand)
+        missing = [c for c in move.cards if c not in view.hand]
+        if missing or move.jokers > sum(c.is_joker for c in view.hand):
+            return f"you hold {held}"
+        reason = view.rules.why_not(move, view.pile, view.revolution)
+        return reason or "the rules do not allow it"
+
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        self._show(view)
+        self._write(f"  you received {' '.join(str(c) for c in view.received)}; give back "
+                    f"{count} card{'s' if count > 1 else ''}, as cards ('3C 4D') or by their "
+                    f"places in your hand ('1 2', 1 = lowest)")
+        while True:
+            text = self._ask(f"cards to give ({count}): ")
+            try:
+                cards = [_hand_card(token, view.hand) for token in text.replace(",", " ").split()]
+            except ValueError as exc:
+                self._write(f"  cannot read {text!r}: {exc}")
+                continue
+            problem = _exchange_problem(cards, count, view.hand)
+            if problem is None:
+                return cards
+            self._write(f"  {problem}")
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+        order = ", ".join(f"{place}. {self._name(seat)}"
+                          for place, seat in enumerate(result["finish_order"], start=1))
+        self._seen = (-1, 0)
+        self._write(f"\ndeal {result['deal'] + 1} over: {order}")
+        scores = ", ".join(f"{self._labels[s]} {p}" for s, p in enumerate(result["scores"]))
+        self._write(f"  scores: {scores}")
+
+
+def _hand_card(token: str, hand: list[Card]) -> Card:
+    """A card typed as text, or as its place in ``hand`` (1 = lowest)."""
+    if token.isdigit():
+        place = int(token)
+        if not 1 <= place <= len(hand):
+            raise ValueError(f"no card {place} in a hand of {len(hand)}")
+        return hand[place - 1]
+    return Card.parse(token)
+
+
+def _exchange_problem(cards: list[Card], count: int, hand: list[Card]) -> str | None:
+    """Why ``cards`` cannot be given back from ``hand``, or ``None`` if they can."""
+    if len(cards) != count:
+        return f"give exactly {count} card{'s' if count > 1 else ''}, not {len(cards)}"
+    rest = list(hand)
+    for card in cards:
+        if card not in rest:
+            return f"you do not hold {card} (your hand: {' '.join(str(c) for c in hand)})"
+        rest.remove(card)
+    return None
+
+
+@click.command("play")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--bots", "_bots_flag", is_flag=True, hidden=True,
+              help="Optional marker before the bots: arena play --bots greedy mc mc.")
+@click.option("--preset", default="standard", show_default=True,
+              help="Rules preset: standard, runs, daifugo.")
+@click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Your seat (0-based).")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63),
+              help="Match seed (random if omitted).")
+@click.option("--move-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+              help="Time per decision for the bots (you are not timed).")
+@click.option("--records", "records_path", type=click.Path(dir_okay=False),
+              default="arena-play.jsonl", show_default=True,
+              help="Append the match record (one JSON line) to this file.")
+@click.option("--match-id", default="play", show_default=True, help="Id written in the record.")
+def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: int | None,
+                 seat: int, seed: int | None, move_ms: float, records_path: str,
+                 match_id: str) -> None:
+    """Play a match yourself against BOTS (1 to 7 installed bots), e.g. greedy mc mc.
+
+    You see your hand sorted, the pile, every player's cards left, roles and scores, and
+    the legal moves numbered; type a number or the cards. The match is recorded like any
+    other (--records), so `arena ratings` and replays read it.
+    """
+    players = len(bots) + 1
+    if not 2 <= players <= 8:
+        raise InputError(f"a match needs 1 to 7 bots besides you, got {len(bots)}")
+    if seat >= players:
+        raise InputError(f"--seat {seat}: a table of {players} has seats 0 to {players - 1}")
+    try:
+        rules = Rules.preset(preset, **({} if rounds is None else {"rounds": rounds}))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    seats: list[dict[str, Any]] = []
+    names = list(bots)
+    for index in range(players):
+        if index == seat:
+            seats.append({"label": HUMAN_LABEL, "name": None, "command": None, "params": {},
+                          "host": "human"})
+            continue
+        name = names.pop(0)
+        count = sum(s["name"] == name for s in seats)
+        seats.append({"label": name if not count else f"{name}-{count + 1}", "name": name,
+                      "command": None, "params": {}, "host": "inline"})
+    limits = Limits(move_ms=move_ms)
+    try:
+        hosts: list[Host] = [HumanHost() if s["host"] == "human" else make_host(s, limits)
+                             for s in seats]
+    except (MatchSpecError, LookupError) as exc:
+        raise InputError(str(exc)) from None
+    try:
+        writer = RecordWriter(records_path)
+    except OSError as exc:
+        raise InputError(f"cannot open records file {records_path!r}: "
+                         f"{exc.strerror or exc}") from None
+    spec = {"match_id": match_id, "tournament": None, "seed": seed, "rules": rules.to_dict(),
+            "seats": seats, "limits": limits.to_dict(), "set": None, "round": None}
+    try:
+        record = trio.run(lambda: play_match(spec, hosts=hosts))
+    except (MatchSpecError, IllegalMove) as exc:
+        raise InputError(str(exc)) from None
+    with writer:
+        writer.write(record)
+    click.echo("\nfinal standings:")
+    for place, index in enumerate(record["ranking"], start=1):
+        click.echo(f"  {place}. {seats[index]['label']:<12} {record['scores'][index]:>3} points")
+    click.echo(f"recorded in {records_path} (match {match_id}, seed {seed})")
+    sys.stdout.flush()
+
+
+main.add_command(play_command)
