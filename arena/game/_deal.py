@@ -390,8 +390,8 @@ class Deal:
         self.moves.append((seat, move))
         self._trick.append((seat, move))
         clears = rules.clears_pile(move, pile, self.revolution)
-        if rules.revolution and (move.size >= 4 and move.kind == SET
-                                 or move.kind == RUN and 0 < rules.run_revolution <= move.size):
+        if rules.revolution and ((move.size >= 4 and move.kind == SET)
+                                 or (move.kind == RUN and 0 < rules.run_revolution <= move.size)):
             self.revolution = not self.revolution
         if rules.suit_lock:
             self._lock, self._suits = next_lock(self._lock, self._suits, move)

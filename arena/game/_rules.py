@@ -335,7 +335,7 @@ class Rules:
         """Legal moves from a hand given as masks (the engine's fast path)."""
         out = self._moves(mask, smask, jokers, pile, revolution)
         if lock:
-            out = [m for m in out if m.kind == PASS or m.rank is None and m.kind == SET
+            out = [m for m in out if m.kind == PASS or (m.rank is None and m.kind == SET)
                    or follows_lock(m, lock)]
         return out
 
