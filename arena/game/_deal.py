@@ -159,8 +159,12 @@ class Deal:
         return cls(rules, [(h[0], h[1], h[2]) for h in hands], number, seed)
 
     @classmethod
-    def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int) -> Deal:
-        """A deal from given hands (lists of cards or card strings), led by seat ``leader``."""
+    def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int,
+                   seed: int | None = None) -> Deal:
+        """A deal from given hands (lists of cards or card strings), led by seat ``leader``.
+
+        ``seed`` is the deal's seed as a record gives it; only a ``pass_limit`` draw uses it.
+        """
         parsed = [parse_hand(hand) for hand in hands]
         seen = 0
         jokers = 0
@@ -171,7 +175,7 @@ class Deal:
             jokers += count
         if jokers > rules.jokers:
             raise ValueError(f"the hands hold {jokers} jokers; these rules have {rules.jokers}")
-        deal = cls(rules, parsed, 0, None)
+        deal = cls(rules, parsed, 0, seed)
         if not 0 <= leader < deal.players or not deal._counts[leader]:
             raise ValueError(f"the leader must be a seat holding cards, not {leader!r}")
         deal.begin(leader)
