@@ -19,6 +19,7 @@ from arena.records import RecordWriter
 from arena.referee import MatchSpecError, play_match
 
 _COMMAND_PREFIX = "cmd:"
+_UECDA_PREFIX = "cmd-uecda:"
 
 
 def _fail(message: str) -> NoReturn:
@@ -51,7 +52,14 @@ def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
     seats = []
     seen: dict[str, int] = {}
     for bot in bots:
-        if bot.startswith(_COMMAND_PREFIX):
+        if bot.startswith(_UECDA_PREFIX):
+            command = bot[len(_UECDA_PREFIX):].strip()
+            if not command:
+                _fail(f"{bot!r}: no command line after 'cmd-uecda:'")
+            base = command
+            seat = {"name": None, "command": command, "params": {}, "host": "uecda",
+                    "protocol": "uecda"}
+        elif bot.startswith(_COMMAND_PREFIX):
             command = bot[len(_COMMAND_PREFIX):].strip()
             if not command:
                 _fail(f"{bot!r}: no command line after 'cmd:'")
@@ -153,7 +161,8 @@ def match_command(
 
     A BOT is a registered bot name (see `arena bots`), a `module:Class`
     reference (found from the current directory too), or
-    `cmd:<command line>` for a program speaking the bot protocol
+    `cmd:<command line>` for a program speaking the bot protocol, or
+    `cmd-uecda:<command line>` for a UECda 20070 client ({host} and {port} filled in)
     (docs/protocol.md). The same seed gives the same match.
     """
     if not 2 <= len(bots) <= 8:

@@ -50,6 +50,12 @@ def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
     label, what = label.strip(), what.strip()
     if not label or not what:
         raise ValueError(f"bad bot {text!r}: expected NAME, LABEL=NAME or LABEL=cmd:COMMAND")
+    if what.startswith("cmd-uecda:"):
+        command = what[len("cmd-uecda:"):].strip()
+        if not command:
+            raise ValueError(f"bad bot {text!r}: empty command after 'cmd-uecda:'")
+        return {"label": label, "name": None, "command": command, "params": {},
+                "host": "uecda", "protocol": "uecda"}
     if what.startswith("cmd:"):
         command = what[4:].strip()
         if not command:
