@@ -57,16 +57,14 @@ def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
             if not command:
                 _fail(f"{bot!r}: no command line after 'cmd-uecda:'")
             base = command
-            seat = {"name": None, "command": command, "params": {}, "host": "uecda",
-                    "protocol": "uecda"}
+            seat: dict[str, Any] = {"name": None, "command": command, "params": {},
+                                    "host": "uecda", "protocol": "uecda"}
         elif bot.startswith(_COMMAND_PREFIX):
             command = bot[len(_COMMAND_PREFIX):].strip()
             if not command:
                 _fail(f"{bot!r}: no command line after 'cmd:'")
             base = command
-            seat: dict[str, Any] = {
-                "name": None, "command": command, "params": {}, "host": "command"
-            }
+            seat = {"name": None, "command": command, "params": {}, "host": "command"}
         else:
             base = bot
             seat = {"name": bot, "command": None, "params": {}, "host": host}
