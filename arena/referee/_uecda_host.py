@@ -102,6 +102,7 @@ class UecdaHost(Host):
         self._turn: _Turn | None = None
         self._stage: Table = empty_table()
         self._broken: str | None = None
+        self._finished = False
         self._pids: list[int] = []
 
     @property
@@ -119,7 +120,7 @@ class UecdaHost(Host):
                            f"{PLAYERS}, not {info.players}")
         await self.aclose()
         self._info = info
-        self._deal, self._turn, self._broken = -1, None, None
+        self._deal, self._turn, self._broken, self._finished = -1, None, None, False
         self._stage = empty_table()
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
         listener = listeners[0]
@@ -185,6 +186,11 @@ class UecdaHost(Host):
                 await stream.aclose()
         proc, self._proc = self._proc, None
         if proc is not None:
+            # A client told that all games are over leaves by itself (the kit's exits 0);
+            # give it a moment to finish its own bookkeeping before its group is killed.
+            with trio.move_on_after(1.0 if self._finished else 0):
+                while proc.poll() is None:
+                    await trio.sleep(0.005)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -310,6 +316,7 @@ class UecdaHost(Host):
                             roles=turn.roles, number=self._deal)
         await self._send(pack_table(table), timeout)
         await self._send(pack_int((2 if final else 1) if last else 0), timeout)
+        self._finished = final
         if trick_over:
             self._stage = empty_table()
 
