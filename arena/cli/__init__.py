@@ -17,4 +17,4 @@ def main() -> None:
 
 
 # Each module defines its commands and adds them to `main`.
-from arena.cli import _bots, _match, _ratings, _run  # noqa: E402, F401
+from arena.cli import _bots, _match, _ratings, _run, _uecda_client  # noqa: E402, F401

@@ -110,3 +110,17 @@ def test_a_uecda_client_needs_a_table_of_five(tmp_path: Path) -> None:
     record = trio.run(play_match, spec(seats, rounds=1, points=None))
     bad = faults(record)
     assert bad and "table of 5" in bad[0]["detail"]
+
+
+def test_arena_uecda_client_plays_arena_bots_through_the_uecda_host(tmp_path: Path) -> None:
+    """`arena uecda-client BOT` is a 20070 client: arena bots behind it, at arena's own UECda
+    server, play a whole match with no fault beside the project's test clients."""
+    arena = Path(sys.executable).with_name("arena")
+    seats = [{"command": f"{arena} uecda-client {bot} --host {{host}} --port {{port}}",
+              "protocol": "uecda"} for bot in ("greedy", "random", "lowest")]
+    seats += [uecda_seat(tmp_path / "a.json"), uecda_seat(tmp_path / "b.json")]
+    record = trio.run(play_match, spec(seats, rounds=3))
+    assert faults(record) == []
+    assert [s["bot"] for s in record["seats"]][:3] == ["greedy", "random", "lowest"]
+    moves = sum(len(d["moves"]) for d in record["deals"])
+    assert json.loads((tmp_path / "a.json").read_text())["turns"] == moves
