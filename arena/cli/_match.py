@@ -126,7 +126,7 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 
 @click.command("match")
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--preset", help="Rules preset: standard, runs, daifugo.")
+@click.option("--preset", help="Rules preset: standard, runs, daifugo, uecda.")
 @click.option("--rules", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Set one rules option (repeatable), e.g. --rules jokers=2.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
