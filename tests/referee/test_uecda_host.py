@@ -15,9 +15,17 @@ from typing import Any
 import pytest
 import trio
 
+from arena.records import configure_logging
 from arena.referee import play_match
 
 CLIENT = Path(__file__).with_name("uecda_test_client.py")
+
+
+@pytest.fixture(autouse=True)
+def _log_to_this_tests_stderr() -> None:
+    """Warnings (a client that fails to start) go to this test's stderr, not to the stream
+    of an earlier test that configured logging."""
+    configure_logging()
 
 
 def uecda_seat(report: Path, mode: str = "play") -> dict[str, Any]:
