@@ -8,6 +8,7 @@ loopback.
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,19 @@ def test_arena_uecda_client_plays_arena_bots_through_the_uecda_host(tmp_path: Pa
     assert [s["bot"] for s in record["seats"]][:3] == ["greedy", "random", "lowest"]
     moves = sum(len(d["moves"]) for d in record["deals"])
     assert json.loads((tmp_path / "a.json").read_text())["turns"] == moves
+
+
+def test_arena_uecda_client_bad_input_is_one_line_and_status_2() -> None:
+    """An unknown bot, or a server that is not there: one line naming it, exit status 2."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    unknown = CliRunner().invoke(main, ["uecda-client", "nosuchbot", "--port", "1"])
+    assert unknown.exit_code == 2 and "nosuchbot" in unknown.output
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    refused = CliRunner().invoke(main, ["uecda-client", "greedy", "--port", str(port)])
+    assert refused.exit_code == 2 and f"127.0.0.1:{port}" in refused.output
+    assert "Traceback" not in refused.output
