@@ -226,6 +226,10 @@ class DealMachine(RuleBasedStateMachine):
         if deal.finished:
             return
         assert deal.lock == "".join(s for s in "CDHS" if s in ref.lock), trace
+        mover = deal.view(deal.to_move) if deal.to_move is not None else None
+        if mover is not None:  # a view derives the lock from the trick: the same legal moves
+            assert mover.lock == deal.lock
+            assert set(mover.legal_moves()) == set(deal.legal_moves()), trace
         players = deal.view(0).to_dict()["players"]
         assert [p["passed"] for p in players] == [s in ref.passed for s in range(self.players)]
         if self.rules.pass_is_final:
