@@ -130,8 +130,13 @@ def _cards_table(cards: list[Card]) -> Table:
 
 
 def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
-               params: dict[str, Any] | None = None) -> int:
-    """Play as a UECda client until the server says all games are over; the games played."""
+               params: dict[str, Any] | None = None) -> tuple[int, int, int]:
+    """Play as a UECda client until the server says all games are over.
+
+    Returns the games played, the cards-on-the-table answers sent (plays, not passes) and
+    how many of those the server rejected (answered 8).
+    """
+    plays = rejected = 0
     rules = Rules.preset("uecda")
     bot = make_bot(bot_ref, params or {})
     with socket.create_connection((host, port)) as sock:
@@ -168,13 +173,16 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
                     except Exception:
                         move = Move.PASS
                     conn.send(move_table(move, previous_suits=suits, revolution=view.revolution))
-                    conn.int()
+                    answer = conn.int()
+                    if move.kind != "pass":
+                        plays += 1
+                        rejected += answer != 9
                 field = conn.table()
                 game.after_turn(field, mover)
                 flag = conn.int()
             number += 1
             if flag != 1:
-                return number
+                return number, plays, rejected
 
 
 @main.command("uecda-client")
@@ -196,11 +204,13 @@ def uecda_client_command(bot: str, host: str, port: int, name: str | None, seed:
     except (LookupError, ValueError) as exc:
         raise InputError(str(exc)) from None
     try:
-        games = play_uecda(bot, host, port, name or bot.rpartition(":")[2], seed)
+        games, plays, rejected = play_uecda(bot, host, port, name or bot.rpartition(":")[2],
+                                            seed)
     except (ConnectionError, OSError) as exc:
         raise InputError(f"cannot play at {host}:{port}: {exc}") from None
     except EOFError:
         raise InputError(f"{host}:{port} closed the connection before all games were over"
                          ) from None
     with contextlib.suppress(Exception):
-        click.echo(f"played {games} games at {host}:{port}", err=True)
+        click.echo(f"played {games} games at {host}:{port}: {plays} plays, {rejected} rejected",
+                   err=True)
