@@ -97,6 +97,7 @@ class UecdaHost(Host):
         self._err_fd = -1
         self._stream: trio.SocketStream | None = None
         self._buffer = bytearray()
+        self._out = bytearray()
         self._info: StartInfo | None = None
         self._deal = -1
         self._turn: _Turn | None = None
@@ -144,7 +145,8 @@ class UecdaHost(Host):
         name = "".join(chr(v) for v in profile[1][:9] if 32 < v < 127)
         if name:
             self._meta = BotRef(self._command, name, "uecda", "")
-        await self._send(pack_int(info.seat), timeout)
+        self._queue(pack_int(info.seat))
+        await self._flush(timeout)
 
     def _spawn(self, argv: list[str]) -> None:
         fd, path = tempfile.mkstemp(prefix="arena-uecda-", suffix=".err")
@@ -217,6 +219,17 @@ class UecdaHost(Host):
             return ""
         return f"; stderr tail: {tail}" if tail else ""
 
+    def _queue(self, data: bytes) -> None:
+        """Messages go out together when the client must answer or a call ends: fewer
+        writes, and fewer wake-ups of the client for each turn."""
+        self._out += data
+
+    async def _flush(self, timeout: float | None = None) -> None:
+        if not self._out:
+            return
+        data, self._out = bytes(self._out), bytearray()
+        await self._send(data, self._send_timeout() if timeout is None else timeout)
+
     async def _send(self, data: bytes, timeout: float) -> None:
         if self._broken is not None:
             raise BotFault("crash", self._broken)
@@ -257,6 +270,7 @@ class UecdaHost(Host):
         raise BotFault("crash", detail)
 
     async def _read_table(self, timeout: float) -> Table:
+        await self._flush()
         if self._broken is not None:
             raise BotFault("crash", self._broken)
         try:
@@ -286,7 +300,7 @@ class UecdaHost(Host):
                 place = 0 if view.roles[view.seat] == "president" else 1
                 count = next((c for high, _, c in pairs if high == place), 0)
             table = hand_table(view, mover=None, exchange=count, distribution=True)
-            await self._send(pack_table(table), self._send_timeout())
+            self._queue(pack_table(table))
             return
         if self._turn is not None:
             moves = view.plays
@@ -298,10 +312,9 @@ class UecdaHost(Host):
         turn, self._turn = self._turn, None
         assert turn is not None and self._info is not None
         move = made[1] if made is not None and made[0] == turn.mover else Move.PASS
-        timeout = self._send_timeout()
         if turn.mover == self._info.seat:
             accepted = turn.submitted is not None and move == turn.submitted
-            await self._send(pack_int(9 if accepted else 8), timeout)
+            self._queue(pack_int(9 if accepted else 8))
         lock, _ = lock_after(self._info.rules, turn.lock, turn.suits, move)
         counts = list(turn.counts)
         if move.kind != "pass":
@@ -314,8 +327,8 @@ class UecdaHost(Host):
                             empty=move.kind == "pass" and turn.pile is None,
                             revolution=revolution, locked=bool(lock), counts=counts,
                             roles=turn.roles, number=self._deal)
-        await self._send(pack_table(table), timeout)
-        await self._send(pack_int((2 if final else 1) if last else 0), timeout)
+        self._queue(pack_table(table))
+        self._queue(pack_int((2 if final else 1) if last else 0))
         self._finished = final
         if trick_over:
             self._stage = empty_table()
@@ -328,14 +341,16 @@ class UecdaHost(Host):
     async def observe(self, view: View, kind: str, seat: int, timeout: float) -> None:
         await self._sync(view)
         if kind != "play":
+            await self._flush()
             return
         self._turn = self._open_turn(view, seat)
-        await self._send(pack_table(hand_table(view, mover=seat)), self._send_timeout())
+        self._queue(pack_table(hand_table(view, mover=seat)))
+        await self._flush()
 
     async def play(self, view: View, timeout: float) -> object:
         await self._sync(view)
         turn = self._turn = self._open_turn(view, view.seat)
-        await self._send(pack_table(hand_table(view, mover=view.seat)), self._send_timeout())
+        self._queue(pack_table(hand_table(view, mover=view.seat)))
         table = await self._read_table(timeout)
         try:
             move, _ = table_move(table, view.hand)
@@ -368,6 +383,7 @@ class UecdaHost(Host):
             made = (entry["seat"], Move.parse(entry["move"]))
         final = result["deal"] >= info.rules.rounds - 1
         await self._close_turn(made, True, last=True, final=final)
+        await self._flush()
 
 
 def _rlimits(memory_mb: int | None, cpu_s: int) -> Any:
