@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from arena.bot import MatchInfo
-from arena.cli import InputError, main
+from arena.cli import InputError
 from arena.game import Card, Move, Rules, View
 from arena.game._rules import trick_lock
 from arena.referee import make_bot, resolve
@@ -185,7 +185,7 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
                 return number, plays, rejected
 
 
-@main.command("uecda-client")
+@click.command("uecda-client")
 @click.argument("bot")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The UECda server.")
 @click.option("--port", default=42485, show_default=True, type=int, help="Its port.")

@@ -16,6 +16,7 @@ from ._loading import BotRef, make_bot, resolve
 from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, encode
 from ._referee import HOST_KINDS, MatchSpecError, make_host, play_match, process_pool, run_match
+from ._seats import bot_spec
 
 __all__ = [
     "FAULT_KINDS",
@@ -36,6 +37,7 @@ __all__ = [
     "ProcessPool",
     "ProtocolError",
     "StartInfo",
+    "bot_spec",
     "decode",
     "encode",
     "group_members",

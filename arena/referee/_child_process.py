@@ -243,6 +243,8 @@ class ChildProcess:
         self.closed = False
         self.uses = 0
         """Matches this process has served (for pools that retire old processes)."""
+        self.trace: Callable[[str, bytes], None] | None = None
+        """Hears every protocol line: ``(">", line)`` sent, ``("<", line)`` received."""
 
     # -- talking ---------------------------------------------------------------------------
 
@@ -254,6 +256,8 @@ class ChildProcess:
     async def send(self, message: dict[str, Any], timeout: float) -> None:
         """Write one message; a child that stops reading or is gone is a fault."""
         data = memoryview(encode(message))
+        if self.trace is not None:
+            self.trace(">", bytes(data))
         deadline = trio.current_time() + timeout
         self._sent_at = time.perf_counter()
         while data:
@@ -278,6 +282,8 @@ class ChildProcess:
         while True:
             try:
                 line = self._decoder.next_line()
+                if line is not None and self.trace is not None:
+                    self.trace("<", bytes(line))
                 message = None if line is None else decode(line)
             except ProtocolError as exc:
                 raise BotFault("malformed", str(exc)) from None
