@@ -34,4 +34,4 @@ main.lazy("report", "arena.cli._report:report_command",
 main.lazy("show", "arena.cli._show:show_command",
           "Print match MATCH_ID of the RECORDS file move by move")
 main.lazy("uecda-client", "arena.cli._uecda_client:uecda_client_command",
-          "Connect BOT to a UECda server as a protocol 20070 client.")
+          "Connect BOT (an installed bot or module:Class) to a UECda server")
