@@ -37,3 +37,5 @@ main.lazy("play", "arena.cli._play:play_command",
           "Play a match yourself against BOTS (1 to 7 installed bots)")
 main.lazy("new-bot", "arena.cli._newbot:new_bot_command",
           "Write a ready bot package NAME")
+main.lazy("uecda-client", "arena.cli._uecda_client:uecda_client_command",
+          "Connect BOT (an installed bot or module:Class) to a UECda server")

@@ -120,7 +120,7 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 
 @click.command("match")
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--preset", help="Rules preset: standard, runs, daifugo.")
+@click.option("--preset", help="Rules preset: standard, runs, daifugo, uecda.")
 @click.option("--rules", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Set one rules option (repeatable), e.g. --rules jokers=2.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
@@ -159,7 +159,8 @@ def match_command(
     A BOT is a registered bot name (see `arena bots`), a `module:Class`
     reference (found from the current directory too), or
     `cmd:<command line>` for a program speaking the bot protocol
-    (docs/protocol.md); `LABEL=` in front names the seat, as in
+    (docs/protocol.md), or `cmd-uecda:<command line>` for a UECda 20070
+    client ({host} and {port} filled in, docs/uecda.md); `LABEL=` in front names the seat, as in
     `node=cmd:"node bot.js"`. The same seed gives the same match.
     """
     if not 2 <= len(bots) <= 8:

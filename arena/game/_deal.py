@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ._cards import JOKER_INDEX, Card, cards_of, parse_hand, suit_major_bit
-from ._moves import PASS, SET, Move
-from ._rules import Rules
+from ._moves import PASS, RUN, SET, Move
+from ._rules import Rules, next_lock, suit_letters, trick_lock
 from ._shuffle import deal_seed, shuffled
 
 if TYPE_CHECKING:
@@ -78,7 +78,8 @@ class Deal:
     """
 
     __slots__ = ("_active", "_best", "_counts", "_ctx", "_dealt", "_hands", "_jokers", "_last",
-                 "_passed", "_places", "_sat_out", "_shands", "_trick", "_worst", "finished",
+                 "_lock", "_pass_run", "_passed", "_places", "_sat_out", "_shands", "_suits",
+                 "_trick", "_worst", "finished",
                  "forfeits", "moves", "number", "pile", "players", "revolution", "rules", "seed",
                  "to_move")
 
@@ -121,6 +122,9 @@ class Deal:
         self._best = 0
         self._worst = players - 1
         self._trick: list[tuple[int, Move]] = []
+        self._lock = 0  # suit lock in force (suit_lock), a mask of suits
+        self._suits = 0  # suits of the top of the pile (suit_lock)
+        self._pass_run = 0  # passes since the last play, across tricks (pass_limit)
         self._ctx: DealContext | None = None
         self.to_move = None
         self.pile = None
@@ -131,9 +135,10 @@ class Deal:
 
     @classmethod
     def new(cls, rules: Rules, players: int, seed: int) -> Deal:
-        """The first deal of a match seeded ``seed``: shuffled, dealt, led by the ``3C``."""
+        """The first deal of a match seeded ``seed``: shuffled, dealt, led by the holder of
+        the ``opening_card`` (``3C`` unless the rules say otherwise)."""
         deal = cls.dealt(rules, players, seed, 0)
-        deal.begin(deal.holder(Card.parse("3C")))
+        deal.begin(deal.holder(Card.parse(rules.opening_card)))
         return deal
 
     @classmethod
@@ -154,8 +159,12 @@ class Deal:
         return cls(rules, [(h[0], h[1], h[2]) for h in hands], number, seed)
 
     @classmethod
-    def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int) -> Deal:
-        """A deal from given hands (lists of cards or card strings), led by seat ``leader``."""
+    def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int,
+                   seed: int | None = None) -> Deal:
+        """A deal from given hands (lists of cards or card strings), led by seat ``leader``.
+
+        ``seed`` is the deal's seed as a record gives it; only a ``pass_limit`` draw uses it.
+        """
         parsed = [parse_hand(hand) for hand in hands]
         seen = 0
         jokers = 0
@@ -166,7 +175,7 @@ class Deal:
             jokers += count
         if jokers > rules.jokers:
             raise ValueError(f"the hands hold {jokers} jokers; these rules have {rules.jokers}")
-        deal = cls(rules, parsed, 0, None)
+        deal = cls(rules, parsed, 0, seed)
         if not 0 <= leader < deal.players or not deal._counts[leader]:
             raise ValueError(f"the leader must be a seat holding cards, not {leader!r}")
         deal.begin(leader)
@@ -194,7 +203,19 @@ class Deal:
         deal.moves = list(view.plays)
         deal._trick = list(view.trick)
         plays = [seat for seat, move in view.trick if move.kind != PASS]
-        deal._last = plays[-1] if plays else -1
+        if plays:
+            deal._last = plays[-1]
+        elif view.trick:  # a trick of passes alone (lead_pass): its leader passed first
+            deal._last = view.trick[0][0]
+        else:
+            deal._last = -1 if view.to_move is None else view.to_move
+        deal._lock, deal._suits = trick_lock(view.rules, view.trick)
+        run = 0
+        for _, move in reversed(view.plays):
+            if move.kind != PASS:
+                break
+            run += 1
+        deal._pass_run = run
         deal._passed = sum(1 << s for s, p in enumerate(view.passed) if p)
         deal._sat_out = sum(1 << s for s, p in enumerate(view.sat_out) if p)
         places = deal._places = list(view.places)
@@ -210,6 +231,7 @@ class Deal:
         if self.moves or self.to_move is not None:
             raise ValueError("the deal has already begun")
         self.to_move = leader
+        self._last = leader
         if self._active & (self._active - 1) == 0:
             self._finish()
 
@@ -263,6 +285,9 @@ class Deal:
         other._best = self._best
         other._worst = self._worst
         other._trick = self._trick[:]
+        other._lock = self._lock
+        other._suits = self._suits
+        other._pass_run = self._pass_run
         other._ctx = self._ctx
         other.to_move = self.to_move
         other.pile = self.pile
@@ -311,6 +336,11 @@ class Deal:
         """Whether ``seat`` has passed since the last play."""
         return bool(self._passed >> seat & 1)
 
+    @property
+    def lock(self) -> str:
+        """The suits the trick is locked to (``suit_lock``), as letters; empty for none."""
+        return suit_letters(self._lock)
+
     def sits_out(self, seat: int) -> bool:
         """Whether ``seat`` sits out the rest of this trick (``pass_is_final``)."""
         return bool(self._sat_out >> seat & 1)
@@ -321,7 +351,7 @@ class Deal:
         if seat is None:
             return []
         return self.rules.moves(self._hands[seat], self._shands[seat], self._jokers[seat],
-                                self.pile, self.revolution)
+                                self.pile, self.revolution, self._lock)
 
     def view(self, seat: int) -> View:
         """What seat ``seat`` sees (docs/rules.md section 10)."""
@@ -344,7 +374,7 @@ class Deal:
             raise IllegalMove("the deal is over" if self.finished else "the deal has not begun")
         pile = self.pile
         if move.kind == PASS:
-            if pile is None:
+            if pile is None and not self.rules.lead_pass:
                 raise IllegalMove("the leader may not pass")
             self._pass(seat)
             return
@@ -353,7 +383,7 @@ class Deal:
                                max(0, move.jokers - self._jokers[seat]))
             raise IllegalMove(f"seat {seat} does not hold {' '.join(map(str, missing))}")
         rules = self.rules
-        reason = rules.why_not(move, pile, self.revolution)
+        reason = rules.why_not(move, pile, self.revolution, self._lock)
         if reason is not None:
             raise IllegalMove(reason)
         self._hands[seat] ^= move.mask
@@ -363,12 +393,16 @@ class Deal:
         self._counts[seat] = left
         self.moves.append((seat, move))
         self._trick.append((seat, move))
-        clears = rules.clears(move, self.revolution)
-        if rules.revolution and move.size >= 4 and move.kind == SET:
+        clears = rules.clears_pile(move, pile, self.revolution)
+        if rules.revolution and ((move.size >= 4 and move.kind == SET)
+                                 or (move.kind == RUN and 0 < rules.run_revolution <= move.size)):
             self.revolution = not self.revolution
+        if rules.suit_lock:
+            self._lock, self._suits = next_lock(self._lock, self._suits, move)
         self.pile = move
         self._last = seat
         self._passed = 0
+        self._pass_run = 0
         if not left:
             self._active ^= 1 << seat
             self._places[self._best] = seat
@@ -380,10 +414,19 @@ class Deal:
             self._end_trick()
             return
         remaining = self._active & ~(1 << seat) & ~self._sat_out
-        if remaining:
+        if remaining and not (left == 0 and self._all_but_one_out()):
             self.to_move = _NEXT[seat << 8 | remaining]
         else:
             self._end_trick()
+
+    def _all_but_one_out(self) -> bool:
+        # trick_end "all-but-one": the players who passed in this trick (sitting out, or
+        # passed since the last play) number the players holding cards minus one.
+        if self.rules.trick_end != "all-but-one":
+            return False
+        active = self._active
+        return (bin(active & (self._passed | self._sat_out)).count("1")
+                >= bin(active).count("1") - 1)
 
     def _pass(self, seat: int) -> None:
         bit = 1 << seat
@@ -392,11 +435,28 @@ class Deal:
             self._sat_out |= bit
         self.moves.append((seat, Move.PASS))
         self._trick.append((seat, Move.PASS))
+        limit = self.rules.pass_limit
+        if limit:
+            self._pass_run += 1
+            if self._pass_run >= limit:
+                self._draw_places()
+                return
         remaining = self._active & ~(1 << self._last) & ~self._passed & ~self._sat_out
-        if remaining:
+        if remaining and not self._all_but_one_out():
             self.to_move = _NEXT[seat << 8 | remaining]
         else:
             self._end_trick()
+
+    def _draw_places(self) -> None:
+        # pass_limit reached: the players still holding cards take the free places in an
+        # order drawn with the engine's shuffle, seeded from the deal's seed and move count.
+        holders = [seat for seat in range(self.players) if self._active >> seat & 1]
+        order = shuffled(holders, deal_seed(self.seed or 0, len(self.moves)))
+        for seat in order[:-1]:
+            self._places[self._best] = seat
+            self._best += 1
+            self._active ^= 1 << seat
+        self._finish()
 
     def forfeit(self, seat: int) -> None:
         """Seat ``seat`` leaves the deal at once (fault policy ``forfeit``).
@@ -420,12 +480,12 @@ class Deal:
         if self._active & (self._active - 1) == 0:
             self._finish()
             return
-        if self.pile is None:
+        if self.pile is None and not self._trick:
             if self.to_move == seat:
                 self.to_move = _NEXT[seat << 8 | self._active]
             return
         remaining = self._active & ~(1 << self._last) & ~self._passed & ~self._sat_out
-        if not remaining:
+        if not remaining or self._all_but_one_out():
             self._end_trick()
         elif self.to_move == seat:
             self.to_move = _NEXT[seat << 8 | remaining]
@@ -436,7 +496,10 @@ class Deal:
         self._passed = 0
         self._sat_out = 0
         self._trick = []
-        self.to_move = last if self._active >> last & 1 else _NEXT[last << 8 | self._active]
+        self._lock = self._suits = 0
+        self.to_move = leader = (last if self._active >> last & 1
+                                 else _NEXT[last << 8 | self._active])
+        self._last = leader
 
     def _finish(self) -> None:
         if self._active:

@@ -180,11 +180,12 @@ class Match:
             # Recorded first: settling the last return begins the deal, which applies it.
             if self.rules.on_fault == "forfeit":
                 self._forfeit_at_start.append(decision.seat)
-            self._settle_return(lowest_cards(self.deal.hand(decision.seat), decision.count))
+            pick = highest_cards if self.rules.exchange_fault == "highest" else lowest_cards
+            self._settle_return(pick(self.deal.hand(decision.seat), decision.count))
             return
         if self.rules.on_fault == "forfeit":
             self.deal.forfeit(decision.seat)
-        elif self.deal.pile is None:
+        elif self.deal.pile is None and not self.rules.lead_pass:
             self.deal.play(self._lowest_single(decision.seat))
         else:
             self.deal.play(Move.PASS)
@@ -211,7 +212,7 @@ class Match:
         self._returns = []
         if number == 0:
             self.roles = [None] * self.players
-            self._leader = deal.holder(Card.parse("3C"))
+            self._leader = deal.holder(Card.parse(self.rules.opening_card))
         else:
             order = self._last_places
             self.roles = roles_for(order, self.players)
@@ -246,6 +247,8 @@ class Match:
 
     def _begin_play(self) -> None:
         deal = self.deal
+        if not self.rules.scum_leads:  # the holder of the opening card, after the exchange
+            self._leader = deal.holder(Card.parse(self.rules.opening_card))
         deal.begin(self._leader)
         for seat in self._forfeit_at_start:
             if not deal.finished and deal.card_count(seat):

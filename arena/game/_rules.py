@@ -7,11 +7,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from ._cards import RANK_EIGHT, RANK_TOP, Card, parse_hand
+from ._cards import JOKER_INDEX, RANK_EIGHT, RANK_TOP, SUITS, Card, parse_hand
 from ._moves import PASS, RUN, SET, Move
 from ._tables import JOKER_SET_OF_SIZE, JOKER_SETS, SETS, SETS_OF_SIZE, runs, runs_beating
 
 ON_FAULT_CHOICES: Final = ("forfeit", "pass")
+TRICK_END_CHOICES: Final = ("others", "all-but-one")
+EXCHANGE_FAULT_CHOICES: Final = ("lowest", "highest")
+_THREE_OF_SPADES: Final = 3  # the card index of 3S (rank 0, suit 3)
 
 _PRESETS: Final[dict[str, dict[str, Any]]] = {
     "standard": {},
@@ -23,6 +26,32 @@ _PRESETS: Final[dict[str, dict[str, Any]]] = {
         "eight_stop": True,
         "pass_is_final": True,
         "equal_beats": False,
+    },
+    # What the UEC computer Daihinmin contest's reference server (tndhms) enforces by default
+    # (docs/uecda.md): the Daifugo options plus runs entirely above, revolution by a run of
+    # five, suit lock, the 3 of spades over a lone joker, no clearing by 2s, the 3 of diamonds
+    # leading every deal, passes on an empty table, its trick end and its pass limit.
+    "uecda": {
+        "jokers": 1,
+        "runs": True,
+        "revolution": True,
+        "eight_stop": True,
+        "pass_is_final": True,
+        "equal_beats": False,
+        "runs_above": True,
+        "run_revolution": 5,
+        "suit_lock": True,
+        "spade_three": True,
+        "top_clears": False,
+        "opening_card": "3D",
+        "scum_leads": False,
+        "lead_pass": True,
+        "trick_end": "all-but-one",
+        "pass_limit": 20,
+        "exchange_fault": "highest",
+        "rounds": 100,
+        "points": [5, 4, 3, 2, 1],
+        "on_fault": "pass",
     },
 }
 
@@ -45,6 +74,17 @@ class Rules:
     rounds: int = 5
     points: tuple[int, ...] | None = None
     on_fault: str = "forfeit"
+    runs_above: bool = False
+    run_revolution: int = 0
+    suit_lock: bool = False
+    spade_three: bool = False
+    top_clears: bool = True
+    opening_card: str = "3C"
+    scum_leads: bool = True
+    lead_pass: bool = False
+    trick_end: str = "others"
+    pass_limit: int = 0
+    exchange_fault: str = "lowest"
 
     PRESETS: ClassVar[tuple[str, ...]] = tuple(_PRESETS)
 
@@ -52,7 +92,9 @@ class Rules:
         def fail(message: str) -> None:
             raise ValueError(message)
 
-        for name in ("runs", "equal_beats", "pass_is_final", "revolution", "eight_stop"):
+        for name in ("runs", "equal_beats", "pass_is_final", "revolution", "eight_stop",
+                     "runs_above", "suit_lock", "spade_three", "top_clears", "scum_leads",
+                     "lead_pass"):
             if not isinstance(getattr(self, name), bool):
                 fail(f"rules option {name!r} must be true or false, not {getattr(self, name)!r}")
         if not _is_int(self.jokers) or not 0 <= self.jokers <= 2:
@@ -78,6 +120,30 @@ class Rules:
             object.__setattr__(self, "points", points)
         if self.on_fault not in ON_FAULT_CHOICES:
             fail(f"rules option 'on_fault' must be 'forfeit' or 'pass', not {self.on_fault!r}")
+        if not _is_int(self.run_revolution) or self.run_revolution < 0:
+            fail("rules option 'run_revolution' must be 0 (never) or a run length, "
+                 f"not {self.run_revolution!r}")
+        if not _is_int(self.pass_limit) or self.pass_limit < 0:
+            fail("rules option 'pass_limit' must be 0 (none) or a number of passes, "
+                 f"not {self.pass_limit!r}")
+        if self.trick_end not in TRICK_END_CHOICES:
+            fail("rules option 'trick_end' must be 'others' or 'all-but-one', "
+                 f"not {self.trick_end!r}")
+        if self.exchange_fault not in EXCHANGE_FAULT_CHOICES:
+            fail("rules option 'exchange_fault' must be 'lowest' or 'highest', "
+                 f"not {self.exchange_fault!r}")
+        try:
+            opening = Card.parse(self.opening_card)
+        except ValueError:
+            opening = None
+        if opening is None or opening.index == JOKER_INDEX:
+            fail("rules option 'opening_card' must be a natural card such as 3C, "
+                 f"not {self.opening_card!r}")
+        else:
+            object.__setattr__(self, "opening_card", str(opening))
+        if self.lead_pass and not self.pass_limit:
+            fail("rules option 'lead_pass' needs 'pass_limit' (at least 1): without it a "
+                 "deal of players who only pass would never end")
 
     # ------------------------------------------------------------------ construction
 
@@ -117,10 +183,17 @@ class Rules:
         return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option, JSON-ready; ``Rules.from_dict(r.to_dict()) == r``."""
+        """Every option, JSON-ready; ``Rules.from_dict(r.to_dict()) == r``.
+
+        The options added after the record format was fixed (the UECda ones) appear only when
+        they differ from their default, so records of the older options stay byte for byte
+        what they were.
+        """
         out: dict[str, Any] = {}
         for name in self.option_names():
             value = getattr(self, name)
+            if name in _LATER_OPTIONS and value == _LATER_OPTIONS[name]:
+                continue
             out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
@@ -158,10 +231,17 @@ class Rules:
         return self.why_not(Move.parse(move), None if pile is None else Move.parse(pile),
                             revolution) is None
 
-    def why_not(self, move: Move, pile: Move | None, revolution: bool = False) -> str | None:
-        """The reason ``move`` may not go on ``pile``, or ``None`` when it may."""
+    def why_not(self, move: Move, pile: Move | None, revolution: bool = False,
+                lock: int = 0) -> str | None:
+        """The reason ``move`` may not go on ``pile``, or ``None`` when it may.
+
+        ``lock`` is the suit lock in force (a bit mask of suits, bit 0 clubs .. bit 3 spades;
+        0 for none, see :func:`trick_lock`).
+        """
         if move.kind == PASS:
-            return "the leader may not pass" if pile is None else None
+            if pile is None and not self.lead_pass:
+                return "the leader may not pass"
+            return None
         if move.kind == RUN and not self.runs:
             return "runs are not played under these rules (option runs: false)"
         if move.jokers > self.jokers:
@@ -170,6 +250,9 @@ class Rules:
             return None
         if pile.kind == PASS:
             raise ValueError("a pass is never on the pile")
+        if (self.spade_three and pile.rank is None and pile.kind == SET and pile.size == 1
+                and move.size == 1 and move.mask == 1 << _THREE_OF_SPADES):
+            return None
         if move.kind != pile.kind:
             return f"a {move.kind} cannot be played on a {pile.kind}"
         if move.size != pile.size:
@@ -187,11 +270,23 @@ class Rules:
         else:
             assert move.low is not None and pile.low is not None
             mine, theirs = move.low, pile.low
+            if self.runs_above:
+                if (mine - theirs >= pile.size) if not revolution else (theirs - mine >= pile.size):
+                    return self._lock_reason(move, lock)
+                return ("a run must lie entirely " + ("below" if revolution else "above")
+                        + " the run on the pile (runs_above: true)")
         if mine == theirs:
-            return None if self.equal_beats else "equal plays are off (equal_beats: false)"
+            if not self.equal_beats:
+                return "equal plays are off (equal_beats: false)"
+            return self._lock_reason(move, lock)
         if (mine > theirs) != revolution:
-            return None
+            return self._lock_reason(move, lock)
         return "it does not beat the pile" + (" during the revolution" if revolution else "")
+
+    def _lock_reason(self, move: Move, lock: int) -> str | None:
+        if not lock or follows_lock(move, lock):
+            return None
+        return f"the suits are locked to {suit_letters(lock)} (suit_lock: true)"
 
     def clears(self, move: Move | str, revolution: bool = False) -> bool:
         """Does ``move`` clear the pile, judged in the order in force when it is played?"""
@@ -200,7 +295,7 @@ class Rules:
             rank = move.rank
             if rank is None:
                 return False
-            return rank == (0 if revolution else RANK_TOP) or (
+            return (self.top_clears and rank == (0 if revolution else RANK_TOP)) or (
                 self.eight_stop and rank == RANK_EIGHT)
         if move.kind == RUN:
             assert move.low is not None and move.high is not None
@@ -208,26 +303,49 @@ class Rules:
         return False
 
     def starts_revolution(self, move: Move | str) -> bool:
-        """Does ``move`` reverse the rank order (a set of four or more, with revolutions on)?"""
+        """Does ``move`` reverse the rank order (a set of four or more, with revolutions on, or
+        a run of ``run_revolution`` or more)?"""
         move = Move.parse(move)
-        return self.revolution and move.kind == SET and move.size >= 4
+        if not self.revolution:
+            return False
+        if move.kind == SET:
+            return move.size >= 4
+        return move.kind == RUN and 0 < self.run_revolution <= move.size
+
+    def clears_pile(self, move: Move, pile: Move | None, revolution: bool) -> bool:
+        """Does ``move``, played on ``pile``, clear it: :meth:`clears`, or the 3 of spades
+        alone on a lone joker (``spade_three``)?"""
+        if self.clears(move, revolution):
+            return True
+        return (self.spade_three and pile is not None and pile.kind == SET
+                and pile.rank is None and pile.size == 1 and move.mask == 1 << _THREE_OF_SPADES
+                and move.size == 1)
 
     def legal_moves(self, hand: Iterable[Card | str], pile: Move | str | None = None,
-                    revolution: bool = False) -> list[Move]:
+                    revolution: bool = False, lock: str = "") -> list[Move]:
         """Every distinct legal move from ``hand`` on ``pile``, each once.
 
-        Includes a pass whenever the pile is not empty, and moves in which a joker stands for
-        a card the player also holds.
+        Includes a pass whenever the pile is not empty (and on an empty pile with
+        ``lead_pass``), and moves in which a joker stands for a card the player also holds.
+        ``lock`` names the locked suits (``"SH"``), empty for none.
         """
         mask, smask, jokers = parse_hand(hand)
         if jokers > self.jokers:
             raise ValueError(f"the hand holds {jokers} jokers; these rules have {self.jokers}")
         return self.moves(mask, smask, jokers, None if pile is None else Move.parse(pile),
-                          revolution)
+                          revolution, suit_mask(lock))
 
     def moves(self, mask: int, smask: int, jokers: int, pile: Move | None,
-              revolution: bool) -> list[Move]:
+              revolution: bool, lock: int = 0) -> list[Move]:
         """Legal moves from a hand given as masks (the engine's fast path)."""
+        out = self._moves(mask, smask, jokers, pile, revolution)
+        if lock:
+            out = [m for m in out if m.kind == PASS or (m.rank is None and m.kind == SET)
+                   or follows_lock(m, lock)]
+        return out
+
+    def _moves(self, mask: int, smask: int, jokers: int, pile: Move | None,
+               revolution: bool) -> list[Move]:
         out: list[Move] = []
         if pile is None:
             for rank in range(13):
@@ -241,6 +359,8 @@ class Rules:
                     ranks = (smask >> (suit << 4)) & 0x1FFF
                     if ranks & (ranks - 1):
                         out += runs(suit, ranks, jokers)
+            if self.lead_pass:
+                out.append(Move.PASS)
             return out
         if pile.kind == SET:
             size = pile.size
@@ -259,15 +379,104 @@ class Rules:
                         out += SETS_OF_SIZE[(r * 48 + suits * 3 + jokers) * 7 + size]
                 if jokers >= size:
                     out.append(JOKER_SET_OF_SIZE[size])  # type: ignore[arg-type]
+            if (top is None and size == 1 and self.spade_three
+                    and mask & (1 << _THREE_OF_SPADES)):
+                out.append(_SPADE_THREE)
         elif self.runs:
             assert pile.low is not None
+            low, equal = pile.low, self.equal_beats
+            if self.runs_above:
+                low += -pile.size if revolution else pile.size
+                equal = True
             for suit in range(4):
                 ranks = (smask >> (suit << 4)) & 0x1FFF
                 if ranks & (ranks - 1):
-                    out += runs_beating(suit, ranks, jokers, pile.size, pile.low, revolution,
-                                        self.equal_beats)
+                    out += runs_beating(suit, ranks, jokers, pile.size, low, revolution, equal)
         out.append(Move.PASS)
         return out
+
+
+_LATER_OPTIONS: Final[dict[str, Any]] = {
+    f.name: f.default for f in dataclasses.fields(Rules)
+    if f.name in ("runs_above", "run_revolution", "suit_lock", "spade_three", "top_clears",
+                  "opening_card", "scum_leads", "lead_pass", "trick_end", "pass_limit",
+                  "exchange_fault")
+}
+_SPADE_THREE: Final = Move.parse("3S")
+
+
+def suit_mask(suits: str | int) -> int:
+    """Suit letters (``"SH"``) as a bit mask (bit 0 clubs .. bit 3 spades); ints pass through."""
+    if isinstance(suits, int):
+        return suits
+    out = 0
+    for letter in suits.upper():
+        if letter not in SUITS:
+            raise ValueError(f"not a suit: {letter!r} (suits are C D H S)")
+        out |= 1 << SUITS.index(letter)
+    return out
+
+
+def suit_letters(mask: int) -> str:
+    """A suit bit mask as letters in the order C D H S."""
+    return "".join(SUITS[s] for s in range(4) if mask >> s & 1)
+
+
+def move_suits(move: Move, previous: int) -> int:
+    """The suits ``move`` stands on, for the suit lock.
+
+    A run stands on its suit; a set on its natural cards' suits plus one suit per joker. A
+    joker in a set takes a suit of the previous play (``previous``, a mask) that the set's
+    natural cards leave free, else the lowest free suit (C, D, H, S): so a joker continues
+    a lock whenever it can. A set of jokers alone stands on no suit (0).
+    """
+    if move.kind == RUN:
+        assert move.suit is not None
+        return 1 << move.suit
+    if move.rank is None:
+        return 0
+    suits = (move.mask >> (move.rank << 2)) & 15
+    for _ in range(move.jokers):
+        free = previous & ~suits & 15 or ~suits & 15
+        if not free:
+            break
+        suits |= free & -free
+    return suits
+
+
+def follows_lock(move: Move, lock: int) -> bool:
+    """Whether ``move`` keeps to the locked suits ``lock`` (a set of jokers alone always does)."""
+    if move.kind == SET and move.rank is None:
+        return True
+    return move_suits(move, lock) == lock
+
+
+def trick_lock(rules: Rules, trick: Iterable[tuple[int, Move]]) -> tuple[int, int]:
+    """``(lock, suits)`` after the plays of a trick: the locked suits (0: none) and the suits
+    of the top play.
+
+    With ``suit_lock``, two plays in a row (passes between them do not count) on the same
+    suits lock the trick to those suits; a set of jokers alone lifts the lock.
+    """
+    lock = suits = 0
+    if not rules.suit_lock:
+        return 0, 0
+    for _, move in trick:
+        if move.kind == PASS:
+            continue
+        lock, suits = next_lock(lock, suits, move)
+    return lock, suits
+
+
+def next_lock(lock: int, suits: int, move: Move) -> tuple[int, int]:
+    """The ``(lock, suits)`` of a trick after ``move`` is played on a pile standing on
+    ``suits`` (0 for an empty pile) with ``lock`` in force."""
+    if move.kind == SET and move.rank is None:
+        return 0, 0
+    mine = move_suits(move, suits)
+    if not lock and suits and mine == suits:
+        lock = mine
+    return lock, mine
 
 
 def _is_int(value: object) -> bool:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._cards import CARDS, JOKER, Card, cards_of, parse_hand, suit_major_bit
 from ._moves import Move
-from ._rules import Rules
+from ._rules import Rules, suit_letters, trick_lock
 
 if TYPE_CHECKING:
     from ._deal import Deal
@@ -155,10 +155,20 @@ class View:
         """Whether the pile is empty (the seat to move leads)."""
         return self.pile is None
 
+    @property
+    def lock(self) -> str:
+        """The suits the trick is locked to (``suit_lock``), as letters; empty for none.
+
+        It follows from the plays of the trick (docs/rules.md, suit lock), so it needs no
+        field of its own in :meth:`to_dict`.
+        """
+        return suit_letters(trick_lock(self.rules, self.trick)[0])
+
     def legal_moves(self) -> list[Move]:
         """The moves this seat could make on the current pile."""
+        lock = trick_lock(self.rules, self.trick)[0] if self.rules.suit_lock else 0
         return self.rules.moves(self._mask, self._smask, self._jokers, self.pile,
-                                self.revolution)
+                                self.revolution, lock)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping of everything this seat may see, and nothing else."""

@@ -91,6 +91,16 @@ class Host(abc.ABC):
     async def end_deal(self, result: dict[str, Any], timeout: float) -> None:  # noqa: B027
         """Tell the bot a deal ended; faults here are logged, never charged."""
 
+    observes: bool = False
+    """Whether the referee calls :meth:`observe` before the other seats' decisions."""
+
+    async def observe(self, view: View, kind: str, seat: int,  # noqa: B027
+                      timeout: float) -> None:
+        """Seat ``seat`` is about to decide (``kind``: ``play`` or ``exchange``); ``view`` is
+        this host's own seat's view. Only hosts with :attr:`observes` get it (the ``uecda``
+        host, whose protocol shows every turn to every client); faults are logged, never
+        charged."""
+
     async def aclose(self) -> None:  # noqa: B027
         """Release the bot (kill its process, return it to a pool)."""
 

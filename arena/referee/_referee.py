@@ -27,6 +27,7 @@ from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
 from ._limits import Clock, Limits
 from ._process_host import CommandHost, ProcessHost, ProcessPool
+from ._uecda_host import UecdaHost
 from ._wire import parse_move
 
 __all__ = ["HOST_KINDS", "MatchSpecError", "make_host", "play_match", "run_match"]
@@ -59,6 +60,10 @@ def make_host(
     command = seat_spec.get("command")
     params = seat_spec.get("params") or {}
     kind = seat_spec.get("host") or ("inline" if name else "command")
+    if seat_spec.get("protocol") == "uecda":
+        if not isinstance(command, str) or not command.strip():
+            raise MatchSpecError("a 'uecda' bot needs a 'command' line")
+        return UecdaHost(command, limits=limits)
     if kind not in HOST_KINDS:
         raise MatchSpecError(f"unknown host {kind!r} (expected one of {', '.join(HOST_KINDS)})")
     if not isinstance(params, Mapping):
@@ -178,6 +183,7 @@ class _Referee:
             if pending is not None:
                 raise pending
         await host.prepare(self.limits.start_ms / 1000)
+        await self.show_others(match, kind, seat)
         view = match.view(seat)
         timeout = self.clock.deadline(seat)
         t0 = trio.current_time()
@@ -193,6 +199,17 @@ class _Referee:
             raise BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
                            f"{timeout * 1000:.0f} ms allowed (answer discarded)")
         return answer, elapsed
+
+    async def show_others(self, match: Match, kind: str, seat: int) -> None:
+        """Let the hosts that watch every turn (``uecda``) see that ``seat`` decides now."""
+        for other, host in enumerate(self.hosts):
+            if other == seat or not host.observes or not self.started[other]:
+                continue
+            try:
+                await host.observe(match.view(other), kind, seat, self.limits.start_ms / 1000)
+            except BotFault as fault:
+                _log.info("observe failed", match=self.match_id, seat=other,
+                          bot=self.labels[other], fault=str(fault)[:300])
 
     async def run(self) -> dict[str, Any]:
         wall0 = time.perf_counter()

@@ -6,6 +6,8 @@ from typing import Any
 
 COMMAND_PREFIX = "cmd:"
 """Marks a program speaking the bot protocol (docs/protocol.md) instead of a bot name."""
+UECDA_PREFIX = "cmd-uecda:"
+"""Marks a UECda 20070 client program, arena being its server (docs/uecda.md)."""
 
 
 def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
@@ -23,6 +25,14 @@ def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
     label, what = label.strip(), what.strip()
     if not label or not what:
         raise ValueError(f"bad bot {text!r}: expected NAME, LABEL=NAME or LABEL=cmd:COMMAND")
+    if what.startswith(UECDA_PREFIX):
+        command = what[len(UECDA_PREFIX):].strip()
+        if not command:
+            raise ValueError(f"bad bot {text!r}: empty command after 'cmd-uecda:'")
+        if label == what:
+            label = command
+        return {"label": label, "name": None, "command": command, "params": {},
+                "host": "uecda", "protocol": "uecda"}
     if what.startswith(COMMAND_PREFIX):
         command = what[len(COMMAND_PREFIX):].strip()
         if not command:

@@ -58,6 +58,11 @@ class BotConfig(BaseModel):
         default=None,
         description="Where the bot runs (default: inline for name, command for command).",
     )
+    protocol: Literal["arena", "uecda"] | None = Field(
+        default=None,
+        description="What a 'command' speaks: the arena protocol (default) or UECda 20070, "
+        "arena being its server ('{host}' and '{port}' in the command are filled in).",
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotConfig:
@@ -70,6 +75,8 @@ class BotConfig(BaseModel):
                 raise ValueError(f"a 'command' bot runs with host 'command', not {self.host!r}")
             if self.params:
                 raise ValueError("'params' are for registered bots; pass options in 'command'")
+        elif self.protocol == "uecda":
+            raise ValueError("protocol 'uecda' needs a 'command' (a UECda client program)")
         elif self.host == "command":
             raise ValueError("host 'command' needs a 'command', not a bot 'name'")
         return self
@@ -88,19 +95,24 @@ class BotConfig(BaseModel):
     @property
     def resolved_host(self) -> str:
         """The host the referee uses for this entrant."""
+        if self.protocol == "uecda":
+            return "uecda"
         if self.host is not None:
             return self.host
         return "command" if self.command is not None else "inline"
 
     def spec(self) -> dict[str, Any]:
         """The BotSpec of the match spec (plain data)."""
-        return {
+        spec = {
             "label": self.resolved_label,
             "name": self.name,
             "command": self.command,
             "params": dict(self.params),
             "host": self.resolved_host,
         }
+        if self.protocol == "uecda":
+            spec["protocol"] = "uecda"
+        return spec
 
 
 class Limits(BaseModel):
@@ -513,6 +525,10 @@ def _semantic_issues(
         else:
             seen[label] = i
     n, k = len(config.bots), config.players
+    for i, bot in enumerate(config.bots):
+        if bot.protocol == "uecda" and k != 5:
+            issues.append((("bots", i, "protocol"),
+                           f"a UECda client plays at a table of 5, but 'players' is {k}"))
     fmt = config.format
     if isinstance(fmt, SprtFormat):
         issues.extend(_sprt_issues(config, fmt, seen))

@@ -106,12 +106,36 @@ def combos(hand: list[str], runs: bool) -> set[Combo]:
     return out
 
 
-def beats(new: Combo, pile: Combo | None, revolution: bool, equal_beats: bool) -> bool:
-    """May ``new`` be played on ``pile`` (section 4)?"""
+def suits_of(c: Combo, previous: frozenset[str]) -> frozenset[str]:
+    """Section 12's suits of a play for the lock: a run's suit; a set's natural suits plus, per
+    joker, a free suit of the previous play, else the lowest free suit in the order C D H S."""
+    if c.kind == "run":
+        return frozenset(next(iter(c.naturals))[1])
+    suits = {card[1] for card in c.naturals}
+    for _ in range(c.jokers):
+        free = [s for s in SUITS if s in previous and s not in suits] or [
+            s for s in SUITS if s not in suits]
+        if free:
+            suits.add(free[0])
+    return frozenset(suits)
+
+
+def beats(new: Combo, pile: Combo | None, revolution: bool, equal_beats: bool, *,
+          runs_above: bool = False, spade_three: bool = False,
+          lock: frozenset[str] = frozenset()) -> bool:
+    """May ``new`` be played on ``pile`` (sections 4 and 12)?"""
     if pile is None:
+        return True
+    jokers_alone = new.kind == "set" and not new.naturals
+    if lock and not jokers_alone and suits_of(new, lock) != lock:
+        return False
+    if (spade_three and pile.kind == "set" and not pile.naturals and pile.jokers == 1
+            and new.kind == "set" and new.naturals == frozenset({"3S"}) and new.jokers == 0):
         return True
     if new.kind != pile.kind or new.size != pile.size:
         return False
+    if new.kind == "run" and runs_above:
+        return new.high < pile.low if revolution else new.low > pile.high
     if new.kind == "set":
         if pile.rank is None:  # jokers alone: only an equal set of jokers, with equal_beats
             return new.rank is None and equal_beats
@@ -125,31 +149,58 @@ def beats(new: Combo, pile: Combo | None, revolution: bool, equal_beats: bool) -
     return stronger > weaker or (equal_beats and stronger == weaker)
 
 
-def clears(c: Combo, revolution: bool, eight_stop: bool) -> bool:
+def clears(c: Combo, revolution: bool, eight_stop: bool, top_clears: bool = True) -> bool:
     """Does ``c`` clear the pile (section 6), judged in the order in force when played?"""
     if c.kind == "set":
         if c.rank is None:
             return False
-        if c.rank == (BOTTOM if revolution else TOP):
+        if top_clears and c.rank == (BOTTOM if revolution else TOP):
             return True
         return eight_stop and c.rank == EIGHT
     return eight_stop and c.low <= EIGHT <= c.high
 
 
-def starts_revolution(c: Combo, revolution_option: bool) -> bool:
-    """Does ``c`` reverse the order (section 5)?"""
-    return revolution_option and c.kind == "set" and c.size >= 4
+def starts_revolution(c: Combo, revolution_option: bool, run_revolution: int = 0) -> bool:
+    """Does ``c`` reverse the order (sections 5 and 12)?"""
+    if not revolution_option:
+        return False
+    if c.kind == "set":
+        return c.size >= 4
+    return run_revolution > 0 and c.size >= run_revolution
 
 
 def legal_texts(
-    hand: list[str], pile: Combo | None, revolution: bool, runs: bool, equal_beats: bool
+    hand: list[str], pile: Combo | None, revolution: bool, runs: bool, equal_beats: bool, *,
+    runs_above: bool = False, spade_three: bool = False, lead_pass: bool = False,
+    lock: frozenset[str] = frozenset(),
 ) -> set[str]:
     """The texts of every legal move: each combination that beats the pile, and a pass on a
-    pile."""
-    out = {c.text() for c in combos(hand, runs) if beats(c, pile, revolution, equal_beats)}
-    if pile is not None:
+    pile (or always, with ``lead_pass``)."""
+    out = {c.text() for c in combos(hand, runs)
+           if beats(c, pile, revolution, equal_beats, runs_above=runs_above,
+                    spade_three=spade_three, lock=lock)}
+    if pile is not None or lead_pass:
         out.add("pass")
     return out
+
+
+def _mix(z: int) -> int:
+    mask = (1 << 64) - 1
+    z &= mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def documented_shuffle(items: list[int], seed: int) -> list[int]:
+    """docs/rules.md section 3's shuffle (SplitMix64 driving Fisher-Yates), written again."""
+    mask = (1 << 64) - 1
+    deck, state = list(items), seed & mask
+    for i in range(len(deck) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        j = (_mix(state) * (i + 1)) >> 64
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 class RefDeal:
@@ -164,7 +215,26 @@ class RefDeal:
         pass_is_final: bool,
         revolution_option: bool,
         eight_stop: bool,
+        top_clears: bool = True,
+        run_revolution: int = 0,
+        suit_lock: bool = False,
+        spade_three: bool = False,
+        trick_end: str = "others",
+        pass_limit: int = 0,
+        seed: int = 0,
     ) -> None:
+        self.top_clears = top_clears
+        self.run_revolution = run_revolution
+        self.suit_lock = suit_lock
+        self.spade_three = spade_three
+        self.trick_end = trick_end
+        self.pass_limit = pass_limit
+        self.seed = seed
+        self.leader = leader  # who leads the current trick
+        self.moves = 0
+        self.pass_run = 0
+        self.lock: frozenset[str] = frozenset()
+        self.top_suits: frozenset[str] = frozenset()
         self.hands = [list(h) for h in hands]
         self.n = len(hands)
         self.pass_is_final = pass_is_final
@@ -204,41 +274,75 @@ class RefDeal:
         self.to_move = None
         return True
 
+    @property
+    def started(self) -> bool:
+        """Whether the current trick has had a play or a pass."""
+        return self.last is not None or bool(self.passed or self.sat_out)
+
     def _trick_over(self) -> bool:
-        others = [s for s in range(self.n) if self.holds(s) and s != self.last]
-        return all(s in self.passed or s in self.sat_out for s in others)
+        owner = self.last if self.last is not None else self.leader
+        holders = [s for s in range(self.n) if self.holds(s)]
+        out = [s for s in holders if s in self.passed or s in self.sat_out]
+        if self.trick_end == "all-but-one" and len(out) >= len(holders) - 1:
+            return True
+        return all(s in out for s in holders if s != owner)
 
     def _end_trick(self) -> None:
-        assert self.last is not None
-        leader = self.last if self.holds(self.last) else self._next_holder(self.last, False)
+        owner = self.last if self.last is not None else self.leader
+        leader = owner if self.holds(owner) else self._next_holder(owner, False)
         self.pile, self.last = None, None
         self.passed, self.sat_out = set(), set()
-        self.to_move = leader
+        self.lock, self.top_suits = frozenset(), frozenset()
+        self.to_move = self.leader = leader
 
     def _carry_on(self, seat: int) -> None:
-        if self.last is not None and self._trick_over():
+        if self.started and self._trick_over():
             self._end_trick()
         else:
             self.to_move = self._next_holder(seat, skip_sat_out=True)
+
+    def _draw(self) -> None:
+        holders = [s for s in range(self.n) if self.holds(s)]
+        seed = _mix(self.seed + self.moves * 0xD1B54A32D192ED03)
+        self.finishers += documented_shuffle(holders, seed)
+        self.finished = True
+        self.to_move = None
 
     def play(self, text: str) -> None:
         """Apply the text of a legal move for the seat to move."""
         seat = self.to_move
         assert seat is not None
+        self.moves += 1
         if text == "pass":
             self.passed.add(seat)
             if self.pass_is_final:
                 self.sat_out.add(seat)
+            self.pass_run += 1
+            if self.pass_limit and self.pass_run >= self.pass_limit:
+                self._draw()
+                return
             self._carry_on(seat)
             return
+        self.pass_run = 0
         c = from_text(text)
         for card in c.naturals:
             self.hands[seat].remove(card)
         for _ in range(c.jokers):
             self.hands[seat].remove("JK")
-        cleared = clears(c, self.revolution, self.eight_stop)  # in the order before it
-        if starts_revolution(c, self.revolution_option):
+        cleared = clears(c, self.revolution, self.eight_stop, self.top_clears) or (
+            self.spade_three and self.pile is not None and self.pile.kind == "set"
+            and not self.pile.naturals and self.pile.jokers == 1
+            and c.naturals == frozenset({"3S"}) and c.jokers == 0)
+        if starts_revolution(c, self.revolution_option, self.run_revolution):
             self.revolution = not self.revolution
+        if self.suit_lock:
+            if c.kind == "set" and not c.naturals:
+                self.lock, self.top_suits = frozenset(), frozenset()
+            else:
+                mine = suits_of(c, self.top_suits)
+                if not self.lock and self.top_suits and mine == self.top_suits:
+                    self.lock = mine
+                self.top_suits = mine
         self.pile, self.last, self.passed = c, seat, set()
         if not self.holds(seat):
             self.finishers.append(seat)
@@ -257,7 +361,7 @@ class RefDeal:
         self.sat_out.discard(seat)
         if self._deal_over():
             return
-        if self.last is not None and self._trick_over():
+        if self.started and self._trick_over():
             self._end_trick()
         elif self.to_move == seat:
-            self.to_move = self._next_holder(seat, skip_sat_out=self.pile is not None)
+            self.to_move = self._next_holder(seat, skip_sat_out=self.started)

@@ -24,6 +24,13 @@ def situations(draw: st.DrawFn) -> tuple[Rules, list[str], oracle.Combo | None, 
         equal_beats=draw(st.booleans()),
         revolution=draw(st.booleans()),
         eight_stop=draw(st.booleans()),
+        runs_above=draw(st.booleans()),
+        run_revolution=draw(st.sampled_from([0, 3, 5])),
+        spade_three=draw(st.booleans()),
+        top_clears=draw(st.booleans()),
+        suit_lock=draw(st.booleans()),
+        lead_pass=draw(st.booleans()),
+        pass_limit=20,
     )
     low = draw(st.integers(0, 8))
     width = draw(st.integers(3, 13 - low))
@@ -41,6 +48,13 @@ def situations(draw: st.DrawFn) -> tuple[Rules, list[str], oracle.Combo | None, 
     return rules, hand, pile, revolution
 
 
+def _lock(rules: Rules, pile: oracle.Combo | None) -> frozenset[str]:
+    """With ``suit_lock`` drawn, the pile's own suits as the lock in force (section 12)."""
+    if not rules.suit_lock or pile is None or (pile.kind == "set" and not pile.naturals):
+        return frozenset()
+    return oracle.suits_of(pile, frozenset())
+
+
 @SETTINGS
 @given(situations())
 def test_legal_moves_are_exactly_the_combinations_the_rules_allow(
@@ -49,8 +63,11 @@ def test_legal_moves_are_exactly_the_combinations_the_rules_allow(
     """Sections 2 and 4: `legal_moves` lists every distinct legal move once, and nothing else."""
     rules, hand, pile, revolution = situation
     pile_move = None if pile is None else Move.parse(pile.text())
-    expected = oracle.legal_texts(hand, pile, revolution, rules.runs, rules.equal_beats)
-    found = legal_set(rules.legal_moves(hand, pile_move, revolution))
+    lock = _lock(rules, pile)
+    expected = oracle.legal_texts(hand, pile, revolution, rules.runs, rules.equal_beats,
+                                  runs_above=rules.runs_above, spade_three=rules.spade_three,
+                                  lead_pass=rules.lead_pass, lock=lock)
+    found = legal_set(rules.legal_moves(hand, pile_move, revolution, "".join(sorted(lock))))
     missing = sorted(t for t in expected if Move.parse(t) not in found)
     extra = sorted(str(m) for m in found - moves(*expected))
     assert not missing and not extra, (hand, pile and pile.text(), revolution, missing, extra)
@@ -70,11 +87,21 @@ def test_beats_clears_and_starts_revolution_agree_with_the_rules(
         assert m.kind == combo.kind and len(m) == combo.size
         assert m.rank == combo.rank
         if combo.kind == "set" or rules.runs:
-            expected = oracle.beats(combo, pile, revolution, rules.equal_beats)
-            assert rules.beats(m, pile_move, revolution) is expected, (combo.text(), pile)
-        assert rules.clears(m, revolution) is oracle.clears(combo, revolution, rules.eight_stop)
-        assert rules.starts_revolution(m) is oracle.starts_revolution(combo, rules.revolution)
+            lock = _lock(rules, pile)
+            expected = oracle.beats(combo, pile, revolution, rules.equal_beats,
+                                    runs_above=rules.runs_above, spade_three=rules.spade_three,
+                                    lock=lock)
+            judged = rules.why_not(m, pile_move, revolution, _mask(lock)) is None
+            assert judged is expected, (combo.text(), pile, lock)
+        assert rules.clears(m, revolution) is oracle.clears(combo, revolution, rules.eight_stop,
+                                                            rules.top_clears)
+        assert rules.starts_revolution(m) is oracle.starts_revolution(
+            combo, rules.revolution, rules.run_revolution)
         assert oracle.from_text(str(m)) == combo, (str(m), combo)
+
+
+def _mask(lock: frozenset[str]) -> int:
+    return sum(1 << oracle.SUITS.index(s) for s in lock)
 
 
 def test_the_oracle_itself_on_the_hand_checked_examples() -> None:

@@ -53,6 +53,13 @@ class DealMachine(RuleBasedStateMachine):
             pass_is_final=rules.pass_is_final,
             revolution_option=rules.revolution,
             eight_stop=rules.eight_stop,
+            top_clears=rules.top_clears,
+            run_revolution=rules.run_revolution,
+            suit_lock=rules.suit_lock,
+            spade_three=rules.spade_three,
+            trick_end=rules.trick_end,
+            pass_limit=rules.pass_limit,
+            seed=self.deal.seed or 0,
         )
 
     # ------------------------------------------------------------------ moves
@@ -198,7 +205,7 @@ class DealMachine(RuleBasedStateMachine):
             assert seat not in deal.finish_order
             assert len(set(deal.finish_order)) == len(deal.finish_order) < self.players - 1
             assert all(not deal.hand(s) for s in deal.finish_order)
-            if deal.pile is None:
+            if deal.pile is None and not self.rules.lead_pass:
                 assert Move.PASS not in deal.legal_moves()
             else:
                 assert Move.PASS in deal.legal_moves()
@@ -218,6 +225,11 @@ class DealMachine(RuleBasedStateMachine):
         assert list(deal.finish_order) == ref.finish_order, trace
         if deal.finished:
             return
+        assert deal.lock == "".join(s for s in "CDHS" if s in ref.lock), trace
+        mover = deal.view(deal.to_move) if deal.to_move is not None else None
+        if mover is not None:  # a view derives the lock from the trick: the same legal moves
+            assert mover.lock == deal.lock
+            assert set(mover.legal_moves()) == set(deal.legal_moves()), trace
         players = deal.view(0).to_dict()["players"]
         assert [p["passed"] for p in players] == [s in ref.passed for s in range(self.players)]
         if self.rules.pass_is_final:
@@ -237,6 +249,10 @@ class DealMachine(RuleBasedStateMachine):
             deal.revolution,
             self.rules.runs,
             self.rules.equal_beats,
+            runs_above=self.rules.runs_above,
+            spade_three=self.rules.spade_three,
+            lead_pass=self.rules.lead_pass,
+            lock=self.ref.lock,
         )
         found = {str(m) for m in deal.legal_moves()}
         assert {Move.parse(t) for t in expected} == {Move.parse(t) for t in found}

@@ -24,9 +24,10 @@ def _strings(value: object) -> list[str]:
 
 
 def card_tokens(view_dict: dict) -> set[str]:
-    """Every card name written anywhere in a view's mapping (a joker declaration counts)."""
+    """Every card name written anywhere in a view's mapping (a joker declaration counts), but
+    in its rules (whose ``opening_card`` names a card that everybody knows)."""
     out = set()
-    for text in _strings(view_dict):
+    for text in _strings({k: v for k, v in view_dict.items() if k != "rules"}):
         for token in text.replace("=", " ").replace(",", " ").split():
             if len(token) == 2 and token[0] in "3456789TJQKA2" and token[1] in "CDHS":
                 out.add(token)

@@ -1,0 +1,400 @@
+"""The ``uecda`` host: a UECda client program at an arena table, over loopback TCP.
+
+arena plays the server side of UECda protocol 20070 for one seat (docs/uecda.md): it
+listens on a free port of 127.0.0.1, starts the client's command with ``{host}`` and
+``{port}`` filled in, takes its profile and answers its player number (the seat). Then it
+sends the client what the reference server would, when the reference server would: the
+table dealt (and the exchange request), every turn's hand table, the answer to its own
+plays (9 accepted, 8 rejected), the table of the cards played and the end flag (0 go on, 1
+the deal is over, 2 the match is over). The referee judges the moves, as for every host;
+a table the reference server would reject before judging it is an ``illegal`` fault, and
+so, under ``on_fault: pass``, a pass, as the reference server counts it.
+
+Other seats' turns reach this host through :meth:`Host.observe`, which the referee calls
+before every decision of another seat; what happened in a turn is read from the next view
+(or the deal's result), so the answers of a turn go out when the next decision is asked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+from arena.game import Move, View
+from arena.game._rules import trick_lock
+
+from ._child_process import clean_environment, group_members
+from ._faults import BotFault
+from ._host import Host, StartInfo
+from ._limits import Limits
+from ._loading import BotRef
+from ._uecda_tables import (
+    PROTOCOL,
+    TABLE_BYTES,
+    Table,
+    TableError,
+    empty_table,
+    field_state,
+    hand_table,
+    lock_after,
+    move_table,
+    pack_int,
+    pack_table,
+    table_cards,
+    table_move,
+    unpack_table,
+)
+
+__all__ = ["UecdaHost"]
+
+PLAYERS = 5
+"""The table size of UECda protocol 20070: its state rows have room for five players."""
+
+
+@dataclass
+class _Turn:
+    """A turn whose closing messages (answer, played table, end flag) are still to be sent."""
+
+    mover: int
+    index: int  # the number of moves of the deal before it
+    pile: Move | None
+    lock: int
+    suits: int
+    revolution: bool
+    counts: tuple[int, ...]
+    roles: tuple[str | None, ...]
+    submitted: Move | None = None  # this seat's own answer, when it was the mover
+    table: Table | None = None  # the table it sent
+
+
+class UecdaHost(Host):
+    """Runs a UECda 20070 client program for one seat, arena being its server."""
+
+    kind = "uecda"
+    observes = True
+
+    def __init__(self, command: str, *, limits: Limits | None = None) -> None:
+        if not isinstance(command, str) or not command.strip():
+            raise ValueError("a uecda bot needs a 'command' line")
+        try:
+            words = shlex.split(command)
+        except ValueError as exc:
+            raise ValueError(f"bad bot command {command!r}: {exc}") from None
+        if not words:
+            raise ValueError("empty bot command")
+        self._command = command
+        self._limits = limits or Limits()
+        self._meta = BotRef(command, os.path.basename(words[0]), "uecda", "")
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._err_fd = -1
+        self._stream: trio.SocketStream | None = None
+        self._buffer = bytearray()
+        self._out = bytearray()
+        self._info: StartInfo | None = None
+        self._deal = -1
+        self._turn: _Turn | None = None
+        self._stage: Table = empty_table()
+        self._broken: str | None = None
+        self._finished = False
+        self._pids: list[int] = []
+
+    @property
+    def meta(self) -> BotRef:
+        return self._meta
+
+    def pids(self) -> list[int]:
+        return list(self._pids)
+
+    # -- start and stop ---------------------------------------------------------------------
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        if info.players != PLAYERS:
+            raise BotFault("crash", f"start failed: a UECda client plays at a table of "
+                           f"{PLAYERS}, not {info.players}")
+        await self.aclose()
+        self._info = info
+        self._deal, self._turn, self._broken, self._finished = -1, None, None, False
+        self._stage = empty_table()
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        listener = listeners[0]
+        try:
+            port = listener.socket.getsockname()[1]
+            argv = [w.replace("{host}", "127.0.0.1").replace("{port}", str(port))
+                    for w in shlex.split(self._command)]
+            self._spawn(argv)
+            try:
+                with trio.fail_after(timeout):
+                    self._stream = await self._accept(listener)
+                    profile = unpack_table(await self._read(TABLE_BYTES))
+            except trio.TooSlowError:
+                raise BotFault("timeout", f"start failed: no connection and profile within "
+                               f"{timeout * 1000:.0f} ms{self._tail_note()}") from None
+        finally:
+            await listener.aclose()
+        if profile[0][0] != PROTOCOL:
+            raise BotFault("malformed", f"start failed: the profile gives protocol "
+                           f"{profile[0][0]}, not {PROTOCOL}")
+        name = "".join(chr(v) for v in profile[1][:9] if 32 < v < 127)
+        if name:
+            self._meta = BotRef(self._command, name, "uecda", "")
+        self._queue(pack_int(info.seat))
+        await self._flush(timeout)
+
+    def _spawn(self, argv: list[str]) -> None:
+        fd, path = tempfile.mkstemp(prefix="arena-uecda-", suffix=".err")
+        os.unlink(path)
+        self._err_fd = fd
+        limits = self._limits
+        try:
+            self._proc = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=fd,
+                env=clean_environment(), start_new_session=True, close_fds=True,
+                preexec_fn=_rlimits(limits.memory_mb, limits.cpu_s),
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise BotFault("crash", f"start failed: cannot start {argv[0]!r}: {exc}") from None
+        self._pids.append(self._proc.pid)
+
+    async def _accept(self, listener: trio.SocketListener) -> trio.SocketStream:
+        async with trio.open_nursery() as nursery:
+            result: list[trio.SocketStream] = []
+
+            async def accept() -> None:
+                result.append(await listener.accept())
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(accept)
+            while not result:
+                assert self._proc is not None
+                if self._proc.poll() is not None:
+                    raise BotFault("crash", f"start failed: the client exited with status "
+                                   f"{self._proc.returncode} before connecting"
+                                   f"{self._tail_note()}")
+                await trio.sleep(0.01)
+        return result[0]
+
+    async def aclose(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            with contextlib.suppress(Exception):
+                await stream.aclose()
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            # A client told that all games are over leaves by itself (the kit's exits 0);
+            # give it a moment to finish its own bookkeeping before its group is killed.
+            with trio.move_on_after(1.0 if self._finished else 0):
+                while proc.poll() is None:
+                    await trio.sleep(0.005)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+            for _ in range(100):
+                if not group_members(proc.pid):
+                    break
+                await trio.sleep(0.01)
+        if self._err_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._err_fd)
+            self._err_fd = -1
+
+    # -- bytes ------------------------------------------------------------------------------
+
+    def _tail_note(self) -> str:
+        if self._err_fd < 0:
+            return ""
+        try:
+            size = os.lseek(self._err_fd, 0, os.SEEK_END)
+            os.lseek(self._err_fd, max(0, size - 1000), os.SEEK_SET)
+            tail = os.read(self._err_fd, 1000).decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        return f"; stderr tail: {tail}" if tail else ""
+
+    def _queue(self, data: bytes) -> None:
+        """Messages go out together when the client must answer or a call ends: fewer
+        writes, and fewer wake-ups of the client for each turn."""
+        self._out += data
+
+    async def _flush(self, timeout: float | None = None) -> None:
+        if not self._out:
+            return
+        data, self._out = bytes(self._out), bytearray()
+        await self._send(data, self._send_timeout() if timeout is None else timeout)
+
+    async def _send(self, data: bytes, timeout: float) -> None:
+        if self._broken is not None:
+            raise BotFault("crash", self._broken)
+        if self._stream is None:
+            raise BotFault("crash", "the client is not connected")
+        try:
+            with trio.fail_after(timeout):
+                await self._stream.send_all(data)
+        except trio.TooSlowError:
+            self._break("the client stopped reading what the server sends")
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            self._break("the client closed the connection")
+
+    async def _read(self, size: int) -> bytes:
+        if self._stream is None:
+            raise BotFault("crash", "the client is not connected")
+        buffer = self._buffer
+        while len(buffer) < size:
+            try:
+                chunk = await self._stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                chunk = b""
+            if not chunk:
+                self._break("the client closed the connection")
+            buffer += chunk
+        data = bytes(buffer[:size])
+        del buffer[:size]
+        return data
+
+    def _break(self, why: str) -> None:
+        """Stop a client whose connection can no longer be trusted; its later turns fault."""
+        detail = why + self._tail_note()
+        self._broken = f"{detail} (earlier in the match)"
+        proc = self._proc
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        raise BotFault("crash", detail)
+
+    async def _read_table(self, timeout: float) -> Table:
+        await self._flush()
+        if self._broken is not None:
+            raise BotFault("crash", self._broken)
+        try:
+            with trio.fail_after(timeout):
+                return unpack_table(await self._read(TABLE_BYTES))
+        except trio.TooSlowError:
+            self._broken = "stopped after it timed out (earlier in the match)"
+            if self._proc is not None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self._proc.pid, signal.SIGKILL)
+            raise BotFault("timeout", f"no table within {timeout * 1000:.0f} ms") from None
+
+    # -- the game ---------------------------------------------------------------------------
+
+    def _send_timeout(self) -> float:
+        return self._limits.start_ms / 1000
+
+    async def _sync(self, view: View) -> None:
+        """Close the turn still open, and send the dealt table when a new deal begins."""
+        if view.number != self._deal:
+            self._deal = view.number
+            self._turn = None
+            self._stage = empty_table()
+            count = 0
+            if view.number > 0 and view.roles[view.seat] in ("president", "vice-president"):
+                pairs = view.rules.exchange_pairs(view.players)
+                place = 0 if view.roles[view.seat] == "president" else 1
+                count = next((c for high, _, c in pairs if high == place), 0)
+            table = hand_table(view, mover=None, exchange=count, distribution=True)
+            self._queue(pack_table(table))
+            return
+        if self._turn is not None:
+            moves = view.plays
+            await self._close_turn(moves[self._turn.index] if len(moves) > self._turn.index
+                                   else None, view.pile is None, last=False)
+
+    async def _close_turn(self, made: tuple[int, Move] | None, trick_over: bool,
+                          last: bool, final: bool = False) -> None:
+        turn, self._turn = self._turn, None
+        assert turn is not None and self._info is not None
+        move = made[1] if made is not None and made[0] == turn.mover else Move.PASS
+        if turn.mover == self._info.seat:
+            accepted = turn.submitted is not None and move == turn.submitted
+            self._queue(pack_int(9 if accepted else 8))
+        lock, _ = lock_after(self._info.rules, turn.lock, turn.suits, move)
+        counts = list(turn.counts)
+        if move.kind != "pass":
+            counts[turn.mover] -= move.size
+            echo = turn.table if turn.submitted is not None and move == turn.submitted else None
+            self._stage = echo if echo is not None else move_table(
+                move, previous_suits=turn.suits, revolution=turn.revolution)
+        revolution = turn.revolution != self._info.rules.starts_revolution(move)
+        table = field_state(self._stage, mover=turn.mover,
+                            empty=move.kind == "pass" and turn.pile is None,
+                            revolution=revolution, locked=bool(lock), counts=counts,
+                            roles=turn.roles, number=self._deal)
+        self._queue(pack_table(table))
+        self._queue(pack_int((2 if final else 1) if last else 0))
+        self._finished = final
+        if trick_over:
+            self._stage = empty_table()
+
+    def _open_turn(self, view: View, mover: int) -> _Turn:
+        lock, suits = trick_lock(view.rules, view.trick)
+        return _Turn(mover, len(view.plays), view.pile, lock, suits, view.revolution,
+                     tuple(view.counts), tuple(view.roles))
+
+    async def observe(self, view: View, kind: str, seat: int, timeout: float) -> None:
+        await self._sync(view)
+        if kind != "play":
+            await self._flush()
+            return
+        self._turn = self._open_turn(view, seat)
+        self._queue(pack_table(hand_table(view, mover=seat)))
+        await self._flush()
+
+    async def play(self, view: View, timeout: float) -> object:
+        await self._sync(view)
+        turn = self._turn = self._open_turn(view, view.seat)
+        self._queue(pack_table(hand_table(view, mover=view.seat)))
+        table = await self._read_table(timeout)
+        try:
+            move, _ = table_move(table, view.hand)
+        except TableError as exc:
+            raise BotFault("illegal", f"table rejected as the reference server would: {exc}"
+                           ) from None
+        turn.submitted, turn.table = move, [list(row) for row in table[:5]] + [
+            [0] * 15 for _ in range(3)]
+        return move
+
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        await self._sync(view)
+        table = await self._read_table(timeout)
+        try:
+            cards = table_cards(table)
+        except TableError as exc:
+            raise BotFault("illegal", f"exchange table: {exc}") from None
+        return [str(card) for card in cards]
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+        info = self._info
+        if info is None or self._broken is not None or self._deal != result["deal"]:
+            return
+        if self._turn is None:
+            return
+        moves = result["moves"]
+        made = None
+        if len(moves) > self._turn.index:
+            entry = moves[self._turn.index]
+            made = (entry["seat"], Move.parse(entry["move"]))
+        final = result["deal"] >= info.rules.rounds - 1
+        await self._close_turn(made, True, last=True, final=final)
+        await self._flush()
+
+
+def _rlimits(memory_mb: int | None, cpu_s: int) -> Any:
+    import resource
+
+    def apply() -> None:
+        if memory_mb:
+            size = memory_mb * 1024 * 1024
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
+
+    return apply
