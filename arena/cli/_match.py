@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -17,6 +16,7 @@ from arena.cli import main
 from arena.game import Rules
 from arena.records import RecordWriter
 from arena.referee import MatchSpecError, play_match
+from arena.seeds import secret_seed
 
 _COMMAND_PREFIX = "cmd:"
 
@@ -163,7 +163,7 @@ def match_command(
         sys.path.insert(0, os.getcwd())
     rules = _rules_mapping(preset, rule_pairs, rounds)
     if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
+        seed = secret_seed()
     spec = {
         "match_id": match_id,
         "tournament": None,

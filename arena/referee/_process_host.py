@@ -15,7 +15,7 @@ from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits
-from ._loading import BotRef, resolve, rng_for, seat_seed
+from ._loading import BotRef, resolve, seat_seed
 from ._protocol import PROTOCOL_VERSION, answer_value
 from ._wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
 
@@ -83,6 +83,13 @@ async def _round_trip(
     return await proc.receive(max(0.0, deadline - trio.current_time()))
 
 
+def _reason(exc: Exception) -> str:
+    """A fault detail for an exception raised while reading a bot's answer."""
+    if isinstance(exc, ValueError):  # ProtocolError and friends say what was wrong
+        return str(exc)
+    return f"unreadable answer ({type(exc).__name__}: {exc})"
+
+
 class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
 
@@ -144,7 +151,6 @@ class _ChildHost(Host):
             proc.clear_output()
         self._proc = proc
         self._pids.append(proc.pid)
-        state = rng_for(info.seed, info.seat).getstate()
         request_id = proc.new_id()
         message = {
             "type": "start",
@@ -157,7 +163,6 @@ class _ChildHost(Host):
             "rules": info.rules.to_dict(),
             "limits": info.limits,
             "seed": seat_seed(info.seed, info.seat),
-            "rng_state": [state[0], list(state[1]), state[2]],
         }
         try:
             answer = await _round_trip(proc, message, timeout)
@@ -169,9 +174,9 @@ class _ChildHost(Host):
                     fault.detail.partition(" ms")[2]
                 )
             raise BotFault(fault.kind, "start failed: " + fault.detail) from None
-        except ValueError as exc:  # ProtocolError
+        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
             self._drop()
-            raise BotFault("malformed", f"start failed: {exc}") from None
+            raise BotFault("malformed", f"start failed: {_reason(exc)}") from None
         views = ready.get("views", "full")
         if views not in VIEW_ENCODINGS:
             self._drop()
@@ -218,9 +223,9 @@ class _ChildHost(Host):
             if fault.kind != "crash" or not fault.detail.startswith("bot error"):
                 self._drop()  # dead, late or out of step: a fresh process next time
             raise
-        except ValueError as exc:  # ProtocolError: the stream is out of step
+        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
             self._drop()
-            raise BotFault("malformed", str(exc)) from None
+            raise BotFault("malformed", _reason(exc)) from None
 
     async def play(self, view: View, timeout: float) -> object:
         return await self._request("play", view, timeout)

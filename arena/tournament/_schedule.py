@@ -10,12 +10,12 @@ table and rotation (``demo-r2-t7-p1``) and are the resume key.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from arena.seeds import rng as seeded
 from arena.tournament._config import (
     GauntletFormat,
     RoundRobinFormat,
@@ -174,7 +174,7 @@ class Schedule:
 
     def swiss_order(self, round_: int, history: SwissHistory) -> list[int]:
         """Bots best first: a seeded shuffle in round 0, the standings afterwards."""
-        rng = random.Random(f"swiss:{self.config.seed}")
+        rng = seeded(self.config.seed, "swiss")
         shuffled = list(range(len(self.labels)))
         rng.shuffle(shuffled)
         if round_ == 0:
@@ -220,7 +220,7 @@ class Schedule:
                 design = full_round_robin(len(field), k - 1)
             else:
                 design = sampled_round_robin(
-                    len(field), k - 1, fmt.max_tables, self.config.seed + ci
+                    len(field), k - 1, fmt.max_tables, self.config.seed, ci
                 )
             tables.extend((challenger, *(field[j] for j in subset)) for subset in design)
         return equitable_seats(tables, k)
