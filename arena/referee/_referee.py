@@ -81,7 +81,7 @@ def _judge_move(answer: object) -> Move:
         raise BotFault("malformed", f"expected a move as text, got {_short(answer)}")
     try:
         return parse_move(answer)
-    except ValueError as exc:
+    except Exception as exc:  # whatever the parser trips on, the text is the bot's
         raise BotFault("malformed", f"not a move: {_short(answer)} ({exc})") from None
 
 
@@ -94,7 +94,7 @@ def _judge_cards(answer: object) -> list[Card]:
             raise BotFault("malformed", f"not a card: {_short(item)}")
         try:
             cards.append(Card.parse(item))
-        except ValueError as exc:
+        except Exception as exc:  # whatever the parser trips on, the text is the bot's
             raise BotFault("malformed", f"not a card: {_short(item)} ({exc})") from None
     return cards
 

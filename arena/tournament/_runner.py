@@ -88,6 +88,14 @@ class TournamentResult:
     sprt: dict[str, Any] | None = None
     """Format sprt: the test's final status (``SprtStatus.to_dict()``: decision, llr and
     its bounds, sets, elo with elo_low and elo_high)."""
+    faults: list[str] = field(default_factory=list)
+    """One line per bot that faulted: its most frequent fault, in how many of its matches,
+    and the first detail (``FaultLog.lines()``)."""
+    silent: list[str] = field(default_factory=list)
+    """Labels of bots that played matches without ever making a move of their own."""
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    """Matches the referee itself failed to play: ``match_id`` and ``error`` of each error
+    record (the record holds the traceback). A run with errors is not a clean run."""
 
     @property
     def complete(self) -> bool:
@@ -162,10 +170,12 @@ def run_tournament(
     standings = Standings(cfg.labels)
     # ids recorded before this run, with their fingerprint (new ones need no lookup)
     done: dict[str, int] = {}
+    errors: list[dict[str, Any]] = []
     by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
     try:
         for record in resume_records(records_path):
             _check_record(record, cfg, records_path)
+            _note_error(record, errors)
             done[record["match_id"]] = _fingerprint(record)
             standings.add(record)
             if schedule.is_swiss:
@@ -199,6 +209,7 @@ def run_tournament(
                     with closing(executor.run(specs)) as results:
                         for record in results:
                             writer.write(record)
+                            _note_error(record, errors)
                             played += 1
                             standings.add(record)
                             if history is not None:
@@ -233,7 +244,16 @@ def run_tournament(
         resumed=len(done),
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
+        faults=standings.faults.lines(),
+        silent=standings.faults.silent(),
+        errors=errors,
     )
+
+
+def _note_error(record: Mapping[str, Any], errors: list[dict[str, Any]]) -> None:
+    """Keep the id and message of an error record."""
+    if record.get("type") == "error":
+        errors.append({"match_id": record.get("match_id"), "error": record.get("error")})
 
 
 def _run_sprt(
@@ -290,6 +310,12 @@ def _run_sprt(
                 with closing(executor.run(specs())) as results:
                     for record in results:
                         writer.write(record)
+                        if record.get("type") == "error":
+                            raise TournamentError(
+                                f"match {record.get('match_id')} failed: {record.get('error')}; "
+                                f"the error is recorded in {records_path} (delete its line to "
+                                "retry the match)"
+                            )
                         played += 1
                         standings.add(record)
                         reporter.match(record, standings)
@@ -325,6 +351,8 @@ def _run_sprt(
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
         sprt=status.to_dict(),
+        faults=standings.faults.lines(),
+        silent=standings.faults.silent(),
     )
 
 
