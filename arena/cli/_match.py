@@ -13,8 +13,9 @@ import trio
 import yaml
 
 from arena.cli import main
+from arena.cli._closing import match_closing
 from arena.game import Rules
-from arena.records import RecordWriter
+from arena.records import RecordWriter, configure_logging
 from arena.referee import MatchSpecError, play_match
 from arena.seeds import secret_seed
 
@@ -161,6 +162,7 @@ def match_command(
     if any(":" in b and not b.startswith(_COMMAND_PREFIX) for b in bots):
         # `module:Class` bots are found from the current directory, as with `python -m`.
         sys.path.insert(0, os.getcwd())
+    configure_logging("ERROR")  # faults are printed below; warnings would repeat them
     rules = _rules_mapping(preset, rule_pairs, rounds)
     if seed is None:
         seed = secret_seed()
@@ -194,6 +196,7 @@ def match_command(
         click.echo(json.dumps(summary))
     else:
         _print_readable(record, summary)
+    match_closing(record, quiet=as_json)
 
 
 main.add_command(match_command)

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
+from arena.cli._closing import closing_status, log_to_folder
 from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
@@ -70,6 +71,7 @@ def standings_table(
     table.add_column("score", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
+    table.add_column("faults", justify="right")
     shown = rows if limit is None else rows[:limit]
     for row in shown:
         table.add_row(
@@ -79,6 +81,7 @@ def standings_table(
             f"{row['score']:.3f}",
             f"{row['wins']} ({row['win_rate']:.0%})",
             f"{row['mean_points']:.2f}",
+            str(row.get("faults", 0)),
         )
     if limit is not None and len(rows) > limit:
         table.caption = f"top {limit} of {len(rows)}"
@@ -173,6 +176,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     if not quiet and not as_json:
         reporter = LiveReporter(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
+    log = log_to_folder(folder)
     started = time.perf_counter()
     try:
         result = run_tournament(config, out=out, jobs=jobs, reporter=reporter)
@@ -194,6 +198,9 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet:
         _print_final(console, result, time.perf_counter() - started)
+    status = closing_status(result, log, quiet=quiet or as_json)
+    if status:
+        sys.exit(status)
 
 
 def sprt_line(status: SprtStatus) -> str:

@@ -6,8 +6,10 @@ logger, and :func:`configure_logging` sends operational logs to stderr.
 docs/records.md documents the schema.
 """
 
+from ._faults import BotFaults, FaultLog, short_detail
 from ._logging import configure_logging, get_logger
 from ._reader import RecordError, read_records
 from ._writer import RecordWriter
 
 __all__ = ["RecordError", "RecordWriter", "configure_logging", "get_logger", "read_records"]
+__all__ += ["BotFaults", "FaultLog", "short_detail"]
