@@ -12,6 +12,7 @@ import click
 
 from arena.records import FaultLog, configure_logging
 from arena.tournament import TournamentResult
+from arena.tournament._runner import SECRET_SEED
 
 LOG_FILE = "arena.log"
 """Diagnostics of a run (JSON lines), in its output folder."""
@@ -51,6 +52,10 @@ def closing_status(result: TournamentResult, log: Path | None, *, quiet: bool) -
     """
     if not quiet:
         echo_faults(result.faults)
+        if result.secret_seed:
+            click.echo(f"seed: {result.seed} (drawn in secret, kept in "
+                       f"{Path(result.out) / SECRET_SEED}; publish it after the competition "
+                       "so anyone can check the deals)")
     for label in result.silent:
         _never_played(label, next((line for line in result.faults
                                    if line.startswith(f"{label}: ")), None))

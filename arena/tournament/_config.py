@@ -208,7 +208,13 @@ class TournamentConfig(BaseModel):
         pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
         description="Tournament name, used in match ids and the default output folder.",
     )
-    seed: int = Field(default=0, ge=0, lt=2**63, description="Seed of every match seed.")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        lt=2**63,
+        description="Seed of every match seed. A published seed reveals every hand: leave it "
+        "out and a secret one is drawn, kept in the output folder and shown at the end.",
+    )
     rules: dict[str, Any] = Field(
         default_factory=lambda: {"preset": "standard"},
         description="A rules preset and option overrides (Rules.from_dict mapping).",

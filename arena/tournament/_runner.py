@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from arena.records import RecordWriter
+from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import (
     ConfigError,
     TournamentConfig,
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 
 RECORDS = "records.jsonl"
 CONFIG_COPY = "config.yaml"
+SECRET_SEED = "secret-seed"
+"""Where a run keeps the seed it drew for a config without one (to resume, and to publish)."""
 
 
 class TournamentError(RuntimeError):
@@ -93,6 +96,11 @@ class TournamentResult:
     and the first detail (``FaultLog.lines()``)."""
     silent: list[str] = field(default_factory=list)
     """Labels of bots that played matches without ever making a move of their own."""
+    seed: int | None = None
+    """The tournament seed the matches were dealt from."""
+    secret_seed: bool = False
+    """Whether the seed was drawn in secret (the config gave none); it is kept in the output
+    folder's ``secret-seed`` file: publish it after the competition so anyone can check."""
     errors: list[dict[str, Any]] = field(default_factory=list)
     """Matches the referee itself failed to play: ``match_id`` and ``error`` of each error
     record (the record holds the traceback). A run with errors is not a clean run."""
@@ -153,6 +161,8 @@ def run_tournament(
         _keep_config_copy(folder, cfg, text)
     except OSError as exc:
         raise TournamentError(f"cannot use {folder} as the output folder: {exc.strerror}") from None
+    secret = cfg.seed is None
+    cfg = cfg.model_copy(update={"seed": _secret_seed(folder)}) if secret else cfg
     schedule = Schedule(cfg)
     workers = jobs or cfg.jobs or default_jobs()
     owned = executor is None
@@ -162,7 +172,9 @@ def run_tournament(
     records_path = folder / RECORDS
     if schedule.is_sprt:
         try:
-            return _run_sprt(cfg, schedule, records_path, executor, reporter, workers)
+            result = _run_sprt(cfg, schedule, records_path, executor, reporter, workers)
+            result.secret_seed = secret
+            return result
         finally:
             if owned:
                 executor.close()
@@ -247,7 +259,35 @@ def run_tournament(
         faults=standings.faults.lines(),
         silent=standings.faults.silent(),
         errors=errors,
+        seed=schedule.seed,
+        secret_seed=secret,
     )
+
+
+def _secret_seed(folder: Path) -> int:
+    """The seed kept in ``folder``, or a new secret one, kept there before any match is played."""
+    path = folder / SECRET_SEED
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        if (folder / RECORDS).exists() and (folder / RECORDS).stat().st_size:
+            raise TournamentError(
+                f"{folder} holds records of a run with a secret seed, but no {SECRET_SEED} file "
+                "to resume it with; choose another --out"
+            ) from None
+        seed = secret_seed()
+        try:
+            path.write_text(f"{seed}\n", encoding="utf-8")
+        except OSError as exc:
+            raise TournamentError(
+                f"cannot keep the secret seed in {path}: {exc.strerror}"
+            ) from None
+        return seed
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
+    if not text.isdigit() or int(text) >= SEED_LIMIT:
+        raise TournamentError(f"{path}: not a seed ({text[:40]!r}); choose another --out")
+    return int(text)
 
 
 def _note_error(record: Mapping[str, Any], errors: list[dict[str, Any]]) -> None:
@@ -351,6 +391,7 @@ def _run_sprt(
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
         sprt=status.to_dict(),
+        seed=schedule.seed,
         faults=standings.faults.lines(),
         silent=standings.faults.silent(),
     )

@@ -134,3 +134,35 @@ def test_a_spy_bot_learns_no_hidden_card_and_no_seed(tmp_path: Path) -> None:
         # Cards it may not see exist (the others' unplayed cards), so the check has teeth.
         assert any({c for h in deal["hands"] for c in h} - allowed[deal["deal"]]
                    for deal in record["deals"])
+
+
+# -- a secret tournament seed ----------------------------------------------------------------
+def test_a_config_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: Path) -> None:
+    from arena.tournament import SerialExecutor, dry_run_match
+
+    config = {"name": "hidden", "players": 2, "format": {"type": "round_robin"},
+              "bots": [{"name": "greedy"}, {"name": "random"}, {"name": "lowest"}]}
+
+    calls = []
+
+    def two_then_stop(spec: dict[str, Any]) -> dict[str, Any]:
+        calls.append(spec["match_id"])
+        if len(calls) > 2:
+            raise KeyboardInterrupt
+        return dry_run_match(spec)
+
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(config, out=out, executor=SerialExecutor(two_then_stop))
+    kept = int((out / "secret-seed").read_text())
+    result = run_tournament(config, out=out, executor=SerialExecutor(dry_run_match))
+    assert result.complete and result.resumed == 2 and result.played == 1
+    assert result.secret_seed and result.seed == kept
+    records = list(read_records(Path(result.records)))
+    assert [r["seed"] for r in records] == [match_seed(kept, r["match_id"]) for r in records]
+    other = run_tournament(config, out=tmp_path / "other", executor=SerialExecutor(dry_run_match))
+    assert other.seed != kept
+    given = run_tournament({**config, "seed": 5}, out=tmp_path / "given",
+                           executor=SerialExecutor(dry_run_match))
+    assert not given.secret_seed and given.seed == 5
+    assert not (tmp_path / "given" / "secret-seed").exists()
