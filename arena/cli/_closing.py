@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from arena.records import FaultLog, configure_logging
-from arena.tournament import TournamentResult
+from arena.tournament import TournamentConfig, TournamentResult
 from arena.tournament._runner import SECRET_SEED
 
 LOG_FILE = "arena.log"
@@ -87,3 +87,43 @@ def match_closing(record: Mapping[str, Any], *, quiet: bool) -> None:
 def _never_played(label: str, line: str | None) -> None:
     reason = line[len(label) + 2:] if line else "no fault recorded"
     click.echo(f"error: {label} never played a move: {reason}", err=True)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def sandbox_option(command: F) -> F:
+    """``--sandbox/--no-sandbox``: whether process and command bots run sandboxed."""
+    option = click.option(
+        "--sandbox/--no-sandbox", "sandbox", default=None,
+        help="Run process and command bots in their own namespaces: no network, no view of "
+        "the run's files (docs/security.md). Default: the config's limits.sandbox, else "
+        "wherever the machine can.",
+    )
+    return option(command)
+
+
+def require_sandbox(sandbox: bool | None) -> None:
+    """Exit with status 2 and one line when a sandbox is asked for and cannot be given."""
+    from arena.referee import sandbox_mechanism
+
+    if sandbox and sandbox_mechanism() is None:
+        click.echo("error: --sandbox: this machine cannot sandbox bots: install bubblewrap "
+                   "(apt-get install bubblewrap)", err=True)
+        sys.exit(2)
+
+
+def sandbox_header(cfg: TournamentConfig, sandbox: bool | None) -> str:
+    """The run's sandbox line: on (with which mechanism) or off, for which bots."""
+    from arena.referee import sandbox_mechanism
+
+    require_sandbox(sandbox)
+    strangers = [bot for bot in cfg.bots if bot.command is not None or bot.host == "process"]
+    if not strangers:
+        return "sandbox: none needed (every bot runs inline: trusted code)"
+    on = cfg.limits.sandboxed() if sandbox is None else sandbox
+    if on:
+        return (f"sandbox: {sandbox_mechanism()} for {len(strangers)} process and command "
+                "bot(s): own pid namespace, no network, the run's files hidden")
+    return ("sandbox: OFF: process and command bots can read the run's files and use the "
+            "network (docs/security.md)")

@@ -13,7 +13,7 @@ import trio
 import yaml
 
 from arena.cli import main
-from arena.cli._closing import match_closing
+from arena.cli._closing import match_closing, require_sandbox, sandbox_option
 from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
 from arena.referee import MatchSpecError, play_match
@@ -137,6 +137,7 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
               help="Append the match record (one JSON line) to this file.")
 @click.option("--match-id", default="match", show_default=True, help="Id written in the record.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")
+@sandbox_option
 def match_command(
     bots: tuple[str, ...],
     preset: str | None,
@@ -149,6 +150,7 @@ def match_command(
     records_path: str | None,
     match_id: str,
     as_json: bool,
+    sandbox: bool | None,
 ) -> None:
     """Play one match between BOTs (2 to 8) and print the result.
 
@@ -163,6 +165,7 @@ def match_command(
         # `module:Class` bots are found from the current directory, as with `python -m`.
         sys.path.insert(0, os.getcwd())
     configure_logging("ERROR")  # faults are printed below; warnings would repeat them
+    require_sandbox(sandbox)
     rules = _rules_mapping(preset, rule_pairs, rounds)
     if seed is None:
         seed = secret_seed()
@@ -172,7 +175,7 @@ def match_command(
         "seed": seed,
         "rules": rules,
         "seats": _seats(bots, host),
-        "limits": {"move_ms": move_ms, "bank_ms": bank_ms},
+        "limits": {"move_ms": move_ms, "bank_ms": bank_ms, "sandbox": bool(sandbox)},
         "set": None,
         "round": None,
     }

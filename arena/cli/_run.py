@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
-from arena.cli._closing import closing_status, log_to_folder
+from arena.cli._closing import closing_status, log_to_folder, sandbox_header, sandbox_option
 from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
@@ -159,8 +159,9 @@ class LiveReporter(Reporter):
 @click.option("--quiet", "-q", is_flag=True, help="No output but errors.")
 @click.option("--json", "as_json", is_flag=True,
               help="No progress; print the result (standings included) as JSON.")
+@sandbox_option
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool) -> None:
+                as_json: bool, sandbox: bool | None) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -176,10 +177,13 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     if not quiet and not as_json:
         reporter = LiveReporter(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
+    header = sandbox_header(cfg, sandbox)
+    if not quiet and not as_json:
+        console.print(header, highlight=False)
     log = log_to_folder(folder)
     started = time.perf_counter()
     try:
-        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter)
+        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, sandbox=sandbox)
     except ConfigError as exc:
         _config_error(exc)
     except TournamentError as exc:

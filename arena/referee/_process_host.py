@@ -7,6 +7,7 @@ import os
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -17,6 +18,7 @@ from ._host import Host, StartInfo
 from ._limits import Limits
 from ._loading import BotRef, resolve, seat_seed
 from ._protocol import PROTOCOL_VERSION, answer_value
+from ._sandbox import SandboxUnavailable, sandbox_argv
 from ._wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
@@ -93,8 +95,10 @@ def _reason(exc: Exception) -> str:
 class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
 
-    def __init__(self, limits: Limits | None, pool: ProcessPool | None) -> None:
+    def __init__(self, limits: Limits | None, pool: ProcessPool | None,
+                 private: Sequence[str] = ()) -> None:
         self._limits = limits or Limits()
+        self._private = tuple(private)
         self._pool = pool
         self._proc: ChildProcess | None = None
         self._info: StartInfo | None = None
@@ -111,7 +115,7 @@ class _ChildHost(Host):
 
     def _pool_key(self) -> tuple[Any, ...]:
         return (type(self).__name__, tuple(self._argv()), self._limits.memory_mb,
-                self._limits.cpu_s)
+                self._limits.cpu_s, self._limits.sandbox, self._private)
 
     def _on_ready(self, message: dict[str, Any]) -> None:
         """Hook: what the bot said about itself when it started."""
@@ -144,7 +148,10 @@ class _ChildHost(Host):
                     stdio=self._stdio(),
                     memory_mb=self._limits.memory_mb,
                     cpu_s=self._limits.cpu_s,
+                    sandbox=sandbox_argv(self._private) if self._limits.sandbox else None,
                 )
+            except SandboxUnavailable as exc:
+                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
             except (OSError, subprocess.SubprocessError) as exc:
                 raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
         else:
@@ -274,8 +281,9 @@ class ProcessHost(_ChildHost):
         limits: Limits | None = None,
         pool: ProcessPool | None = None,
         python: str | None = None,
+        private: Sequence[str] = (),
     ) -> None:
-        super().__init__(limits, pool)
+        super().__init__(limits, pool, private)
         self._ref = resolve(ref)
         self._params = dict(params or {})
         self._python = python or sys.executable
@@ -312,8 +320,9 @@ class CommandHost(_ChildHost):
         limits: Limits | None = None,
         pool: ProcessPool | None = None,
         cwd: str | None = None,
+        private: Sequence[str] = (),
     ) -> None:
-        super().__init__(limits, pool)
+        super().__init__(limits, pool, private)
         try:
             self._command = shlex.split(command)
         except ValueError as exc:

@@ -111,6 +111,11 @@ class Limits(BaseModel):
     on_fault: Literal["forfeit", "pass"] | None = Field(
         default=None, description="What a fault costs (default: the rules' on_fault)."
     )
+    sandbox: bool | None = Field(
+        default=None,
+        description="Run process and command bots in their own namespaces (docs/security.md); "
+        "default: wherever this machine can.",
+    )
 
     def spec(self) -> dict[str, Any]:
         """The ``limits`` of the match spec (``on_fault`` goes into the rules)."""
@@ -119,7 +124,16 @@ class Limits(BaseModel):
             "bank_ms": self.bank_ms,
             "start_ms": self.start_ms,
             "memory_mb": self.memory_mb,
+            "sandbox": self.sandboxed(),
         }
+
+    def sandboxed(self) -> bool:
+        """Whether bot processes run sandboxed: as set, else wherever the machine can."""
+        if self.sandbox is not None:
+            return self.sandbox
+        from arena.referee import sandbox_mechanism
+
+        return sandbox_mechanism() is not None
 
 
 class RoundRobinFormat(BaseModel):
@@ -415,6 +429,12 @@ def _semantic_issues(
                     f"than the {k - 1} opponents a table of {k} needs",
                 )
             )
+    if check_bots and config.limits.sandbox:
+        from arena.referee import sandbox_mechanism
+
+        if sandbox_mechanism() is None:
+            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots: install "
+                           "bubblewrap (apt-get install bubblewrap), or set sandbox: false"))
     if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
         from arena.tournament._swiss import table_sizes
 

@@ -143,6 +143,7 @@ def run_tournament(
     executor: Executor | None = None,
     match_fn: MatchFn | None = None,
     reporter: Reporter | None = None,
+    sandbox: bool | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament and return its standings as plain data.
 
@@ -151,7 +152,8 @@ def run_tournament(
     ``executor`` replaces the local pool (e.g. a cluster; the caller closes it); ``match_fn``
     replaces the referee (importable by name when jobs > 1). Raises
     :class:`ConfigError` for a bad config and :class:`TournamentError` when the
-    run cannot go on; records written so far are always kept. Ctrl-C
+    run cannot go on; records written so far are always kept. ``sandbox``
+    overrides the config's ``limits.sandbox`` (a run may be resumed either way). Ctrl-C
     propagates as ``KeyboardInterrupt`` once the records are safe.
     """
     cfg, text = coerce_config(config)
@@ -161,8 +163,14 @@ def run_tournament(
         _keep_config_copy(folder, cfg, text)
     except OSError as exc:
         raise TournamentError(f"cannot use {folder} as the output folder: {exc.strerror}") from None
+    if sandbox is not None:
+        cfg = cfg.model_copy(update={"limits": cfg.limits.model_copy(update={"sandbox": sandbox})})
     secret = cfg.seed is None
     cfg = cfg.model_copy(update={"seed": _secret_seed(folder)}) if secret else cfg
+    # What no sandboxed bot may see: the records, the seed and the config.
+    private = [str(folder.resolve())]
+    if isinstance(config, str | os.PathLike):
+        private.append(str(Path(config).resolve()))
     schedule = Schedule(cfg)
     workers = jobs or cfg.jobs or default_jobs()
     owned = executor is None
@@ -172,7 +180,7 @@ def run_tournament(
     records_path = folder / RECORDS
     if schedule.is_sprt:
         try:
-            result = _run_sprt(cfg, schedule, records_path, executor, reporter, workers)
+            result = _run_sprt(cfg, schedule, records_path, executor, reporter, workers, private)
             result.secret_seed = secret
             return result
         finally:
@@ -214,7 +222,7 @@ def run_tournament(
                         standings.add_bye(cfg.labels[bye])
                 else:
                     tables = schedule.tables(round_)
-                specs = _todo(schedule, tables, done, skipped, records_path)
+                specs = _private(_todo(schedule, tables, done, skipped, records_path), private)
                 try:
                     # closing(): an exception here (Ctrl-C) stops the executor at once,
                     # not when the generator happens to be collected.
@@ -290,6 +298,12 @@ def _secret_seed(folder: Path) -> int:
     return int(text)
 
 
+def _private(specs: Iterable[dict[str, Any]], paths: list[str]) -> Iterator[dict[str, Any]]:
+    """The specs with the paths sandboxed bots must not see (``private``)."""
+    for spec in specs:
+        yield {**spec, "private": paths}
+
+
 def _note_error(record: Mapping[str, Any], errors: list[dict[str, Any]]) -> None:
     """Keep the id and message of an error record."""
     if record.get("type") == "error":
@@ -303,6 +317,7 @@ def _run_sprt(
     executor: Executor,
     reporter: Reporter,
     workers: int,
+    private: list[str],
 ) -> TournamentResult:
     """Play duplicate sets until the test decides; resume by replaying the test on the records.
 
@@ -347,7 +362,7 @@ def _run_sprt(
         reporter.sprt(feed.status())
         with RecordWriter(records_path, fsync=False) as writer:
             try:
-                with closing(executor.run(specs())) as results:
+                with closing(executor.run(_private(specs(), private))) as results:
                     for record in results:
                         writer.write(record)
                         if record.get("type") == "error":
