@@ -38,13 +38,13 @@ class SandboxUnavailable(RuntimeError):
 def _bwrap_argv(bwrap: str, private: Sequence[str], writable: Sequence[str]) -> list[str]:
     argv = [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
             "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
-    for path in private:
-        if os.path.isdir(path):
-            argv += ["--tmpfs", path]
-        elif os.path.exists(path):
-            argv += ["--ro-bind", "/dev/null", path]
     for path in writable:
         argv += ["--bind", path, path]
+    for path in private:  # after the writable folders: a private path inside one stays covered
+        if os.path.isdir(path):
+            argv += ["--perms", "0555", "--tmpfs", path, "--remount-ro", path]
+        elif os.path.exists(path):
+            argv += ["--ro-bind", "/dev/null", path]
     return [*argv, "--"]  # the program starts in the same directory, read-only
 
 
@@ -101,7 +101,7 @@ def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = N
     kind = mechanism()
     if writable is None:
         writable = os.environ.get(WRITABLE_ENV, "").split(os.pathsep)
-    private = [os.path.abspath(p) for p in private if p and not _under_tmp(p)]
+    private = [os.path.abspath(p) for p in private if p]
     writable = [os.path.abspath(p) for p in writable if p]
     if kind == "bwrap":
         return _bwrap_argv(shutil.which("bwrap") or "bwrap", private, writable)
@@ -112,8 +112,3 @@ def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = N
         "as root for unshare"
     )
 
-
-def _under_tmp(path: str) -> bool:
-    """Paths under /tmp are hidden anyway: the sandbox has its own empty /tmp."""
-    absolute = os.path.abspath(path)
-    return absolute == "/tmp" or absolute.startswith("/tmp/")

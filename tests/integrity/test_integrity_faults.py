@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from arena.records import FaultLog, short_detail
+from arena.referee import WRITABLE_ENV
 
 NEVER_STARTS = "sh -c 'echo \"# Fatal process OOM in Heap setup\" >&2; exit 1'"
 
@@ -29,7 +31,8 @@ def config(tmp_path: Path, command: str) -> Path:
 def arena_run(path: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-c", "from arena.cli import main; main()", "run", str(path),
                "--out", str(out), *extra]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300)
+    env = {**os.environ, WRITABLE_ENV: str(path.parent)}  # the spy's log, under bubblewrap
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
 
 
 def test_a_bot_that_never_starts_fails_a_quiet_run_with_one_line(tmp_path: Path) -> None:

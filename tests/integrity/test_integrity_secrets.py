@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
-from arena.referee import run_match
+from arena.referee import WRITABLE_ENV, run_match, sandbox_mechanism
 from arena.seeds import bot_seed, derive
 from arena.tournament import match_seed, run_tournament
 
 HERE = Path(__file__).parent
+SANDBOX = sandbox_mechanism() == "bwrap"
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK)\b")
 
 # -- the deal, recomputed from docs/rules.md ("3. A deal") alone ------------------------------
@@ -78,7 +79,8 @@ def spy_config(tmp_path: Path, log: Path, tournament_seed: int) -> dict[str, Any
             {"label": "spy", "command": f"{sys.executable} {HERE / 'spy_bot.py'} {log}"},
             {"name": "greedy"}, {"name": "random"}, {"name": "lowest"},
         ],
-        "limits": {"move_ms": 5000, "start_ms": 20000},
+        # Sandboxed where bubblewrap can let the spy write its log (ARENA_SANDBOX_WRITABLE).
+        "limits": {"move_ms": 5000, "start_ms": 20000, "sandbox": SANDBOX},
         "out": str(tmp_path / "out"),
     }
 
@@ -96,13 +98,17 @@ def received(log: Path) -> dict[str, list[str]]:
     return by_match
 
 
-def test_a_spy_bot_learns_no_hidden_card_and_no_seed(tmp_path: Path) -> None:
+def test_a_spy_bot_learns_no_hidden_card_and_no_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WRITABLE_ENV, str(tmp_path))
     log = tmp_path / "spy.log"
     tournament_seed = 4242424242
     result = run_tournament(spy_config(tmp_path, log, tournament_seed))
     assert result.complete and result.played == 4
     lines = received(log)
     records = list(read_records(Path(result.records)))
+    assert all(r["limits"]["sandbox"] is SANDBOX for r in records)
     assert sorted(lines) == sorted(r["match_id"] for r in records)
     for record in records:
         seat = [s["label"] for s in record["seats"]].index("spy")

@@ -7,11 +7,19 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.referee import CommandHost, InlineHost, Limits, play_match
+from arena.referee import (
+    WRITABLE_ENV,
+    CommandHost,
+    InlineHost,
+    Limits,
+    play_match,
+    sandbox_mechanism,
+)
 from arena.referee._protocol import ProtocolError, answer_value, decode
 from arena.tournament import run_tournament
 
@@ -73,7 +81,10 @@ def test_a_live_command_bot_sending_anything_only_costs_itself(data: bytes) -> N
     assert len(record["deals"]) == 1 and sorted(record["ranking"]) == [0, 1, 2]
 
 
-def test_deep_json_is_a_malformed_fault_and_the_tournament_completes(tmp_path: Path) -> None:
+def test_deep_json_is_a_malformed_fault_and_the_tournament_completes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WRITABLE_ENV, str(tmp_path))  # where the payload is, under bubblewrap
     payload = tmp_path / "deep.json"
     payload.write_bytes(DEEP)
     config = {
@@ -82,7 +93,8 @@ def test_deep_json_is_a_malformed_fault_and_the_tournament_completes(tmp_path: P
         "bots": [{"label": "deep",
                   "command": f"{sys.executable} {HERE / 'parrot_bot.py'} {payload}"},
                  {"name": "greedy"}, {"name": "random"}],
-        "limits": {"move_ms": 3000, "start_ms": 20000},
+        "limits": {"move_ms": 3000, "start_ms": 20000,
+                   "sandbox": sandbox_mechanism() == "bwrap"},
         "out": str(tmp_path / "out"),
     }
     result = run_tournament(config)
