@@ -11,6 +11,7 @@ The paths in use (``derive(parent, *path)``):
 
 ================================  ==========================================
 ``derive(T, "match", key)``       match seed of the match or set ``key``
+``derive(T, "set", i)``           duplicate set ``i`` of an A/B test (sprt)
 ``derive(T, "swiss")``            Swiss round-0 order
 ``derive(T, "design", n, k, i)``  sampled round robin: block ``i`` of ``n``
                                   bots at tables of ``k``
