@@ -9,13 +9,14 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 # The demo tournament; run it again and it resumes (here: finds every match recorded).
 demo: $(STAMP)
 	$(BIN)/arena run configs/demo.yaml --out runs/demo
 	$(BIN)/arena ratings runs/demo/records.jsonl
+	$(BIN)/arena report runs/demo
 
 test: $(STAMP) lint typecheck pytest
 

@@ -101,8 +101,14 @@ class BotRegistry:
     """Bot names registered more than once, with the plugins that registered them."""
 
     def error_lines(self) -> list[str]:
-        """One readable line per load error, for warnings on stderr."""
-        return [f"plugin {plugin!r}: {message}" for plugin, message in self.errors]
+        """One readable line per load error, for warnings on stderr.
+
+        A name claimed by several plugins is no one plugin's fault: its line names them all
+        and no single one in front.
+        """
+        conflicts = {_conflict_message(n, p) for n, p in self.conflicts.items()}
+        return [message if message in conflicts else f"plugin {plugin!r}: {message}"
+                for plugin, message in self.errors]
 
     def names(self) -> list[str]:
         """Names of every usable bot, sorted."""
@@ -125,7 +131,22 @@ class BotRegistry:
             return self.entries[name]
         except KeyError:
             known = ", ".join(self.names()) or "none"
-            raise UnknownBotError(f"unknown bot {name!r} (installed bots: {known})") from None
+            raise UnknownBotError(
+                f"unknown bot {name!r} (installed bots: {known}){self.broken_note()}"
+            ) from None
+
+    def broken_note(self) -> str:
+        """``; plugin 'x' failed to load: ...`` for each broken plugin, or ``""``.
+
+        A plugin that fails to import registers nothing, so a bot it provides shows up as
+        unknown; every message about an unknown bot carries this note to say why.
+        """
+        conflicts = {_conflict_message(n, p) for n, p in self.conflicts.items()}
+        return "".join(
+            f"; plugin {plugin!r} failed to load: {message}"
+            for plugin, message in self.errors
+            if message not in conflicts
+        )
 
     def create(self, name: str, **params: Any) -> Bot:
         """A new instance of bot ``name``, built with ``params``, carrying its metadata."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from arena.cli._lazy import LazyGroup
+
 
 class InputError(click.ClickException):
     """Bad input (a file, a name, an option): one line on stderr, exit status 2."""
@@ -11,10 +13,23 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-@click.group()
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="arena-president", prog_name="arena")
 def main() -> None:
     """Run President bot matches and tournaments."""
 
 
-# Each module defines its commands and adds them to `main`.
-from arena.cli import _bots, _match, _ratings, _run  # noqa: E402, F401
+# Each command: its name, the `module:command` that defines it (imported only when the
+# command runs) and the start of its help, which `arena --help` lists without importing it.
+assert isinstance(main, LazyGroup)
+main.lazy("ab", "arena.cli._ratings:ab_command", "Is CHALLENGER stronger than BASELINE?")
+main.lazy("bots", "arena.cli._bots:bots_command", "List every installed bot.")
+main.lazy("match", "arena.cli._match:match_command", "Play one match between BOTs.")
+main.lazy("ratings", "arena.cli._ratings:ratings_command", "Rate every bot in RECORDS files.")
+main.lazy("run", "arena.cli._run:run_command",
+          "Run (or resume) the tournament that CONFIG describes.")
+main.lazy("validate", "arena.cli._run:validate_command", "Check CONFIG without running it.")
+main.lazy("report", "arena.cli._report:report_command",
+          "Write OUT/report/: leaderboard, head to head, course, matches and replays")
+main.lazy("show", "arena.cli._show:show_command",
+          "Print match MATCH_ID of the RECORDS file move by move")

@@ -17,9 +17,8 @@ from arena.cli._closing import match_closing, require_sandbox, sandbox_option
 from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
 from arena.referee import MatchSpecError, play_match
+from arena.referee._seats import bot_spec, given_label
 from arena.seeds import secret_seed
-
-_COMMAND_PREFIX = "cmd:"
 
 
 def _fail(message: str) -> NoReturn:
@@ -49,23 +48,23 @@ def _rules_mapping(preset: str | None, pairs: Sequence[str], rounds: int | None)
 
 
 def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
+    """The seats' bot specs; a second unlabelled copy of a bot is labelled ``NAME-2``."""
     seats = []
     seen: dict[str, int] = {}
     for bot in bots:
-        if bot.startswith(_COMMAND_PREFIX):
-            command = bot[len(_COMMAND_PREFIX):].strip()
-            if not command:
-                _fail(f"{bot!r}: no command line after 'cmd:'")
-            base = command
-            seat: dict[str, Any] = {
-                "name": None, "command": command, "params": {}, "host": "command"
-            }
-        else:
-            base = bot
-            seat = {"name": bot, "command": None, "params": {}, "host": host}
-        seen[base] = seen.get(base, 0) + 1
-        seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        try:
+            seat = bot_spec(bot, host)
+        except ValueError as exc:
+            _fail(str(exc))
+        if not given_label(bot):
+            base = seat["label"]
+            seen[base] = seen.get(base, 0) + 1
+            seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
         seats.append(seat)
+    labels = [seat["label"] for seat in seats]
+    for label in labels:
+        if labels.count(label) > 1:
+            _fail(f"label {label!r} is given to more than one seat")
     return seats
 
 
@@ -90,8 +89,9 @@ def _summary(record: dict[str, Any]) -> dict[str, Any]:
 def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
     labels = summary["seats"]
     rules = record["rules"]
+    title = "match" if record["match_id"] == "match" else f"match {record['match_id']}"
     click.echo(
-        f"match {record['match_id']}: {len(labels)} players, {len(record['deals'])} deal(s), "
+        f"{title}: {len(labels)} players, {len(record['deals'])} deal(s), "
         f"seed {record['seed']}"
     )
     width = max(len(label) for label in labels)
@@ -125,18 +125,21 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 @click.option("--rules", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Set one rules option (repeatable), e.g. --rules jokers=2.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63),
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1),
               help="Match seed (random if omitted).")
 @click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
               show_default=True, help="Where registered bots run.")
-@click.option("--move-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+@click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Time per decision in milliseconds.")
-@click.option("--bank-ms", type=click.FloatRange(min=0), default=None,
-              help="Chess-clock reserve per seat for the whole match.")
+@click.option("--bank-ms", type=click.IntRange(min=0), default=None,
+              help="Chess-clock reserve per seat for the whole match, in milliseconds.")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False),
               help="Append the match record (one JSON line) to this file.")
 @click.option("--match-id", default="match", show_default=True, help="Id written in the record.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object for machines.")
+@click.option("--verbose", "-v", is_flag=True, help="Print each answer as the bots give it.")
+@click.option("--trace", is_flag=True,
+              help="Print every protocol line to and from process and command bots.")
 @sandbox_option
 def match_command(
     bots: tuple[str, ...],
@@ -145,23 +148,27 @@ def match_command(
     rounds: int | None,
     seed: int | None,
     host: str,
-    move_ms: float,
-    bank_ms: float | None,
+    move_ms: int,
+    bank_ms: int | None,
     records_path: str | None,
     match_id: str,
     as_json: bool,
-    sandbox: bool | None,
+    verbose: bool = False,
+    trace: bool = False,
+    sandbox: bool | None = None,
 ) -> None:
     """Play one match between BOTs (2 to 8) and print the result.
 
     A BOT is a registered bot name (see `arena bots`), a `module:Class`
     reference (found from the current directory too), or
     `cmd:<command line>` for a program speaking the bot protocol
-    (docs/protocol.md). The same seed gives the same match.
+    (docs/protocol.md); `LABEL=` in front names the seat, as in
+    `node=cmd:"node bot.js"`. The same seed gives the same match.
     """
     if not 2 <= len(bots) <= 8:
         _fail(f"a match needs 2 to 8 bots, got {len(bots)}")
-    if any(":" in b and not b.startswith(_COMMAND_PREFIX) for b in bots):
+    seats = _seats(bots, host)
+    if any(seat["name"] is not None and ":" in seat["name"] for seat in seats):
         # `module:Class` bots are found from the current directory, as with `python -m`.
         sys.path.insert(0, os.getcwd())
     configure_logging("ERROR")  # faults are printed below; warnings would repeat them
@@ -174,7 +181,7 @@ def match_command(
         "tournament": None,
         "seed": seed,
         "rules": rules,
-        "seats": _seats(bots, host),
+        "seats": seats,
         "limits": {"move_ms": move_ms, "bank_ms": bank_ms, "sandbox": bool(sandbox)},
         "set": None,
         "round": None,
@@ -186,7 +193,12 @@ def match_command(
         except OSError as exc:
             _fail(f"cannot open records file {records_path!r}: {exc.strerror or exc}")
     try:
-        record = trio.run(lambda: play_match(spec))
+        hosts = None
+        if verbose or trace:  # printed on stderr under --json, which owns stdout
+            from arena.cli._watch import watched_hosts
+
+            hosts = watched_hosts(spec, verbose=verbose, trace=trace, err=as_json)
+        record = trio.run(lambda: play_match(spec, hosts=hosts))
     except MatchSpecError as exc:
         _fail(str(exc))
     except (LookupError, ValueError, TypeError) as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from typing import Any
 
@@ -23,39 +24,76 @@ from arena.ratings import (
     read_many,
     sprt_from_records,
 )
-from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, bot_spec, run_ab
+from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, run_ab
+from arena.referee._seats import bot_spec
 
 _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
 
 
 @click.command("ratings")
-@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("records", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print plain JSON data instead of tables.")
 @click.option("--confidence", default=0.95, show_default=True, type=click.FloatRange(0.5, 0.999),
               help="Confidence level of the intervals.")
 @click.option("--resamples", default=1000, show_default=True, type=click.IntRange(0, 100_000),
               help="Bootstrap resamples per bot.")
-@click.option("--seed", default=0, show_default=True, type=int,
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
               help="Seed of the bootstrap (results are reproducible).")
 def ratings_command(
     records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
 ) -> None:
-    """Rate every bot found in the RECORDS files (JSON lines written by arena run / match / ab).
+    """Rate every bot in RECORDS files (JSON lines written by arena run / match / ab).
+
+    A RECORDS may be an output folder of arena run (its records.jsonl) or a gzip-compressed
+    file (.jsonl.gz).
 
     Prints the leaderboard (OpenSkill rating, mean score with its interval, rank range and
     per-bot counts) and the head-to-head table. See docs/ratings.md for how to read them.
     """
+    skipped = SkippedLines()
     try:
         board = rate_files(*records, confidence=confidence, resamples=resamples, seed=seed,
-                           on_skip=lambda message: click.echo(f"warning: {message}", err=True))
+                           on_skip=skipped)
     except RatingsError as exc:
+        skipped.warn()
         raise InputError(str(exc)) from None
+    skipped.warn()
+    if not board.bots:
+        raise InputError("no finished deals in these records"
+                         + (f" ({skipped.count} lines skipped)" if skipped.count else ""))
     if as_json:
         click.echo(json.dumps(_finite(board.to_dict()), indent=2))
         return
-    if not board.bots:
-        raise InputError("no finished deals in these records")
     print_leaderboard(board, _console())
+
+
+class SkippedLines:
+    """Collects the reader's skipped-line messages; one warning line on stderr for them all."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.warned = False
+
+    @property
+    def count(self) -> int:
+        """How many lines were skipped."""
+        return len(self.messages)
+
+    def __call__(self, message: str) -> None:
+        self.messages.append(message)
+
+    def warn(self) -> None:
+        """The first message, and how many more lines (in which files) were skipped."""
+        if not self.messages or self.warned:
+            return
+        line = f"warning: {self.messages[0]}"
+        if self.count > 1:
+            where = (re.match(r"(.+?):\d+: ", m) for m in self.messages)
+            files = ", ".join(sorted({w.group(1) for w in where if w is not None}))
+            more = self.count - 1
+            line += f" (and {more} more line{'s' if more > 1 else ''} skipped in {files})"
+        click.echo(line, err=True)
+        self.warned = True
 
 
 def _console() -> Console:
@@ -85,7 +123,7 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
         f"bootstrap over {board.clusters} {unit[board.cluster_kind]}"
     )
     table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
-    for name in ("rank", "bot", "score", f"{board.confidence:.0%} interval", "mu ± sigma",
+    for name in ("rank", "bot", "deal score", f"{board.confidence:.0%} interval", "mu ± sigma",
                  "ordinal", "matches", "deals", "place", "points", "1st", "faults"):
         table.add_column(name, justify="left" if name == "bot" else "right",
                          no_wrap=name in ("bot", "rank"))
@@ -168,8 +206,9 @@ def print_progress(status: SprtStatus) -> None:
 @click.option("--preset", default="standard", show_default=True, help="Rules preset.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 8),
               help="Seats at the table.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the deals.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
+              help="Seed of the deals.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Sets played at once in worker processes.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Append the records here; a rerun with the same options reuses them.")
@@ -177,7 +216,7 @@ def print_progress(status: SprtStatus) -> None:
               show_default=True, help="Where installed bots run.")
 @click.option("--move-ms", default=1000, show_default=True, type=click.IntRange(1),
               help="Time limit per decision.")
-@click.option("--from", "from_records", multiple=True, type=click.Path(dir_okay=False),
+@click.option("--from", "from_records", multiple=True, type=click.Path(),
               metavar="RECORDS",
               help="Play nothing: replay the test on these records (e.g. of arena run). "
                    "BASELINE '*' compares with every other seat.")
@@ -192,7 +231,7 @@ def ab_command(
 ) -> None:
     """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.
 
-    Bots are NAME (an installed bot), LABEL=NAME, or LABEL=cmd:COMMAND. Each set plays one seed
+    Bots are NAME (an installed bot), LABEL=NAME, or [LABEL=]cmd:COMMAND. Each set plays one seed
     once per rotation of the seats; the test (a generalized SPRT on per-set scores, see
     docs/ratings.md) stops when its log-likelihood ratio leaves its bounds or at --max-sets.
     Progress lines go to stderr; the verdict to stdout.
@@ -254,11 +293,14 @@ def _ab_from_records(
         Sprt(elo0, elo1, alpha, beta, max_sets)
         label = bot_spec(challenger)["label"]
         reference = None if baseline == "*" else bot_spec(baseline)["label"]
-        records = read_many(paths, on_skip=lambda m: click.echo(f"warning: {m}", err=True))
+        skipped = SkippedLines()
+        records = read_many(paths, on_skip=skipped)
         status = sprt_from_records(records, label, reference, elo0=elo0, elo1=elo1,
                                    alpha=alpha, beta=beta, max_sets=max_sets)
     except ValueError as exc:
+        skipped.warn()
         raise InputError(str(exc)) from None
+    skipped.warn()
     if as_json:
         click.echo(json.dumps(_finite({"status": status.to_dict()}), indent=2))
         return

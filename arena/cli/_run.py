@@ -11,22 +11,14 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
 from arena.cli._closing import closing_status, log_to_folder, sandbox_header, sandbox_option
+from arena.cli._progress import LineReporter, RateMeter, TimingColumn
+from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.tournament import (
     RECORDS,
@@ -52,14 +44,6 @@ def _config_error(exc: ConfigError) -> NoReturn:
     sys.exit(2)
 
 
-class _Rate(ProgressColumn):
-    """Matches per second over the recent past."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.speed
-        return Text("" if speed is None else f"{speed:,.1f} matches/s", style="cyan")
-
-
 def standings_table(
     rows: list[dict[str, Any]], *, title: str = "Standings", limit: int | None = None
 ) -> Table:
@@ -68,7 +52,7 @@ def standings_table(
     table.add_column("#", justify="right")
     table.add_column("bot")
     table.add_column("matches", justify="right")
-    table.add_column("score", justify="right")
+    table.add_column("match score", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
     table.add_column("faults", justify="right")
@@ -89,20 +73,19 @@ def standings_table(
 
 
 class LiveReporter(Reporter):
-    """A progress bar (done of total, matches per second, time left) over live standings."""
+    """A progress bar (done of total, elapsed, time left, matches per second) over live
+    standings."""
 
     def __init__(self, console: Console, name: str, *, sprt: bool = False) -> None:
         self.console = console
         self.name = name
         self.is_sprt = sprt
+        self.meter = RateMeter()
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            _Rate(),
-            TimeElapsedColumn(),
-            TextColumn("left"),
-            TimeRemainingColumn(),
+            TimingColumn(self.meter),
             console=console,
         )
         self.task: TaskID | None = None
@@ -122,6 +105,7 @@ class LiveReporter(Reporter):
         """Show the bar, starting at the matches already recorded."""
         self.standings = standings
         self.task = self.progress.add_task(self.name, total=total)
+        self.meter.start(done)
         if done:
             self.console.print(f"resuming: {done} of {total} matches already recorded")
             # Rates and time left count this run's matches only.
@@ -142,6 +126,7 @@ class LiveReporter(Reporter):
         """Advance the bar; the table is redrawn from the standings at each refresh."""
         if self.task is not None:
             self.progress.advance(self.task)
+            self.meter.update(self.meter.done + 1)
 
     def stop(self) -> None:
         """Stop the live display (the final standings are printed by the command)."""
@@ -159,9 +144,14 @@ class LiveReporter(Reporter):
 @click.option("--quiet", "-q", is_flag=True, help="No output but errors.")
 @click.option("--json", "as_json", is_flag=True,
               help="No progress; print the result (standings included) as JSON.")
+@click.option("--dask", "dask", metavar="ADDRESS", default=None,
+              help="Play the matches on a Dask cluster: its scheduler (tcp://host:8786), or "
+                   "local[:N] for N worker processes here (see docs/distributed.md).")
+@click.option("--report", "report", is_flag=True,
+              help="Write OUT/report/ (see arena report) at the end, and refresh it every 30 s.")
 @sandbox_option
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool, sandbox: bool | None) -> None:
+                as_json: bool, dask: str | None, report: bool, sandbox: bool | None) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -175,15 +165,21 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     console = Console()
     reporter: Reporter | None = None
     if not quiet and not as_json:
-        reporter = LiveReporter(console, cfg.name, sprt=Schedule(cfg).is_sprt)
+        shown = LiveReporter if console.is_terminal else LineReporter
+        reporter = shown(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
     header = sandbox_header(cfg, sandbox)
     if not quiet and not as_json:
         console.print(header, highlight=False)
     log = log_to_folder(folder)
+    if report:
+        from arena.report import ReportRefresher
+
+        reporter = ReportRefresher(folder, reporter)
     started = time.perf_counter()
     try:
-        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, sandbox=sandbox)
+        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, dask=dask,
+                                sandbox=sandbox)
     except ConfigError as exc:
         _config_error(exc)
     except TournamentError as exc:
@@ -191,6 +187,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         sys.exit(1)
     except KeyboardInterrupt:
         records = folder / RECORDS
+        save_results(folder, report=report, quiet=quiet)
         count = _count_lines(records)
         click.echo(
             f"\ninterrupted: {count} matches recorded in {records}; "
@@ -202,6 +199,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet:
         _print_final(console, result, time.perf_counter() - started)
+    save_results(folder, report=report, quiet=quiet or as_json)
     status = closing_status(result, log, quiet=quiet or as_json)
     if status:
         sys.exit(status)

@@ -128,14 +128,19 @@ class Rules:
         """A copy with some options changed."""
         return Rules.from_dict({**self.to_dict(), **changes})
 
-    def points_for(self, players: int) -> tuple[int, ...]:
-        """Points by finishing place for a table of ``players``."""
-        if self.points is None:
-            return tuple(range(players - 1, -1, -1))
-        if len(self.points) != players:
+    def check_table(self, players: int) -> None:
+        """Raise ``ValueError`` naming an option these rules cannot use at a table of
+        ``players`` (today only ``points``, whose length must be the table's size)."""
+        if self.points is not None and len(self.points) != players:
             raise ValueError(
                 f"rules option 'points' lists {len(self.points)} places, "
                 f"but the table has {players} players")
+
+    def points_for(self, players: int) -> tuple[int, ...]:
+        """Points by finishing place for a table of ``players``."""
+        self.check_table(players)
+        if self.points is None:
+            return tuple(range(players - 1, -1, -1))
         return self.points
 
     def exchange_pairs(self, players: int) -> list[tuple[int, int, int]]:

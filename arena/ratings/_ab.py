@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.records import RecordWriter
+from arena.referee._seats import bot_spec as bot_spec
 from arena.seeds import derive
 
 from ._reader import read_records
@@ -36,27 +37,6 @@ DEFAULT_LIMITS: dict[str, Any] = {
     "start_ms": 5000,
     "memory_mb": 1024,
 }
-
-
-def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
-    """A seat's bot from the command line: ``NAME``, ``LABEL=NAME`` or ``LABEL=cmd:COMMAND``.
-
-    ``NAME`` is an installed bot (``arena bots``); ``cmd:`` runs any program speaking the
-    protocol of docs/protocol.md.
-    """
-    label, sep, what = text.partition("=")
-    if not sep:
-        label, what = text, text
-    label, what = label.strip(), what.strip()
-    if not label or not what:
-        raise ValueError(f"bad bot {text!r}: expected NAME, LABEL=NAME or LABEL=cmd:COMMAND")
-    if what.startswith("cmd:"):
-        command = what[4:].strip()
-        if not command:
-            raise ValueError(f"bad bot {text!r}: empty command after 'cmd:'")
-        return {"label": label, "name": None, "command": command, "params": {},
-                "host": "command"}
-    return {"label": label, "name": what, "command": None, "params": {}, "host": host}
 
 
 @dataclass(frozen=True)

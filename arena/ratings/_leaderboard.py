@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ._bootstrap import bootstrap_ratio
+from ._bootstrap import balanced_strata, bootstrap_ratio
 from ._head_to_head import HeadToHead, head_to_head_arrays
 from ._plackett_luce import PlackettLuceParams, Z, rate_deals
 from ._reader import read_many
@@ -199,11 +199,17 @@ def _intervals(
     counts = np.bincount(key, minlength=data.clusters * bots).astype(np.float64)
     totals = totals.reshape(data.clusters, bots) if data.clusters else totals.reshape(0, bots)
     counts = counts.reshape(data.clusters, bots) if data.clusters else counts.reshape(0, bots)
+    # each cluster's table: the set of bots seated in it, as one integer id
+    seated = counts > 0
+    _, table = np.unique(seated, axis=0, return_inverse=True) if data.clusters else (
+        None, np.zeros(0, dtype=np.int64))
+    table = np.asarray(table, dtype=np.int64).reshape(-1)
     out = []
     for i in range(bots):
-        mine = counts[:, i] > 0
+        mine = seated[:, i]
         # one generator per bot, seeded by (seed, bot index): intervals do not shift when
         # another bot is added to the records
         rng = np.random.default_rng([seed, i])
-        out.append(bootstrap_ratio(totals[mine, i], counts[mine, i], resamples, confidence, rng))
+        out.append(bootstrap_ratio(totals[mine, i], counts[mine, i], resamples, confidence, rng,
+                                   balanced_strata(table[mine])))
     return out

@@ -11,7 +11,7 @@ they are with duplicate hands; intervals must then resample whole sets to stay h
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any
 
 import numpy as np
@@ -26,15 +26,19 @@ def simulate_records(
     set_noise: float = 0.0,
     seed: int = 0,
     tournament: str = "planted",
+    round_robin: bool = False,
 ) -> Iterator[dict[str, Any]]:
     """Yield minimal match records (schema 1 fields that ratings read) of planted bots.
 
     Every set seats ``players`` bots (all of them when there are exactly that many, else a fresh
-    random draw per set) and plays ``players`` matches of ``deals`` deals, rotating the seats.
+    random draw per set, or with ``round_robin`` every ``players``-subset of the bots in turn, so
+    that ``sets`` a multiple of their number plays each table equally often) and plays
+    ``players`` matches of ``deals`` deals, rotating the seats.
     """
     labels = list(strengths)
     if len(labels) < players:
         raise ValueError(f"need at least {players} bots, got {len(labels)}")
+    subsets = np.asarray(list(combinations(range(len(labels)), players)), dtype=np.int64)
     theta = np.asarray([strengths[label] for label in labels], dtype=np.float64)
     rng = np.random.default_rng(seed)
     points = list(range(players - 1, -1, -1))
@@ -43,6 +47,8 @@ def simulate_records(
         count = min(block, sets - first)
         if len(labels) == players:
             tables = np.tile(np.arange(players), (count, 1))
+        elif round_robin:
+            tables = subsets[np.arange(first, first + count) % len(subsets)]
         else:
             tables = np.argsort(rng.random((count, len(labels))), axis=1)[:, :players]
         shift = rng.normal(0.0, set_noise, size=(count, players)) if set_noise else 0.0

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._logging import get_logger
 
-__all__ = ["RecordError", "read_records"]
+__all__ = ["RECORDS", "RecordError", "read_records", "records_path"]
+
+RECORDS = "records.jsonl"
+"""The records file of an output folder (``arena run --out FOLDER``)."""
+
+_GZIP_MAGIC = b"\x1f\x8b"
 
 _log = get_logger("arena.records")
 
@@ -31,14 +38,37 @@ def read_records(
     ``on_skip(message)`` or else as a warning in the operational log, and
     skipped, so ratings and resumes work on everything that was written
     whole. With ``strict=True`` such a line raises :class:`RecordError`
-    instead. A missing file yields nothing.
+    instead. A missing file yields nothing. A gzip-compressed file
+    (``records.jsonl.gz``, known by its first bytes) is read through gzip.
     """
     try:
         f = open(path, "rb")  # noqa: SIM115
     except FileNotFoundError:
         return
+
+    def skip(message: str) -> None:
+        if strict:
+            raise RecordError(message)
+        if on_skip is not None:
+            on_skip(message)
+        else:
+            _log.warning("skipped a line of a records file", detail=message)
+
     with f:
-        for number, raw in enumerate(f, start=1):
+        packed = f.read(2) == _GZIP_MAGIC
+        f.seek(0)
+        lines: Iterator[bytes] = iter(gzip.GzipFile(fileobj=f, mode="rb") if packed else f)
+        number = 0
+        while True:
+            try:
+                raw = next(lines)
+            except StopIteration:
+                return
+            except (OSError, EOFError, zlib.error) as exc:  # damaged or cut-off gzip data
+                skip(f"{os.fspath(path)}:{number + 1}: compressed data is damaged ({exc}); "
+                     "the rest of the file skipped")
+                return
+            number += 1
             if not raw.strip():
                 continue
             problem = None
@@ -51,12 +81,17 @@ def read_records(
                 if not isinstance(record, dict) or "schema" not in record:
                     problem = "not a record (no 'schema' field)"
             if problem is not None:
-                message = f"{os.fspath(path)}:{number}: {problem}; skipped"
-                if strict:
-                    raise RecordError(message)
-                if on_skip is not None:
-                    on_skip(message)
-                else:
-                    _log.warning("skipped a line of a records file", detail=message)
+                skip(f"{os.fspath(path)}:{number}: {problem}; skipped")
                 continue
             yield record
+
+
+def records_path(path: str | os.PathLike[str]) -> str:
+    """``path`` itself, or for an output folder its records file (``records.jsonl``, else
+    ``records.jsonl.gz``)."""
+    text = os.fspath(path)
+    if os.path.isdir(text):
+        plain = os.path.join(text, RECORDS)
+        packed = plain + ".gz"
+        return packed if not os.path.exists(plain) and os.path.exists(packed) else plain
+    return text

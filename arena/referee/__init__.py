@@ -18,6 +18,7 @@ from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, enc
 from ._referee import HOST_KINDS, MatchSpecError, make_host, play_match, process_pool, run_match
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._sandbox import mechanism as sandbox_mechanism
+from ._seats import bot_spec
 
 __all__ = [
     "FAULT_KINDS",
@@ -38,6 +39,7 @@ __all__ = [
     "ProcessPool",
     "ProtocolError",
     "StartInfo",
+    "bot_spec",
     "decode",
     "encode",
     "group_members",

@@ -244,6 +244,8 @@ class ChildProcess:
         self.closed = False
         self.uses = 0
         """Matches this process has served (for pools that retire old processes)."""
+        self.trace: Callable[[str, bytes], None] | None = None
+        """Hears every protocol line: ``(">", line)`` sent, ``("<", line)`` received."""
 
     # -- talking ---------------------------------------------------------------------------
 
@@ -255,6 +257,8 @@ class ChildProcess:
     async def send(self, message: dict[str, Any], timeout: float) -> None:
         """Write one message; a child that stops reading or is gone is a fault."""
         data = memoryview(encode(message))
+        if self.trace is not None:
+            self.trace(">", bytes(data))
         deadline = trio.current_time() + timeout
         self._sent_at = time.perf_counter()
         while data:
@@ -279,6 +283,8 @@ class ChildProcess:
         while True:
             try:
                 line = self._decoder.next_line()
+                if line is not None and self.trace is not None:
+                    self.trace("<", bytes(line))
                 message = None if line is None else decode(line)
             except ProtocolError as exc:
                 raise BotFault("malformed", str(exc)) from None

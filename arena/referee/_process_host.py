@@ -7,7 +7,7 @@ import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -105,6 +105,8 @@ class _ChildHost(Host):
         self._pids: list[int] = []
         self._faulted = False
         self._views: FullEncoder | DeltaEncoder = FullEncoder()
+        self.trace: Callable[[str, bytes], None] | None = None
+        """Given to each process this host runs: hears every protocol line (``--trace``)."""
 
     # subclasses provide these
     def _argv(self) -> list[str]:
@@ -156,6 +158,7 @@ class _ChildHost(Host):
                 raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
         else:
             proc.clear_output()
+        proc.trace = self.trace
         self._proc = proc
         self._pids.append(proc.pid)
         request_id = proc.new_id()

@@ -23,6 +23,7 @@ from ._config import (
     parse_config,
     validate_config,
 )
+from ._dask import ClusterError, DaskExecutor
 from ._design import equitable_seats, full_round_robin, rotation_classes, sampled_round_robin
 from ._dryrun import dry_run_match
 from ._executor import (
@@ -54,8 +55,10 @@ __all__ = [
     "CONFIG_COPY",
     "RECORDS",
     "BotConfig",
+    "ClusterError",
     "ConfigError",
     "ConfigIssue",
+    "DaskExecutor",
     "Executor",
     "GauntletFormat",
     "Limits",

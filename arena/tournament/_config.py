@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from arena.tournament._yamlpos import node_line
 
@@ -203,8 +211,64 @@ class SprtFormat(BaseModel):
     )
 
 
+def _short_bot(value: Any) -> Any:
+    """``- greedy`` in ``bots`` is short for ``- name: greedy``."""
+    return {"name": value} if isinstance(value, str) else value
+
+
+def _bots_schema(schema: dict[str, Any]) -> None:
+    """The short form in the JSON Schema: a list item is a bot name or a bot mapping."""
+    items = schema.get("items")
+    if items is not None:
+        name = {"type": "string", "description": "A bot registered by a plugin (short form)."}
+        schema["items"] = {"anyOf": [name, items]}
+
+
 Format = Annotated[
     RoundRobinFormat | SwissFormat | GauntletFormat | SprtFormat, Field(discriminator="type")
+]
+
+
+class LocalExecutorConfig(BaseModel):
+    """Matches run in worker processes on this machine (the default)."""
+
+    model_config = _STRICT
+
+    type: Literal["local"]
+
+
+class DaskExecutorConfig(BaseModel):
+    """Matches run on a Dask cluster; records come back to the machine running the tournament."""
+
+    model_config = _STRICT
+
+    type: Literal["dask"]
+    address: str = Field(
+        min_length=1,
+        description="The scheduler, e.g. 'tcp://host:8786', or 'local[:N]' for a cluster of "
+        "N worker processes on this machine.",
+    )
+    batch: int | None = Field(
+        default=None,
+        gt=0,
+        le=1000,
+        description="Matches per Dask task (default: grown until a task plays about 0.2 s).",
+    )
+    retries: int = Field(
+        default=2, ge=0, le=100, description="Retries of a task that raises on a worker."
+    )
+
+    @field_validator("address")
+    @classmethod
+    def _address(cls, address: str) -> str:
+        from arena.tournament._dask import parse_address
+
+        parse_address(address)
+        return address
+
+
+ExecutorSettings = Annotated[
+    LocalExecutorConfig | DaskExecutorConfig, Field(discriminator="type")
 ]
 
 
@@ -247,13 +311,21 @@ class TournamentConfig(BaseModel):
         gt=0,
         description="Plays of each table, each with its own seed (and its own duplicate set).",
     )
-    bots: list[BotConfig] = Field(min_length=2, description="The entrants.")
+    bots: list[Annotated[BotConfig, BeforeValidator(_short_bot)]] = Field(
+        min_length=2,
+        description="The entrants: bot names, or mappings with a name or a command.",
+        json_schema_extra=_bots_schema,
+    )
     limits: Limits = Field(default_factory=Limits)
     jobs: int | None = Field(
         default=None, gt=0, description="Worker processes (default: the number of cores)."
     )
     out: str | None = Field(
         default=None, description="Output folder (default: runs/<name>), relative to the cwd."
+    )
+    executor: ExecutorSettings | None = Field(
+        default=None,
+        description="Where matches run: {type: local} (default) or {type: dask, address: ...}.",
     )
 
     @property
@@ -269,8 +341,8 @@ class TournamentConfig(BaseModel):
         return rules
 
     def identity(self) -> dict[str, Any]:
-        """What decides the matches and their results (everything but jobs and out)."""
-        return self.model_dump(mode="json", exclude={"jobs", "out"})
+        """What decides the matches and their results (everything but jobs, out, executor)."""
+        return self.model_dump(mode="json", exclude={"jobs", "out", "executor"})
 
 
 def config_schema() -> dict[str, Any]:
@@ -324,27 +396,45 @@ def parse_config(
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        context_mark = getattr(exc, "context_mark", None)
-        if context and context_mark is not None:
-            problem = f"{problem} ({context} started on line {context_mark.line + 1})"
-        line = mark.line + 1 if mark is not None else None
-        issue = ConfigIssue("", line, f"YAML syntax error: {problem}")
-        raise ConfigError(source, [issue]) from None
-    duplicates = list(_duplicate_keys(root, ()))
-    if duplicates:
-        raise ConfigError(
-            source,
-            [ConfigIssue(_dotted(p), line, "duplicate key") for p, line in duplicates],
-        )
+        raise ConfigError(source, [_yaml_issue(exc, text)]) from None
+    duplicates = [
+        ConfigIssue(_dotted(p), line, "duplicate key") for p, line in _duplicate_keys(root, ())
+    ]
     if not isinstance(data, Mapping):
         line = root.start_mark.line + 1 if root is not None else None
         raise ConfigError(
             source, [ConfigIssue("", line, "the config must be a mapping of keys (name: ...)")]
         )
-    return validate_config(data, source=source, root=root, check_bots=check_bots)
+    try:
+        config = validate_config(data, source=source, root=root, check_bots=check_bots)
+    except ConfigError as exc:
+        if not duplicates:
+            raise
+        issues = sorted(duplicates + exc.issues, key=lambda i: (i.line is None, i.line or 0))
+        raise ConfigError(source, issues) from None
+    if duplicates:  # YAML kept the last value of a key given twice: still a mistake
+        raise ConfigError(source, duplicates)
+    return config
+
+
+def _yaml_issue(exc: yaml.YAMLError, text: str) -> ConfigIssue:
+    """A YAML parser error as one line with its line number."""
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    if isinstance(exc, yaml.reader.ReaderError):  # a character YAML does not allow
+        line = text.count("\n", 0, exc.position) + 1
+        problem = f"{exc.reason} (character #x{exc.character:04x})" if isinstance(
+            exc.character, int) else str(exc.reason)
+    else:
+        problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    if context and context_mark is not None:
+        problem = f"{problem} ({context} started on line {context_mark.line + 1})"
+    if line is None:
+        problem = problem.split("\n in ")[0]
+    problem = " ".join(str(problem).split())
+    return ConfigIssue("", line, f"YAML syntax error: {problem}")
 
 
 def validate_config(
@@ -354,19 +444,71 @@ def validate_config(
     root: yaml.Node | None = None,
     check_bots: bool = True,
 ) -> TournamentConfig:
-    """Validate a mapping as a config (``root`` gives line numbers when it came from YAML)."""
+    """Validate a mapping as a config (``root`` gives line numbers when it came from YAML).
+
+    Every problem found is reported at once, sorted by line: the rules and the bots are
+    checked even when other keys break the schema.
+    """
+    found: list[ConfigIssue] = []
+    config: TournamentConfig | None = None
+    checked: TournamentConfig | None = None
     try:
-        config = TournamentConfig.model_validate(dict(data))
+        config = checked = TournamentConfig.model_validate(dict(data))
     except ValidationError as exc:
-        issues = [_pydantic_issue(error, root) for error in exc.errors()]
-        raise ConfigError(source, issues) from None
-    issues = [
-        ConfigIssue(_dotted(path), node_line(root, path), message)
-        for path, message in _semantic_issues(config, check_bots=check_bots)
-    ]
-    if issues:
-        raise ConfigError(source, issues)
-    return config
+        found = [_pydantic_issue(error, root) for error in exc.errors()]
+        checked = _without_broken_keys(data, exc)
+    if checked is not None:
+        problems = _semantic_issues(checked, check_bots=check_bots)
+    else:
+        problems = _raw_issues(data, check_bots=check_bots)
+    found.extend(
+        ConfigIssue(_dotted(path), node_line(root, path), message) for path, message in problems
+    )
+    if found:
+        unique = list(dict.fromkeys(found))
+        unique.sort(key=lambda issue: (issue.line is None, issue.line or 0))
+        raise ConfigError(source, unique)
+    return config  # type: ignore[return-value]  # found is empty only when config is set
+
+
+def _without_broken_keys(
+    data: Mapping[str, Any], exc: ValidationError
+) -> TournamentConfig | None:
+    """The config without the top-level keys the schema refused, if that leaves one (the
+    refused keys have defaults); its other problems can then be checked as usual."""
+    broken = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+    if not broken or broken & {"name", "players", "bots", "format"}:
+        return None  # the checks that are left depend on these
+    try:
+        return TournamentConfig.model_validate({k: v for k, v in data.items() if k not in broken})
+    except ValidationError:
+        return None
+
+
+def _raw_issues(
+    data: Mapping[str, Any], *, check_bots: bool
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """The rules and bot checks, on a mapping that failed the schema elsewhere."""
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    rules = data.get("rules", {})
+    players = data.get("players")
+    if isinstance(rules, Mapping):
+        table = players if isinstance(players, int) and 2 <= players <= 8 else None
+        issues.extend(_rules_issues(rules, table))
+    bots = data.get("bots")
+    if check_bots and isinstance(bots, list):
+        entries: list[tuple[int, str | None, str | None, Mapping[str, Any]]] = []
+        for i, raw in enumerate(bots):
+            raw = _short_bot(raw)
+            if not isinstance(raw, Mapping):
+                continue
+            name, command, params = raw.get("name"), raw.get("command"), raw.get("params", {})
+            if isinstance(name, str) and command is None and isinstance(params, dict):
+                entries.append((i, name, None, params))
+            elif isinstance(command, str) and command.strip() and name is None:
+                entries.append((i, None, command, {}))
+        issues.extend(_bot_issues(entries))
+    return issues
 
 
 def _semantic_issues(
@@ -447,9 +589,14 @@ def _semantic_issues(
                     "'rules.points' (a list per place); use odd: byes",
                 )
             )
-    issues.extend(_rules_issues(config))
+    swiss_short = any(path == ("format", "odd") for path, _ in issues)
+    issues.extend(
+        _rules_issues(config.rules_mapping(), None if swiss_short else config.players)
+    )
     if check_bots:
-        issues.extend(_bot_issues(config))
+        issues.extend(
+            _bot_issues([(i, b.name, b.command, b.params) for i, b in enumerate(config.bots)])
+        )
     return issues
 
 
@@ -516,53 +663,71 @@ def _sprt_issues(
     return issues
 
 
-def _rules_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...], str]]:
+def _rules_issues(
+    rules: Mapping[str, Any], players: int | None
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """What is wrong with the rules, alone and (given ``players``) at tables of that size."""
     from arena.game import Rules
 
     try:
-        Rules.from_dict(config.rules_mapping())
+        parsed = Rules.from_dict(rules)
+        if players is not None:
+            parsed.check_table(players)
     except (ValueError, TypeError) as exc:
         message = str(exc)
         # Point at the option the message names: quoted first ('jokerz'), then bare.
         for pattern in ("'{}'", r"\b{}\b"):
-            for key in config.rules:
+            for key in rules:
                 if re.search(pattern.format(re.escape(str(key))), message):
                     return [(("rules", key), message)]
         return [(("rules",), message)]
     return []
 
 
-def _bot_issues(config: TournamentConfig) -> list[tuple[tuple[str | int, ...], str]]:
+def _bot_issues(
+    bots: Sequence[tuple[int, str | None, str | None, Mapping[str, Any]]],
+) -> list[tuple[tuple[str | int, ...], str]]:
+    """Unknown bot names, params a bot refuses, programs not found: ``(index, name, command,
+    params)`` per entrant."""
+    issues: list[tuple[tuple[str | int, ...], str]] = []
+    for i, name, command, params in bots:
+        problem = bot_problem(name, command, params)
+        if problem is not None:
+            issues.append((("bots", i, problem[0]), problem[1]))
+    return issues
+
+
+def bot_problem(
+    name: str | None, command: str | None, params: Mapping[str, Any]
+) -> tuple[str, str] | None:
+    """Why this machine cannot start a bot, as (key, message), or None when it can.
+
+    A registered bot (``name``) must be installed and accept its params; a command's
+    program must be on PATH or a file (relative to the working directory).
+    """
     from arena.plugins import BotParamsError, registry
 
-    issues: list[tuple[tuple[str | int, ...], str]] = []
-    reg = registry()
-    for i, bot in enumerate(config.bots):
-        if bot.name is not None:
-            if bot.name not in reg:
-                known = ", ".join(reg.names()) or "none installed"
-                issues.append((("bots", i, "name"), f"unknown bot {bot.name!r} (known: {known})"))
-                continue
-            try:
-                reg.create(bot.name, **bot.params)
-            except BotParamsError as exc:
-                issues.append((("bots", i, "params"), str(exc)))
-            except Exception as exc:
-                issues.append(
-                    (("bots", i, "name"), f"bot {bot.name!r} fails to start: {exc}")
-                )
-        elif bot.command is not None:
-            try:
-                words = shlex.split(bot.command)
-            except ValueError as exc:
-                issues.append((("bots", i, "command"), f"cannot parse the command: {exc}"))
-                continue
-            program = words[0]
-            if shutil.which(program) is None and not Path(program).is_file():
-                issues.append(
-                    (("bots", i, "command"), f"program {program!r} not found (not on PATH)")
-                )
-    return issues
+    if name is not None:
+        reg = registry()
+        try:
+            reg.get(name)
+        except LookupError as exc:
+            return "name", str(exc)
+        try:
+            reg.create(name, **params)
+        except BotParamsError as exc:
+            return "params", str(exc)
+        except Exception as exc:
+            return "name", f"bot {name!r} fails to start: {exc}"
+    elif command is not None:
+        try:
+            words = shlex.split(command)
+        except ValueError as exc:
+            return "command", f"cannot parse the command: {exc}"
+        program = words[0]
+        if shutil.which(program) is None and not Path(program).is_file():
+            return "command", f"program {program!r} not found (not on PATH)"
+    return None
 
 
 def _duplicate_keys(
@@ -599,6 +764,17 @@ _FORMAT_MODELS: dict[str, type[BaseModel]] = {
     "gauntlet": GauntletFormat,
     "sprt": SprtFormat,
 }
+_EXECUTOR_MODELS: dict[str, type[BaseModel]] = {
+    "local": LocalExecutorConfig,
+    "dask": DaskExecutorConfig,
+}
+
+
+def _tagged(loc: Sequence[str | int]) -> tuple[str, dict[str, type[BaseModel]]]:
+    """What a ``type`` key at ``loc`` chooses, and its choices."""
+    if loc and loc[0] == "executor":
+        return "executor", _EXECUTOR_MODELS
+    return "format", _FORMAT_MODELS
 
 
 def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
@@ -611,6 +787,8 @@ def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
         return Limits
     if loc[0] == "format" and len(loc) == 2:
         return _FORMAT_MODELS.get(str(loc[1]))
+    if loc[0] == "executor" and len(loc) == 2:
+        return _EXECUTOR_MODELS.get(str(loc[1]))
     return None
 
 
@@ -619,7 +797,8 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
     kind = error["type"]
     # Pydantic puts a tagged union's tag into the path (format.swiss.rounds); users never wrote it.
     shown = tuple(
-        e for i, e in enumerate(loc) if not (i == 1 and loc[0] == "format" and e in _FORMAT_MODELS)
+        e for i, e in enumerate(loc)
+        if not (i == 1 and loc[0] in ("format", "executor") and e in _tagged(loc)[1])
     )
     message = str(error["msg"])
     if message.startswith("Value error, "):
@@ -633,10 +812,11 @@ def _pydantic_issue(error: Any, root: yaml.Node | None) -> ConfigIssue:
     elif kind == "union_tag_invalid":
         shown = (*shown, "type")
         tag = error.get("ctx", {}).get("tag")
-        message = f"unknown format {tag!r} (expected one of: {', '.join(_FORMAT_MODELS)})"
+        what, tags = _tagged(loc)
+        message = f"unknown {what} {tag!r} (expected one of: {', '.join(tags)})"
     elif kind == "union_tag_not_found":
         shown = (*shown, "type")
-        message = f"missing required key (one of: {', '.join(_FORMAT_MODELS)})"
+        message = f"missing required key (one of: {', '.join(_tagged(loc)[1])})"
     elif kind in ("model_type", "dict_type"):
         message = f"expected a mapping, got {_describe(error.get('input'))}"
     elif kind == "too_short":

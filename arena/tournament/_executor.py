@@ -127,10 +127,13 @@ def _run_one(match_fn: MatchFn, spec: dict[str, Any]) -> dict[str, Any]:
 
 def _checked(spec: dict[str, Any], ok: bool, value: Any) -> dict[str, Any]:
     """The record (an error record when the match function failed), or MatchFailed when the
-    match function answered nonsense."""
+    match could not be played here at all (``value`` says why) or the match function answered
+    nonsense."""
     match_id = str(spec.get("match_id"))
     if not ok:
-        return dict(value)
+        if isinstance(value, dict):
+            return value
+        raise MatchFailed(match_id, str(value))
     if not isinstance(value, dict):
         raise MatchFailed(match_id, f"the record is a {type(value).__name__}, not a mapping")
     if value.get("match_id") != spec.get("match_id"):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from arena.records import RECORDS as RECORDS
 from arena.records import RecordWriter
 from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import (
@@ -31,6 +32,7 @@ from arena.tournament._config import (
     parse_config,
     validate_config,
 )
+from arena.tournament._dask import ClusterError, DaskExecutor
 from arena.tournament._executor import (
     Executor,
     LocalExecutor,
@@ -47,7 +49,6 @@ from arena.tournament._standings import Standings
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
 
-RECORDS = "records.jsonl"
 CONFIG_COPY = "config.yaml"
 SECRET_SEED = "secret-seed"
 """Where a run keeps the seed it drew for a config without one (to resume, and to publish)."""
@@ -143,6 +144,7 @@ def run_tournament(
     executor: Executor | None = None,
     match_fn: MatchFn | None = None,
     reporter: Reporter | None = None,
+    dask: str | None = None,
     sandbox: bool | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament and return its standings as plain data.
@@ -150,7 +152,9 @@ def run_tournament(
     ``config`` is a path to a YAML file, a mapping or a :class:`TournamentConfig`.
     ``jobs`` overrides the config's (default: the number of cores);
     ``executor`` replaces the local pool (e.g. a cluster; the caller closes it); ``match_fn``
-    replaces the referee (importable by name when jobs > 1). Raises
+    replaces the referee (importable by name when jobs > 1); ``dask`` (a scheduler address
+    or ``local[:N]``) runs the matches on a Dask cluster, like the config's
+    ``executor: {type: dask}``. Raises
     :class:`ConfigError` for a bad config and :class:`TournamentError` when the
     run cannot go on; records written so far are always kept. ``sandbox``
     overrides the config's ``limits.sandbox`` (a run may be resumed either way). Ctrl-C
@@ -175,7 +179,7 @@ def run_tournament(
     workers = jobs or cfg.jobs or default_jobs()
     owned = executor is None
     if executor is None:
-        executor = LocalExecutor(workers, match_fn or referee_match)
+        executor = _executor_for(cfg, workers, match_fn or referee_match, dask)
     reporter = reporter or Reporter()
     records_path = folder / RECORDS
     if schedule.is_sprt:
@@ -207,8 +211,8 @@ def run_tournament(
     played = 0
     skipped = [0]
     try:
-        if isinstance(executor, LocalExecutor):
-            executor.start()  # before the reporter's threads: workers can then be forked
+        # before the reporter's threads: local workers can then be forked
+        workers = _start(executor, workers, records_path, len(done))
         reporter.start(schedule.total, len(done), standings, workers)
         with RecordWriter(records_path, fsync=False) as writer:
             history = SwissHistory(cfg.labels, cfg.players) if schedule.is_swiss else None
@@ -235,7 +239,7 @@ def run_tournament(
                             if history is not None:
                                 round_records.append(record)
                             reporter.match(record, standings)
-                except MatchFailed as exc:
+                except (MatchFailed, ClusterError) as exc:
                     raise TournamentError(
                         f"{exc}; the {len(done) + played} records so far are kept in "
                         f"{records_path}, run again to resume"
@@ -356,8 +360,8 @@ def _run_sprt(
     started = time.perf_counter()
     played = 0
     try:
-        if isinstance(executor, LocalExecutor) and not feed.finished:
-            executor.start()
+        if not feed.finished:
+            workers = _start(executor, workers, records_path, len(done))
         reporter.start(schedule.total, len(done), standings, workers)
         reporter.sprt(feed.status())
         with RecordWriter(records_path, fsync=False) as writer:
@@ -382,7 +386,7 @@ def _run_sprt(
                             reporter.sprt(status)
                         if feed.finished:
                             break  # closing() drops the matches of later sets in flight
-            except MatchFailed as exc:
+            except (MatchFailed, ClusterError) as exc:
                 raise TournamentError(
                     f"{exc}; the {len(done) + played} records so far are kept in "
                     f"{records_path}, run again to resume"
@@ -410,6 +414,45 @@ def _run_sprt(
         faults=standings.faults.lines(),
         silent=standings.faults.silent(),
     )
+
+
+def _executor_for(
+    cfg: TournamentConfig, jobs: int, match_fn: MatchFn, dask: str | None
+) -> Executor:
+    """The executor a run owns: Dask when asked for (``dask`` or the config), else local."""
+    settings = cfg.executor
+    if dask is None and (settings is None or settings.type != "dask"):
+        return LocalExecutor(jobs, match_fn)
+    batch: int | None = None
+    retries = 2
+    if settings is not None and settings.type == "dask":
+        dask = dask or settings.address
+        batch, retries = settings.batch, settings.retries
+    assert dask is not None
+    try:
+        executor = DaskExecutor(dask, match_fn=match_fn, batch=batch, retries=retries)
+    except ValueError as exc:
+        raise TournamentError(f"bad Dask address {dask!r}: {exc}") from None
+    if executor.scheduler is None and executor.local_workers is None:
+        executor.local_workers = jobs  # plain 'local': as many workers as jobs
+    return executor
+
+
+def _start(executor: Executor, workers: int, records_path: Path, recorded: int) -> int:
+    """Start the executor's workers; the number of matches it plays at once."""
+    start = getattr(executor, "start", None)
+    if start is None:
+        return workers
+    try:
+        start()
+        return int(getattr(executor, "jobs", workers))
+    except ClusterError as exc:
+        if not recorded:
+            raise TournamentError(str(exc)) from None
+        raise TournamentError(
+            f"{exc}; the {recorded} records so far are kept in {records_path}, run again to "
+            "resume"
+        ) from None
 
 
 def _fingerprint(match: Mapping[str, Any]) -> int:

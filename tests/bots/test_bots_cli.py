@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
-from plugin_fixtures import BROKEN, GOOD, Install, install
+from plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
 
 import arena
 from arena.cli import main
@@ -65,3 +65,19 @@ def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) 
     assert code == 2
     assert err.strip().splitlines() == [
         "Error: unknown bot 'nosuch' (installed bots: greedy, highest, lowest, passer, random)"]
+
+
+def test_a_name_clash_is_one_warning_naming_both_plugins_and_blaming_neither(
+    install: Install,
+) -> None:
+    # 'aaa' sorts before 'builtin': the line must not read as builtin's fault.
+    install("aaa-bots", "aaa", "aaa_bots_mod", DUPLICATE)
+    code, out, err = run()
+    assert code == 0 and "greedy" not in out.split()
+    assert err.splitlines() == [
+        "warning: bot 'greedy' is registered by more than one plugin: 'aaa' and 'builtin'"]
+    result = CliRunner().invoke(main, ["match", "greedy", "random"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "arena match: error: bot 'greedy' is registered by more than one plugin: 'aaa' and "
+        "'builtin'")

@@ -50,6 +50,7 @@ def test_the_unshare_fallback_hides_the_run_and_kills_escapers(only: Any, home: 
     out = home / "reader"
     files = [home / "reader.yaml", out / "records.jsonl"]
     _, version = tournament(home, "reader", "read", *map(str, files))
-    assert version == "read:0B,FileNotFoundError"
+    config, records = version.removeprefix("read:").split(",")
+    assert config in ("0B", "PermissionError") and records == "FileNotFoundError"
     _, version = tournament(home, "caller", "connect", "9")
     assert version.startswith("connect:") and version != "connect:ok"

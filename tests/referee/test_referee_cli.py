@@ -91,7 +91,7 @@ def test_a_command_bot_plays_through_cmd_prefix() -> None:
      (["random", "random", "--rules", "bogus=1"], "bogus"),
      (["random", "random", "--rules", "novalue"], "KEY=VALUE"),
      (["random", "random", "--preset", "chess"], "chess"),
-     (["random", "cmd:"], "no command line"),
+     (["random", "cmd:"], "empty command after 'cmd:'"),
      (["random", "random", "--records", "/proc/no/such/dir/r.jsonl"], "cannot open records")],
 )
 def test_bad_input_is_one_line_and_exit_code_2(args: list[str], message: str) -> None:

@@ -30,6 +30,10 @@ EXPECTED = {
     "not 'inline'",
     "duplicate_key.yaml": "3: players: duplicate key",
     "duplicate_label.yaml": "6: bots[2].name: label 'random' is already used by bots[0]",
+    "executor_local_count.yaml": "6: executor.address: 'local:N' needs a positive number of "
+    "workers, not '0'",
+    "executor_unknown.yaml": "4: executor.type: unknown executor 'ray' (expected one of: "
+    "local, dask)",
     "format_unknown.yaml": "3: format.type: unknown format 'knockout' (expected one of: "
     "round_robin, swiss, gauntlet, sprt)",
     "gauntlet_small_field.yaml": "3: format.challengers: leaves 1 bot in the field, fewer "
@@ -45,6 +49,8 @@ EXPECTED = {
     "one_bot.yaml": "3: bots: needs at least 2 entries, got 1",
     "players_range.yaml": "2: players: input should be less than or equal to 8 (got 9)",
     "rules_unknown_option.yaml": "5: rules.jokerz: unknown rules option 'jokerz'",
+    "rules_points_table.yaml": "4: rules.points: rules option 'points' lists 3 places, but "
+    "the table has 4 players",
     "rules_unknown_preset.yaml": "4: rules.preset: unknown rules preset 'tycoon'",
     "seed_string.yaml": "2: seed: input should be a valid integer (got '42')",
     "sprt_alpha.yaml": "7: format.alpha: input should be less than 0.5 (got 0.7)",
@@ -74,9 +80,9 @@ EXPECTED = {
     "parsing a flow sequence started on line 3)",
     "too_many_seats.yaml": "2: players: 7 seats per table but only 5 bots, and a bot cannot "
     "sit at a table twice",
-    "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (known: ",
+    "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (installed bots: ",
     "unknown_key.yaml": "2: seeed: unknown key 'seeed' (allowed: name, seed, rules, players, "
-    "format, duplicate, repeat, bots, limits, jobs, out)",
+    "format, duplicate, repeat, bots, limits, jobs, out, executor)",
     "wrong_type.yaml": "2: players: input should be a valid integer (got 'four')",
 }
 
@@ -133,3 +139,76 @@ def test_unreadable_file_is_one_line() -> None:
     with pytest.raises(ConfigError) as info:
         load_config(CORPUS / "no-such-file.yaml")
     assert str(info.value).endswith("no-such-file.yaml: cannot read: No such file or directory")
+
+
+def test_a_character_yaml_refuses_is_one_line_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"name: t\nplayers: 2\nbots:\n  - random\n  - gre\x00dy\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).splitlines() == [
+        f"{path}:5: YAML syntax error: special characters are not allowed (character #x0000)"]
+
+
+def test_every_problem_is_reported_at_once_sorted_by_line() -> None:
+    # A schema error (line 2) used to hide the unknown bot and the unknown rules option.
+    text = ("name: x\nplayers: two\nbots:\n  - gredy\n  - {name: random, colour: red}\n"
+            "rules: {jokerz: 1}\nseeed: 1\n")
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    lines = str(info.value).splitlines()
+    assert [line.split(": ")[0:2] for line in lines] == [
+        ["c.yaml:2", "players"],
+        ["c.yaml:4", "bots[0].name"],
+        ["c.yaml:5", "bots[1].colour"],
+        ["c.yaml:6", "rules.jokerz"],
+        ["c.yaml:7", "seeed"],
+    ]
+    assert "unknown bot 'gredy'" in lines[1]
+
+
+def test_rules_are_checked_against_the_table_size_when_other_keys_are_wrong() -> None:
+    text = "name: x\nplayers: 3\nrules: {points: [1, 0]}\nbots: [greedy, random, lowest]\nx: 1\n"
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    assert str(info.value).splitlines() == [
+        "c.yaml:3: rules.points: rules option 'points' lists 2 places, but the table has 3 "
+        "players",
+        "c.yaml:5: x: unknown key 'x' (allowed: name, seed, rules, players, format, duplicate, "
+        "repeat, bots, limits, jobs, out, executor)",
+    ]
+
+
+def test_bots_may_be_given_by_name_alone() -> None:
+    short = parse_config("name: x\nplayers: 2\nbots: [greedy, lowest]\n")
+    long = parse_config("name: x\nplayers: 2\nbots:\n  - name: greedy\n  - name: lowest\n")
+    assert short.identity() == long.identity()
+    assert short.labels == ["greedy", "lowest"]
+    mixed = parse_config("name: x\nplayers: 2\nbots:\n  - greedy\n  - {name: lowest, "
+                         "label: low}\n")
+    assert mixed.labels == ["greedy", "low"]
+
+
+def test_a_duplicate_key_does_not_hide_the_other_problems() -> None:
+    text = "name: x\nplayers: 2\nplayers: 3\nbots: [greedy, gredy]\nseeed: 1\n"
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    assert [line.split(": ")[0:3] for line in str(info.value).splitlines()] == [
+        ["c.yaml:2", "players", "3 seats per table but only 2 bots, and a bot cannot sit at a "
+         "table twice (list a bot again under another label to field a copy)"],  # the last won
+        ["c.yaml:3", "players", "duplicate key"],
+        ["c.yaml:4", "bots[1].name", "unknown bot 'gredy' (installed bots"],
+        ["c.yaml:5", "seeed", "unknown key 'seeed' (allowed"],
+    ]
+
+
+def test_an_unknown_key_does_not_hide_clashes_between_the_other_keys() -> None:
+    text = ("name: x\nplayers: 2\nbots: [greedy, greedy]\nformat: {type: gauntlet, "
+            "challengers: [champ]}\nseeed: 1\n")
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, source="c.yaml")
+    assert [line.split(": ")[0:2] for line in str(info.value).splitlines()] == [
+        ["c.yaml:3", "bots[1].name"],  # label 'greedy' used twice
+        ["c.yaml:4", "format.challengers[0]"],  # no bot labelled 'champ'
+        ["c.yaml:5", "seeed"],
+    ]

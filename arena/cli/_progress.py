@@ -1,0 +1,157 @@
+"""Progress of a tournament run: elapsed time, time left and a smoothed rate, labelled.
+
+:class:`RateMeter` does the arithmetic for both displays: the live bar on a terminal
+(:class:`TimingColumn`) and, without a terminal (a log file, CI), a plain line every few
+seconds or every tenth of the run (:class:`LineReporter`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.progress import ProgressColumn, Task
+from rich.text import Text
+
+from arena.tournament import Reporter, Standings
+
+if TYPE_CHECKING:
+    from arena.ratings import SprtStatus
+
+Clock = Callable[[], float]
+
+
+def clock_text(seconds: float | None) -> str:
+    """``H:MM:SS``, or ``-:--:--`` when unknown."""
+    if seconds is None:
+        return "-:--:--"
+    whole = max(0, round(seconds))
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+class RateMeter:
+    """Matches per second of this run over the last ``window`` seconds.
+
+    No rate is given before ``warmup`` seconds and a first finished match: the first
+    matches of a run often finish together (all workers start at once), and a rate from
+    them alone reads as thousands per second. The rate is measured up to now, not to the
+    last match, so it falls while nothing finishes.
+    """
+
+    def __init__(self, clock: Clock = time.monotonic, *, window: float = 30.0,
+                 warmup: float = 2.0) -> None:
+        self.clock = clock
+        self.window = window
+        self.warmup = warmup
+        self.started = clock()
+        self.done = 0
+        self._samples: deque[tuple[float, int]] = deque([(self.started, 0)])
+
+    def start(self, done: int) -> None:
+        """The run begins with ``done`` matches already recorded (they do not count)."""
+        self.started = self.clock()
+        self.done = done
+        self._samples = deque([(self.started, done)])
+
+    def update(self, done: int) -> None:
+        """``done`` matches are recorded now."""
+        now = self.clock()
+        self.done = done
+        self._samples.append((now, done))
+        while len(self._samples) > 2 and self._samples[1][0] <= now - self.window:
+            self._samples.popleft()
+
+    def elapsed(self) -> float:
+        """Seconds since the run began."""
+        return self.clock() - self.started
+
+    def rate(self) -> float | None:
+        """Matches per second, or None while too little is known."""
+        now = self.clock()
+        since, done_then = self._samples[0]
+        if now - self.started < self.warmup or self.done == done_then or now <= since:
+            return None
+        return (self.done - done_then) / (now - since)
+
+    def remaining(self, total: int) -> float | None:
+        """Seconds left at the current rate, or None while the rate is unknown."""
+        if self.done >= total:
+            return 0.0
+        rate = self.rate()
+        return None if not rate else (total - self.done) / rate
+
+    def describe(self, total: int) -> str:
+        """``elapsed 0:01:24  left 0:00:40  21.3 matches/s``."""
+        rate = self.rate()
+        rate_text = "-- matches/s" if rate is None else f"{rate:,.1f} matches/s"
+        return (f"elapsed {clock_text(self.elapsed())}  left "
+                f"{clock_text(self.remaining(total))}  {rate_text}")
+
+
+class TimingColumn(ProgressColumn):
+    """The rich progress bar's column of elapsed time, time left and rate, labelled."""
+
+    def __init__(self, meter: RateMeter) -> None:
+        super().__init__()
+        self.meter = meter
+
+    def render(self, task: Task) -> Text:
+        total = int(task.total) if task.total is not None else self.meter.done
+        return Text(self.meter.describe(total), style="cyan")
+
+
+class LineReporter(Reporter):
+    """Without a terminal: one plain progress line every ``every_s`` seconds or tenth."""
+
+    def __init__(self, console: Console, name: str, *, sprt: bool = False,
+                 every_s: float = 5.0, clock: Clock = time.monotonic) -> None:
+        self.console = console
+        self.name = name
+        self.is_sprt = sprt
+        self.every_s = every_s
+        self.clock = clock
+        self.meter = RateMeter(clock)
+        self.total = 0
+        self.status: SprtStatus | None = None
+        self._last_time = 0.0
+        self._last_tenth = 0
+
+    def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
+        """Say what the run will do, as the live display does."""
+        self.total = total
+        self.meter.start(done)
+        self._last_time = self.clock()
+        self._last_tenth = self._tenth(done)
+        if done:
+            self.console.print(f"resuming: {done} of {total} matches already recorded")
+        most = "at most " if self.is_sprt else ""
+        self.console.print(f"{most}{total} matches on {jobs} worker(s)")
+
+    def sprt(self, status: SprtStatus) -> None:
+        """Keep the test's latest status for the next line."""
+        self.status = status
+
+    def match(self, record: Mapping[str, Any], standings: Standings) -> None:
+        """Count the match; print a line when the time or a new tenth has come."""
+        self.meter.update(self.meter.done + 1)
+        now, tenth = self.clock(), self._tenth(self.meter.done)
+        if now - self._last_time >= self.every_s or tenth > self._last_tenth:
+            self._last_time, self._last_tenth = now, tenth
+            self.console.print(self.line(), soft_wrap=True, highlight=False)
+
+    def line(self) -> str:
+        """``demo: 120/1800 matches (6.7%)  elapsed ...  left ...  rate``."""
+        share = self.meter.done / self.total if self.total else 1.0
+        text = (f"{self.name}: {self.meter.done}/{self.total} matches ({share:.1%})  "
+                f"{self.meter.describe(self.total)}")
+        if self.status is not None:
+            from arena.cli._run import sprt_line
+
+            text += f"  {sprt_line(self.status)}"
+        return text
+
+    def _tenth(self, done: int) -> int:
+        return done * 10 // self.total if self.total else 10

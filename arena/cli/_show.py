@@ -1,0 +1,134 @@
+"""``arena show``: one match of a records file, deal by deal and move by move, in the terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from arena.cli import InputError, main
+
+_SUITS = {"S": ("♠", ""), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "")}
+
+
+def cards_text(cards: str | Sequence[str]) -> Text:
+    """Cards as a spectator reads them: 10♥ Q♠, hearts and diamonds in red, "pass" as is."""
+    words = cards.split() if isinstance(cards, str) else list(cards)
+    out = Text()
+    for k, card in enumerate(words):
+        if k:
+            out.append(" ")
+        if len(card) == 2 and card[1] in _SUITS:
+            rank = "10" if card[0] == "T" else card[0]
+            symbol, style = _SUITS[card[1]]
+            out.append(rank + symbol, style=style)
+        elif card == "JK":
+            out.append("Jkr", style="magenta")
+        else:
+            out.append(card)
+    return out
+
+
+def print_match(console: Console, record: Mapping[str, Any], deal: int | None = None) -> None:
+    """A match record move by move (one deal with ``deal``), replayed through the rules."""
+    from arena.report import CLEAR, FORFEIT, OUT, REVOLUTION, ReplayError, replay_deals
+
+    labels = [str(s["label"]) for s in record["seats"]]
+    console.print(Text.assemble(
+        ("match ", "bold"), (str(record["match_id"]), "bold"),
+        f"  seed {record.get('seed')}  ", (", ".join(labels)),
+    ), soft_wrap=True)
+    try:
+        replayed: list[Any] | None = replay_deals(record)
+    except ReplayError as exc:
+        console.print(Text(f"warning: {exc}; moves shown as recorded", style="red"))
+        replayed = None
+    deals = record["deals"]
+    numbers = range(len(deals)) if deal is None else [deal]
+    for number in numbers:
+        entry = deals[number]
+        roles = entry.get("roles") or [None] * len(labels)
+        console.print()
+        console.print(Text(f"deal {number + 1} of {len(deals)}  (seed {entry.get('seed')}), "
+                           f"{labels[entry['leader']]} leads", style="bold"))
+        hands = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        for name in ("seat", "bot", "role", "dealt hand"):
+            hands.add_column(name)
+        for seat, hand in enumerate(entry["hands"]):
+            hands.add_row(str(seat), Text(labels[seat]), roles[seat] or "", cards_text(hand))
+        console.print(hands)
+        for ex in entry.get("exchanges") or ():
+            console.print(Text.assemble(
+                "  exchange: ", Text(labels[ex["from"]]), " gives ", cards_text(ex["cards"]),
+                " to ", Text(labels[ex["to"]]), f" ({ex['kind']})"), soft_wrap=True)
+        moves = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        for name, justify in (("#", "right"), ("bot", "left"), ("move", "left"),
+                              ("ms", "right"), ("", "left")):
+            moves.add_column(name, justify=justify)  # type: ignore[arg-type]
+        if replayed is not None:
+            events = [(e.seat, e.text, e.ms, e.flags, e.fault) for e in replayed[number]]
+        else:
+            events = [(m["seat"], m["move"], m.get("ms"), 0, None) for m in entry["moves"]]
+        for index, (seat, text, ms, flags, fault) in enumerate(events, start=1):
+            notes = []
+            if fault is not None:
+                notes.append(("fault: " + fault + (", leaves the deal" if flags & FORFEIT
+                                                   else ""), "red"))
+            if flags & REVOLUTION:
+                notes.append(("revolution", "magenta"))
+            if flags & OUT:
+                notes.append(("out", "green"))
+            if flags & CLEAR:
+                notes.append(("trick ends", "dim"))
+            moves.add_row(
+                str(index), Text(labels[seat]),
+                Text("-", style="red") if fault is not None else
+                Text("pass", style="dim") if text == "pass" else cards_text(text),
+                "" if ms is None else f"{ms:.2f}",
+                Text("  ").join(Text(n, style=s) for n, s in notes),
+                end_section=bool(flags & CLEAR),
+            )
+        console.print(moves)
+        for fault in entry.get("faults") or ():
+            console.print(Text(f"  fault: {labels[fault['seat']]} {fault['kind']} at move "
+                               f"{fault.get('move')} ({fault.get('stage')}): "
+                               f"{str(fault.get('detail', ''))[:200]}", style="red"),
+                          soft_wrap=True)
+        order = ", ".join(f"{place}. {labels[seat]} ({entry['points'][seat]})"
+                          for place, seat in enumerate(entry["finish_order"], start=1))
+        console.print(Text(f"  finishing order (points): {order}"), soft_wrap=True)
+    scores = ", ".join(f"{labels[seat]} {record['scores'][seat]}" for seat in record["ranking"])
+    console.print()
+    console.print(Text(f"final: {scores}", style="bold"), soft_wrap=True)
+
+
+@main.command("show")
+@click.argument("records", type=click.Path(dir_okay=False))
+@click.argument("match_id")
+@click.option("--deal", type=click.IntRange(min=1), default=None,
+              help="Show only this deal (numbered from 1).")
+def show_command(records: str, match_id: str, deal: int | None) -> None:
+    """Print match MATCH_ID of the RECORDS file move by move: hands, exchange, every move with
+    its think time, trick ends, revolutions, faults, finishing order and points."""
+    from arena.ratings import RatingsError, read_records
+
+    try:
+        record = next((r for r in read_records(records,
+                                               lambda m: click.echo(f"warning: {m}", err=True))
+                       if r.get("match_id") == match_id), None)
+    except RatingsError as exc:
+        raise InputError(str(exc)) from None
+    if record is None:
+        raise InputError(f"{records}: no match {match_id!r}")
+    if deal is not None and deal > len(record["deals"]):
+        raise InputError(f"match {match_id!r} has {len(record['deals'])} deals, not {deal}")
+    console = Console(file=sys.stdout, soft_wrap=False)
+    if not console.is_terminal:
+        console = Console(file=sys.stdout, soft_wrap=False, width=120)
+    print_match(console, record, None if deal is None else deal - 1)

@@ -1,0 +1,645 @@
+// The arena report: plain DOM, no libraries, no network. Every text from the records
+// (bot labels and names come from bots) goes in through textContent, never as HTML.
+"use strict";
+
+(function () {
+  const S = window.ARENA_SUMMARY;
+  const M = window.ARENA_MATCHES;
+  const SVG = "http://www.w3.org/2000/svg";
+  const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+    "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939"];
+  const PAGE = 50;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  const fixed = (x, digits) => (x === null || x === undefined ? "–" : x.toFixed(digits));
+  const ms = (x) => (x === null || x === undefined ? "–" : x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
+  const pct = (x) => (x === null || x === undefined ? "–" : Math.round(100 * x) + "%");
+
+  function body(id) { return document.querySelector(`#${id} .body`); }
+
+  // ------------------------------------------------------------------ header
+
+  function header() {
+    const board = S.leaderboard;
+    document.title = `${S.name}: arena report`;
+    document.getElementById("title").textContent = `${S.name}`;
+    document.getElementById("subtitle").textContent =
+      `${board.matches} matches, ${board.deals} deals, ${board.bots.length} bots`;
+  }
+
+  // ------------------------------------------------------------------ leaderboard
+
+  function leaderboard() {
+    const board = S.leaderboard;
+    const standings = Object.fromEntries(S.standings.map((row) => [row.label, row]));
+    const box = body("leaderboard");
+    if (!board.bots.length) { box.append(el("p", {}, "No finished deals in these records.")); return; }
+    const lows = board.bots.map((b) => (b.score_low ?? b.score));
+    const highs = board.bots.map((b) => (b.score_high ?? b.score));
+    let lo = Math.min(...lows), hi = Math.max(...highs);
+    const pad = Math.max(0.01, (hi - lo) * 0.08);
+    lo = Math.max(0, lo - pad); hi = Math.min(1, hi + pad);
+    const W = 170, H = 18;
+    const x = (v) => 4 + (W - 8) * (v - lo) / (hi - lo || 1);
+    const level = Math.round(board.confidence * 100);
+    const axis = svg("svg", { width: W, height: H, class: "axis" },
+      [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
+        x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, v.toFixed(2))));
+    const head = el("tr", {},
+      el("th", { title: "rank by deal score; in brackets the ranks the intervals allow" }, "rank"),
+      el("th", { class: "left" }, "bot"),
+      el("th", { title: "mean score per deal: 1 = always first, 0 = always last (arena ratings)" }, "deal score"),
+      el("th", {}, `${level}% interval`),
+      el("th", { class: "forest" }, axis),
+      el("th", { title: "OpenSkill Plackett-Luce rating" }, "mu ± sigma"),
+      el("th", { title: "mean score per match: share of table-mates finished ahead of (standings)" }, "match score"),
+      el("th", {}, "matches"), el("th", {}, "deals"),
+      el("th", { title: "share of deals finished first" }, "1st"),
+      el("th", {}, "faults"),
+      el("th", { title: "timeouts (faults of kind timeout)" }, "time losses"),
+      el("th", { title: "think time per move, median (ms)" }, "think median (ms)"),
+      el("th", { title: "think time per move, 95th percentile (ms)" }, "think p95 (ms)"));
+    const rows = board.bots.map((b) => {
+      const st = standings[b.label] || {};
+      const bot = S.bots[b.label] || {};
+      const span = b.rank_best === b.rank_worst ? `${b.rank}` : `${b.rank} (${b.rank_best}-${b.rank_worst})`;
+      const plot = svg("svg", { width: W, height: H, class: "forest-plot" },
+        svg("line", { x1: x(b.score_low ?? b.score), x2: x(b.score_high ?? b.score), y1: H / 2, y2: H / 2, class: "ci" }),
+        svg("circle", { cx: x(b.score), cy: H / 2, r: 4, class: "point" }));
+      return el("tr", { "data-label": b.label },
+        el("td", { class: "rank" }, span),
+        el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(b.label) }, b.label)),
+        el("td", { class: "score" }, fixed(b.score, 3)),
+        el("td", { class: "interval" }, `${fixed(b.score_low, 3)}-${fixed(b.score_high, 3)}`),
+        el("td", { class: "forest" }, plot),
+        el("td", { class: "mu" }, `${fixed(b.mu, 1)} ± ${fixed(b.sigma, 1)}`),
+        el("td", { class: "match-score" }, fixed(st.score, 3)),
+        el("td", { class: "matches" }, b.matches),
+        el("td", { class: "deals" }, b.deals),
+        el("td", { class: "first" }, pct(b.first_rate)),
+        el("td", { class: "faults" }, b.faults),
+        el("td", { class: "time-losses" }, bot.time_losses ?? 0),
+        el("td", { class: "think-median" }, ms(bot.think_median_ms)),
+        el("td", { class: "think-p95" }, ms(bot.think_p95_ms)));
+    });
+    box.append(el("table", { class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows)));
+    const unit = { set: "duplicate sets", match: "matches", mixed: "sets and matches" }[board.cluster_kind];
+    box.append(el("p", { class: "note" },
+      `Deal score: mean over deals of the points rescaled from 0 (last) to 1 (first); the ` +
+      `intervals are ${level}% bootstrap intervals over ${board.clusters} ${unit} ` +
+      `(${board.resamples} resamples), drawn as the forest plot. Match score: mean over matches ` +
+      `of the share of table-mates finished ahead of. The same numbers as arena ratings.`));
+  }
+
+  // ------------------------------------------------------------------ crosstable
+
+  function crosstable() {
+    const h2h = S.leaderboard.head_to_head;
+    const box = body("crosstable");
+    if (h2h.labels.length < 2) { box.append(el("p", {}, "Fewer than two bots.")); return; }
+    const n = h2h.labels.length;
+    const colour = (rate) => {
+      // red (0) through white (0.5) to blue (1)
+      const t = Math.max(-1, Math.min(1, (rate - 0.5) * 2));
+      const a = Math.abs(t);
+      const [r, g, b] = t < 0 ? [214, 39, 40] : [31, 119, 180];
+      const mix = (c) => Math.round(255 + (c - 255) * a * 0.85);
+      return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
+    };
+    const rows = h2h.labels.map((label, i) => el("tr", {},
+      el("th", { class: "left" }, label),
+      h2h.labels.map((other, j) => {
+        const won = h2h.ahead[i][j], lost = h2h.ahead[j][i];
+        if (i === j || won + lost === 0) return el("td", { class: "empty" }, "");
+        const rate = won / (won + lost);
+        return el("td", {
+          style: `background:${colour(rate)}`,
+          title: `${label} finished ahead of ${other} in ${won} of ${won + lost} shared deals`,
+        }, `${pct(rate)}`, el("small", {}, ` ${won + lost}`));
+      })));
+    box.append(el("table", { class: "crosstable" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), h2h.labels.map((l) => el("th", { class: "col" }, l)))),
+      el("tbody", {}, rows)));
+    box.append(el("p", { class: "note" },
+      `Each cell: the share of the deals both bots played at one table in which the row bot ` +
+      `finished ahead of the column bot (small: how many such deals). ${n} bots, best first.`));
+  }
+
+  // ------------------------------------------------------------------ course
+
+  function course() {
+    const box = body("course");
+    const c = S.course;
+    const labels = S.leaderboard.bots.map((b) => b.label).slice(0, PALETTE.length);
+    if (!c.deals.length) { box.append(el("p", {}, "No deals.")); return; }
+    const W = 760, H = 300, L = 48, R = 12, T = 12, B = 34;
+    const values = labels.flatMap((l) => c.series[l].filter((v) => v !== null));
+    let lo = Math.min(...values), hi = Math.max(...values);
+    const pad = Math.max(0.02, (hi - lo) * 0.05);
+    lo = Math.max(0, lo - pad); hi = Math.min(1, hi + pad);
+    const maxX = c.deals[c.deals.length - 1];
+    const x = (d) => L + (W - L - R) * d / maxX;
+    const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1));
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "course-chart", role: "img",
+      "aria-label": "mean deal score of each bot over the run" });
+    for (let k = 0; k <= 4; k++) {
+      const v = lo + (hi - lo) * k / 4;
+      chart.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
+        svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(2)));
+    }
+    for (let k = 0; k <= 4; k++) {
+      const d = Math.round(maxX * k / 4);
+      chart.append(svg("text", { x: x(d), y: H - B + 16, "text-anchor": "middle" }, d));
+    }
+    chart.append(svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, "deals played (in match-id order)"));
+    labels.forEach((label, k) => {
+      const pts = c.deals.map((d, i) => [d, c.series[label][i]]).filter((p) => p[1] !== null);
+      if (!pts.length) return;
+      chart.append(svg("polyline", {
+        points: pts.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+        fill: "none", stroke: PALETTE[k], "stroke-width": 2 }, svg("title", {}, label)));
+    });
+    box.append(chart);
+    box.append(el("div", { class: "legend" }, labels.map((label, k) =>
+      el("span", {}, el("i", { style: `background:${PALETTE[k]}` }), label))));
+    const more = S.leaderboard.bots.length - labels.length;
+    box.append(el("p", { class: "note" },
+      `Each bot's mean deal score over the deals played so far.` +
+      (more > 0 ? ` The best ${labels.length} bots are drawn; ${more} more are not.` : "")));
+  }
+
+  // ------------------------------------------------------------------ config
+
+  function config() {
+    const box = body("config");
+    if (S.config) box.append(el("h3", {}, "config.yaml"), el("pre", { class: "config" }, S.config));
+    else box.append(el("p", {}, "No config.yaml beside the records."));
+    box.append(el("p", {}, `Records: ${S.records.join(", ")}. Played by arena ${S.versions.arena.join(", ")}. ` +
+      `Each match's seed and each deal's seed are shown in its replay.`));
+    const rows = Object.entries(S.bots).flatMap(([label, bot]) => bot.versions.map((v) =>
+      el("tr", {}, el("td", { class: "left" }, label), el("td", { class: "left" }, v.bot),
+        el("td", { class: "left" }, v.plugin), el("td", { class: "left" }, v.version))));
+    box.append(el("table", { class: "versions" },
+      el("thead", {}, el("tr", {}, ["label", "bot", "plugin", "version"].map((h) => el("th", { class: "left" }, h)))),
+      el("tbody", {}, rows)));
+  }
+
+  function problems() {
+    if (!S.skipped.length && !S.unreplayable.length) return;
+    const section = document.getElementById("problems");
+    section.hidden = false;
+    const box = body("problems");
+    for (const line of S.skipped) box.append(el("p", { class: "problem" }, `skipped: ${line}`));
+    for (const line of S.unreplayable) box.append(el("p", { class: "problem" }, `not replayable: ${line}`));
+  }
+
+  // ------------------------------------------------------------------ match list
+
+  const list = { bot: "", text: "", page: 0, hits: [] };
+
+  function filterMatches(label) {
+    list.bot = label;
+    const select = document.getElementById("match-bot");
+    if (select) select.value = label;
+    list.page = 0;
+    renderMatches();
+  }
+
+  function matchList() {
+    const box = body("matches");
+    const select = el("select", { id: "match-bot", "aria-label": "bot",
+      onchange: (e) => filterMatches(e.target.value) },
+      el("option", { value: "" }, "all bots"),
+      [...M.labels].sort().map((l) => el("option", { value: l }, l)));
+    const search = el("input", { id: "match-search", type: "search", placeholder: "match id contains…",
+      oninput: (e) => { list.text = e.target.value; list.page = 0; renderMatches(); } });
+    box.append(el("div", { class: "filters" }, select, search, el("span", { id: "match-count" })));
+    box.append(el("table", { class: "match-list" },
+      el("thead", {}, el("tr", {}, el("th", { class: "left" }, "match"), el("th", {}, "round"),
+        el("th", { class: "left" }, "result (best first, points)"), el("th", {}, "faults"))),
+      el("tbody", { id: "match-rows" })));
+    box.append(el("div", { class: "pager" },
+      el("button", { id: "page-prev", onclick: () => { list.page--; renderMatches(); } }, "‹ previous"),
+      el("span", { id: "page-info" }),
+      el("button", { id: "page-next", onclick: () => { list.page++; renderMatches(); } }, "next ›")));
+    renderMatches();
+  }
+
+  function renderMatches() {
+    const bot = list.bot === "" ? -1 : M.labels.indexOf(list.bot);
+    const text = list.text.trim().toLowerCase();
+    const hits = [];
+    for (let i = 0; i < M.ids.length; i++) {
+      if (bot >= 0 && !M.seats[i].includes(bot)) continue;
+      if (text && !M.ids[i].toLowerCase().includes(text)) continue;
+      hits.push(i);
+    }
+    const pages = Math.max(1, Math.ceil(hits.length / PAGE));
+    list.page = Math.max(0, Math.min(list.page, pages - 1));
+    const rows = hits.slice(list.page * PAGE, (list.page + 1) * PAGE).map((i) => {
+      const result = M.ranking[i].map((seat) =>
+        el("span", { class: M.seats[i][seat] === bot ? "who mine" : "who" },
+          `${M.labels[M.seats[i][seat]]} ${M.scores[i][seat]}`));
+      return el("tr", { "data-match": M.ids[i] },
+        el("td", { class: "left" }, el("a", { href: "#" + linkFor(M.ids[i], 0, 0) }, M.ids[i])),
+        el("td", {}, M.rounds[i] ?? ""),
+        el("td", { class: "left" }, result, M.errors[i] ? el("span", { class: "problem" }, " not replayable") : null),
+        el("td", {}, M.faults[i] || ""));
+    });
+    document.getElementById("match-rows").replaceChildren(...rows);
+    document.getElementById("match-count").textContent = `${hits.length} of ${M.ids.length} matches`;
+    document.getElementById("page-info").textContent = `page ${list.page + 1} of ${pages}`;
+    document.getElementById("page-prev").disabled = list.page === 0;
+    document.getElementById("page-next").disabled = list.page >= pages - 1;
+  }
+
+  // ------------------------------------------------------------------ replay data
+
+  const batches = new Map(); // number -> Promise of the batch's matches
+  const waiting = new Map(); // number -> resolve
+  let matchIndex = null;
+
+  window.ARENA_BATCH = function (number, packed) {
+    const resolve = waiting.get(number);
+    if (!resolve) return;
+    waiting.delete(number);
+    const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    resolve(new Response(stream).text().then((text) => JSON.parse(text)));
+  };
+
+  function loadBatch(number) {
+    if (!batches.has(number)) {
+      batches.set(number, new Promise((resolve, reject) => {
+        waiting.set(number, resolve);
+        const name = String(number).padStart(5, "0");
+        const script = el("script", { src: `data/replays/${name}.js` });
+        script.onerror = () => reject(new Error(`data/replays/${name}.js is missing`));
+        document.head.append(script);
+      }).then((value) => value));
+    }
+    return batches.get(number);
+  }
+
+  async function loadMatch(id) {
+    if (matchIndex === null) matchIndex = new Map(M.ids.map((m, i) => [m, i]));
+    const i = matchIndex.get(id);
+    if (i === undefined) throw new Error(`no match ${id} in this report`);
+    const batch = await loadBatch(Math.floor(i / M.batch));
+    return batch[i % M.batch];
+  }
+
+  // ------------------------------------------------------------------ replay viewer
+
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const ORDER = "3456789TJQKA2";
+  const RED = new Set(["H", "D"]);
+
+  function cardNode(card, extra) {
+    if (card === "JK") return el("span", { class: "card joker " + (extra || "") }, "Jkr");
+    const rank = card[0] === "T" ? "10" : card[0];
+    return el("span", { class: "card" + (RED.has(card[1]) ? " red" : "") + (extra ? " " + extra : ""), title: card },
+      rank, SUITS[card[1]] || card[1]);
+  }
+
+  function cardKey(card) {
+    if (card === "JK") return 99;
+    return ORDER.indexOf(card[0]) * 4 + "CDHS".indexOf(card[1]);
+  }
+
+  function take(hand, cards) {
+    for (const card of cards) {
+      const k = hand.indexOf(card);
+      if (k >= 0) hand.splice(k, 1);
+    }
+  }
+
+  // The state after `pos` events of a deal: hands, pile, trick, who is out, revolution.
+  function stateAt(deal, players, pos) {
+    const hands = deal.hands.map((h) => (h ? h.split(" ") : []));
+    for (const [from, to, cards] of deal.exchanges) {
+      const list = cards ? cards.split(" ") : [];
+      take(hands[from], list);
+      hands[to].push(...list);
+    }
+    hands.forEach((h) => h.sort((a, b) => cardKey(a) - cardKey(b)));
+    const state = { hands, pile: null, trick: [], out: [], forfeited: [], revolution: false,
+      passed: new Set(), last: null, clears: 0 };
+    for (let k = 0; k < pos; k++) {
+      const [seat, text, , flags, fault] = deal.events[k];
+      if (fault !== undefined) {
+        state.trick.push({ seat, text: `fault: ${fault}`, fault: true });
+        if (flags & 8) { state.forfeited.push(seat); state.hands[seat] = []; }
+      } else if (text === "pass") {
+        state.passed.add(seat);
+        state.trick.push({ seat, text });
+      } else {
+        take(state.hands[seat], text.split(" "));
+        state.pile = { seat, text };
+        state.passed = new Set();
+        state.trick.push({ seat, text });
+        if (flags & 4) state.out.push(seat);
+      }
+      if (flags & 2) state.revolution = !state.revolution;
+      state.last = k;
+      if (flags & 1) {
+        state.clearedPile = state.pile;
+        state.cleared = state.trick;
+        state.trick = [];
+        state.pile = null;
+        state.passed = new Set();
+        state.clears++;
+      } else {
+        state.cleared = null;
+        state.clearedPile = null;
+      }
+    }
+    state.toMove = pos < deal.events.length ? deal.events[pos][0] : null;
+    return state;
+  }
+
+  const viewer = { match: null, deal: 0, pos: 0, timer: null };
+
+  function linkFor(id, deal, pos) {
+    return `match=${encodeURIComponent(id)}&deal=${deal}&move=${pos}`;
+  }
+
+  function parseHash() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (!params.has("match")) return null;
+    return { id: params.get("match"), deal: Number(params.get("deal") || 0), pos: Number(params.get("move") || 0) };
+  }
+
+  async function openReplay(id, deal, pos) {
+    const box = document.getElementById("replay");
+    box.hidden = false;
+    document.body.classList.add("replaying");
+    if (!viewer.match || viewer.match.id !== id) {
+      box.replaceChildren(el("p", { class: "loading" }, `loading ${id}…`));
+      try {
+        viewer.match = await loadMatch(id);
+      } catch (err) {
+        box.replaceChildren(el("p", { class: "problem" }, String(err.message || err)),
+          el("button", { onclick: closeReplay }, "close"));
+        viewer.match = null;
+        return;
+      }
+      buildViewer();
+    }
+    const match = viewer.match;
+    viewer.deal = Math.max(0, Math.min(Number.isFinite(deal) ? deal : 0, match.deals.length - 1));
+    const events = match.deals[viewer.deal] ? match.deals[viewer.deal].events.length : 0;
+    viewer.pos = Math.max(0, Math.min(Number.isFinite(pos) ? pos : 0, events));
+    render();
+  }
+
+  function closeReplay() {
+    stop();
+    document.getElementById("replay").hidden = true;
+    document.body.classList.remove("replaying");
+    viewer.match = null;
+    history.replaceState(null, "", location.pathname + location.search + "#matches");
+  }
+
+  function seatName(seat) {
+    const s = viewer.match.seats[seat];
+    return s ? s.label : `seat ${seat}`;
+  }
+
+  function buildViewer() {
+    const m = viewer.match;
+    const box = document.getElementById("replay");
+    const dealButtons = m.deals.map((d, k) => el("button", { class: "deal-button", "data-deal": k,
+      onclick: () => go(k, 0) }, `deal ${k + 1}`));
+    box.replaceChildren(...[
+      el("div", { class: "replay-head" },
+        el("h2", {}, `Match ${m.id}`),
+        el("span", { class: "meta" }, `seed ${m.seed}` + (m.set ? ` · set ${m.set}` : "") +
+          (m.round !== null && m.round !== undefined ? ` · round ${m.round}` : "") +
+          ` · ${m.rules ? rulesText(m.rules) : ""}`),
+        el("button", { class: "close", onclick: closeReplay, title: "close (Escape)" }, "✕")),
+      m.error ? el("p", { class: "problem" }, `This match does not replay: ${m.error}. Moves are shown as recorded.`) : null,
+      el("div", { class: "deal-bar" }, dealButtons,
+        el("span", { class: "meta" }, "final: ", m.ranking.map((seat) => `${seatName(seat)} ${m.scores[seat]}`).join(", "))),
+      el("div", { class: "controls" },
+        el("button", { id: "r-first", title: "start (Home)", onclick: () => go(viewer.deal, 0) }, "|◀"),
+        el("button", { id: "r-prev", title: "step back (←)", onclick: () => step(-1) }, "◀"),
+        el("button", { id: "r-play", title: "play / pause (space)", onclick: toggle }, "▶ play"),
+        el("button", { id: "r-next", title: "step (→)", onclick: () => step(1) }, "▶"),
+        el("button", { id: "r-last", title: "end (End)", onclick: () => go(viewer.deal, Infinity) }, "▶|"),
+        el("input", { id: "r-slider", type: "range", min: 0, max: 0, value: 0, "aria-label": "move",
+          oninput: (e) => go(viewer.deal, Number(e.target.value)) }),
+        el("span", { id: "r-pos" }),
+        el("select", { id: "r-speed", "aria-label": "speed" },
+          el("option", { value: "800" }, "slow"), el("option", { value: "350", selected: true }, "normal"),
+          el("option", { value: "80" }, "fast")),
+        el("a", { id: "r-link", href: "#", title: "link to this match, deal and move" }, "link")),
+      el("div", { class: "table-area" },
+        el("div", { id: "r-seats", class: "seats" }),
+        el("div", { class: "centre" },
+          el("div", { id: "r-status", class: "status" }),
+          el("div", { class: "pile-box" }, el("div", { class: "label" }, "pile"), el("div", { id: "r-pile", class: "pile" })),
+          el("div", { class: "label" }, "this trick"), el("ol", { id: "r-trick", class: "trick" }),
+          el("div", { id: "r-result", class: "result" }),
+          el("div", { class: "label" }, "exchange"), el("ul", { id: "r-exchange", class: "exchange" }),
+          el("div", { id: "r-faults" })),
+        el("div", { class: "log-box" }, el("div", { class: "label" }, "moves"), el("ol", { id: "r-log", class: "log" })))
+    ].filter((node) => node !== null));
+  }
+
+  function rulesText(rules) {
+    const on = ["runs", "revolution", "eight_stop", "pass_is_final"].filter((k) => rules[k]);
+    return `${rules.rounds} deals` + (rules.jokers ? `, ${rules.jokers} jokers` : "") +
+      (on.length ? ", " + on.join(", ").replaceAll("_", " ") : "") + `, on fault: ${rules.on_fault}`;
+  }
+
+  function go(deal, pos) {
+    const m = viewer.match;
+    if (!m) return;
+    if (deal !== viewer.deal) stop();
+    viewer.deal = Math.max(0, Math.min(deal, m.deals.length - 1));
+    const events = m.deals[viewer.deal].events.length;
+    viewer.pos = Math.max(0, Math.min(pos, events));
+    render();
+  }
+
+  function step(delta) {
+    const m = viewer.match;
+    if (!m) return;
+    const events = m.deals[viewer.deal].events.length;
+    let { deal, pos } = viewer;
+    pos += delta;
+    if (pos > events && deal < m.deals.length - 1) { deal++; pos = 0; }
+    else if (pos < 0 && deal > 0) { deal--; pos = m.deals[deal].events.length; }
+    go(deal, pos);
+  }
+
+  function toggle() { if (viewer.timer) stop(); else play(); }
+
+  function play() {
+    stop();
+    const speed = Number(document.getElementById("r-speed").value);
+    viewer.timer = setInterval(() => {
+      const m = viewer.match;
+      const events = m.deals[viewer.deal].events.length;
+      if (viewer.pos >= events && viewer.deal >= m.deals.length - 1) { stop(); return; }
+      step(1);
+    }, speed);
+    document.getElementById("r-play").textContent = "⏸ pause";
+  }
+
+  function stop() {
+    if (viewer.timer) clearInterval(viewer.timer);
+    viewer.timer = null;
+    const button = document.getElementById("r-play");
+    if (button) button.textContent = "▶ play";
+  }
+
+  function render() {
+    const m = viewer.match;
+    const deal = m.deals[viewer.deal];
+    const players = m.seats.length;
+    const pos = viewer.pos;
+    const state = stateAt(deal, players, pos);
+    const ended = pos >= deal.events.length;
+    const hash = linkFor(m.id, viewer.deal, pos);
+    history.replaceState(null, "", "#" + hash);
+    document.getElementById("r-link").href = "#" + hash;
+    document.querySelectorAll(".deal-button").forEach((b) =>
+      b.classList.toggle("current", Number(b.dataset.deal) === viewer.deal));
+    const slider = document.getElementById("r-slider");
+    slider.max = deal.events.length; slider.value = pos;
+    document.getElementById("r-pos").textContent = `move ${pos} of ${deal.events.length}`;
+    const lastEvent = pos > 0 ? deal.events[pos - 1] : null;
+
+    // seats
+    const seats = [];
+    for (let s = 0; s < players; s++) {
+      const role = deal.roles ? deal.roles[s] : null;
+      const place = state.out.indexOf(s);
+      let badge = "";
+      if (state.forfeited.includes(s)) badge = "forfeited";
+      else if (place >= 0) badge = `out: place ${place + 1}`;
+      else if (state.passed.has(s)) badge = "passed";
+      const classes = ["seat"];
+      if (state.toMove === s && !ended) classes.push("to-move");
+      if (lastEvent && lastEvent[0] === s) classes.push("last-mover");
+      seats.push(el("div", { class: classes.join(" "), "data-seat": s },
+        el("div", { class: "seat-head" },
+          el("b", {}, seatName(s)), el("span", { class: "meta" }, ` seat ${s}` + (role ? ` · ${role}` : "")),
+          el("span", { class: "badge" }, badge),
+          el("span", { class: "count" }, `${state.hands[s].length} ${state.hands[s].length === 1 ? "card" : "cards"}`)),
+        el("div", { class: "hand" }, state.hands[s].map((c) => cardNode(c)))));
+    }
+    document.getElementById("r-seats").replaceChildren(...seats);
+
+    // centre
+    let status = "";
+    if (pos === 0) status = `deal ${viewer.deal + 1}: ${seatName(deal.leader)} leads`;
+    else if (lastEvent) {
+      const [seat, text, t, flags, fault] = lastEvent;
+      status = fault !== undefined ? `${seatName(seat)}: fault (${fault})` + (flags & 8 ? ", leaves the deal" : "")
+        : text === "pass" ? `${seatName(seat)} passes` : `${seatName(seat)} plays ${text}`;
+      if (t !== null && t !== undefined) status += ` (${ms(t)} ms)`;
+      if (flags & 2) status += " · revolution!";
+      if (flags & 4) status += " · goes out";
+      if (flags & 1) status += " · trick ends, pile cleared";
+    }
+    const statusNode = document.getElementById("r-status");
+    statusNode.replaceChildren(status, state.revolution ? el("span", { class: "revolution" }, " revolution: card order reversed") : "");
+    const pile = state.pile || state.clearedPile;
+    document.getElementById("r-pile").replaceChildren(
+      pile ? el("span", { class: state.pile ? "" : "cleared" },
+        el("span", { class: "meta" }, seatName(pile.seat) + " "), pile.text.split(" ").map((c) => cardNode(c)),
+        state.pile ? "" : el("span", { class: "meta" }, " trick over: the pile is cleared"))
+        : el("span", { class: "meta" }, "empty: the next player leads"));
+    const trick = state.trick.length ? state.trick : state.cleared || [];
+    document.getElementById("r-trick").replaceChildren(...trick.map((t) =>
+      el("li", { class: t.fault ? "problem" : "" }, `${seatName(t.seat)}: `,
+        t.fault || t.text === "pass" ? t.text : t.text.split(" ").map((c) => cardNode(c, "small")))));
+    const result = document.getElementById("r-result");
+    if (ended && deal.finish_order) {
+      result.replaceChildren(el("div", { class: "label" }, `deal ${viewer.deal + 1} result`),
+        el("ol", { class: "finish" }, deal.finish_order.map((seat) =>
+          el("li", { "data-seat": seat }, `${seatName(seat)}`, el("span", { class: "points" }, ` ${deal.points[seat]} ${deal.points[seat] === 1 ? "point" : "points"}`)))));
+      result.hidden = false;
+    } else {
+      result.replaceChildren();
+      result.hidden = true;
+    }
+    document.getElementById("r-exchange").replaceChildren(...(deal.exchanges.length ? deal.exchanges.map(([from, to, cards, kind]) =>
+      el("li", {}, `${seatName(from)} → ${seatName(to)}: `, (cards ? cards.split(" ") : []).map((c) => cardNode(c, "small")), ` (${kind})`))
+      : [el("li", { class: "meta" }, "none (first deal)")]));
+    document.getElementById("r-faults").replaceChildren(...(deal.faults.length ? [el("div", { class: "label" }, "faults"),
+      el("ul", {}, deal.faults.map(([seat, kind, move, stage, detail]) =>
+        el("li", { class: "problem" }, `${seatName(seat)}: ${kind} at move ${move} (${stage}): ${detail}`)))] : []));
+
+    // log: a window of moves around the current one
+    const log = document.getElementById("r-log");
+    const from = Math.max(0, pos - 12), to = Math.min(deal.events.length, from + 30);
+    log.replaceChildren(...deal.events.slice(from, to).map(([seat, text, t, flags, fault], k) => {
+      const index = from + k + 1;
+      const classes = [index === pos ? "current" : "", flags & 1 ? "clear" : "", fault !== undefined ? "problem" : ""];
+      return el("li", { value: index, class: classes.join(" ").trim(), onclick: () => go(viewer.deal, index) },
+        `${seatName(seat)}: ${fault !== undefined ? "fault " + fault : text}`,
+        el("span", { class: "meta" }, t !== null && t !== undefined ? ` ${ms(t)} ms` : ""),
+        flags & 2 ? el("span", { class: "revolution" }, " revolution") : "",
+        flags & 4 ? el("span", { class: "meta" }, " out") : "",
+        flags & 1 ? el("span", { class: "meta" }, " — trick ends") : "");
+    }));
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (document.getElementById("replay").hidden || !viewer.match) return;
+    if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+    const keys = {
+      ArrowRight: () => step(1), ArrowLeft: () => step(-1),
+      Home: () => go(viewer.deal, 0), End: () => go(viewer.deal, Infinity),
+      PageDown: () => go(viewer.deal + 1, 0), PageUp: () => go(viewer.deal - 1, 0),
+      " ": toggle, Escape: closeReplay,
+    };
+    const action = keys[e.key];
+    if (action) { e.preventDefault(); action(); }
+  });
+
+  function route() {
+    const target = parseHash();
+    if (target) openReplay(target.id, target.deal, target.pos);
+    else if (!document.getElementById("replay").hidden) closeReplay();
+  }
+  window.addEventListener("hashchange", route);
+
+  header();
+  leaderboard();
+  crosstable();
+  course();
+  matchList();
+  config();
+  problems();
+  route();
+  document.body.dataset.ready = "1";
+})();

@@ -1,0 +1,405 @@
+"""The Dask executor: matches on a Dask cluster, records back to the machine running the run.
+
+Dask distributed (the ``dask`` extra) schedules tasks on workers that may sit on other
+machines; this executor only feeds it. Each task plays a batch of consecutive specs with
+the match function and returns their outcomes as data, like a local worker does, and
+the executor yields the records in spec order with a bounded window of tasks in flight,
+so :func:`arena.tournament.run_tournament` writes, resumes and reports exactly as with
+the local executor. A task carries only its specs (plain dicts of a few hundred bytes)
+and a reference to the match function, never the schedule or the config.
+
+Tasks are impure (``pure=False``: two plays of one spec are two tasks). When a worker
+dies, the scheduler hands its tasks in flight to another worker (up to Dask's
+``distributed.scheduler.allowed-failures``, 3 by default); a task that raises on a
+worker is run again ``retries`` times. A match's seed is in its spec, so a match played
+again gives the same record. A scheduler that goes away ends the iteration with
+:class:`ClusterError`; the records already yielded are kept by the runner.
+
+Before a worker plays its first match with a given seat, it checks it can start that
+bot (the registered bot is installed, the command's program exists there): otherwise
+the match fails with a line naming the worker and the bot, rather than being recorded
+as the bot's crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import logging
+import os
+import shlex
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Generator, Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+from arena.tournament._executor import MatchFailed, MatchFn, _checked, _play, referee_match
+
+LOCAL = "local"
+"""``--dask local[:N]``: a LocalCluster of N worker processes on this machine."""
+
+
+class ClusterError(RuntimeError):
+    """The Dask cluster cannot be reached or went away; what was recorded is kept."""
+
+
+def parse_address(address: str) -> tuple[str | None, int | None]:
+    """``(scheduler address, None)``, or ``(None, N)`` for ``local[:N]`` (N None: one per core).
+
+    Raises ValueError for ``local:`` followed by anything but a positive number.
+    """
+    address = address.strip()
+    if address == LOCAL:
+        return None, None
+    if address.startswith(LOCAL + ":"):
+        count = address[len(LOCAL) + 1 :]
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"'local:N' needs a positive number of workers, not {count!r}")
+        return None, int(count)
+    if not address:
+        raise ValueError("the Dask scheduler address is empty")
+    return address, None
+
+
+class DaskExecutor:
+    """Runs match specs on a Dask cluster and yields their records in spec order.
+
+    ``address`` is a scheduler (``tcp://host:8786``, ``tls://...``) or ``local[:N]``,
+    which starts a :class:`distributed.LocalCluster` of N single-threaded worker
+    processes (default: one per core) that lives until :meth:`close`. ``batch`` specs
+    go in one task (Dask spends milliseconds on each task); by default (None) the batch
+    grows from 1 until a task plays about ``task_s`` seconds of matches, measured on the
+    workers, at most :data:`MAX_BATCH`. ``window`` bounds the tasks
+    in flight (default: four per worker thread); ``retries`` is passed to
+    ``Client.submit``. ``match_fn`` must pickle (a module-level function, or a
+    ``functools.partial`` of one).
+    """
+
+    def __init__(
+        self,
+        address: str,
+        *,
+        match_fn: MatchFn = referee_match,
+        batch: int | None = None,
+        task_s: float = 0.2,
+        retries: int = 2,
+        window: int | None = None,
+        connect_timeout_s: float = 20.0,
+    ) -> None:
+        self.address = address.strip()
+        self.scheduler, self.local_workers = parse_address(address)
+        if batch is not None and batch < 1:
+            raise ValueError("batch must be at least 1")
+        self.match_fn = match_fn
+        self.batch = batch
+        self.task_s = task_s
+        self.retries = retries
+        self.window = window
+        self.connect_timeout_s = connect_timeout_s
+        self._client: Any = None
+        self._cluster: Any = None
+        self._log_levels: dict[str, int] = {}
+        self._files: dict[str, list[str]] = {}
+
+    @property
+    def jobs(self) -> int:
+        """Worker threads of the cluster (matches played at once); starts it if needed."""
+        self.start()
+        threads: dict[str, int] = self._client.nthreads()
+        return max(1, sum(threads.values()))
+
+    def start(self) -> None:
+        """Connect to the scheduler, or start the local cluster (once)."""
+        if self._client is not None:
+            return
+        try:
+            # Any: distributed's constructors are untyped
+            dist: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise ClusterError(
+                "the Dask executor needs Dask distributed: pip install 'arena-president[dask]'"
+            ) from None
+        self._log_levels = _quiet_dask_logs()
+        try:
+            if self.scheduler is None:
+                self._start_local(dist)
+            else:
+                self._client = dist.Client(
+                    self.scheduler, timeout=self.connect_timeout_s, set_as_default=False
+                )
+        except (OSError, TimeoutError) as exc:
+            self.close()
+            raise ClusterError(
+                f"cannot reach the Dask scheduler at {self.address}: {_reason(exc)}"
+            ) from None
+        client: Any = self._client
+        if self.scheduler is not None and not client.nthreads():
+            try:
+                client.wait_for_workers(1, timeout=self.connect_timeout_s)
+            except (OSError, TimeoutError):
+                self.close()
+                raise ClusterError(
+                    f"no Dask worker joined the scheduler at {self.address} within "
+                    f"{self.connect_timeout_s:g} s (start some with `dask worker {self.address}`)"
+                ) from None
+
+    def _start_local(self, dist: Any) -> None:
+        from arena.tournament._dask_worker import IgnoreCtrlC
+        from arena.tournament._executor import default_jobs
+
+        workers = self.local_workers or default_jobs()
+        try:
+            with _workers_ignore_ctrl_c():
+                self._cluster = dist.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
+            self._client = dist.Client(self._cluster, set_as_default=False)
+            self._client.register_plugin(IgnoreCtrlC())
+        except Exception as exc:  # a worker process that failed to start, a port...
+            self.close()
+            raise ClusterError(
+                f"cannot start a local Dask cluster of {workers} worker(s): {_reason(exc)}"
+            ) from None
+
+    def close(self) -> None:
+        """Disconnect; a local cluster is shut down (its workers kill their bots on exit)."""
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        for thing in (client, cluster):
+            if thing is not None:
+                # a scheduler already gone: nothing left to release
+                with contextlib.suppress(Exception):
+                    thing.close()
+        for name, level in self._log_levels.items():
+            logging.getLogger(name).setLevel(level)
+        self._log_levels = {}
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+        """Yield one record per spec, in order."""
+        self.start()
+        client = self._client
+        window = self.window or 4 * self.jobs
+        source = iter(specs)
+        pending: deque[tuple[list[dict[str, Any]], Any]] = deque()
+        size = [self.batch or 1]
+        played, busy = 0, 0.0
+
+        def submit() -> bool:
+            chunk = list(islice(source, size[0]))
+            if not chunk:
+                return False
+            try:
+                future = client.submit(
+                    play_batch, self.match_fn, chunk, self._files_of(chunk), pure=False,
+                    retries=self.retries,
+                )
+            except Exception as exc:
+                raise self._lost(exc) from None
+            pending.append((chunk, future))
+            return True
+
+        finished = False
+        try:
+            while len(pending) < window and submit():
+                pass
+            while pending:
+                chunk, future = pending.popleft()
+                outcomes, seconds = self._result(chunk, future)
+                if self.batch is None:
+                    played, busy = played + len(chunk), busy + seconds
+                    size[0] = _batch_for(self.task_s, busy / played)
+                submit()
+                for spec, (ok, value) in zip(chunk, outcomes, strict=True):
+                    yield _checked(spec, ok, value)
+            finished = True
+        finally:
+            if not finished and pending:
+                with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
+                    client.cancel([future for _, future in pending])
+
+    def _files_of(self, chunk: list[dict[str, Any]]) -> dict[str, list[str]]:
+        """The files the chunk's commands name that exist here: workers must have them too."""
+        files: dict[str, list[str]] = {}
+        for spec in chunk:
+            for seat in spec.get("seats", []):
+                command = seat.get("command")
+                if isinstance(command, str):
+                    if command not in self._files:
+                        self._files[command] = named_files(command)
+                    if self._files[command]:
+                        files[command] = self._files[command]
+        return files
+
+    def _result(
+        self, chunk: list[dict[str, Any]], future: Any
+    ) -> tuple[list[tuple[bool, Any]], float]:
+        from distributed.scheduler import KilledWorker
+
+        try:
+            result: tuple[list[tuple[bool, Any]], float] = future.result()
+            return result
+        except KilledWorker:
+            what = "it" if len(chunk) == 1 else f"its task ({len(chunk)} matches from this one)"
+            raise MatchFailed(
+                str(chunk[0].get("match_id")),
+                f"the Dask workers playing {what} died each time (killed, or out of memory)",
+            ) from None
+        except Exception as exc:
+            if future.status == "error":
+                raise MatchFailed(str(chunk[0].get("match_id")), _reason(exc)) from None
+            raise self._lost(exc) from None
+
+    def _lost(self, exc: BaseException) -> ClusterError:
+        return ClusterError(f"lost the Dask scheduler at {self.address}: {_reason(exc)}")
+
+
+MAX_BATCH = 64
+"""The most matches the automatic batch puts in one task."""
+
+
+def _batch_for(task_s: float, match_s: float) -> int:
+    """Matches per task for tasks of about ``task_s`` seconds, from 1 to MAX_BATCH."""
+    if match_s <= 0:
+        return MAX_BATCH
+    return max(1, min(MAX_BATCH, round(task_s / match_s)))
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start local workers with SIGINT ignored (they inherit it), like the local executor's.
+
+    Ctrl-C reaches the whole process group; only ``arena run`` handles it (it keeps the
+    records and stops the cluster), where workers would die printing tracebacks. Only
+    possible from the main thread; elsewhere the workers start as they are. Workers a
+    nanny restarts later are covered by :class:`~arena.tournament._dask_worker.IgnoreCtrlC`.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _quiet_dask_logs() -> dict[str, int]:
+    """Silence Dask's loggers below CRITICAL (its tracebacks of a lost connection, a worker
+    restarting...): the executor reports what matters in one line. Returns their levels."""
+    import distributed  # noqa: F401  (its loggers exist once it is imported)
+
+    names = [name for name in logging.root.manager.loggerDict if name.split(".")[0] in
+             ("distributed", "dask", "tornado")]
+    levels = {name: logging.getLogger(name).level for name in ["distributed", *names]}
+    for name in levels:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    return levels
+
+
+def _reason(exc: BaseException) -> str:
+    reason = getattr(exc, "reason", None)  # a cancelled future says why, e.g. connection lost
+    if isinstance(reason, str):
+        return reason.replace("-", " ")
+    if type(exc).__name__ == "CommClosedError":
+        return "the connection closed"
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+# --- on the workers -----------------------------------------------------------------
+
+_match_lock = threading.Lock()
+_bots_checked: dict[str, str | None] = {}
+
+
+def named_files(command: str) -> list[str]:
+    """The words of a command after its program that name files here (a script, a model)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    return [w for w in words[1:] if not w.startswith("-") and ("/" in w or os.sep in w)
+            and os.path.isfile(w)]
+
+
+def play_batch(
+    match_fn: MatchFn,
+    specs: list[dict[str, Any]],
+    files: dict[str, list[str]] | None = None,
+) -> tuple[list[tuple[bool, Any]], float]:
+    """Play specs one after the other on a worker: each outcome is ``(ok, record or error)``,
+    and the seconds they took. ``files`` maps a command to the files it names that exist on
+    the machine running the tournament; they must exist here too.
+
+    Matches in one worker process run one at a time (the referee keeps bot processes per
+    process), whatever the worker's thread count.
+    """
+    with _match_lock:
+        start = time.perf_counter()
+        outcomes = [_play_here(match_fn, spec, files or {}) for spec in specs]
+        return outcomes, time.perf_counter() - start
+
+
+def _play_here(
+    match_fn: MatchFn, spec: dict[str, Any], files: dict[str, list[str]]
+) -> tuple[bool, Any]:
+    for seat in spec.get("seats", []):
+        problem = _seat_problem(seat, files.get(str(seat.get("command")), []))
+        if problem is not None:
+            return False, problem
+    return _play(match_fn, spec)
+
+
+def _seat_problem(seat: dict[str, Any], files: list[str]) -> str | None:
+    """Why this worker cannot start the seat's bot (checked once per distinct seat)."""
+    key = json.dumps([seat, files], sort_keys=True, default=str)
+    if key not in _bots_checked:
+        _bots_checked[key] = _check_seat(seat, files)
+    return _bots_checked[key]
+
+
+def _check_seat(seat: dict[str, Any], files: list[str]) -> str | None:
+    from arena.tournament._config import bot_problem
+
+    name, command, params = seat.get("name"), seat.get("command"), seat.get("params") or {}
+    if not (isinstance(name, str | None) and isinstance(command, str | None)
+            and isinstance(params, dict)):
+        return None  # not a config entrant: the referee judges it
+    problem = bot_problem(name, command, params)
+    if problem is None:
+        missing = [name for name in files if not os.path.isfile(name)]
+        if not missing:
+            return None
+        problem = ("command", f"file {missing[0]!r} not found (the command names it, and it "
+                   "exists on the machine running the tournament)")
+    return f"Dask worker {_worker_name()} cannot start bot {seat.get('label')!r}: {problem[1]}"
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        return f"{worker.address} ({_host()})"
+    except (ImportError, ValueError):
+        return _host()
+
+
+def _host() -> str:
+    import socket
+
+    return socket.gethostname()

@@ -1,0 +1,53 @@
+"""A plugin that fails to load is named, with its error, wherever a bot name is resolved.
+
+Its bots were never registered, so they look unknown; the message must say why.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from plugin_fixtures import Install, install
+
+from arena.cli import main
+
+__all__ = ["install"]
+
+SAVER = "import nonexistent_module_xyz\n"
+WHY = ("plugin 'saver' failed to load: cannot import 'saver_mod': ModuleNotFoundError: "
+       "No module named 'nonexistent_module_xyz'")
+
+
+def _config(tmp_path: Path) -> Path:
+    path = tmp_path / "t.yaml"
+    path.write_text("name: t\nplayers: 2\nbots:\n  - name: saver\n  - name: random\n")
+    return path
+
+
+@pytest.mark.parametrize("command", [
+    lambda tmp: ["match", "saver", "random", "--rounds", "1"],
+    lambda tmp: ["match", "saver", "random", "--host", "process", "--rounds", "1"],
+    lambda tmp: ["validate", str(_config(tmp))],
+    lambda tmp: ["run", str(_config(tmp)), "--out", str(tmp / "out")],
+    lambda tmp: ["ab", "saver", "random", "--max-sets", "1"],
+    lambda tmp: ["bots", "saver"],
+], ids=["match", "match-process", "validate", "run", "ab", "bots"])
+def test_unknown_bot_message_names_the_broken_plugin_and_its_error(
+    install: Install, tmp_path: Path, command: object
+) -> None:
+    install("saver-bots", "saver", "saver_mod", SAVER)
+    args = command(tmp_path)  # type: ignore[operator]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if not line.startswith("warning:")]
+    assert len(errors) == 1, result.stderr
+    assert "unknown bot 'saver'" in errors[0]
+    assert WHY in errors[0]
+
+
+def test_without_broken_plugins_the_message_has_no_note(install: Install) -> None:
+    result = CliRunner().invoke(main, ["match", "nosuch", "random"])
+    assert result.exit_code == 2
+    assert "unknown bot 'nosuch'" in result.stderr and "failed to load" not in result.stderr

@@ -1,0 +1,82 @@
+"""What ``arena ratings`` accepts: files, output folders, gzip files; and what it refuses."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.ratings import simulate_records
+from arena.records import read_records
+
+
+def _lines() -> str:
+    strengths = {"ace": 0.8, "king": 0.3, "queen": -0.2, "jack": -0.8}
+    return "".join(json.dumps(r) + "\n" for r in simulate_records(strengths, sets=6, deals=2,
+                                                                  seed=3))
+
+
+def ratings(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["ratings", "--resamples", "50", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _bots(out: str) -> list[str]:
+    return [bot["label"] for bot in json.loads(out)["bots"]]
+
+
+def test_a_folder_gzip_and_plain_file_give_the_same_leaderboard(tmp_path: Path) -> None:
+    text = _lines()
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "records.jsonl").write_text(text)
+    (tmp_path / "r.jsonl.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "packed").mkdir()
+    (tmp_path / "packed" / "records.jsonl.gz").write_bytes(gzip.compress(text.encode()))
+    outputs = []
+    for path in ("run/records.jsonl", "run", "r.jsonl.gz", "packed"):
+        code, out, err = ratings(str(tmp_path / path), "--json")
+        assert code == 0 and err == "", (path, err)
+        outputs.append(json.loads(out))
+    assert all(o == outputs[0] for o in outputs)
+    assert _bots(json.dumps(outputs[0])) == ["ace", "king", "queen", "jack"]
+
+
+def test_a_folder_without_records_is_an_error(tmp_path: Path) -> None:
+    code, _, err = ratings(str(tmp_path))
+    assert code == 2 and err.strip() == f"Error: {tmp_path}: a folder without a records.jsonl"
+
+
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+@pytest.mark.parametrize("content", [b"", b"x\n" * 50, b"\n\n"], ids=["empty", "junk", "blank"])
+def test_records_with_nothing_readable_exit_2(tmp_path: Path, content: bytes,
+                                              as_json: list[str]) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(content)
+    code, out, err = ratings(str(path), *as_json)
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1].startswith("Error: no finished deals in these records")
+
+
+def test_many_skipped_lines_give_one_warning_line(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    path.write_text("junk\n" * 30 + _lines() + "more junk\n")
+    code, _, err = ratings(str(path), "--json")
+    assert code == 0
+    assert err.splitlines() == [
+        f"warning: {path}:1: not JSON; skipped (and 30 more lines skipped in {path})"]
+
+
+def test_a_cut_off_gzip_file_keeps_its_whole_records(tmp_path: Path) -> None:
+    text = _lines()
+    packed = gzip.compress(text.encode())
+    path = tmp_path / "r.jsonl.gz"
+    path.write_bytes(packed[: len(packed) * 2 // 3])
+    skipped: list[str] = []
+    records = list(read_records(path, on_skip=skipped.append))
+    assert 0 < len(records) < text.count("\n")
+    assert records == [json.loads(line) for line in text.splitlines()[: len(records)]]
+    assert len(skipped) == 1 and "compressed data is damaged" in skipped[0]

@@ -1,0 +1,31 @@
+"""What the report tests share: the run they build and the hostile label in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+HOSTILE_LABEL = '<img src=x onerror="window.PWNED=1">clumsy'
+
+CONFIG: dict[str, Any] = {
+    "name": "report-test",
+    "seed": 7,
+    "rules": {"preset": "runs", "revolution": True, "eight_stop": True, "rounds": 3},
+    "players": 4,
+    "format": {"type": "round_robin"},
+    "duplicate": True,
+    "repeat": 3,
+    "bots": [{"name": "greedy"}, {"name": "lowest"}, {"name": "random"}, {"name": "highest"}],
+}
+
+
+def clumsy_spec(match_id: str, on_fault: str, seed: int) -> dict[str, Any]:
+    """A match of the faulting bot against three built-in ones."""
+    seats = [{"label": HOSTILE_LABEL, "name": "report_bots:Clumsy", "host": "inline"}]
+    seats += [{"label": name, "name": name, "host": "inline"} for name in ("greedy", "lowest",
+                                                                              "random")]
+    return {
+        "match_id": match_id, "tournament": "report-test", "seed": seed,
+        "rules": {"preset": "runs", "revolution": True, "eight_stop": True, "rounds": 3,
+                  "on_fault": on_fault},
+        "seats": seats,
+    }

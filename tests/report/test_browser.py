@@ -1,0 +1,229 @@
+"""The report in a real browser: Playwright driving Debian's Chromium (no browser download).
+
+Skipped, with the reason shown, where Playwright or Chromium is missing (`.ci/run` installs
+Chromium). Set ARENA_SCREENSHOTS=DIR to keep the screenshots (docs/img holds the ones
+docs/report.md shows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from report_helpers import HOSTILE_LABEL
+
+from arena.cli import main
+from arena.records import read_records
+from arena.report import replay_deals
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
+                               "(pip install -e '.[test]')")
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
+    shutil.which("chromium-browser")
+# Quiet on a closed network: no background requests of Chromium's own.
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if CHROMIUM is None:
+    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
+                allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Watched:
+    """A page with every console error, page error and non-file request written down."""
+
+    def __init__(self, browser: Any) -> None:
+        self.page = browser.new_page(viewport={"width": 1300, "height": 900})
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: m.type in ("error", "warning")
+                     and self.errors.append(f"console {m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.url}"))
+        self.page.on("request", lambda r: None if r.url.startswith("file://")
+                     else self.requests.append(r.url))
+
+    def open(self, folder: Path, fragment: str = "") -> Any:
+        url = (folder / "report" / "index.html").resolve().as_uri() + fragment
+        self.page.goto(url)
+        self.page.wait_for_selector("body[data-ready]")
+        if fragment:
+            self.page.wait_for_selector("#r-seats .seat")
+        return self.page
+
+
+@pytest.fixture
+def watched(browser: Any) -> Iterator[Watched]:
+    w = Watched(browser)
+    yield w
+    w.page.close()
+
+
+def _record(folder: Path, match_id: str) -> dict[str, Any]:
+    return next(r for r in read_records(folder / "records.jsonl") if r["match_id"] == match_id)
+
+
+def _screenshot(page: Any, tmp_path: Path, name: str, *, full_page: bool = False) -> None:
+    path = tmp_path / name
+    page.screenshot(path=str(path), full_page=full_page)
+    assert path.stat().st_size > 10_000  # a picture, not a blank page
+    keep = os.environ.get("ARENA_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / name)
+
+
+def test_opens_with_no_errors_and_no_network(watched: Watched, run_folder: Path,
+                                             tmp_path: Path) -> None:
+    page = watched.open(run_folder)
+    assert page.locator("table.leaderboard tbody tr").count() == 5
+    assert page.locator("table.crosstable tbody tr").count() == 5
+    assert page.locator("svg.course-chart polyline").count() == 5
+    assert page.locator("#match-count").inner_text() == "14 of 14 matches"
+    assert "seed: 7" in page.locator("pre.config").inner_text()
+    # a label is text, never markup
+    shown = page.evaluate("""label => [...document.querySelectorAll('tr[data-label]')]
+        .find(r => r.dataset.label === label).querySelector('td.bot').textContent""",
+                          HOSTILE_LABEL)
+    assert shown == HOSTILE_LABEL
+    _screenshot(page, tmp_path, "report.png", full_page=True)
+    page.locator("tr[data-match='report-test-t0-s1-p2'] a").click()
+    page.wait_for_selector("#r-seats .seat")
+    page.keyboard.press("PageDown")
+    for _ in range(14):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("location.hash") == "#match=report-test-t0-s1-p2&deal=1&move=14"
+    _screenshot(page, tmp_path, "replay.png")
+    assert page.evaluate("window.PWNED") is None
+    assert watched.errors == [] and watched.requests == []
+
+
+def test_leaderboard_rows_equal_arena_ratings_json(watched: Watched, run_folder: Path) -> None:
+    out = CliRunner().invoke(main, ["ratings", "--json", "--resamples", "200",
+                                    str(run_folder / "records.jsonl")])
+    assert out.exit_code == 0, out.output
+    expected = []
+    for b in json.loads(out.output)["bots"]:
+        rank = str(b["rank"]) if b["rank_best"] == b["rank_worst"] else \
+            f"{b['rank']} ({b['rank_best']}-{b['rank_worst']})"
+        expected.append([rank, b["label"], f"{b['score']:.3f}",
+                         f"{b['score_low']:.3f}-{b['score_high']:.3f}",
+                         f"{b['mu']:.1f} ± {b['sigma']:.1f}", str(b["matches"]), str(b["deals"]),
+                         str(b["faults"])])
+    page = watched.open(run_folder)
+    shown = page.eval_on_selector_all("table.leaderboard tbody tr", """rows => rows.map(r =>
+        ["rank", "bot", "score", "interval", "mu", "matches", "deals", "faults"]
+          .map(c => r.querySelector("td." + c).textContent))""")
+    assert shown == expected
+    assert watched.errors == []
+
+
+def test_replay_stepped_to_its_end_shows_the_finishing_order_and_points(
+        watched: Watched, run_folder: Path, tmp_path: Path) -> None:
+    record = _record(run_folder, "zz-clumsy-forfeit")
+    events = replay_deals(record)
+    labels = [s["label"] for s in record["seats"]]
+    page = watched.open(run_folder, "#match=zz-clumsy-forfeit&deal=0&move=0")
+    for number, deal in enumerate(record["deals"]):
+        assert page.locator("#r-result").is_hidden()
+        # one click of the step button per event, from inside the page (fast)
+        page.evaluate("n => { for (let i = 0; i < n; i++) document.getElementById('r-next')"
+                      ".click(); }", len(events[number]))
+        assert page.locator("#r-pos").inner_text() == \
+            f"move {len(events[number])} of {len(events[number])}"
+        finish = page.eval_on_selector_all("#r-result ol.finish li", """items => items.map(li =>
+            [li.firstChild.textContent, li.querySelector('.points').textContent])""")
+        points = [deal["points"][seat] for seat in deal["finish_order"]]
+        assert finish == [[labels[seat], f" {p} point" + ("" if p == 1 else "s")]
+                          for seat, p in zip(deal["finish_order"], points, strict=True)]
+        # every hand is empty but the last player's (forfeited seats hold nothing)
+        counts = page.locator("#r-seats .seat .count").all_inner_texts()
+        assert sum(c != "0 cards" for c in counts) <= 1
+        if number + 1 < len(record["deals"]):
+            page.locator("#r-next").click()  # on to the next deal
+            assert f"deal={number + 1}&move=0" in page.evaluate("location.hash")
+    assert watched.errors == []
+
+
+def test_a_deep_link_opens_that_match_deal_and_move(watched: Watched, run_folder: Path,
+                                                    tmp_path: Path) -> None:
+    record = _record(run_folder, "zz-clumsy-pass")
+    events = replay_deals(record)[2]
+    fault = next(i for i, e in enumerate(events) if e.fault is not None)
+    page = watched.open(run_folder, f"#match=zz-clumsy-pass&deal=2&move={fault + 1}")
+    assert page.locator(".deal-button.current").inner_text() == "deal 3"
+    assert page.locator("#r-pos").inner_text() == f"move {fault + 1} of {len(events)}"
+    status = page.locator("#r-status").inner_text()
+    assert status.startswith(f"{record['seats'][events[fault].seat]['label']}: fault (illegal)")
+    assert page.locator("#r-log li.current").get_attribute("value") == str(fault + 1)
+    # the fault came when leading: the fault policy 'pass' plays the seat's lowest single
+    page.keyboard.press("ArrowRight")
+    assert events[fault + 1].seat == events[fault].seat and events[fault + 1].text != "pass"
+    assert page.locator("#r-status").inner_text().startswith(
+        f"{record['seats'][events[fault].seat]['label']} plays {events[fault + 1].text}")
+    assert watched.errors == []
+
+
+def test_keyboard_steps_plays_and_changes_deal(watched: Watched, run_folder: Path) -> None:
+    record = _record(run_folder, "zz-clumsy-pass")
+    events = replay_deals(record)
+    first = record["seats"][events[0][0].seat]["label"]
+    page = watched.open(run_folder, "#match=zz-clumsy-pass&deal=0&move=0")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#r-pos").inner_text() == f"move 3 of {len(events[0])}"
+    assert page.evaluate("location.hash").endswith("deal=0&move=3")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#r-pos").inner_text() == f"move 1 of {len(events[0])}"
+    assert page.locator("#r-status").inner_text().startswith(f"{first} plays {events[0][0].text}")
+    page.keyboard.press("End")
+    assert page.locator("#r-result").is_visible()
+    page.keyboard.press("PageDown")
+    assert page.locator(".deal-button.current").inner_text() == "deal 2"
+    page.keyboard.press(" ")  # play
+    page.wait_for_function("location.hash.endsWith('move=3')")
+    page.keyboard.press(" ")  # pause
+    stopped = page.evaluate("location.hash")
+    page.wait_for_timeout(800)
+    assert page.evaluate("location.hash") == stopped
+    page.keyboard.press("Escape")
+    assert page.locator("#replay").is_hidden()
+    assert watched.errors == []
+
+
+def test_the_match_list_filters_by_bot(watched: Watched, run_folder: Path) -> None:
+    page = watched.open(run_folder)
+    page.select_option("#match-bot", HOSTILE_LABEL)
+    assert page.locator("#match-count").inner_text() == "2 of 14 matches"
+    ids = page.locator("#match-rows tr").evaluate_all("rows => rows.map(r => r.dataset.match)")
+    assert ids == ["zz-clumsy-forfeit", "zz-clumsy-pass"]
+    page.fill("#match-search", "pass")
+    assert page.locator("#match-count").inner_text() == "1 of 14 matches"
+    assert watched.errors == []
+
+
+def test_a_deep_link_to_an_unknown_match_says_so(watched: Watched, run_folder: Path) -> None:
+    page = watched.open(run_folder)
+    page.evaluate("location.hash = 'match=no-such-match&deal=0&move=0'")
+    page.wait_for_selector("#replay .problem")
+    assert page.locator("#replay .problem").inner_text() == "no match no-such-match in this report"
+    page.keyboard.press("Escape")  # no replay open: the key does nothing, and nothing breaks
+    page.locator("#replay button").click()
+    assert page.locator("#replay").is_hidden()
+    assert watched.errors == []

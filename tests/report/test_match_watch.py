@@ -1,0 +1,53 @@
+"""arena match --verbose prints the answers as they come; --trace prints the protocol lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.records import read_records
+
+BOT = Path(__file__).resolve().parents[1] / "referee" / "delta_command_bot.py"
+
+
+def test_verbose_prints_every_move_and_each_deal_result(tmp_path: Path) -> None:
+    records = tmp_path / "m.jsonl"
+    out = CliRunner().invoke(main, ["match", "greedy", "random", "lowest", "--rounds", "2",
+                                    "--seed", "3", "--verbose", "--records", str(records)])
+    assert out.exit_code == 0, out.output
+    (record,) = list(read_records(records))
+    labels = [s["label"] for s in record["seats"]]
+    for number, deal in enumerate(record["deals"], start=1):
+        expected = [f"deal {number} move {k:>3} {labels[m['seat']]}: {m['move']}"
+                    for k, m in enumerate(deal["moves"], start=1)]
+        shown = [line.strip().rsplit("  (", 1)[0] for line in out.output.splitlines()
+                 if line.strip().startswith(f"deal {number} move")]
+        assert shown == [e.strip() for e in expected]
+        order = ", ".join(f"{place}. {labels[seat]} ({deal['points'][seat]})"
+                          for place, seat in enumerate(deal["finish_order"], start=1))
+        assert f"deal {number} over: {order}" in out.output
+    assert "gives back" in out.output  # the second deal's exchange
+    assert out.output.rstrip().endswith("(on_fault: forfeit)")  # then the usual summary
+
+
+def test_trace_prints_each_protocol_line_of_a_command_bot(tmp_path: Path) -> None:
+    records = tmp_path / "m.jsonl"
+    bot = f"cmd:{sys.executable} {BOT}"
+    out = CliRunner().invoke(main, ["match", bot, "random", "--rounds", "1", "--seed", "4",
+                                    "--trace", "--records", str(records)])
+    assert out.exit_code == 0, out.output
+    (record,) = list(read_records(records))
+    label = record["seats"][0]["label"]
+    sent = [json.loads(line.split(" >> ", 1)[1]) for line in out.output.splitlines()
+            if line.startswith(f"{label} >> ")]
+    received = [json.loads(line.split(" << ", 1)[1]) for line in out.output.splitlines()
+                if line.startswith(f"{label} << ")]
+    assert sent[0]["type"] == "start" and received[0]["type"] == "ready"
+    assert [m["id"] for m in sent if "id" in m] == [m["id"] for m in received]
+    mine = [m["move"] for m in record["deals"][0]["moves"] if m["seat"] == 0]
+    assert [m["move"] for m in received if m["type"] == "move"] == mine
+    assert sent[-1]["type"] in ("end_deal", "quit")

@@ -1,0 +1,91 @@
+"""arena run saves standings.json and standings.csv (also after Ctrl-C) and, with --report,
+writes the report and refreshes it during the run."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+import arena.cli._run as run_cli
+from arena.cli import main
+from arena.ratings import rate_files
+from arena.referee import run_match
+from arena.report import ReportRefresher
+from arena.tournament import run_tournament
+
+CONFIG = """\
+name: saved
+seed: 5
+rules: {preset: runs, rounds: 2}
+players: 4
+duplicate: true
+repeat: 2
+bots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest}]
+"""
+
+
+def _config(tmp_path: Path) -> Path:
+    path = tmp_path / "saved.yaml"
+    path.write_text(CONFIG, encoding="utf-8")
+    return path
+
+
+def _check_standings(folder: Path, matches: int) -> None:
+    data = json.loads((folder / "standings.json").read_text(encoding="utf-8"))
+    assert data["matches"] == matches
+    board = rate_files(folder / "records.jsonl")
+    assert [r["label"] for r in data["ratings"]["bots"]] == [b.label for b in board.bots]
+    with (folder / "standings.csv").open(encoding="utf-8", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert [row["label"] for row in rows] == [row["label"] for row in data["standings"]]
+    assert sum(int(row["matches"]) for row in rows) == 4 * matches
+    for row, line in zip(rows, data["standings"], strict=True):
+        assert float(row["match_score"]) == line["match_score"]
+        assert float(row["deal_score"]) == pytest.approx(board.bot(row["label"]).score, abs=1e-6)
+
+
+def test_run_saves_the_standings_and_the_report(tmp_path: Path) -> None:
+    out = CliRunner().invoke(main, ["run", str(_config(tmp_path)), "--out",
+                                    str(tmp_path / "run"), "--report", "-j", "1"])
+    assert out.exit_code == 0, out.output
+    folder = tmp_path / "run"
+    _check_standings(folder, 8)
+    assert f"report: {folder / 'report' / 'index.html'}" in out.output
+    assert (folder / "report" / "data" / "replays" / "00000.js").is_file()
+
+
+def test_ctrl_c_saves_the_standings_of_what_was_played(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = 0
+
+    def interrupted(spec: dict[str, Any]) -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        if calls > 3:
+            raise KeyboardInterrupt
+        return run_match(spec)
+
+    def run_some(*args: Any, **kwargs: Any) -> Any:
+        return run_tournament(*args, **kwargs, match_fn=interrupted)
+
+    monkeypatch.setattr(run_cli, "run_tournament", run_some)
+    out = CliRunner().invoke(main, ["run", str(_config(tmp_path)), "--out",
+                                    str(tmp_path / "run"), "-j", "1", "--quiet"])
+    assert out.exit_code == 130
+    assert "interrupted: 3 matches recorded" in out.output
+    _check_standings(tmp_path / "run", 3)
+    assert not (tmp_path / "run" / "report").exists()  # no --report, no report
+
+
+def test_the_report_is_refreshed_during_the_run(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    refresher = ReportRefresher(folder, interval=0.0)
+    run_tournament(str(_config(tmp_path)), out=folder, jobs=1, reporter=refresher)
+    assert not refresher.busy
+    assert refresher.builds >= 1
+    assert (folder / "report" / "index.html").is_file()

@@ -1,0 +1,93 @@
+"""Progress of arena run: labelled elapsed time, time left, a rate that is not fooled by the
+first burst, and plain lines when there is no terminal."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from click.testing import CliRunner
+from rich.console import Console
+from rich.progress import Progress
+
+from arena.cli import main
+from arena.cli._progress import LineReporter, RateMeter, TimingColumn, clock_text
+from arena.tournament import Standings
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_no_rate_from_the_first_burst_and_a_rate_over_the_run_after() -> None:
+    clock = FakeClock()
+    meter = RateMeter(clock, warmup=2.0)
+    meter.start(0)
+    clock.now += 0.005
+    for done in range(1, 11):  # ten workers finish together at once
+        meter.update(done)
+    assert meter.rate() is None and meter.remaining(100) is None
+    clock.now = 102.5
+    assert meter.rate() == 10 / 2.5
+    assert meter.remaining(100) == 90 / 4.0
+
+
+def test_the_rate_follows_the_last_window_and_falls_while_nothing_finishes() -> None:
+    clock = FakeClock()
+    meter = RateMeter(clock, window=30.0)
+    meter.start(500)  # resumed matches do not count
+    for done in range(501, 601):  # 100 matches, one every 0.1 s
+        clock.now += 0.1
+        meter.update(done)
+    assert abs((meter.rate() or 0) - 10.0) < 1e-9
+    for done in range(601, 661):  # then one a second for a minute
+        clock.now += 1.0
+        meter.update(done)
+    assert abs((meter.rate() or 0) - 1.0) < 0.05
+    clock.now += 30.0  # stalled
+    assert (meter.rate() or 0) < 0.6
+
+
+def test_the_timing_text_is_labelled() -> None:
+    clock = FakeClock()
+    meter = RateMeter(clock)
+    meter.start(0)
+    clock.now += 84
+    meter.update(84)
+    assert meter.describe(168) == "elapsed 0:01:24  left 0:01:24  1.0 matches/s"
+    assert clock_text(None) == "-:--:--" and clock_text(3725) == "1:02:05"
+    progress = Progress(TimingColumn(meter))
+    task = progress.add_task("x", total=168)
+    assert str(TimingColumn(meter).render(progress.tasks[task])).startswith("elapsed 0:01:24")
+
+
+def test_without_a_terminal_a_line_every_tenth_and_every_few_seconds() -> None:
+    clock = FakeClock()
+    out = io.StringIO()
+    reporter = LineReporter(Console(file=out, width=200), "demo", every_s=5.0, clock=clock)
+    reporter.start(1000, 0, Standings([]), 2)
+    for _ in range(200):  # 20% of the run in 50 s: a line per 5 s and per tenth
+        clock.now += 0.25
+        reporter.match({}, Standings([]))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "1000 matches on 2 worker(s)"
+    progress = lines[1:]
+    assert len(progress) == 10  # at 5, 10, ..., 50 s; the tenths fall on the same lines
+    assert progress[-1] == ("demo: 200/1000 matches (20.0%)  elapsed 0:00:50  left 0:03:20  "
+                            "4.0 matches/s")
+
+
+def test_arena_run_without_a_terminal_prints_progress_lines(tmp_path: Path) -> None:
+    config = tmp_path / "t.yaml"
+    config.write_text("name: t\nplayers: 2\nrules: {rounds: 1}\nrepeat: 10\njobs: 1\n"
+                      "bots: [greedy, random]\n")
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.startswith("t: ")]
+    assert [line.split()[1] for line in lines] == [f"{i}/10" for i in range(1, 11)]
+    assert all(" elapsed " in line and " left " in line and "matches/s" in line
+               for line in lines)
