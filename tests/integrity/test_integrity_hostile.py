@@ -25,15 +25,19 @@ pytestmark = pytest.mark.skipif(MECHANISM is None, reason="no sandbox on this ma
                                 "install bubblewrap (apt-get install bubblewrap)")
 
 
-@pytest.fixture
-def home() -> Iterator[Path]:
-    """A folder outside /tmp (which the sandbox replaces anyway) for the run's files."""
+def _folder() -> Iterator[Path]:
     folder = Path(os.getcwd()) / f".arena-hostile-{uuid.uuid4().hex[:8]}"
     folder.mkdir()
     try:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    """A folder outside /tmp (which the sandbox replaces anyway) for the run's files."""
+    yield from _folder()
 
 
 def marked(marker: str) -> list[str]:
@@ -85,11 +89,13 @@ def same_play(record: dict[str, Any], reference: dict[str, Any]) -> None:
     assert strip == want and record["ranking"] == reference["ranking"]
 
 
-@pytest.fixture
-def reference(home: Path) -> dict[str, Any]:
-    record, version = tournament(home, "plain", "plain")
-    assert version == "plain"
-    return record
+@pytest.fixture(scope="module")
+def reference() -> Iterator[dict[str, Any]]:
+    """The match against the plain entrant, played once for the module."""
+    for folder in _folder():
+        record, version = tournament(folder, "plain", "plain")
+        assert version == "plain"
+        yield record
 
 
 def test_a_bot_cannot_read_the_config_or_the_records(home: Path,
