@@ -9,7 +9,6 @@ Bots are created from the plugin registry by name and driven exactly as the
 
 from __future__ import annotations
 
-import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from arena.bot import Bot, MatchInfo
 from arena.game import Match, Rules
 from arena.plugins import BotRegistry, registry
+from arena.seeds import bot_rng
 
 
 @dataclass
@@ -44,7 +44,7 @@ def play_match(bots: Sequence[Bot], rules: Rules, seed: int, match_id: str = "se
     players = len(bots)
     labels = [bot.name or type(bot).__name__ for bot in bots]
     for seat, bot in enumerate(bots):
-        bot.bind(seat, rules, players, random.Random(f"{seed}:{seat}"))
+        bot.bind(seat, rules, players, bot_rng(seed, seat))
         bot.start_match(MatchInfo(seat, players, rules, match_id, labels))
     match = Match(rules, players, seed)
     seen = 0

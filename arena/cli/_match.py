@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -14,10 +13,12 @@ import trio
 import yaml
 
 from arena.cli import main
+from arena.cli._closing import match_closing, require_sandbox, sandbox_option
 from arena.game import Rules
-from arena.records import RecordWriter
+from arena.records import RecordWriter, configure_logging
 from arena.referee import MatchSpecError, play_match
 from arena.referee._seats import bot_spec, given_label
+from arena.seeds import secret_seed
 
 
 def _fail(message: str) -> NoReturn:
@@ -139,6 +140,7 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 @click.option("--verbose", "-v", is_flag=True, help="Print each answer as the bots give it.")
 @click.option("--trace", is_flag=True,
               help="Print every protocol line to and from process and command bots.")
+@sandbox_option
 def match_command(
     bots: tuple[str, ...],
     preset: str | None,
@@ -153,6 +155,7 @@ def match_command(
     as_json: bool,
     verbose: bool = False,
     trace: bool = False,
+    sandbox: bool | None = None,
 ) -> None:
     """Play one match between BOTs (2 to 8) and print the result.
 
@@ -169,16 +172,18 @@ def match_command(
     if any(seat["name"] is not None and ":" in seat["name"] for seat in seats):
         # `module:Class` bots are found from the current directory, as with `python -m`.
         sys.path.insert(0, os.getcwd())
+    configure_logging("ERROR")  # faults are printed below; warnings would repeat them
+    require_sandbox(sandbox)
     rules = _rules_mapping(preset, rule_pairs, rounds)
     if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
+        seed = secret_seed()
     spec = {
         "match_id": match_id,
         "tournament": None,
         "seed": seed,
         "rules": rules,
         "seats": seats,
-        "limits": {"move_ms": move_ms, "bank_ms": bank_ms},
+        "limits": {"move_ms": move_ms, "bank_ms": bank_ms, "sandbox": bool(sandbox)},
         "set": None,
         "round": None,
     }
@@ -207,6 +212,7 @@ def match_command(
         click.echo(json.dumps(summary))
     else:
         _print_readable(record, summary)
+    match_closing(record, quiet=as_json)
 
 
 main.add_command(match_command)

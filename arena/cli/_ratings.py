@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.cli import InputError, main
+from arena.cli._closing import require_sandbox, sandbox_option
 from arena.ratings import (
     Leaderboard,
     RatingsError,
@@ -221,11 +222,12 @@ def print_progress(status: SprtStatus) -> None:
                    "BASELINE '*' compares with every other seat.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--quiet", is_flag=True, help="No progress lines.")
+@sandbox_option
 def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
     alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int, jobs: int,
     out: str | None, host: str, move_ms: int, from_records: tuple[str, ...], as_json: bool,
-    quiet: bool,
+    quiet: bool, sandbox: bool | None,
 ) -> None:
     """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.
 
@@ -252,7 +254,10 @@ def ab_command(
         for bot in bots:
             if bot["name"] is not None:
                 reg.get(bot["name"])
+        require_sandbox(sandbox)
         limits = dict(DEFAULT_LIMITS, move_ms=move_ms)
+        if sandbox:
+            limits["sandbox"] = True
         config = AbConfig(
             challenger=bots[0], baseline=bots[1], field=bots[2:], players=players, rules=rules,
             limits=limits, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, max_sets=max_sets,

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
+from arena.cli._closing import closing_status, log_to_folder, sandbox_header, sandbox_option
 from arena.cli._progress import LineReporter, RateMeter, TimingColumn
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
@@ -54,6 +55,7 @@ def standings_table(
     table.add_column("match score", justify="right")
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
+    table.add_column("faults", justify="right")
     shown = rows if limit is None else rows[:limit]
     for row in shown:
         table.add_row(
@@ -63,6 +65,7 @@ def standings_table(
             f"{row['score']:.3f}",
             f"{row['wins']} ({row['win_rate']:.0%})",
             f"{row['mean_points']:.2f}",
+            str(row.get("faults", 0)),
         )
     if limit is not None and len(rows) > limit:
         table.caption = f"top {limit} of {len(rows)}"
@@ -146,8 +149,9 @@ class LiveReporter(Reporter):
                    "local[:N] for N worker processes here (see docs/distributed.md).")
 @click.option("--report", "report", is_flag=True,
               help="Write OUT/report/ (see arena report) at the end, and refresh it every 30 s.")
+@sandbox_option
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool, dask: str | None, report: bool) -> None:
+                as_json: bool, dask: str | None, report: bool, sandbox: bool | None) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -164,13 +168,18 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         shown = LiveReporter if console.is_terminal else LineReporter
         reporter = shown(console, cfg.name, sprt=Schedule(cfg).is_sprt)
     folder = output_dir(cfg, out)
+    header = sandbox_header(cfg, sandbox)
+    if not quiet and not as_json:
+        console.print(header, highlight=False)
+    log = log_to_folder(folder)
     if report:
         from arena.report import ReportRefresher
 
         reporter = ReportRefresher(folder, reporter)
     started = time.perf_counter()
     try:
-        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, dask=dask)
+        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, dask=dask,
+                                sandbox=sandbox)
     except ConfigError as exc:
         _config_error(exc)
     except TournamentError as exc:
@@ -191,6 +200,9 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     elif not quiet:
         _print_final(console, result, time.perf_counter() - started)
     save_results(folder, report=report, quiet=quiet or as_json)
+    status = closing_status(result, log, quiet=quiet or as_json)
+    if status:
+        sys.exit(status)
 
 
 def sprt_line(status: SprtStatus) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -23,6 +22,7 @@ from typing import Any
 
 from arena.records import RecordWriter
 from arena.referee._seats import bot_spec as bot_spec
+from arena.seeds import derive
 
 from ._reader import read_records
 from ._results import RatingsError
@@ -87,9 +87,9 @@ class AbConfig:
         return seats, reference
 
     def set_seed(self, index: int) -> int:
-        """Seed of set ``index``: a hash of (seed, index), independent of every other set."""
-        digest = hashlib.sha256(f"{self.seed}:{index}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> 1
+        """Seed of set ``index``: a keyed hash of (seed, index), independent of every other set
+        (``arena.seeds.derive``)."""
+        return derive(self.seed, "set", index)
 
     def set_specs(self, index: int) -> list[dict[str, Any]]:
         """Match specs of duplicate set ``index``: every rotation of the seats, and with three

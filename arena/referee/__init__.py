@@ -16,6 +16,8 @@ from ._loading import BotRef, make_bot, resolve
 from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, encode
 from ._referee import HOST_KINDS, MatchSpecError, make_host, play_match, process_pool, run_match
+from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
+from ._sandbox import mechanism as sandbox_mechanism
 from ._seats import bot_spec
 
 __all__ = [
@@ -49,3 +51,4 @@ __all__ = [
     "resolve",
     "run_match",
 ]
+__all__ += ["WRITABLE_ENV", "SandboxUnavailable", "sandbox_argv", "sandbox_mechanism"]

@@ -70,9 +70,7 @@ class _Runner:
             if kind == "start":
                 rules = Rules.from_dict(message["rules"])
                 bot = make_bot(self.ref, self.params)
-                version, state, gauss = message["rng_state"]
-                rng = random.Random()
-                rng.setstate((version, tuple(state), gauss))
+                rng = random.Random(message["seed"])  # the inline host's generator too
                 bot.bind(message["seat"], rules, message["players"], rng)
                 self.bot = bot
                 self.rules = rules

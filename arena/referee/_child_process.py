@@ -191,6 +191,7 @@ class ChildProcess:
         memory_mb: int | None,
         cpu_s: int,
         cwd: str | None = None,
+        sandbox: Sequence[str] | None = None,
     ) -> None:
         fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
         os.close(fd)
@@ -198,7 +199,7 @@ class ChildProcess:
         os.unlink(path)
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        argv = list(argv)
+        argv = [*(sandbox or ()), *argv]
         main_thread = threading.current_thread() is threading.main_thread()
         options: dict[str, Any] = {
             "env": clean_environment(),

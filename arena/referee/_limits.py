@@ -22,7 +22,9 @@ class Limits:
     slack: an answer that arrives within it after the budget is accepted
     (and empties the bank), so pipe and scheduling latency never turn a
     punctual bot into a timeout. ``cpu_s`` caps a child process's CPU time
-    over its life, a backstop if the referee itself dies.
+    over its life, a backstop if the referee itself dies. ``sandbox`` runs
+    ``process`` and ``command`` bots in their own namespaces (see
+    ``arena.referee.sandbox_mechanism`` and docs/security.md).
     """
 
     move_ms: float = 1000
@@ -31,6 +33,7 @@ class Limits:
     memory_mb: int | None = 1024
     grace_ms: float = 100
     cpu_s: int = 3600
+    sandbox: bool = False
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Limits:
@@ -47,6 +50,8 @@ class Limits:
         return limits
 
     def _check(self) -> None:
+        if not isinstance(self.sandbox, bool):
+            raise ValueError(f"limit 'sandbox' must be true or false, got {self.sandbox!r}")
         for name in ("move_ms", "start_ms", "grace_ms", "cpu_s"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:

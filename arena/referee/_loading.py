@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from arena.bot import Bot
+from arena.seeds import bot_rng, bot_seed
 
 __all__ = ["BotRef", "make_bot", "resolve", "rng_for", "seat_seed"]
 
@@ -78,10 +78,9 @@ def make_bot(ref: str, params: dict[str, Any] | None = None) -> Bot:
 
 def rng_for(match_seed: int, seat: int) -> random.Random:
     """The random generator of ``seat`` in a match: the same in every host."""
-    return random.Random(f"{match_seed}:{seat}")
+    return bot_rng(match_seed, seat)
 
 
 def seat_seed(match_seed: int, seat: int) -> int:
-    """A 63-bit seed for a bot in another language: derived one-way, so it reveals no hands."""
-    digest = hashlib.sha256(f"arena-bot:{match_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    """The seed of that generator: derived one-way, so it reveals no seed and no hand."""
+    return bot_seed(match_seed, seat)

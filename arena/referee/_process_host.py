@@ -7,7 +7,7 @@ import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -16,8 +16,9 @@ from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits
-from ._loading import BotRef, resolve, rng_for, seat_seed
+from ._loading import BotRef, resolve, seat_seed
 from ._protocol import PROTOCOL_VERSION, answer_value
+from ._sandbox import SandboxUnavailable, sandbox_argv
 from ._wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
@@ -84,11 +85,20 @@ async def _round_trip(
     return await proc.receive(max(0.0, deadline - trio.current_time()))
 
 
+def _reason(exc: Exception) -> str:
+    """A fault detail for an exception raised while reading a bot's answer."""
+    if isinstance(exc, ValueError):  # ProtocolError and friends say what was wrong
+        return str(exc)
+    return f"unreadable answer ({type(exc).__name__}: {exc})"
+
+
 class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
 
-    def __init__(self, limits: Limits | None, pool: ProcessPool | None) -> None:
+    def __init__(self, limits: Limits | None, pool: ProcessPool | None,
+                 private: Sequence[str] = ()) -> None:
         self._limits = limits or Limits()
+        self._private = tuple(private)
         self._pool = pool
         self._proc: ChildProcess | None = None
         self._info: StartInfo | None = None
@@ -108,7 +118,7 @@ class _ChildHost(Host):
 
     def _pool_key(self) -> tuple[Any, ...]:
         return (type(self).__name__, tuple(self._argv()), self._limits.memory_mb,
-                self._limits.cpu_s)
+                self._limits.cpu_s, self._limits.sandbox, self._private)
 
     def _on_ready(self, message: dict[str, Any]) -> None:
         """Hook: what the bot said about itself when it started."""
@@ -141,7 +151,10 @@ class _ChildHost(Host):
                     stdio=self._stdio(),
                     memory_mb=self._limits.memory_mb,
                     cpu_s=self._limits.cpu_s,
+                    sandbox=sandbox_argv(self._private) if self._limits.sandbox else None,
                 )
+            except SandboxUnavailable as exc:
+                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
             except (OSError, subprocess.SubprocessError) as exc:
                 raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
         else:
@@ -149,7 +162,6 @@ class _ChildHost(Host):
         proc.trace = self.trace
         self._proc = proc
         self._pids.append(proc.pid)
-        state = rng_for(info.seed, info.seat).getstate()
         request_id = proc.new_id()
         message = {
             "type": "start",
@@ -162,7 +174,6 @@ class _ChildHost(Host):
             "rules": info.rules.to_dict(),
             "limits": info.limits,
             "seed": seat_seed(info.seed, info.seat),
-            "rng_state": [state[0], list(state[1]), state[2]],
         }
         try:
             answer = await _round_trip(proc, message, timeout)
@@ -174,9 +185,9 @@ class _ChildHost(Host):
                     fault.detail.partition(" ms")[2]
                 )
             raise BotFault(fault.kind, "start failed: " + fault.detail) from None
-        except ValueError as exc:  # ProtocolError
+        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
             self._drop()
-            raise BotFault("malformed", f"start failed: {exc}") from None
+            raise BotFault("malformed", f"start failed: {_reason(exc)}") from None
         views = ready.get("views", "full")
         if views not in VIEW_ENCODINGS:
             self._drop()
@@ -231,9 +242,9 @@ class _ChildHost(Host):
             if fault.kind != "crash" or not fault.detail.startswith("bot error"):
                 self._drop()  # dead, late or out of step: a fresh process next time
             raise
-        except ValueError as exc:  # ProtocolError: the stream is out of step
+        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
             self._drop()
-            raise BotFault("malformed", str(exc)) from None
+            raise BotFault("malformed", _reason(exc)) from None
 
     async def play(self, view: View, timeout: float) -> object:
         return await self._request("play", view, timeout)
@@ -282,8 +293,9 @@ class ProcessHost(_ChildHost):
         limits: Limits | None = None,
         pool: ProcessPool | None = None,
         python: str | None = None,
+        private: Sequence[str] = (),
     ) -> None:
-        super().__init__(limits, pool)
+        super().__init__(limits, pool, private)
         self._ref = resolve(ref)
         self._params = dict(params or {})
         self._python = python or sys.executable
@@ -320,8 +332,9 @@ class CommandHost(_ChildHost):
         limits: Limits | None = None,
         pool: ProcessPool | None = None,
         cwd: str | None = None,
+        private: Sequence[str] = (),
     ) -> None:
-        super().__init__(limits, pool)
+        super().__init__(limits, pool, private)
         try:
             self._command = shlex.split(command)
         except ValueError as exc:

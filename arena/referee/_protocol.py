@@ -53,7 +53,9 @@ def decode(line: bytes | str) -> dict[str, Any]:
     """Parse one line (without its newline) into a message object with a ``type``."""
     try:
         message = _DECODER.decode(line.decode() if isinstance(line, bytes) else line)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except RecursionError:
+        raise ProtocolError(f"JSON nested too deeply: {_excerpt(line)}") from None
+    except Exception as exc:  # every byte is the peer's: nothing it sends may escape as a bug
         raise ProtocolError(f"not JSON: {_excerpt(line)}") from exc
     if not isinstance(message, dict):
         raise ProtocolError(f"not a JSON object: {_excerpt(line)}")

@@ -47,14 +47,17 @@ def _spec_field(spec: Mapping[str, Any], key: str, default: Any = None) -> Any:
 
 
 def make_host(
-    seat_spec: Mapping[str, Any], limits: Limits, pool: ProcessPool | None = None
+    seat_spec: Mapping[str, Any],
+    limits: Limits,
+    pool: ProcessPool | None = None,
+    private: Sequence[str] = (),
 ) -> Host:
     """The host a BotSpec asks for (``inline``, ``process`` or ``command``).
 
     ``name`` is a registered bot name or a ``module:Class`` reference;
     ``command`` is a command line for the ``command`` host. Raises
     :class:`MatchSpecError` (or the registry's lookup error) for a spec
-    that names no runnable bot.
+    that names no runnable bot. ``private`` paths are hidden from sandboxed bots.
     """
     name = seat_spec.get("name")
     command = seat_spec.get("command")
@@ -71,12 +74,12 @@ def make_host(
     if kind == "command":
         if not isinstance(command, str) or not command.strip():
             raise MatchSpecError("a 'command' host needs a 'command' line")
-        return CommandHost(command, limits=limits, pool=pool)
+        return CommandHost(command, limits=limits, pool=pool, private=private)
     if not isinstance(name, str) or not name:
         raise MatchSpecError(f"a {kind!r} host needs a bot 'name'")
     if kind == "inline":
         return InlineHost(name, dict(params))
-    return ProcessHost(name, dict(params), limits=limits, pool=pool)
+    return ProcessHost(name, dict(params), limits=limits, pool=pool, private=private)
 
 
 def _judge_move(answer: object) -> Move:
@@ -86,7 +89,7 @@ def _judge_move(answer: object) -> Move:
         raise BotFault("malformed", f"expected a move as text, got {_short(answer)}")
     try:
         return parse_move(answer)
-    except ValueError as exc:
+    except Exception as exc:  # whatever the parser trips on, the text is the bot's
         raise BotFault("malformed", f"not a move: {_short(answer)} ({exc})") from None
 
 
@@ -99,7 +102,7 @@ def _judge_cards(answer: object) -> list[Card]:
             raise BotFault("malformed", f"not a card: {_short(item)}")
         try:
             cards.append(Card.parse(item))
-        except ValueError as exc:
+        except Exception as exc:  # whatever the parser trips on, the text is the bot's
             raise BotFault("malformed", f"not a card: {_short(item)} ({exc})") from None
     return cards
 
@@ -130,6 +133,9 @@ class _Referee:
         except (TypeError, ValueError) as exc:
             raise MatchSpecError(f"bad limits: {exc}") from None
         seats = list(_spec_field(spec, "seats") or [])
+        private = _spec_field(spec, "private") or []
+        if not isinstance(private, list) or not all(isinstance(p, str) for p in private):
+            raise MatchSpecError(f"'private' must be a list of paths, got {private!r}")
         if hosts is None:
             if not 2 <= len(seats) <= 8:
                 raise MatchSpecError(f"a match needs 2 to 8 seats, got {len(seats)}")
@@ -138,7 +144,7 @@ class _Referee:
                 for seat_spec in seats:
                     if not isinstance(seat_spec, Mapping):
                         raise MatchSpecError(f"a seat must be a BotSpec mapping, got {seat_spec!r}")
-                    built.append(make_host(seat_spec, self.limits, pool))
+                    built.append(make_host(seat_spec, self.limits, pool, private))
             except LookupError as exc:
                 raise MatchSpecError(str(exc)) from None
             hosts = built

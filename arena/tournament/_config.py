@@ -131,6 +131,11 @@ class Limits(BaseModel):
     on_fault: Literal["forfeit", "pass"] | None = Field(
         default=None, description="What a fault costs (default: the rules' on_fault)."
     )
+    sandbox: bool | None = Field(
+        default=None,
+        description="Run process and command bots in their own namespaces (docs/security.md); "
+        "default: wherever this machine can.",
+    )
 
     def spec(self) -> dict[str, Any]:
         """The ``limits`` of the match spec (``on_fault`` goes into the rules)."""
@@ -139,7 +144,16 @@ class Limits(BaseModel):
             "bank_ms": self.bank_ms,
             "start_ms": self.start_ms,
             "memory_mb": self.memory_mb,
+            "sandbox": self.sandboxed(),
         }
+
+    def sandboxed(self) -> bool:
+        """Whether bot processes run sandboxed: as set, else wherever the machine can."""
+        if self.sandbox is not None:
+            return self.sandbox
+        from arena.referee import sandbox_mechanism
+
+        return sandbox_mechanism() is not None
 
 
 class RoundRobinFormat(BaseModel):
@@ -284,7 +298,13 @@ class TournamentConfig(BaseModel):
         pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
         description="Tournament name, used in match ids and the default output folder.",
     )
-    seed: int = Field(default=0, ge=0, lt=2**63, description="Seed of every match seed.")
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        lt=2**63,
+        description="Seed of every match seed. A published seed reveals every hand: leave it "
+        "out and a secret one is drawn, kept in the output folder and shown at the end.",
+    )
     rules: dict[str, Any] = Field(
         default_factory=lambda: {"preset": "standard"},
         description="A rules preset and option overrides (Rules.from_dict mapping).",
@@ -567,6 +587,12 @@ def _semantic_issues(
                     f"than the {k - 1} opponents a table of {k} needs",
                 )
             )
+    if check_bots and config.limits.sandbox:
+        from arena.referee import sandbox_mechanism
+
+        if sandbox_mechanism() is None:
+            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots: install "
+                           "bubblewrap (apt-get install bubblewrap), or set sandbox: false"))
     if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
         from arena.tournament._swiss import table_sizes
 

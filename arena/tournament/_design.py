@@ -20,10 +20,11 @@ Two tools, both exact rather than heuristic:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
+
+from arena.seeds import rng as seeded
 
 Table = tuple[int, ...]
 """Bots of one table, in seat order (entry i sits in seat i)."""
@@ -78,18 +79,21 @@ def full_round_robin(n: int, k: int) -> Iterator[Table]:
         yield from equitable_seats(short, k)
 
 
-def sampled_round_robin(n: int, k: int, max_tables: int, seed: int) -> Iterator[Table]:
+def sampled_round_robin(
+    n: int, k: int, max_tables: int, seed: int, block: int = 0
+) -> Iterator[Table]:
     """A balanced sample of whole classes: at most ``max_tables`` tables.
 
     Every bot plays exactly ``classes * k`` tables, ``classes`` in each seat,
     where ``classes = max_tables // n``. Falls back to the full round robin
-    when it fits under the cap.
+    when it fits under the cap. The sample is drawn from the tournament
+    ``seed``; ``block`` tells apart several samples of one tournament.
     """
     if comb(n, k) <= max_tables:
         yield from full_round_robin(n, k)
         return
     wanted = capped_classes(n, k, max_tables)
-    rng = random.Random(f"design:{n}:{k}:{seed}")
+    rng = seeded(seed, "design", n, k, block)
     chosen: list[tuple[int, ...]] = []
     if wanted * 2 > comb(n, k) // n:
         # Dense sample: enumerate the classes and draw without replacement.

@@ -10,8 +10,9 @@ records say so with ``"dry_run": true``.
 from __future__ import annotations
 
 import hashlib
-import random
 from typing import Any
+
+from arena.seeds import rng as seeded
 
 
 def dry_run_match(spec: dict[str, Any]) -> dict[str, Any]:
@@ -20,7 +21,7 @@ def dry_run_match(spec: dict[str, Any]) -> dict[str, Any]:
     labels = [seat["label"] for seat in seats]
     # Bots get a fixed "strength" from their label so standings are not pure noise,
     # and the seed decides the rest.
-    rng = random.Random(f"{spec['seed']}:{','.join(labels)}")
+    rng = seeded(spec["seed"], "dryrun", *labels)
     strength = [
         int.from_bytes(hashlib.blake2b(label.encode(), digest_size=2).digest(), "big") / 65536
         for label in labels

@@ -57,8 +57,9 @@ class Executor(Protocol):
     """Runs match specs and yields their records in spec order.
 
     Implementations must pull ``specs`` lazily, keep a bounded number of
-    matches in flight, raise :class:`MatchFailed` at the position of a match
-    that could not be played, and cancel what is in flight when the
+    matches in flight, yield an error record (:func:`error_record`) for a
+    match whose match function raised, raise :class:`MatchFailed` at the
+    position of a match that could not be played at all, and cancel what is in flight when the
     iteration is closed early (``close()`` on the generator, an exception,
     Ctrl-C).
     """
@@ -87,14 +88,37 @@ def referee_match(spec: dict[str, Any]) -> dict[str, Any]:
     return run_match(spec)
 
 
+def error_record(spec: dict[str, Any], exc: BaseException) -> dict[str, Any]:
+    """The record of a match the referee itself failed to play (``"type": "error"``).
+
+    It names the match, its seed and seats like a match record, and carries
+    the error and its traceback; standings and ratings skip it, and a resumed
+    run does not play it again (delete its line to retry it).
+    """
+    frame = traceback.extract_tb(exc.__traceback__)[-1:] or None
+    where = f" ({frame[0].filename}:{frame[0].lineno})" if frame else ""
+    seats = spec.get("seats") or []
+    return {
+        "schema": 1,
+        "type": "error",
+        "match_id": spec.get("match_id"),
+        "tournament": spec.get("tournament"),
+        "seed": spec.get("seed"),
+        "set": spec.get("set"),
+        "round": spec.get("round"),
+        "seats": [{"seat": i, "label": seat.get("label") if isinstance(seat, dict) else None}
+                  for i, seat in enumerate(seats)],
+        "error": f"{type(exc).__name__}: {exc}{where}",
+        "traceback": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+    }
+
+
 def _play(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:
     """Run one match in a worker; failures come back as data, never as a dead worker."""
     try:
         return True, match_fn(spec)
     except Exception as exc:
-        frame = traceback.extract_tb(exc.__traceback__)[-1:] or None
-        where = f" ({frame[0].filename}:{frame[0].lineno})" if frame else ""
-        return False, f"{type(exc).__name__}: {exc}{where}"
+        return False, error_record(spec, exc)
 
 
 def _run_one(match_fn: MatchFn, spec: dict[str, Any]) -> dict[str, Any]:
@@ -102,10 +126,14 @@ def _run_one(match_fn: MatchFn, spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def _checked(spec: dict[str, Any], ok: bool, value: Any) -> dict[str, Any]:
-    """The record, or MatchFailed when the match function failed or answered nonsense."""
+    """The record (an error record when the match function failed), or MatchFailed when the
+    match could not be played here at all (``value`` says why) or the match function answered
+    nonsense."""
     match_id = str(spec.get("match_id"))
     if not ok:
-        raise MatchFailed(match_id, value)
+        if isinstance(value, dict):
+            return value
+        raise MatchFailed(match_id, str(value))
     if not isinstance(value, dict):
         raise MatchFailed(match_id, f"the record is a {type(value).__name__}, not a mapping")
     if value.get("match_id") != spec.get("match_id"):

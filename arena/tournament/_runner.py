@@ -24,6 +24,7 @@ import yaml
 
 from arena.records import RECORDS as RECORDS
 from arena.records import RecordWriter
+from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import (
     ConfigError,
     TournamentConfig,
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from arena.ratings import SprtStatus
 
 CONFIG_COPY = "config.yaml"
+SECRET_SEED = "secret-seed"
+"""Where a run keeps the seed it drew for a config without one (to resume, and to publish)."""
 
 
 class TournamentError(RuntimeError):
@@ -89,6 +92,19 @@ class TournamentResult:
     sprt: dict[str, Any] | None = None
     """Format sprt: the test's final status (``SprtStatus.to_dict()``: decision, llr and
     its bounds, sets, elo with elo_low and elo_high)."""
+    faults: list[str] = field(default_factory=list)
+    """One line per bot that faulted: its most frequent fault, in how many of its matches,
+    and the first detail (``FaultLog.lines()``)."""
+    silent: list[str] = field(default_factory=list)
+    """Labels of bots that played matches without ever making a move of their own."""
+    seed: int | None = None
+    """The tournament seed the matches were dealt from."""
+    secret_seed: bool = False
+    """Whether the seed was drawn in secret (the config gave none); it is kept in the output
+    folder's ``secret-seed`` file: publish it after the competition so anyone can check."""
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    """Matches the referee itself failed to play: ``match_id`` and ``error`` of each error
+    record (the record holds the traceback). A run with errors is not a clean run."""
 
     @property
     def complete(self) -> bool:
@@ -129,6 +145,7 @@ def run_tournament(
     match_fn: MatchFn | None = None,
     reporter: Reporter | None = None,
     dask: str | None = None,
+    sandbox: bool | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament and return its standings as plain data.
 
@@ -139,7 +156,8 @@ def run_tournament(
     or ``local[:N]``) runs the matches on a Dask cluster, like the config's
     ``executor: {type: dask}``. Raises
     :class:`ConfigError` for a bad config and :class:`TournamentError` when the
-    run cannot go on; records written so far are always kept. Ctrl-C
+    run cannot go on; records written so far are always kept. ``sandbox``
+    overrides the config's ``limits.sandbox`` (a run may be resumed either way). Ctrl-C
     propagates as ``KeyboardInterrupt`` once the records are safe.
     """
     cfg, text = coerce_config(config)
@@ -149,6 +167,14 @@ def run_tournament(
         _keep_config_copy(folder, cfg, text)
     except OSError as exc:
         raise TournamentError(f"cannot use {folder} as the output folder: {exc.strerror}") from None
+    if sandbox is not None:
+        cfg = cfg.model_copy(update={"limits": cfg.limits.model_copy(update={"sandbox": sandbox})})
+    secret = cfg.seed is None
+    cfg = cfg.model_copy(update={"seed": _secret_seed(folder)}) if secret else cfg
+    # What no sandboxed bot may see: the records, the seed and the config.
+    private = [str(folder.resolve())]
+    if isinstance(config, str | os.PathLike):
+        private.append(str(Path(config).resolve()))
     schedule = Schedule(cfg)
     workers = jobs or cfg.jobs or default_jobs()
     owned = executor is None
@@ -158,7 +184,9 @@ def run_tournament(
     records_path = folder / RECORDS
     if schedule.is_sprt:
         try:
-            return _run_sprt(cfg, schedule, records_path, executor, reporter, workers)
+            result = _run_sprt(cfg, schedule, records_path, executor, reporter, workers, private)
+            result.secret_seed = secret
+            return result
         finally:
             if owned:
                 executor.close()
@@ -166,10 +194,12 @@ def run_tournament(
     standings = Standings(cfg.labels)
     # ids recorded before this run, with their fingerprint (new ones need no lookup)
     done: dict[str, int] = {}
+    errors: list[dict[str, Any]] = []
     by_round: dict[int, list[dict[str, Any]]] = defaultdict(list)
     try:
         for record in resume_records(records_path):
             _check_record(record, cfg, records_path)
+            _note_error(record, errors)
             done[record["match_id"]] = _fingerprint(record)
             standings.add(record)
             if schedule.is_swiss:
@@ -196,13 +226,14 @@ def run_tournament(
                         standings.add_bye(cfg.labels[bye])
                 else:
                     tables = schedule.tables(round_)
-                specs = _todo(schedule, tables, done, skipped, records_path)
+                specs = _private(_todo(schedule, tables, done, skipped, records_path), private)
                 try:
                     # closing(): an exception here (Ctrl-C) stops the executor at once,
                     # not when the generator happens to be collected.
                     with closing(executor.run(specs)) as results:
                         for record in results:
                             writer.write(record)
+                            _note_error(record, errors)
                             played += 1
                             standings.add(record)
                             if history is not None:
@@ -237,7 +268,50 @@ def run_tournament(
         resumed=len(done),
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
+        faults=standings.faults.lines(),
+        silent=standings.faults.silent(),
+        errors=errors,
+        seed=schedule.seed,
+        secret_seed=secret,
     )
+
+
+def _secret_seed(folder: Path) -> int:
+    """The seed kept in ``folder``, or a new secret one, kept there before any match is played."""
+    path = folder / SECRET_SEED
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        if (folder / RECORDS).exists() and (folder / RECORDS).stat().st_size:
+            raise TournamentError(
+                f"{folder} holds records of a run with a secret seed, but no {SECRET_SEED} file "
+                "to resume it with; choose another --out"
+            ) from None
+        seed = secret_seed()
+        try:
+            path.write_text(f"{seed}\n", encoding="utf-8")
+        except OSError as exc:
+            raise TournamentError(
+                f"cannot keep the secret seed in {path}: {exc.strerror}"
+            ) from None
+        return seed
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
+    if not text.isdigit() or int(text) >= SEED_LIMIT:
+        raise TournamentError(f"{path}: not a seed ({text[:40]!r}); choose another --out")
+    return int(text)
+
+
+def _private(specs: Iterable[dict[str, Any]], paths: list[str]) -> Iterator[dict[str, Any]]:
+    """The specs with the paths sandboxed bots must not see (``private``)."""
+    for spec in specs:
+        yield {**spec, "private": paths}
+
+
+def _note_error(record: Mapping[str, Any], errors: list[dict[str, Any]]) -> None:
+    """Keep the id and message of an error record."""
+    if record.get("type") == "error":
+        errors.append({"match_id": record.get("match_id"), "error": record.get("error")})
 
 
 def _run_sprt(
@@ -247,6 +321,7 @@ def _run_sprt(
     executor: Executor,
     reporter: Reporter,
     workers: int,
+    private: list[str],
 ) -> TournamentResult:
     """Play duplicate sets until the test decides; resume by replaying the test on the records.
 
@@ -291,9 +366,15 @@ def _run_sprt(
         reporter.sprt(feed.status())
         with RecordWriter(records_path, fsync=False) as writer:
             try:
-                with closing(executor.run(specs())) as results:
+                with closing(executor.run(_private(specs(), private))) as results:
                     for record in results:
                         writer.write(record)
+                        if record.get("type") == "error":
+                            raise TournamentError(
+                                f"match {record.get('match_id')} failed: {record.get('error')}; "
+                                f"the error is recorded in {records_path} (delete its line to "
+                                "retry the match)"
+                            )
                         played += 1
                         standings.add(record)
                         reporter.match(record, standings)
@@ -329,6 +410,9 @@ def _run_sprt(
         elapsed_s=round(time.perf_counter() - started, 3),
         standings=standings.to_list(),
         sprt=status.to_dict(),
+        seed=schedule.seed,
+        faults=standings.faults.lines(),
+        silent=standings.faults.silent(),
     )
 
 

@@ -10,12 +10,12 @@ table and rotation (``demo-r2-t7-p1``) and are the resume key.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from arena.seeds import rng as seeded
 from arena.tournament._config import (
     GauntletFormat,
     RoundRobinFormat,
@@ -81,7 +81,13 @@ class Schedule:
     def __init__(self, config: TournamentConfig) -> None:
         from arena.game import Rules
 
+        self.secret = config.seed is None
+        """The config has no seed yet: the schedule's shape is known, not its matches."""
+        if self.secret:
+            config = config.model_copy(update={"seed": 0})
         self.config = config
+        self.seed: int = config.seed or 0
+        """The tournament seed (``0`` standing in while it is secret and not drawn)."""
         self.labels = config.labels
         self.name = config.name
         self._bot_specs = [bot.spec() for bot in config.bots]
@@ -129,13 +135,14 @@ class Schedule:
 
     def tables(self, round_: int, history: SwissHistory | None = None) -> Iterator[Table]:
         """The tables of round ``round_`` (Swiss rounds need the history of earlier ones)."""
+        self._check_seed()
         fmt = self.config.format
         n, k = len(self.labels), self.config.players
         if isinstance(fmt, RoundRobinFormat):
             if fmt.max_tables is None:
                 design = full_round_robin(n, k)
             else:
-                design = sampled_round_robin(n, k, fmt.max_tables, self.config.seed)
+                design = sampled_round_robin(n, k, fmt.max_tables, self.seed)
             for t, bots in enumerate(design):
                 yield Table(f"{self.name}-t{t}", bots, None)
         elif isinstance(fmt, SprtFormat):
@@ -174,7 +181,8 @@ class Schedule:
 
     def swiss_order(self, round_: int, history: SwissHistory) -> list[int]:
         """Bots best first: a seeded shuffle in round 0, the standings afterwards."""
-        rng = random.Random(f"swiss:{self.config.seed}")
+        self._check_seed()
+        rng = seeded(self.seed, "swiss")
         shuffled = list(range(len(self.labels)))
         rng.shuffle(shuffled)
         if round_ == 0:
@@ -185,12 +193,13 @@ class Schedule:
 
     def specs(self, table: Table) -> Iterator[dict[str, Any]]:
         """The match specs of one table: one match, or one per rotation in duplicate mode."""
+        self._check_seed()
         m = len(table.bots)
         rotations = range(m) if self.config.duplicate else range(1)
         repeat = self.config.repeat
         for s in range(repeat):
             play_id = f"{table.table_id}-s{s}" if repeat > 1 else table.table_id
-            seed = match_seed(self.config.seed, play_id)
+            seed = match_seed(self.seed, play_id)
             base = cyclic_order(table.bots, s) if self.config.duplicate else table.bots
             for p in rotations:
                 # Rotation p moves every bot p seats on: over the set, each bot holds
@@ -207,6 +216,11 @@ class Schedule:
                     "round": table.round,
                 }
 
+    def _check_seed(self) -> None:
+        if self.secret:
+            raise ValueError("the config has no seed: draw one first (run_tournament draws a "
+                             "secret seed and keeps it in the output folder)")
+
     def _gauntlet(self) -> list[tuple[int, ...]]:
         fmt = self.config.format
         assert isinstance(fmt, GauntletFormat)
@@ -220,7 +234,7 @@ class Schedule:
                 design = full_round_robin(len(field), k - 1)
             else:
                 design = sampled_round_robin(
-                    len(field), k - 1, fmt.max_tables, self.config.seed + ci
+                    len(field), k - 1, fmt.max_tables, self.seed, ci
                 )
             tables.extend((challenger, *(field[j] for j in subset)) for subset in design)
         return equitable_seats(tables, k)

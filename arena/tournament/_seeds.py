@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
+from arena.seeds import derive
 
 
 def match_seed(tournament_seed: int, key: str) -> int:
     """The seed of the match (or duplicate set) named ``key``, in 0..2**63-1.
 
-    A hash, so a match's cards never depend on when or where it runs: the
-    order of execution, the number of jobs and resuming change nothing.
+    A keyed hash (``arena.seeds.derive``), so a match's cards never depend on
+    when or where it runs (the order of execution, the number of jobs and
+    resuming change nothing), and no match seed reveals the tournament seed.
     """
-    digest = hashlib.blake2b(f"{tournament_seed}:{key}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") & (2**63 - 1)
+    return derive(tournament_seed, "match", key)

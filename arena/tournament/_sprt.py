@@ -51,7 +51,7 @@ class SprtPlan:
             alpha=fmt.alpha,
             beta=fmt.beta,
             max_sets=fmt.max_sets,
-            seed=config.seed,
+            seed=config.seed or 0,  # Schedule gives a drawn seed; 0 stands in for counting
             tournament=config.name,
         )
         seats, reference = self.ab.seats()

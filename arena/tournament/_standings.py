@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from arena.records import FaultLog
+
 _UNIT = 420  # divisible by 1..7: a table of m seats scores in whole multiples of 1/(m-1)
 
 
@@ -34,6 +36,8 @@ class Standing:
     points: int = 0
     """Sum of game points."""
     byes: int = 0
+    faults: int = 0
+    """Faults of the bot (any kind) over its matches."""
 
     @property
     def score(self) -> float:
@@ -71,9 +75,14 @@ class Standings:
 
     def __init__(self, labels: Sequence[str]) -> None:
         self._rows = {label: Standing(label) for label in labels}
+        self.faults = FaultLog(labels)
+        """Each bot's faults and moves, for the run's closing fault summary."""
 
     def add(self, record: Mapping[str, Any]) -> None:
-        """Count one match record."""
+        """Count one match record (records of another ``type``, such as errors, count nothing)."""
+        if record.get("type", "match") != "match":
+            return
+        self.faults.add(record)
         seats = record["seats"]
         ranking = record["ranking"]
         scores = record.get("scores") or [0] * len(seats)
@@ -87,6 +96,8 @@ class Standings:
             row.units += (m - 1 - place) * _UNIT // (m - 1) if m > 1 else 0
             row.wins += place == 0
             row.points += int(scores[seat])
+            row.faults += sum(1 for deal in record.get("deals") or []
+                              for fault in deal.get("faults") or [] if fault["seat"] == seat)
 
     def add_bye(self, label: str) -> None:
         """Count a Swiss bye (no match, no score)."""
@@ -118,6 +129,7 @@ class Standings:
                 "points": row.points,
                 "mean_points": round(row.mean_points, 6),
                 "byes": row.byes,
+                "faults": row.faults,
             }
             for rank, row in enumerate(self.rows(), start=1)
         ]

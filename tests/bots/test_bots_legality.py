@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,6 +9,7 @@ from hypothesis import strategies as st
 from arena import Bot, MatchInfo
 from arena.game import Card, Match, Move, Rules
 from arena.plugins import registry
+from arena.seeds import bot_rng
 
 PRESETS = ["standard", "runs", "daifugo"]
 NAMES = registry().names()
@@ -24,7 +23,7 @@ def checked_match(names: list[str], rules: Rules, seed: int) -> Match:
     players = len(names)
     bots: list[Bot] = [reg.create(name, **QUICK.get(name, {})) for name in names]
     for seat, bot in enumerate(bots):
-        bot.bind(seat, rules, players, random.Random(f"{seed}:{seat}"))
+        bot.bind(seat, rules, players, bot_rng(seed, seat))
         bot.start_match(MatchInfo(seat, players, rules, "legality", names))
     match = Match(rules, players, seed)
     while (decision := match.pending) is not None:

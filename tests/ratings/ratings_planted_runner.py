@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping
 from typing import Any
+
+from arena.seeds import rng as seeded
 
 STRENGTH = {"strong": 0.7, "weak": 0.0, "twin": 0.0}
 CALLS: list[str] = []
@@ -14,7 +15,7 @@ CALLS: list[str] = []
 def play(spec: Mapping[str, Any]) -> dict[str, Any]:
     """Finishing orders drawn from Plackett-Luce (Gumbel trick), seeded by the spec."""
     CALLS.append(spec["match_id"])
-    rng = random.Random(f"{spec['seed']}:{spec['match_id']}")
+    rng = seeded(spec["seed"], "planted", spec["match_id"])
     labels = [seat["label"] for seat in spec["seats"]]
     n = len(labels)
     deals = []

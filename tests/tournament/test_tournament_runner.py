@@ -120,17 +120,31 @@ def test_resuming_with_a_different_config_is_refused(tmp_path: Path) -> None:
     assert again.played == 0 and again.complete
 
 
-def test_a_failing_match_keeps_earlier_records_and_says_how_to_resume(tmp_path: Path) -> None:
-    def broken(spec: dict[str, Any]) -> dict[str, Any]:
-        if spec["match_id"] == "f-t3":
-            raise RuntimeError("referee bug")
-        return dry_run_match(spec)
+def _broken(spec: dict[str, Any]) -> dict[str, Any]:
+    if spec["match_id"] == "f-t3":
+        raise RuntimeError("referee bug")
+    return dry_run_match(spec)
 
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_match_is_recorded_as_an_error_and_the_tournament_goes_on(
+    tmp_path: Path, jobs: int
+) -> None:
     out = tmp_path / "out"
     config = _dry_config("f", 4, 2, '{"type": "round_robin"}')
-    with pytest.raises(TournamentError, match=r"match f-t3 failed: RuntimeError: referee bug"):
-        run_tournament(config, out=out, executor=SerialExecutor(broken))
-    assert len((out / "records.jsonl").read_text().splitlines()) == 3
+    with LocalExecutor(jobs, _broken) as executor:
+        result = run_tournament(config, out=out, executor=executor)
+    assert result.complete and result.played == 6
+    assert [e["match_id"] for e in result.errors] == ["f-t3"]
+    assert result.errors[0]["error"].startswith("RuntimeError: referee bug (")
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    error = records[3]
+    assert error["type"] == "error" and error["match_id"] == "f-t3"
+    assert 'raise RuntimeError("referee bug")' in error["traceback"]
+    assert isinstance(error["seed"], int) and len(error["seats"]) == 2
+    assert sum(row["matches"] for row in result.standings) == 5 * 2
+    again = run_tournament(config, out=out, executor=SerialExecutor(dry_run_match))
+    assert again.played == 0 and [e["match_id"] for e in again.errors] == ["f-t3"]
 
 
 def _wait_for_records(path: Path, count: int, proc: subprocess.Popen[bytes]) -> int:
@@ -262,7 +276,8 @@ def test_resume_refuses_records_that_do_not_fit_the_schedule(tmp_path: Path) -> 
     with pytest.raises(TournamentError, match=r"match fit-r0-t0 was recorded with other seats"):
         run_tournament(config, out=out, executor=SerialExecutor(dry_run_match))
 
-    stranger = {**json.loads(lines[0]), "match_id": "fit-r9-t9"}
+    # of a round the schedule does not have, so it cannot change the pairing of the others
+    stranger = {**json.loads(lines[0]), "match_id": "fit-r9-t9", "round": 9}
     path.write_text("\n".join([*lines, json.dumps(stranger)]) + "\n")
     with pytest.raises(TournamentError, match=r"holds 1 record of matches this schedule"):
         run_tournament(config, out=out, executor=SerialExecutor(dry_run_match))

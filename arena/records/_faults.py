@@ -1,0 +1,133 @@
+"""Which bots faulted, how, and whether they ever played: a summary read from match records.
+
+A tournament's organiser must see at a glance that an entrant never
+started (a missing interpreter, a memory cap its runtime cannot live
+under) instead of finding it at the bottom of the standings with no
+explanation. :class:`FaultLog` counts, per bot label, the matches it
+played, the moves it made itself, and the matches in which each kind of
+fault happened, keeping the first detail of each kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["BotFaults", "FaultLog", "short_detail"]
+
+_START = "start failed: "
+_TAIL = "; output tail: "
+_TRACEBACK = "; traceback tail: "
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+
+
+def short_detail(detail: str, limit: int = 160) -> str:
+    """One line of a fault detail: the bot's own last words, not the referee's.
+
+    A crash detail ends with the tail of the bot's output (``; output tail: ...``),
+    whose last non-empty line is the bot's own error (the end of its traceback,
+    a runtime's fatal message); the referee's part before it says how it ended.
+    A Python bot's exception (``; traceback tail: ...``) is shown with its
+    innermost frame, which is in the bot's code.
+    """
+    text = detail[len(_START):] if detail.startswith(_START) else detail
+    head, sep, tail = text.partition(_TRACEBACK)
+    if sep:  # a Python bot's exception: the error and the innermost frame, the bot's own
+        frames = _FRAME.findall(tail)
+        if frames:
+            file, line, function = frames[-1]
+            head = f"{head.strip()} (at {file.rsplit('/', 1)[-1]}:{line} in {function})"
+        text = head
+    head, sep, tail = text.partition(_TAIL)
+    if sep:
+        last = [line.strip() for line in tail.splitlines() if line.strip()]
+        if last:
+            text = f"{last[-1]} ({head.strip()})"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass
+class BotFaults:
+    """One bot's faults over the records read so far."""
+
+    label: str
+    matches: int = 0
+    moves: int = 0
+    """Moves the bot chose itself (a forced move after a fault is not counted)."""
+    faults: int = 0
+    by_kind: Counter[tuple[str, bool]] = field(default_factory=Counter)
+    """Matches in which each (kind, at start) happened."""
+    first: dict[tuple[str, bool], str] = field(default_factory=dict)
+    """The first detail of each (kind, at start)."""
+
+    def line(self) -> str | None:
+        """``label: kind [at start] in n/m matches: detail``, or ``None`` without faults."""
+        if not self.by_kind:
+            return None
+        (kind, at_start), count = max(self.by_kind.items(), key=lambda item: (item[1], item[0]))
+        where = " at start" if at_start else ""
+        return (f"{self.label}: {kind}{where} in {count}/{self.matches} matches: "
+                f"{short_detail(self.first[(kind, at_start)])}")
+
+    @property
+    def silent(self) -> bool:
+        """Played matches without ever making a move of its own."""
+        return self.matches > 0 and self.moves == 0
+
+
+class FaultLog:
+    """Faults and moves per bot label, fed one match record at a time."""
+
+    def __init__(self, labels: Iterable[str] = ()) -> None:
+        self.bots: dict[str, BotFaults] = {label: BotFaults(label) for label in labels}
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one record (records of another ``type`` than ``match`` count nothing)."""
+        if record.get("type", "match") != "match":
+            return
+        labels = [str(seat["label"]) for seat in record["seats"]]
+        rows = [self.bots.setdefault(label, BotFaults(label)) for label in labels]
+        for row in rows:
+            row.matches += 1
+        seen: set[tuple[int, str, bool]] = set()
+        # Unless a fault forfeits the deal, the referee plays one move for the seat.
+        forced_moves = (record.get("rules") or {}).get("on_fault", "forfeit") != "forfeit"
+        for deal in record.get("deals") or []:
+            made = Counter(m["seat"] for m in deal.get("moves") or [])
+            if forced_moves:
+                made.subtract(f["seat"] for f in deal.get("faults") or []
+                              if f.get("stage", "play") == "play")
+            for seat, row in enumerate(rows):
+                row.moves += max(0, made[seat])
+            for fault in deal.get("faults") or []:
+                seat = fault["seat"]
+                detail = str(fault.get("detail") or "")
+                key = (str(fault["kind"]), detail.startswith(_START))
+                row = rows[seat]
+                row.faults += 1
+                row.first.setdefault(key, detail)
+                if (seat, *key) not in seen:
+                    seen.add((seat, *key))
+                    row.by_kind[key] += 1
+
+    def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
+        """Count many records."""
+        for record in records:
+            self.add(record)
+
+    def lines(self) -> list[str]:
+        """One line per bot that faulted, most faults first."""
+        rows = sorted(self.bots.values(), key=lambda r: (-r.faults, r.label))
+        return [line for row in rows if (line := row.line()) is not None]
+
+    def silent(self) -> list[str]:
+        """Labels of bots that played matches but never a move of their own."""
+        return [row.label for row in self.bots.values() if row.silent]
+
+    def counts(self) -> dict[str, int]:
+        """Faults per label."""
+        return {label: row.faults for label, row in self.bots.items()}

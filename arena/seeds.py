@@ -1,0 +1,82 @@
+"""Every seed arena derives, from one keyed one-way function.
+
+A tournament seed is the key to every hand of every match, so nothing
+computed from it and shown to a bot (or written where a bot could read it)
+may let anyone compute it back. All derivations go through :func:`derive`:
+BLAKE2b keyed with the parent seed, over an unambiguous encoding of a path
+of names and numbers. Knowing any number of derived seeds reveals neither the
+parent seed nor any sibling, and distinct paths never share an input.
+
+The paths in use (``derive(parent, *path)``):
+
+================================  ==========================================
+``derive(T, "match", key)``       match seed of the match or set ``key``
+``derive(T, "set", i)``           duplicate set ``i`` of an A/B test (sprt)
+``derive(T, "swiss")``            Swiss round-0 order
+``derive(T, "design", n, k, i)``  sampled round robin: block ``i`` of ``n``
+                                  bots at tables of ``k``
+``derive(M, "bot", seat)``        the generator of the bot at ``seat`` of
+                                  a match seeded ``M``
+``derive(M, "dryrun", *labels)``  the ranking a dry run invents for a match
+================================  ==========================================
+
+The deck of each deal is shuffled from the match seed by the game's own
+published shuffle (docs/rules.md, "The deal"), so that any language can
+replay a record; the match seed itself is never sent to a bot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from typing import Final
+
+__all__ = ["SEED_LIMIT", "bot_rng", "bot_seed", "derive", "rng", "secret_seed"]
+
+SEED_LIMIT: Final = 2**63
+"""Seeds are integers in ``0 .. SEED_LIMIT - 1`` (they fit a signed 64-bit integer)."""
+
+
+def _part(value: str | int) -> bytes:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise TypeError(f"a seed path holds names and integers, not {type(value).__name__}")
+    tag, text = (b"s", value) if isinstance(value, str) else (b"i", str(value))
+    data = text.encode()
+    return tag + len(data).to_bytes(4, "big") + data
+
+
+def derive(seed: int, *path: str | int) -> int:
+    """The seed named ``path`` under ``seed``: one-way, in ``0 .. 2**63 - 1``.
+
+    ``seed`` is the key of a BLAKE2b hash of the path (each part tagged as a
+    name or an integer and length-prefixed), so ``derive(s, "a", 1)`` and
+    ``derive(s, "a1")`` differ, and no output reveals ``seed``.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed is an integer >= 0, got {seed!r}")
+    key = seed.to_bytes(max(8, (seed.bit_length() + 7) // 8), "big")
+    if len(key) > 64:
+        raise ValueError("a seed has at most 512 bits")
+    digest = hashlib.blake2b(b"".join(_part(p) for p in path), key=key, digest_size=8).digest()
+    return int.from_bytes(digest, "big") % SEED_LIMIT
+
+
+def rng(seed: int, *path: str | int) -> random.Random:
+    """A ``random.Random`` seeded with ``derive(seed, *path)``."""
+    return random.Random(derive(seed, *path))
+
+
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the generator given to the bot at ``seat``, in every host."""
+    return derive(match_seed, "bot", seat)
+
+
+def bot_rng(match_seed: int, seat: int) -> random.Random:
+    """The bot's generator: ``random.Random(bot_seed(match_seed, seat))``."""
+    return random.Random(bot_seed(match_seed, seat))
+
+
+def secret_seed() -> int:
+    """A fresh seed from the operating system's secure generator."""
+    return secrets.randbelow(SEED_LIMIT)

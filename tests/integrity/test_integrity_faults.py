@@ -1,0 +1,92 @@
+"""Faults are visible: standings, the closing section, the exit status, a quiet terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from arena.records import FaultLog, short_detail
+from arena.referee import WRITABLE_ENV
+
+NEVER_STARTS = "sh -c 'echo \"# Fatal process OOM in Heap setup\" >&2; exit 1'"
+
+
+def config(tmp_path: Path, command: str) -> Path:
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump({
+        "name": "faulty", "seed": 3, "players": 3, "rules": {"rounds": 2},
+        "format": {"type": "round_robin"}, "jobs": 1,
+        "bots": [{"label": "node", "command": command}, {"name": "greedy"}, {"name": "random"},
+                 {"name": "lowest"}],
+        "limits": {"move_ms": 2000, "start_ms": 10000},
+    }))
+    return path
+
+
+def arena_run(path: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "from arena.cli import main; main()", "run", str(path),
+               "--out", str(out), *extra]
+    env = {**os.environ, WRITABLE_ENV: str(path.parent)}  # the spy's log, under bubblewrap
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_a_bot_that_never_starts_fails_a_quiet_run_with_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = arena_run(config(tmp_path, NEVER_STARTS), out, "--quiet")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("error: node never played a move: crash at start in 3/3 matches: "
+                           "# Fatal process OOM in Heap setup (process ")
+    log = [json.loads(line) for line in (out / "arena.log").read_text().splitlines()]
+    assert any(entry["event"] == "bot failed to start" for entry in log)
+
+
+def test_the_closing_section_and_standings_name_the_faults(tmp_path: Path) -> None:
+    done = arena_run(config(tmp_path, NEVER_STARTS), tmp_path / "out")
+    assert done.returncode == 1
+    assert "faults" in done.stdout  # the standings' column
+    lines = done.stdout.splitlines()
+    section = lines[lines.index("faults:") + 1:]
+    assert section[0].startswith("  node: crash at start in 3/3 matches: # Fatal process OOM")
+    assert "{" not in done.stderr  # no JSON log lines on the terminal
+
+
+def test_a_clean_run_exits_zero_without_a_faults_section(tmp_path: Path) -> None:
+    done = arena_run(config(tmp_path, f"{sys.executable} {Path(__file__).parent / 'spy_bot.py'} "
+                                      f"{tmp_path / 'spy.log'}"), tmp_path / "out", "--quiet")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_a_python_bots_crash_is_summed_up_by_its_own_frame() -> None:
+    detail = ('bot error: ZeroDivisionError: division by zero; traceback tail: Traceback (most '
+              'recent call last):\n  File "/x/arena/referee/_child.py", line 90, in handle\n'
+              '    move = self.bot.play(view)\n  File "/home/me/mybot.py", line 12, in play\n'
+              '    return 1 / 0\nZeroDivisionError: division by zero')
+    assert short_detail(detail) == ("bot error: ZeroDivisionError: division by zero "
+                                    "(at mybot.py:12 in play)")
+    assert short_detail("start failed: process exited (exit code 1); output tail: a\nlast words\n"
+                        ) == "last words (process exited (exit code 1))"
+
+
+def test_the_fault_log_counts_matches_kinds_and_moves() -> None:
+    def record(seat_faults: list[tuple[int, str, str]], moves: list[int]) -> dict[str, object]:
+        return {"type": "match", "rules": {"on_fault": "forfeit"},
+                "seats": [{"label": "a"}, {"label": "b"}],
+                "deals": [{"moves": [{"seat": s, "move": "3C"} for s in moves],
+                           "faults": [{"seat": s, "kind": k, "detail": d, "stage": "play"}
+                                      for s, k, d in seat_faults]}]}
+
+    log = FaultLog(["a", "b"])
+    log.add(record([(1, "timeout", "no answer within 5 ms")], [0, 1]))
+    log.add(record([(1, "timeout", "late"), (1, "illegal", "3C: no")], [0]))
+    log.add({"type": "error", "match_id": "x"})
+    assert log.lines() == ["b: timeout in 2/2 matches: no answer within 5 ms"]
+    assert log.silent() == [] and log.counts() == {"a": 0, "b": 3}
+    log.add(record([(0, "crash", "start failed: boom")], [1]))
+    assert log.bots["a"].line() == "a: crash at start in 1/3 matches: boom"

@@ -1,0 +1,151 @@
+"""Hostile entrants under the sandbox: each attempt is contained or refused, nothing survives,
+and the other seats' records are those of a match against a plain entrant."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from arena.records import read_records
+from arena.referee import sandbox_mechanism
+from arena.tournament import run_tournament
+
+HERE = Path(__file__).parent
+MECHANISM = sandbox_mechanism()
+pytestmark = pytest.mark.skipif(MECHANISM is None, reason="no sandbox on this machine: "
+                                "install bubblewrap (apt-get install bubblewrap)")
+
+
+def _folder() -> Iterator[Path]:
+    folder = Path(os.getcwd()) / f".arena-hostile-{uuid.uuid4().hex[:8]}"
+    folder.mkdir()
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def home() -> Iterator[Path]:
+    """A folder outside /tmp (which the sandbox replaces anyway) for the run's files."""
+    yield from _folder()
+
+
+def marked(marker: str) -> list[str]:
+    """Command lines of live processes carrying ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as file:
+                    line = file.read().replace(b"\0", b" ").decode(errors="replace")
+                with open(f"/proc/{entry}/stat", "rb") as file:
+                    state = file.read().rpartition(b")")[2].split()[0]
+            except OSError:
+                continue
+            if marker in line and state not in (b"Z", b"X"):
+                found.append(line)
+    return found
+
+
+def tournament(home: Path, name: str, mode: str, *args: str) -> tuple[dict[str, Any], str]:
+    """One match of the entrant against two built-in bots, sandboxed, in folder ``name``;
+    its record and what the entrant's attempt achieved. Every run is the same tournament,
+    so the cards are the same."""
+    marker = f"arena-mark-{uuid.uuid4().hex}"
+    config = home / f"{name}.yaml"
+    command = " ".join([sys.executable, str(HERE / "hostile_entrant.py"), marker, mode, *args])
+    config.write_text(yaml.safe_dump({
+        "name": "hostile", "seed": 77, "players": 3, "rules": {"rounds": 2},
+        # jobs 2: the workers end with the run, and with them the bot processes they keep
+        "format": {"type": "round_robin"}, "jobs": 2,
+        "bots": [{"label": "entrant", "command": command}, {"name": "greedy"},
+                 {"name": "random"}],
+        "limits": {"move_ms": 3000, "start_ms": 20000, "sandbox": True},
+    }))
+    result = run_tournament(config, out=home / name)
+    assert result.complete and not result.errors
+    [record] = list(read_records(Path(result.records)))
+    assert record["limits"]["sandbox"] is True
+    assert marked(marker) == [], "a process of the entrant survived its match"
+    return record, record["seats"][0]["version"]
+
+
+def same_play(record: dict[str, Any], reference: dict[str, Any]) -> None:
+    keys = ("hands", "exchanges", "moves", "faults", "finish_order", "points")
+    strip = [{k: ([{**m, "ms": 0} for m in d[k]] if k == "moves" else d[k]) for k in keys}
+             for d in record["deals"]]
+    want = [{k: ([{**m, "ms": 0} for m in d[k]] if k == "moves" else d[k]) for k in keys}
+            for d in reference["deals"]]
+    assert strip == want and record["ranking"] == reference["ranking"]
+
+
+@pytest.fixture(scope="module")
+def reference() -> Iterator[dict[str, Any]]:
+    """The match against the plain entrant, played once for the module."""
+    for folder in _folder():
+        record, version = tournament(folder, "plain", "plain")
+        assert version == "plain"
+        yield record
+
+
+def test_a_bot_cannot_read_the_config_or_the_records(home: Path,
+                                                    reference: dict[str, Any]) -> None:
+    out = home / "reader"
+    files = [home / "reader.yaml", out / "records.jsonl", out / "config.yaml"]
+    record, version = tournament(home, "reader", "read", *map(str, files))
+    # Outside the sandbox all three exist (the records file is open, still empty); inside,
+    # the config is covered (an empty file, or one it may not read) and the output folder is
+    # an empty one.
+    assert all(path.exists() for path in files)
+    config, records, copy = version.removeprefix("read:").split(",")
+    assert config in ("0B", "PermissionError")
+    assert records == copy == "FileNotFoundError"
+    same_play(record, reference)
+
+
+def test_a_bot_cannot_open_a_tcp_connection(home: Path, reference: dict[str, Any]) -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        record, version = tournament(home, "caller", "connect", str(server.getsockname()[1]))
+    assert version.startswith("connect:") and version != "connect:ok"
+    same_play(record, reference)
+
+
+def test_a_bot_cannot_write_into_the_output_folder(home: Path, reference: dict[str, Any]) -> None:
+    out = home / "writer"
+    record, version = tournament(home, "writer", "write", str(out))
+    assert version.startswith("write:") and version != "write:ok"
+    assert not (out / "planted.txt").exists()
+    same_play(record, reference)
+
+
+def test_a_fork_bomb_dies_with_the_bot(home: Path, reference: dict[str, Any]) -> None:
+    record, version = tournament(home, "bomber", "forkbomb")
+    assert version == "forkbomb:started"
+    same_play(record, reference)
+
+
+def test_a_setsid_escaper_dies_with_the_bot(home: Path, reference: dict[str, Any]) -> None:
+    record, version = tournament(home, "escaper", "setsid")
+    assert version == "setsid:started"
+    same_play(record, reference)
+
+
+def test_a_bot_sees_only_its_own_processes(home: Path, reference: dict[str, Any]) -> None:
+    record, version = tournament(home, "prober", "proc")
+    seen = version.removeprefix("proc:").split(" | ")
+    assert seen and all("hostile_entrant.py" in line or "bwrap" in line or "sh -c" in line
+                        or "unshare" in line for line in seen), seen
+    assert len(seen) <= 3 and "pytest" not in version
+    same_play(record, reference)
