@@ -149,8 +149,10 @@ def rate_results(
     score = score_sum / safe
     ordinal = [mu[i] - Z * sigma[i] for i in range(bots)]
     ranked = sorted(played, key=lambda i: (-score[i], -ordinal[i], data.labels[i]))
-    lows = {i: intervals[i][0] for i in played}
-    highs = {i: intervals[i][1] for i in played}
+    # the bootstrap sums the clusters in another order than score_sum: its estimate can differ
+    # from score[i] in the last bit, so the interval is widened to the score shown beside it
+    lows = {i: min(intervals[i][0], float(score[i])) for i in played}
+    highs = {i: max(intervals[i][1], float(score[i])) for i in played}
     lines = []
     for position, i in enumerate(ranked, start=1):
         better = sum(1 for j in played if j != i and lows[j] > highs[i])
