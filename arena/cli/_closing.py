@@ -118,12 +118,19 @@ def sandbox_header(cfg: TournamentConfig, sandbox: bool | None) -> str:
     from arena.referee import sandbox_mechanism
 
     require_sandbox(sandbox)
-    strangers = [bot for bot in cfg.bots if bot.command is not None or bot.host == "process"]
+    # A UECda client connects to its seat over loopback TCP, so it cannot lose the network:
+    # it runs outside the sandbox, and the line says so.
+    uecda = sum(1 for bot in cfg.bots if bot.protocol == "uecda")
+    outside = (f"; NOT sandboxed: {uecda} UECda client(s), which connect over TCP "
+               "(docs/security.md)" if uecda else "")
+    strangers = [bot for bot in cfg.bots if bot.protocol != "uecda"
+                 and (bot.command is not None or bot.host == "process")]
     if not strangers:
-        return "sandbox: none needed (every bot runs inline: trusted code)"
+        return ("sandbox: none needed (every bot runs inline: trusted code)" if not uecda
+                else f"sandbox: none{outside}")
     on = cfg.limits.sandboxed() if sandbox is None else sandbox
     if on:
         return (f"sandbox: {sandbox_mechanism()} for {len(strangers)} process and command "
-                "bot(s): own pid namespace, no network, the run's files hidden")
+                f"bot(s): own pid namespace, no network, the run's files hidden{outside}")
     return ("sandbox: OFF: process and command bots can read the run's files and use the "
             "network (docs/security.md)")

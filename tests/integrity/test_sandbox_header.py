@@ -1,0 +1,27 @@
+"""The sandbox line of `arena run` names what runs outside the sandbox."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arena.cli._closing import sandbox_header
+from arena.tournament import load_config
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+def test_a_uecda_client_is_named_as_not_sandboxed() -> None:
+    line = sandbox_header(load_config(CONFIGS / "uecda.yaml"), None)
+    assert "NOT sandboxed: 1 UECda client(s)" in line
+    assert "for 1 process" not in line  # the UECda client is not counted as sandboxed
+
+
+def test_inline_only_needs_no_sandbox() -> None:
+    line = sandbox_header(load_config(CONFIGS / "demo.yaml"), None)
+    assert line.startswith("sandbox: none needed")
+    assert "UECda" not in line
+
+
+def test_a_uecda_client_is_named_with_the_sandbox_off_too() -> None:
+    line = sandbox_header(load_config(CONFIGS / "uecda.yaml"), False)
+    assert "NOT sandboxed: 1 UECda client(s)" in line
