@@ -126,6 +126,9 @@ def show_command(records: str, match_id: str, deal: int | None) -> None:
         raise InputError(str(exc)) from None
     if record is None:
         raise InputError(f"{records}: no match {match_id!r}")
+    if record.get("type", "match") != "match":  # e.g. a match the referee failed to play
+        raise InputError(f"match {match_id!r} was not played ({record.get('type')}): "
+                         f"{record.get('error', 'no detail')}")
     if deal is not None and deal > len(record["deals"]):
         raise InputError(f"match {match_id!r} has {len(record['deals'])} deals, not {deal}")
     console = Console(file=sys.stdout, soft_wrap=False)

@@ -65,6 +65,9 @@ class Event:
 def replay_deals(record: Mapping[str, Any]) -> list[list[Event]]:
     """The events of every deal of ``record``, in order, as the rules engine replays them."""
     match_id = record.get("match_id", "?")
+    if record.get("type", "match") != "match":  # e.g. a match the referee failed to play
+        raise ReplayError(f"match {match_id}: not played ({record.get('type')}: "
+                          f"{record.get('error', 'no detail')})")
     try:
         match = Match(Rules.from_dict(record["rules"]), len(record["seats"]), record["seed"])
     except (KeyError, TypeError, ValueError) as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -49,3 +50,30 @@ def test_show_bad_input_is_one_line(run_folder: Path, tmp_path: Path) -> None:
 def test_cards_read_as_a_spectator_reads_them() -> None:
     assert str(cards_text("TH QS JK 3C")) == "10♥ Q♠ Jkr 3♣"
     assert str(cards_text("pass")) == "pass"
+
+
+def test_a_match_the_referee_failed_to_play_is_one_line_in_show_and_in_the_report(
+    run_folder: Path, tmp_path: Path
+) -> None:
+    from arena.report import ReplayError, write_report
+
+    first = next(iter(read_records(run_folder / "records.jsonl")))
+    failed = {"schema": 1, "type": "error", "match_id": "zz-failed", "seed": 1,
+              "seats": [{"seat": i, "label": s["label"]} for i, s in enumerate(first["seats"])],
+              "error": "RuntimeError: boom (referee.py:1)", "traceback": "Traceback ...\n"}
+    folder = tmp_path / "run"
+    folder.mkdir()
+    path = folder / "records.jsonl"
+    path.write_text(json.dumps(first) + "\n" + json.dumps(failed) + "\n")
+    out = CliRunner().invoke(main, ["show", str(path), "zz-failed"])
+    assert out.exit_code == 2
+    assert out.output.strip().splitlines() == [
+        "Error: match 'zz-failed' was not played (error): RuntimeError: boom (referee.py:1)"]
+    try:
+        replay_deals(failed)
+    except ReplayError as exc:
+        assert "not played" in str(exc) and "boom" in str(exc)
+    else:
+        raise AssertionError("an error record replayed")
+    result = write_report(folder, resamples=10)
+    assert any("zz-failed" in line and "boom" in line for line in result.unreplayable)
