@@ -151,7 +151,8 @@ class _ChildHost(Host):
                     stdio=self._stdio(),
                     memory_mb=self._limits.memory_mb,
                     cpu_s=self._limits.cpu_s,
-                    sandbox=sandbox_argv(self._private) if self._limits.sandbox else None,
+                    sandbox=(sandbox_argv(self._private, program=self._argv())
+                             if self._limits.sandbox else None),
                 )
             except SandboxUnavailable as exc:
                 raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None

@@ -7,7 +7,10 @@ A sandboxed bot process (``process`` and ``command`` hosts, with
   when the referee kills it, everything it started dies with it (a child
   that called ``setsid`` included: the namespace ends with its first process);
 - no network: only a loopback interface that is down;
-- a private, empty ``/tmp`` (its scratch space, gone when it ends);
+- a private, empty ``/tmp`` (its scratch space, gone when it ends), but for
+  what the bot needs to start that lies under ``/tmp`` (a checkout or a
+  virtual environment there), shown read-only (bubblewrap) or, under
+  ``unshare``, by leaving ``/tmp`` shared;
 - the rest of the file system read-only (bubblewrap), with the tournament's
   private paths (its output folder and config) hidden: an empty directory
   or an empty file in their place.
@@ -35,9 +38,12 @@ class SandboxUnavailable(RuntimeError):
     """The sandbox was asked for and this machine cannot give it."""
 
 
-def _bwrap_argv(bwrap: str, private: Sequence[str], writable: Sequence[str]) -> list[str]:
+def _bwrap_argv(bwrap: str, private: Sequence[str], writable: Sequence[str],
+                keep: Sequence[str] = ()) -> list[str]:
     argv = [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
             "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
+    for path in keep:  # what the bot needs to start, where it lies under the private /tmp
+        argv += ["--ro-bind", path, path]
     for path in writable:
         argv += ["--bind", path, path]
     for path in private:  # after the writable folders: a private path inside one stays covered
@@ -48,9 +54,14 @@ def _bwrap_argv(bwrap: str, private: Sequence[str], writable: Sequence[str]) -> 
     return [*argv, "--"]  # the program starts in the same directory, read-only
 
 
-def _unshare_argv(unshare: str, private: Sequence[str], writable: Sequence[str]) -> list[str]:
+def _unshare_argv(unshare: str, private: Sequence[str], writable: Sequence[str],
+                  keep: Sequence[str] = ()) -> list[str]:
     # A mount namespace of our own: a private /tmp and the private paths covered, then exec.
-    steps = ["mount --make-rprivate /", "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
+    # A tmpfs over /tmp would hide what the bot needs to start when that lies under /tmp
+    # (a checkout there): then /tmp stays shared, as the file system does under unshare.
+    steps = ["mount --make-rprivate /"]
+    if not keep:
+        steps.append("mount -t tmpfs -o mode=1777 tmpfs /tmp")
     for path in private:
         if os.path.isdir(path):
             steps.append(f"mount -t tmpfs -o size=1m,mode=0555 tmpfs {shlex.quote(path)}")
@@ -91,11 +102,41 @@ WRITABLE_ENV = "ARENA_SANDBOX_WRITABLE"
 wants to give them one (bubblewrap only)."""
 
 
-def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = None) -> list[str]:
+def _under_tmp(path: str) -> bool:
+    return path == "/tmp" or path.startswith("/tmp/")
+
+
+def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
+    """What a bot needs to start that lies under ``/tmp``, which the sandbox replaces.
+
+    The working directory (the bot starts there), the Python installation (process
+    bots run it) and the folder of each word of ``program`` that names an existing
+    file or folder; only those under ``/tmp``, outermost first, each once.
+    """
+    import sys
+
+    found: list[str] = [os.getcwd(), sys.prefix, sys.base_prefix]
+    for word in program:
+        path = os.path.abspath(word)
+        if os.path.isdir(path):
+            found.append(path)
+        elif os.path.exists(path):
+            found.append(os.path.dirname(path))
+    keep: list[str] = []
+    for path in sorted({p for p in found if _under_tmp(p)}, key=len):
+        if path != "/tmp" and not any(path.startswith(k + "/") or path == k for k in keep):
+            keep.append(path)
+    return keep
+
+
+def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = None,
+                 program: Sequence[str] = ()) -> list[str]:
     """The command prefix that runs a program in the sandbox.
 
     ``private`` paths are hidden from the program; ``writable`` paths stay
     writable (bubblewrap only: an organiser's choice, e.g. a data folder).
+    ``program`` is the command line to run: what it names under ``/tmp`` stays
+    visible, read-only, beside the private ``/tmp`` (see :func:`needed_under_tmp`).
     Raises :class:`SandboxUnavailable` when this machine has no sandbox.
     """
     kind = mechanism()
@@ -103,10 +144,11 @@ def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = N
         writable = os.environ.get(WRITABLE_ENV, "").split(os.pathsep)
     private = [os.path.abspath(p) for p in private if p]
     writable = [os.path.abspath(p) for p in writable if p]
+    keep = needed_under_tmp(program)
     if kind == "bwrap":
-        return _bwrap_argv(shutil.which("bwrap") or "bwrap", private, writable)
+        return _bwrap_argv(shutil.which("bwrap") or "bwrap", private, writable, keep)
     if kind == "unshare":
-        return _unshare_argv(shutil.which("unshare") or "unshare", private, writable)
+        return _unshare_argv(shutil.which("unshare") or "unshare", private, writable, keep)
     raise SandboxUnavailable(
         "no sandbox on this machine: install bubblewrap (apt-get install bubblewrap), or run "
         "as root for unshare"

@@ -54,3 +54,42 @@ def test_the_unshare_fallback_hides_the_run_and_kills_escapers(only: Any, home: 
     assert config in ("0B", "PermissionError") and records == "FileNotFoundError"
     _, version = tournament(home, "caller", "connect", "9")
     assert version.startswith("connect:") and version != "connect:ok"
+
+
+def test_what_a_bot_needs_under_tmp_stays_visible(tmp_path: Path) -> None:
+    script = tmp_path / "bots" / "entrant.py"
+    script.parent.mkdir()
+    script.write_text("")
+    keep = sandbox.needed_under_tmp(["python3", str(script), "--flag", "/usr/bin"])
+    assert str(script.parent) in keep and "/usr/bin" not in keep and "/tmp" not in keep
+    # nested paths are kept once, by their outermost folder
+    keep = sandbox.needed_under_tmp([str(tmp_path), str(script)])
+    assert str(tmp_path) in keep and str(script.parent) not in keep
+
+
+@pytest.mark.skipif(sandbox.mechanism() is None, reason="no sandbox on this machine")
+def test_an_entrant_under_tmp_starts_in_the_sandbox(tmp_path: Path) -> None:
+    """A checkout, a virtual environment or an entrant under /tmp, which the sandbox
+    replaces by an empty folder: what the bot needs to start is shown read-only."""
+    import sys
+
+    import yaml
+
+    from arena.records import read_records
+    from arena.tournament import run_tournament
+
+    entrant = tmp_path / "entrant" / "hostile_entrant.py"
+    entrant.parent.mkdir()
+    shutil.copy(Path(__file__).parent / "hostile_entrant.py", entrant)
+    config = tmp_path / "t.yaml"
+    config.write_text(yaml.safe_dump({
+        "name": "tmp", "seed": 5, "players": 3, "rules": {"rounds": 1},
+        "format": {"type": "round_robin"}, "jobs": 1,
+        "bots": [{"label": "entrant", "command": f"{sys.executable} {entrant} m plain"},
+                 {"name": "greedy"}, {"name": "random"}],
+        "limits": {"move_ms": 3000, "start_ms": 20000, "sandbox": True},
+    }))
+    result = run_tournament(config, out=tmp_path / "out")
+    [record] = list(read_records(Path(result.records)))
+    assert record["seats"][0]["version"] == "plain"
+    assert not any(deal["faults"] for deal in record["deals"])
