@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 import sys
-from typing import Any
 
 import click
 from rich import box
@@ -20,6 +18,7 @@ from arena.ratings import (
     RatingsError,
     Sprt,
     SprtStatus,
+    finite,
     rate_files,
     read_many,
     sprt_from_records,
@@ -62,7 +61,7 @@ def ratings_command(
         raise InputError("no finished deals in these records"
                          + (f" ({skipped.count} lines skipped)" if skipped.count else ""))
     if as_json:
-        click.echo(json.dumps(_finite(board.to_dict()), indent=2))
+        click.echo(json.dumps(finite(board.to_dict()), indent=2))
         return
     print_leaderboard(board, _console())
 
@@ -104,15 +103,6 @@ def _console() -> Console:
     return console
 
 
-def _finite(value: Any) -> Any:
-    """JSON has no NaN: replace it by null all the way down."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_finite(v) for v in value]
-    return value
 
 
 def print_leaderboard(board: Leaderboard, console: Console) -> None:
@@ -274,7 +264,7 @@ def ab_command(
         click.echo(f"interrupted: {kept}", err=True)
         sys.exit(130)
     if as_json:
-        click.echo(json.dumps(_finite(result.to_dict()), indent=2))
+        click.echo(json.dumps(finite(result.to_dict()), indent=2))
         return
     click.echo(result.status.summary())
     if result.faults:
@@ -302,7 +292,7 @@ def _ab_from_records(
         raise InputError(str(exc)) from None
     skipped.warn()
     if as_json:
-        click.echo(json.dumps(_finite({"status": status.to_dict()}), indent=2))
+        click.echo(json.dumps(finite({"status": status.to_dict()}), indent=2))
         return
     if status.sets == 0:
         against = "any other seat" if reference is None else repr(reference)

@@ -16,28 +16,26 @@ TRICK_END_CHOICES: Final = ("others", "all-but-one")
 EXCHANGE_FAULT_CHOICES: Final = ("lowest", "highest")
 _THREE_OF_SPADES: Final = 3  # the card index of 3S (rank 0, suit 3)
 
+_DAIFUGO: Final[dict[str, Any]] = {
+    "jokers": 1,
+    "runs": True,
+    "revolution": True,
+    "eight_stop": True,
+    "pass_is_final": True,
+    "equal_beats": False,
+}
+"""The ``daifugo`` preset, which the ``uecda`` preset extends."""
+
 _PRESETS: Final[dict[str, dict[str, Any]]] = {
     "standard": {},
     "runs": {"runs": True},
-    "daifugo": {
-        "jokers": 1,
-        "runs": True,
-        "revolution": True,
-        "eight_stop": True,
-        "pass_is_final": True,
-        "equal_beats": False,
-    },
+    "daifugo": {**_DAIFUGO},
     # What the UEC computer Daihinmin contest's reference server (tndhms) enforces by default
     # (docs/uecda.md): the Daifugo options plus runs entirely above, revolution by a run of
     # five, suit lock, the 3 of spades over a lone joker, no clearing by 2s, the 3 of diamonds
     # leading every deal, passes on an empty table, its trick end and its pass limit.
     "uecda": {
-        "jokers": 1,
-        "runs": True,
-        "revolution": True,
-        "eight_stop": True,
-        "pass_is_final": True,
-        "equal_beats": False,
+        **_DAIFUGO,
         "runs_above": True,
         "run_revolution": 5,
         "suit_lock": True,

@@ -7,6 +7,7 @@ commands do. docs/ratings.md explains each statistic and how to read it.
 
 from ._ab import AbConfig, AbResult, bot_spec, run_ab
 from ._head_to_head import HeadToHead, Pair, head_to_head
+from ._json import finite
 from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
 from ._plackett_luce import PlackettLuceParams, rate_orders
 from ._planted import expected_scores, simulate_records
@@ -36,6 +37,7 @@ __all__ = [
     "bot_spec",
     "elo_to_score",
     "expected_scores",
+    "finite",
     "head_to_head",
     "rate",
     "rate_files",

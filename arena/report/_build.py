@@ -32,7 +32,7 @@ import numpy as np
 import yaml
 
 import arena
-from arena.ratings import Results, rate_results, read_many
+from arena.ratings import Results, finite, rate_results, read_many
 from arena.tournament import Standings
 
 from ._replay import ReplayError, replay_deals
@@ -456,12 +456,3 @@ def _run_name(config_text: str | None, folder: Path) -> str:
     return str(name) if name else folder.resolve().name
 
 
-def finite(value: Any) -> Any:
-    """JSON has no NaN: replace it by null all the way down."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [finite(v) for v in value]
-    return value

@@ -15,10 +15,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.ratings import Results, rate_results, read_many
+from arena.ratings import Results, finite, rate_results, read_many
 from arena.tournament import Standings
-
-from ._build import finite
 
 __all__ = ["CSV_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON", "standings_rows", "write_standings"]
 
