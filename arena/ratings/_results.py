@@ -150,12 +150,19 @@ class Results:
             raise
         except (TypeError, KeyError, IndexError, ValueError) as exc:
             raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
-        first_deal = len(self._deal_size)
-        self._deal_size.extend(sizes)
         self._label.extend(rows)
         self._points.extend(points_column)
+        self._store(key, record.get("set"), ids, len(sizes), faults)
 
-        set_id = record.get("set")
+    def _store(
+        self, key: tuple[str, str], set_id: Any, ids: list[int], deals: int, faults: list[int]
+    ) -> None:
+        """Everything of a checked match but its rows (label and points per seat, best first),
+        which the caller appends: one match of ``deals`` deals at a table of ``len(ids)``
+        bots, ``faults`` the bot index of each fault."""
+        tournament, match_id = key
+        first_deal = len(self._deal_size)
+        self._deal_size.extend([len(ids)] * deals)
         if set_id is None:
             cluster_key = ("match", f"{tournament}\0{match_id}")
         else:
@@ -168,7 +175,7 @@ class Results:
         for index in faults:
             self._faults[index] += 1
         self._match_keys.append((natural_key(tournament), natural_key(match_id)))
-        self._match_rows.append((first_deal, len(self._deal_size) - first_deal))
+        self._match_rows.append((first_deal, deals))
         self._match_cluster.append(cluster)
 
     def arrays(self) -> Arrays:
