@@ -59,6 +59,7 @@ class Results:
         self._labels: list[str] = []
         self._seen: set[tuple[str, str]] = set()
         self._match_keys: list[tuple[Any, ...]] = []
+        self._tournament_keys: dict[str, tuple[tuple[int, int | str], ...]] = {}
         self._match_rows: list[tuple[int, int]] = []  # (first deal, deal count) per match
         self._match_cluster: list[int] = []
         self._cluster_index: dict[tuple[str, str], int] = {}
@@ -174,7 +175,10 @@ class Results:
             self._matches[index] += 1
         for index in faults:
             self._faults[index] += 1
-        self._match_keys.append((natural_key(tournament), natural_key(match_id)))
+        tournament_key = self._tournament_keys.get(tournament)
+        if tournament_key is None:
+            tournament_key = self._tournament_keys[tournament] = natural_key(tournament)
+        self._match_keys.append((tournament_key, natural_key(match_id)))
         self._match_rows.append((first_deal, deals))
         self._match_cluster.append(cluster)
 
