@@ -9,21 +9,53 @@ and the head-to-head table. ``--file`` also writes the records as JSON lines and
 ``rate_files`` on the file, JSON parsing included. A second figure times openskill's own
 ``PlackettLuce.rate`` on a sample of the same deals, for the record of why arena carries its
 own update (docs/ratings.md).
+
+Then the same on real records (``--real-deals``, default one million; 0 skips it): a
+tournament of inline bots (the demo's Runs preset, 4-seat duplicate round robin) is played
+and its records, hands and moves included, are replicated under fresh match and set ids up
+to the number of deals asked for, into one JSON-lines file. ``rate_files`` reads and rates
+that file (the figure: under 30 s for a million deals); its baseline is today's plain path
+in the same run, ``rate(read_many(...))`` (``json.loads`` of whole records); the floor is
+reading the file's lines without decoding them. ``--runs`` repeats each and prints medians.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from openskill.models import PlackettLuce
 
-from arena.ratings import Results, rate, rate_files, rate_results, simulate_records
+from arena.ratings import (
+    Results,
+    rate,
+    rate_files,
+    rate_results,
+    read_many,
+    simulate_records,
+)
 from arena.ratings._plackett_luce import rate_deals
+from arena.ratings._scan import read_results
+from arena.tournament import run_tournament
+
+REAL_CONFIG = {
+    "name": "bench",
+    "seed": 2026,
+    "rules": {"preset": "runs"},
+    "players": 4,
+    "format": {"type": "round_robin"},
+    "duplicate": True,
+    "repeat": 8,  # 15 tables x 4 seatings x 8 = 480 matches of 5 deals
+    "bots": [{"name": "greedy"}, {"name": "lowest"}, {"name": "highest"}, {"name": "random"},
+             {"name": "random", "label": "random-2"}, {"name": "passer"}],
+}
 
 
 def main() -> None:
@@ -31,7 +63,11 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1_000_000)
     parser.add_argument("--bots", type=int, default=8)
     parser.add_argument("--file", action="store_true", help="also time rating from a file")
+    parser.add_argument("--real-deals", type=int, default=1_000_000,
+                        help="deals of real records to read and rate (0: skip)")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each real-records timing")
     args = parser.parse_args()
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
     players, deals_per_match = 4, 5
     sets = max(1, args.deals // (players * deals_per_match))
@@ -101,6 +137,82 @@ def main() -> None:
             rate_files(path)
             print(f"rate_files(): {size_mb:.0f} MB of JSON lines rated in "
                   f"{time.perf_counter() - t0:.1f} s")
+
+    if args.real_deals:
+        real_records(args.real_deals, args.runs)
+
+
+def _replicate(source: Path, target: Path, deals: int) -> tuple[int, int]:
+    """Copies of the records in ``source`` under fresh match and set ids, up to ``deals``
+    deals, written to ``target``: (matches, deals) written."""
+    templates: list[tuple[list[bytes], int]] = []
+    for raw in source.read_bytes().splitlines():
+        record = json.loads(raw)
+        parts = [raw]
+        for key in ("match_id", "set"):
+            value = record[key]
+            if value is None:
+                continue
+            field = b'"%s":%s' % (key.encode(), json.dumps(value).encode())
+            assert raw.count(field) == 1, f"{key} of {record['match_id']} not found once"
+            head, tail = parts.pop().split(field)
+            parts += [head + b'"%s":"%s' % (key.encode(), value.encode()), b'"' + tail]
+        templates.append((parts, len(record["deals"])))
+    matches = written = copy = 0
+    with target.open("wb") as out:
+        while written < deals:
+            mark = b"~%d" % copy
+            for parts, count in templates:
+                if written >= deals:
+                    break
+                out.write(mark.join(parts) + b"\n")
+                matches += 1
+                written += count
+            copy += 1
+    return matches, written
+
+
+def _median(runs: int, work: Callable[[], object]) -> tuple[float, float]:
+    """Median wall-clock and CPU seconds of ``runs`` runs of ``work``: on a loaded machine the
+    CPU time is what the work costs one core, the wall time what it took there and then."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        w0, c0 = time.perf_counter(), time.process_time()
+        work()
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def real_records(deals: int, runs: int) -> None:
+    """Read and rate ``deals`` deals of real records from a file: fast path against the plain
+    one, with the bare line reading as the floor."""
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        run_tournament(REAL_CONFIG, out=Path(tmp) / "run", jobs=1)
+        path = Path(tmp) / "records.jsonl"
+        matches, written = _replicate(Path(tmp) / "run" / "records.jsonl", path, deals)
+        size = path.stat().st_size
+        print(f"real records: {written:,} deals in {matches:,} matches, {size / 1e9:.2f} GB "
+              f"({size / written / 1e3:.1f} KB a deal), played and replicated in "
+              f"{time.perf_counter() - t0:.0f} s (not counted)")
+
+        def lines() -> None:
+            with path.open("rb") as f:
+                for _ in f:
+                    pass
+
+        floor = _median(runs, lines)
+        reading = _median(runs, lambda: read_results([path]))
+        fast = _median(runs, lambda: rate_files(path))
+        plain = _median(runs, lambda: rate(read_many([path])))
+        print(f"  reading the lines alone (floor): {floor[0]:.1f} s ({floor[1]:.1f} s CPU); "
+              f"reading the deals: {reading[0]:.1f} s ({reading[1]:.1f} s CPU)")
+        print(f"rate_files() on real records, {written:,} deals, median of {runs}: "
+              f"{fast[0]:.1f} s ({fast[1]:.1f} s CPU); baseline, the plain json path: "
+              f"{plain[0]:.1f} s ({plain[1]:.1f} s CPU); ratio {fast[0] / plain[0]:.2f} "
+              f"(CPU {fast[1] / plain[1]:.2f}); target: under 30 s")
+        print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

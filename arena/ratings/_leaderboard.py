@@ -12,8 +12,8 @@ import numpy as np
 from ._bootstrap import balanced_strata, bootstrap_ratio
 from ._head_to_head import HeadToHead, head_to_head_arrays
 from ._plackett_luce import PlackettLuceParams, Z, rate_deals
-from ._reader import read_many
 from ._results import Arrays, Results
+from ._scan import read_results
 
 
 @dataclass(frozen=True)
@@ -110,12 +110,13 @@ def rate_files(
     params: PlackettLuceParams | None = None,
     on_skip: Callable[[str], None] | None = None,
 ) -> Leaderboard:
-    """Rate the records of one or more record files, streamed one record at a time.
+    """Rate the records of one or more record files, streamed one record at a time (only
+    the fields ratings use are decoded).
 
     Lines that are not whole records are skipped and reported to ``on_skip(message)``.
     """
-    return rate(
-        read_many(paths, on_skip),
+    return rate_results(
+        read_results(paths, on_skip),
         confidence=confidence,
         resamples=resamples,
         seed=seed,

@@ -59,6 +59,7 @@ class Results:
         self._labels: list[str] = []
         self._seen: set[tuple[str, str]] = set()
         self._match_keys: list[tuple[Any, ...]] = []
+        self._tournament_keys: dict[str, tuple[tuple[int, int | str], ...]] = {}
         self._match_rows: list[tuple[int, int]] = []  # (first deal, deal count) per match
         self._match_cluster: list[int] = []
         self._cluster_index: dict[tuple[str, str], int] = {}
@@ -150,12 +151,19 @@ class Results:
             raise
         except (TypeError, KeyError, IndexError, ValueError) as exc:
             raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
-        first_deal = len(self._deal_size)
-        self._deal_size.extend(sizes)
         self._label.extend(rows)
         self._points.extend(points_column)
+        self._store(key, record.get("set"), ids, len(sizes), faults)
 
-        set_id = record.get("set")
+    def _store(
+        self, key: tuple[str, str], set_id: Any, ids: list[int], deals: int, faults: list[int]
+    ) -> None:
+        """Everything of a checked match but its rows (label and points per seat, best first),
+        which the caller appends: one match of ``deals`` deals at a table of ``len(ids)``
+        bots, ``faults`` the bot index of each fault."""
+        tournament, match_id = key
+        first_deal = len(self._deal_size)
+        self._deal_size.extend([len(ids)] * deals)
         if set_id is None:
             cluster_key = ("match", f"{tournament}\0{match_id}")
         else:
@@ -167,8 +175,11 @@ class Results:
             self._matches[index] += 1
         for index in faults:
             self._faults[index] += 1
-        self._match_keys.append((natural_key(tournament), natural_key(match_id)))
-        self._match_rows.append((first_deal, len(self._deal_size) - first_deal))
+        tournament_key = self._tournament_keys.get(tournament)
+        if tournament_key is None:
+            tournament_key = self._tournament_keys[tournament] = natural_key(tournament)
+        self._match_keys.append((tournament_key, natural_key(match_id)))
+        self._match_rows.append((first_deal, deals))
         self._match_cluster.append(cluster)
 
     def arrays(self) -> Arrays:
