@@ -14,7 +14,6 @@ from arena.cli import InputError
 from arena.game import Card, Move, Rules, View
 from arena.game._rules import trick_lock
 from arena.referee import make_bot, resolve
-from arena.referee._loading import rng_for
 from arena.referee._uecda_tables import (
     PROTOCOL,
     TABLE_BYTES,
@@ -29,6 +28,7 @@ from arena.referee._uecda_tables import (
     unpack_int,
     unpack_table,
 )
+from arena.seeds import bot_rng
 
 _ROLES = ("president", "vice-president", None, "vice-scum", "scum")
 PLAYERS = 5
@@ -147,7 +147,7 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
             profile[1][i] = ord(ch)
         conn.send(profile)
         seat = conn.int()
-        bot.bind(seat, rules, PLAYERS, rng_for(seed, seat))
+        bot.bind(seat, rules, PLAYERS, bot_rng(seed, seat))
         bot.start_match(MatchInfo(seat, PLAYERS, rules, "uecda", [str(s) for s in range(5)]))
         number = 0
         while True:

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from arena.bot import Bot, MatchInfo
+from arena.seeds import bot_rng
 
 from ._faults import BotFault
-from ._loading import BotRef, make_bot, resolve, rng_for
+from ._loading import BotRef, make_bot, resolve
 
 if TYPE_CHECKING:
     from arena.game import Rules, View
@@ -196,7 +197,7 @@ class InlineHost(Host):
             bot = self._prebuilt if self._prebuilt is not None else make_bot(
                 self._ref.ref, self._params
             )
-            bot.bind(info.seat, info.rules, info.players, rng_for(info.seed, info.seat))
+            bot.bind(info.seat, info.rules, info.players, bot_rng(info.seed, info.seat))
             self._bot = bot
             bot.start_match(info.match_info())
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import importlib
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from arena.bot import Bot
-from arena.seeds import bot_rng, bot_seed
 
-__all__ = ["BotRef", "make_bot", "resolve", "rng_for", "seat_seed"]
+__all__ = ["BotRef", "make_bot", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -74,13 +72,3 @@ def make_bot(ref: str, params: dict[str, Any] | None = None) -> Bot:
     from arena.plugins import registry
 
     return registry().create(ref, **params)
-
-
-def rng_for(match_seed: int, seat: int) -> random.Random:
-    """The random generator of ``seat`` in a match: the same in every host."""
-    return bot_rng(match_seed, seat)
-
-
-def seat_seed(match_seed: int, seat: int) -> int:
-    """The seed of that generator: derived one-way, so it reveals no seed and no hand."""
-    return bot_seed(match_seed, seat)

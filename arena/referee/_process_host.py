@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from arena.seeds import bot_seed
+
 from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits
-from ._loading import BotRef, resolve, seat_seed
+from ._loading import BotRef, resolve
 from ._protocol import PROTOCOL_VERSION, answer_value
 from ._sandbox import SandboxUnavailable, sandbox_argv
 from ._wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
@@ -174,7 +176,7 @@ class _ChildHost(Host):
             "labels": list(info.labels),
             "rules": info.rules.to_dict(),
             "limits": info.limits,
-            "seed": seat_seed(info.seed, info.seat),
+            "seed": bot_seed(info.seed, info.seat),
         }
         try:
             answer = await _round_trip(proc, message, timeout)
