@@ -29,7 +29,7 @@ import trio
 from ._faults import BotFault
 from ._protocol import MAX_LINE, LineDecoder, ProtocolError, decode, encode
 
-__all__ = ["ChildProcess", "clean_environment", "process_alive"]
+__all__ = ["ChildProcess", "clean_environment", "limit_setter", "process_alive"]
 
 TAIL_BYTES = 2000
 """How much of a bot's own output a fault detail quotes."""
@@ -97,7 +97,7 @@ def _import_roots() -> list[str]:
     return roots
 
 
-def _limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> Callable[[], None]:
+def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> Callable[[], None]:
     """The function run in the child between fork and exec to apply its limits."""
     libc: Any = None
     if die_with_parent and sys.platform.startswith("linux"):
@@ -205,7 +205,7 @@ class ChildProcess:
             "env": clean_environment(),
             "cwd": cwd,
             "start_new_session": True,
-            "preexec_fn": _limit_setter(memory_mb, cpu_s, die_with_parent=main_thread),
+            "preexec_fn": limit_setter(memory_mb, cpu_s, die_with_parent=main_thread),
             "close_fds": True,
         }
         try:

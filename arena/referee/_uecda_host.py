@@ -23,6 +23,7 @@ import shlex
 import signal
 import subprocess
 import tempfile
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,7 @@ import trio
 from arena.game import Move, View
 from arena.game._rules import trick_lock
 
-from ._child_process import clean_environment, group_members
+from ._child_process import clean_environment, group_members, limit_setter
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits
@@ -157,7 +158,8 @@ class UecdaHost(Host):
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=fd,
                 env=clean_environment(), start_new_session=True, close_fds=True,
-                preexec_fn=_rlimits(limits.memory_mb, limits.cpu_s),
+                preexec_fn=limit_setter(limits.memory_mb, limits.cpu_s, die_with_parent=(
+                    threading.current_thread() is threading.main_thread())),
             )
         except (OSError, subprocess.SubprocessError) as exc:
             raise BotFault("crash", f"start failed: cannot start {argv[0]!r}: {exc}") from None
@@ -384,17 +386,3 @@ class UecdaHost(Host):
         final = result["deal"] >= info.rules.rounds - 1
         await self._close_turn(made, True, last=True, final=final)
         await self._flush()
-
-
-def _rlimits(memory_mb: int | None, cpu_s: int) -> Any:
-    import resource
-
-    def apply() -> None:
-        if memory_mb:
-            size = memory_mb * 1024 * 1024
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, (size, size))
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
-
-    return apply
