@@ -8,7 +8,6 @@ The person's seat is not timed; the bots play under the usual limits.
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +28,7 @@ from arena.referee import (
     make_host,
     play_match,
 )
+from arena.seeds import secret_seed
 
 __all__ = ["HumanHost", "play_command"]
 
@@ -246,7 +246,7 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
     except ValueError as exc:
         raise InputError(str(exc)) from None
     if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
+        seed = secret_seed()
     seats: list[dict[str, Any]] = []
     names = list(bots)
     for index in range(players):
