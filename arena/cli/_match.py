@@ -18,7 +18,7 @@ from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
 from arena.referee import MatchSpecError, play_match
 from arena.referee._seats import bot_spec, given_label
-from arena.seeds import secret_seed
+from arena.seeds import SEED_LIMIT, secret_seed
 
 
 def _fail(message: str) -> NoReturn:
@@ -125,7 +125,7 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 @click.option("--rules", "rule_pairs", multiple=True, metavar="KEY=VALUE",
               help="Set one rules option (repeatable), e.g. --rules jokers=2.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1),
+@click.option("--seed", type=click.IntRange(min=0, max=SEED_LIMIT - 1),
               help="Match seed (random if omitted).")
 @click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
               show_default=True, help="Where registered bots run.")

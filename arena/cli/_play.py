@@ -28,7 +28,7 @@ from arena.referee import (
     make_host,
     play_match,
 )
-from arena.seeds import secret_seed
+from arena.seeds import SEED_LIMIT, secret_seed
 
 __all__ = ["HumanHost", "play_command"]
 
@@ -219,7 +219,7 @@ def _exchange_problem(cards: list[Card], count: int, hand: list[Card]) -> str | 
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True,
               help="Your seat (0-based).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63),
+@click.option("--seed", type=click.IntRange(min=0, max=SEED_LIMIT - 1),
               help="Match seed (random if omitted).")
 @click.option("--move-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
               help="Time per decision for the bots (you are not timed).")

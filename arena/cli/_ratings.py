@@ -25,6 +25,7 @@ from arena.ratings import (
 )
 from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, run_ab
 from arena.referee._seats import bot_spec
+from arena.seeds import SEED_LIMIT
 
 _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
 
@@ -36,7 +37,7 @@ _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair
               help="Confidence level of the intervals.")
 @click.option("--resamples", default=1000, show_default=True, type=click.IntRange(0, 100_000),
               help="Bootstrap resamples per bot.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the bootstrap (results are reproducible).")
 def ratings_command(
     records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
@@ -196,7 +197,7 @@ def print_progress(status: SprtStatus) -> None:
 @click.option("--preset", default="standard", show_default=True, help="Rules preset.")
 @click.option("--players", default=4, show_default=True, type=click.IntRange(2, 8),
               help="Seats at the table.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**63 - 1),
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the deals.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
               help="Sets played at once in worker processes.")

@@ -28,6 +28,7 @@ from pydantic import (
     model_validator,
 )
 
+from arena.seeds import SEED_LIMIT
 from arena.tournament._yamlpos import node_line
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
@@ -301,7 +302,7 @@ class TournamentConfig(BaseModel):
     seed: int | None = Field(
         default=None,
         ge=0,
-        lt=2**63,
+        lt=SEED_LIMIT,
         description="Seed of every match seed. A published seed reveals every hand: leave it "
         "out and a secret one is drawn, kept in the output folder and shown at the end.",
     )

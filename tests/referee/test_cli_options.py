@@ -56,7 +56,8 @@ def test_version_and_short_help() -> None:
         assert code == 0 and out.startswith("Usage: arena"), args
 
 
-@pytest.mark.parametrize("command", [["match", "random", "random"], ["ab", "random", "greedy"]])
+@pytest.mark.parametrize("command", [["match", "random", "random"], ["ab", "random", "greedy"],
+                                     ["play", "random"]])
 def test_seeds_stop_at_2_63_minus_1(command: list[str]) -> None:
     code, _, err = arena_cli(*command, "--seed", str(2**63))
     assert code == 2 and "0<=x<=9223372036854775807" in err
