@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from _records import replicate
 from openskill.models import PlackettLuce
 
 from arena.ratings import (
@@ -142,36 +143,6 @@ def main() -> None:
         real_records(args.real_deals, args.runs)
 
 
-def _replicate(source: Path, target: Path, deals: int) -> tuple[int, int]:
-    """Copies of the records in ``source`` under fresh match and set ids, up to ``deals``
-    deals, written to ``target``: (matches, deals) written."""
-    templates: list[tuple[list[bytes], int]] = []
-    for raw in source.read_bytes().splitlines():
-        record = json.loads(raw)
-        parts = [raw]
-        for key in ("match_id", "set"):
-            value = record[key]
-            if value is None:
-                continue
-            field = b'"%s":%s' % (key.encode(), json.dumps(value).encode())
-            assert raw.count(field) == 1, f"{key} of {record['match_id']} not found once"
-            head, tail = parts.pop().split(field)
-            parts += [head + b'"%s":"%s' % (key.encode(), value.encode()), b'"' + tail]
-        templates.append((parts, len(record["deals"])))
-    matches = written = copy = 0
-    with target.open("wb") as out:
-        while written < deals:
-            mark = b"~%d" % copy
-            for parts, count in templates:
-                if written >= deals:
-                    break
-                out.write(mark.join(parts) + b"\n")
-                matches += 1
-                written += count
-            copy += 1
-    return matches, written
-
-
 def _median(runs: int, work: Callable[[], object]) -> tuple[float, float]:
     """Median wall-clock and CPU seconds of ``runs`` runs of ``work``: on a loaded machine the
     CPU time is what the work costs one core, the wall time what it took there and then."""
@@ -191,7 +162,7 @@ def real_records(deals: int, runs: int) -> None:
         t0 = time.perf_counter()
         run_tournament(REAL_CONFIG, out=Path(tmp) / "run", jobs=1)
         path = Path(tmp) / "records.jsonl"
-        matches, written = _replicate(Path(tmp) / "run" / "records.jsonl", path, deals)
+        matches, written = replicate(Path(tmp) / "run" / "records.jsonl", path, deals=deals)
         size = path.stat().st_size
         print(f"real records: {written:,} deals in {matches:,} matches, {size / 1e9:.2f} GB "
               f"({size / written / 1e3:.1f} KB a deal), played and replicated in "

@@ -28,6 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _records import replicate
+
 from arena.report import write_report
 from arena.tournament import run_tournament
 
@@ -44,19 +46,6 @@ CONFIG: dict[str, Any] = {
 }
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def replicate(source: Path, target: Path, matches: int) -> None:
-    """Copy the records of ``source`` under fresh match and set ids until ``matches``."""
-    lines = source.read_bytes().splitlines()
-    with target.open("wb") as out:
-        for k in range(matches):
-            line = lines[k % len(lines)]
-            copy = k // len(lines)
-            if copy:
-                line = line.replace(b'"match_id":"bench-', b'"match_id":"bench-c%d-' % copy, 1)
-                line = line.replace(b'"set":"bench-', b'"set":"bench-c%d-' % copy, 1)
-            out.write(line + b"\n")
 
 
 def size(path: Path) -> int:
@@ -111,7 +100,7 @@ def main() -> None:
         big = root / "big"
         big.mkdir(exist_ok=True)
         shutil.copy(small / "config.yaml", big / "config.yaml")
-        replicate(small / "records.jsonl", big / "records.jsonl", args.matches)
+        replicate(small / "records.jsonl", big / "records.jsonl", matches=args.matches)
         write_report(small)
         t0 = time.perf_counter()
         result = write_report(big)
