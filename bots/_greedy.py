@@ -29,7 +29,7 @@ import math
 from arena.bot import Bot
 from arena.game import Card, Move, Rules, View
 
-from ._hand import TOP, hand_cost, hand_mask, strength
+from ._hand import TOP, hand_cost, hand_mask, obvious, strength
 
 CONTROL_PENALTY = 0.35
 """The price of spending a control card while the hand is still long."""
@@ -48,12 +48,9 @@ class GreedyBot(Bot):
         """The move that gains most; a pass only when nothing beats the pile."""
         moves = view.legal_moves()
         plays = [m for m in moves if m.kind != "pass"]
-        if not plays:
-            return Move.PASS
-        held = len(view.hand)
-        for move in plays:
-            if len(move) == held:
-                return move
+        sure = obvious(plays, len(view.hand))
+        if sure is not None:
+            return sure
         rules = view.rules
         revolution = view.revolution
         mask, jokers = hand_mask(view.hand)

@@ -85,3 +85,14 @@ def hand_cost(mask: int, jokers: int, revolution: bool) -> float:
         mask >>= 4
         rank += 1
     return total
+
+
+def obvious(plays: list[Move], held: int) -> Move | None:
+    """The move every sensible bot makes, if there is one: a pass when no play is legal
+    (``plays``, the legal moves but the pass), else a play of all ``held`` cards (going out)."""
+    if not plays:
+        return Move.PASS
+    for move in plays:
+        if len(move) == held:
+            return move
+    return None

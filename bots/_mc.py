@@ -43,7 +43,7 @@ from arena.game import (
 )
 
 from ._greedy import GreedyBot, _gain
-from ._hand import hand_cost, hand_mask
+from ._hand import hand_cost, hand_mask, obvious
 
 PARTNER = {PRESIDENT: SCUM, SCUM: PRESIDENT, VICE_PRESIDENT: VICE_SCUM, VICE_SCUM: VICE_PRESIDENT}
 """Who exchanged cards with whom: each role and the role across the exchange."""
@@ -73,12 +73,9 @@ class McBot(GreedyBot):
         moves = view.legal_moves()
         plays = [m for m in moves if m.kind != "pass"]
         self.rounds_played = 0
-        if not plays:
-            return Move.PASS
-        held = len(view.hand)
-        for move in plays:
-            if len(move) == held:
-                return move
+        sure = obvious(plays, len(view.hand))
+        if sure is not None:
+            return sure
         candidates = self._candidates(view, plays, len(plays) < len(moves))
         if len(candidates) == 1:
             return candidates[0]
