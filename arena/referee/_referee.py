@@ -149,6 +149,8 @@ class _Referee:
                 raise MatchSpecError(str(exc)) from None
             hosts = built
         self.hosts = list(hosts)
+        self.observers = [seat for seat, host in enumerate(self.hosts) if host.observes]
+        """Seats whose host sees every turn (``uecda``); usually none."""
         if not 2 <= len(self.hosts) <= 8:
             raise MatchSpecError(f"a match needs 2 to 8 seats, got {len(self.hosts)}")
         self.labels = [
@@ -189,7 +191,8 @@ class _Referee:
             if pending is not None:
                 raise pending
         await host.prepare(self.limits.start_ms / 1000)
-        await self.show_others(match, kind, seat)
+        if self.observers:
+            await self.show_others(match, kind, seat)
         view = match.view(seat)
         timeout = self.clock.deadline(seat)
         t0 = trio.current_time()
@@ -208,11 +211,12 @@ class _Referee:
 
     async def show_others(self, match: Match, kind: str, seat: int) -> None:
         """Let the hosts that watch every turn (``uecda``) see that ``seat`` decides now."""
-        for other, host in enumerate(self.hosts):
-            if other == seat or not host.observes or not self.started[other]:
+        for other in self.observers:
+            if other == seat or not self.started[other]:
                 continue
             try:
-                await host.observe(match.view(other), kind, seat, self.limits.start_ms / 1000)
+                await self.hosts[other].observe(match.view(other), kind, seat,
+                                                self.limits.start_ms / 1000)
             except BotFault as fault:
                 _log.info("observe failed", match=self.match_id, seat=other,
                           bot=self.labels[other], fault=str(fault)[:300])
