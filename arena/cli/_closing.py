@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
-from arena.records import FaultLog, configure_logging
+from arena.records import LOG_FILE_ENV, FaultLog, configure_logging
 from arena.tournament import TournamentConfig, TournamentResult
 from arena.tournament._runner import SECRET_SEED
 
@@ -31,7 +31,7 @@ def log_to_folder(folder: Path) -> Path | None:
         configure_logging("INFO", json_logs=True, file=path)
     except OSError:
         return None
-    os.environ["ARENA_LOG_FILE"] = str(path)
+    os.environ[LOG_FILE_ENV] = str(path)
     return path
 
 

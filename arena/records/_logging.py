@@ -9,7 +9,7 @@ from typing import TextIO
 
 import structlog
 
-__all__ = ["configure_logging", "get_logger"]
+__all__ = ["LOG_FILE_ENV", "configure_logging", "get_logger"]
 
 
 LOG_FILE_ENV = "ARENA_LOG_FILE"
