@@ -35,7 +35,7 @@ from typing import Any
 import trio
 
 from arena.game import Match, Rules, View
-from arena.referee import Limits, ProcessPool, make_host, play_match
+from arena.referee import MatchSpec, ProcessPool, make_host, play_match
 from arena.referee._protocol import decode, encode
 from arena.referee._wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
 
@@ -101,25 +101,24 @@ def _raw_round_trip(n: int, children: int, child_cpu: int | None) -> float:
             os.close(r)
 
 
-def spec(seed: int, bots: Sequence[str], host: str) -> dict[str, Any]:
-    return {
+def spec(seed: int, bots: Sequence[str], host: str) -> MatchSpec:
+    return MatchSpec.from_dict({
         "match_id": f"bench-{seed}", "seed": seed, "rules": {"rounds": 5},
         "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
         "limits": {"move_ms": 5000},
-    }
+    })
 
 
 def run_matches(
     host: str, bots: Sequence[str], seeds: Sequence[int], pool: ProcessPool | None
 ) -> tuple[float, int, list[dict[str, Any]]]:
     """Total seconds and decisions over the matches of ``seeds``, and their records."""
-    limits = Limits.from_dict({"move_ms": 5000})
     total = 0.0
     decisions = 0
     records = []
     for seed in seeds:
         s = spec(seed, bots, host)
-        hosts = [make_host(seat, limits, pool) for seat in s["seats"]]
+        hosts = [make_host(seat, s.limits, pool) for seat in s.seats]
         t0 = time.perf_counter()
         record = trio.run(functools.partial(play_match, s, hosts=hosts, pool=pool))
         total += time.perf_counter() - t0

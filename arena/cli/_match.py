@@ -9,14 +9,13 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import click
-import trio
 import yaml
 
 from arena.cli import main
 from arena.cli._closing import match_closing, require_sandbox, sandbox_option
 from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
-from arena.referee import MatchSpecError, play_match
+from arena.referee import Limits, MatchSpec, MatchSpecError, Seat, run_match
 from arena.referee._seats import bot_spec, given_label
 from arena.seeds import SEED_LIMIT, secret_seed
 
@@ -27,7 +26,7 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
-def _rules_mapping(preset: str | None, pairs: Sequence[str], rounds: int | None) -> dict[str, Any]:
+def _rules(preset: str | None, pairs: Sequence[str], rounds: int | None) -> Rules:
     mapping: dict[str, Any] = {}
     if preset:
         mapping["preset"] = preset
@@ -42,12 +41,12 @@ def _rules_mapping(preset: str | None, pairs: Sequence[str], rounds: int | None)
     if rounds is not None:
         mapping["rounds"] = rounds
     try:
-        return Rules.from_dict(mapping).to_dict()
+        return Rules.from_dict(mapping)
     except (TypeError, ValueError) as exc:
         _fail(f"bad rules: {exc}")
 
 
-def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
+def _seats(bots: Sequence[str], host: str) -> list[Seat]:
     """The seats' bot specs; a second unlabelled copy of a bot is labelled ``NAME-2``."""
     seats = []
     seen: dict[str, int] = {}
@@ -65,7 +64,10 @@ def _seats(bots: Sequence[str], host: str) -> list[dict[str, Any]]:
     for label in labels:
         if labels.count(label) > 1:
             _fail(f"label {label!r} is given to more than one seat")
-    return seats
+    try:
+        return [Seat.from_dict(seat) for seat in seats]
+    except MatchSpecError as exc:
+        _fail(str(exc))
 
 
 def _summary(record: dict[str, Any]) -> dict[str, Any]:
@@ -129,9 +131,9 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
               help="Match seed (random if omitted).")
 @click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
               show_default=True, help="Where registered bots run.")
-@click.option("--move-ms", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--move-ms", type=int, default=Limits().move_ms, show_default=True,
               help="Time per decision in milliseconds.")
-@click.option("--bank-ms", type=click.IntRange(min=0), default=None,
+@click.option("--bank-ms", type=int, default=None,
               help="Chess-clock reserve per seat for the whole match, in milliseconds.")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False),
               help="Append the match record (one JSON line) to this file.")
@@ -169,24 +171,20 @@ def match_command(
     if not 2 <= len(bots) <= 8:
         _fail(f"a match needs 2 to 8 bots, got {len(bots)}")
     seats = _seats(bots, host)
-    if any(seat["name"] is not None and ":" in seat["name"] for seat in seats):
+    if any(seat.name is not None and ":" in seat.name for seat in seats):
         # `module:Class` bots are found from the current directory, as with `python -m`.
         sys.path.insert(0, os.getcwd())
     configure_logging("ERROR")  # faults are printed below; warnings would repeat them
     require_sandbox(sandbox)
-    rules = _rules_mapping(preset, rule_pairs, rounds)
+    rules = _rules(preset, rule_pairs, rounds)
     if seed is None:
         seed = secret_seed()
-    spec = {
-        "match_id": match_id,
-        "tournament": None,
-        "seed": seed,
-        "rules": rules,
-        "seats": seats,
-        "limits": {"move_ms": move_ms, "bank_ms": bank_ms, "sandbox": bool(sandbox)},
-        "set": None,
-        "round": None,
-    }
+    try:
+        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, sandbox=bool(sandbox))
+        spec = MatchSpec(match_id=match_id, seed=seed, seats=tuple(seats), rules=rules,
+                         limits=limits)
+    except ValueError as exc:  # MatchSpecError included
+        _fail(str(exc))
     writer = None
     if records_path is not None:
         try:
@@ -199,10 +197,8 @@ def match_command(
             from arena.cli._watch import watched_hosts
 
             hosts = watched_hosts(spec, verbose=verbose, trace=trace, err=as_json)
-        record = trio.run(lambda: play_match(spec, hosts=hosts))
+        record = run_match(spec, hosts=hosts)
     except MatchSpecError as exc:
-        _fail(str(exc))
-    except (LookupError, ValueError, TypeError) as exc:
         _fail(str(exc))
     if writer is not None:
         with writer:

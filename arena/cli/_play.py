@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-import trio
 
 from arena.cli import InputError, main
 from arena.game import Card, IllegalMove, Move, Rules, View
@@ -23,10 +22,12 @@ from arena.referee import (
     BotRef,
     Host,
     Limits,
+    MatchSpec,
     MatchSpecError,
+    Seat,
     StartInfo,
     make_host,
-    play_match,
+    run_match,
 )
 from arena.seeds import SEED_LIMIT, secret_seed
 
@@ -221,14 +222,14 @@ def _exchange_problem(cards: list[Card], count: int, hand: list[Card]) -> str | 
               help="Your seat (0-based).")
 @click.option("--seed", type=click.IntRange(min=0, max=SEED_LIMIT - 1),
               help="Match seed (random if omitted).")
-@click.option("--move-ms", type=click.FloatRange(min=1), default=1000, show_default=True,
+@click.option("--move-ms", type=int, default=Limits().move_ms, show_default=True,
               help="Time per decision for the bots (you are not timed).")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False),
               default="arena-play.jsonl", show_default=True,
               help="Append the match record (one JSON line) to this file.")
 @click.option("--match-id", default="play", show_default=True, help="Id written in the record.")
 def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: int | None,
-                 seat: int, seed: int | None, move_ms: float, records_path: str,
+                 seat: int, seed: int | None, move_ms: int, records_path: str,
                  match_id: str) -> None:
     """Play a match yourself against BOTS (1 to 7 installed bots), e.g. greedy mc mc.
 
@@ -247,39 +248,37 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
         raise InputError(str(exc)) from None
     if seed is None:
         seed = secret_seed()
-    seats: list[dict[str, Any]] = []
+    seats: list[Seat] = []
     names = list(bots)
-    for index in range(players):
-        if index == seat:
-            seats.append({"label": HUMAN_LABEL, "name": None, "command": None, "params": {},
-                          "host": "human"})
-            continue
-        name = names.pop(0)
-        count = sum(s["name"] == name for s in seats)
-        seats.append({"label": name if not count else f"{name}-{count + 1}", "name": name,
-                      "command": None, "params": {}, "host": "inline"})
-    limits = Limits(move_ms=move_ms)
     try:
-        hosts: list[Host] = [HumanHost() if s["host"] == "human" else make_host(s, limits)
-                             for s in seats]
-    except (MatchSpecError, LookupError) as exc:
+        for index in range(players):
+            if index == seat:  # the person's seat: its host is the HumanHost below
+                seats.append(Seat(label=HUMAN_LABEL, name=HUMAN_LABEL))
+                continue
+            name = names.pop(0)
+            count = sum(s.name == name for s in seats)
+            seats.append(Seat(label=name if not count else f"{name}-{count + 1}", name=name))
+        limits = Limits(move_ms=move_ms)
+        spec = MatchSpec(match_id=match_id, seed=seed, seats=tuple(seats), rules=rules,
+                         limits=limits)
+        hosts: list[Host] = [HumanHost() if i == seat else make_host(s, limits)
+                             for i, s in enumerate(seats)]
+    except ValueError as exc:  # MatchSpecError included
         raise InputError(str(exc)) from None
     try:
         writer = RecordWriter(records_path)
     except OSError as exc:
         raise InputError(f"cannot open records file {records_path!r}: "
                          f"{exc.strerror or exc}") from None
-    spec = {"match_id": match_id, "tournament": None, "seed": seed, "rules": rules.to_dict(),
-            "seats": seats, "limits": limits.to_dict(), "set": None, "round": None}
     try:
-        record = trio.run(lambda: play_match(spec, hosts=hosts))
+        record = run_match(spec, hosts=hosts)
     except (MatchSpecError, IllegalMove) as exc:
         raise InputError(str(exc)) from None
     with writer:
         writer.write(record)
     click.echo("\nfinal standings:")
     for place, index in enumerate(record["ranking"], start=1):
-        click.echo(f"  {place}. {seats[index]['label']:<12} {record['scores'][index]:>3} points")
+        click.echo(f"  {place}. {seats[index].label:<12} {record['scores'][index]:>3} points")
     click.echo(f"recorded in {records_path} (match {match_id}, seed {seed})")
     sys.stdout.flush()
 

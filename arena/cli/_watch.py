@@ -8,13 +8,13 @@ the child-process hosts a listener that prints every protocol line to and from t
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
 from arena.game import View
-from arena.referee import BotFault, Host, Limits, StartInfo, make_host
+from arena.referee import BotFault, Host, MatchSpec, StartInfo, make_host
 from arena.referee._loading import BotRef
 
 _ANSWER_CHARS = 80
@@ -105,21 +105,19 @@ class WatchedHost(Host):
         return self.inner.pids()
 
 
-def watched_hosts(spec: Mapping[str, Any], *, verbose: bool, trace: bool,
+def watched_hosts(spec: MatchSpec, *, verbose: bool, trace: bool,
                   err: bool = False) -> list[Host]:
     """The hosts of ``spec``'s seats, printing moves (``verbose``) and protocol lines
     (``trace``) on stdout, or stderr with ``err``. Raises what :func:`make_host` raises."""
-    seats = list(spec["seats"])
-    labels = [str(seat.get("label") or seat.get("name") or "?") for seat in seats]
-    limits = Limits.from_dict(spec.get("limits"))
+    labels = spec.labels
 
     def echo(line: str) -> None:
         click.echo(line, err=err)
 
     board = _Board(labels, echo)
     hosts: list[Host] = []
-    for seat, seat_spec in enumerate(seats):
-        host = make_host(seat_spec, limits)
+    for seat, seat_spec in enumerate(spec.seats):
+        host = make_host(seat_spec, spec.limits, private=spec.private)
         if trace and hasattr(host, "trace"):
             host.trace = _tracer(labels[seat], echo)
         hosts.append(WatchedHost(host, seat, board) if verbose else host)

@@ -139,9 +139,9 @@ class AbResult:
 
 
 def _default_runner(spec: Mapping[str, Any]) -> Record:
-    from arena.referee import run_match
+    from arena.referee import MatchSpec, run_match
 
-    return run_match(spec)
+    return run_match(MatchSpec.from_dict(spec))
 
 
 def _ignore_interrupts() -> None:

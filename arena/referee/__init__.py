@@ -15,10 +15,12 @@ from ._limits import Clock, Limits
 from ._loading import BotRef, make_bot, resolve
 from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, encode
-from ._referee import HOST_KINDS, MatchSpecError, make_host, play_match, process_pool, run_match
+from ._referee import make_host, play_match, process_pool, run_match
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._sandbox import mechanism as sandbox_mechanism
 from ._seats import bot_spec
+from ._selfplay import Places, compare, play_bots
+from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
 
 __all__ = [
     "FAULT_KINDS",
@@ -30,21 +32,27 @@ __all__ = [
     "Clock",
     "CommandHost",
     "Host",
+    "HostKind",
     "InlineHost",
     "Limits",
     "LineDecoder",
+    "MatchSpec",
     "MatchSpecError",
     "MemoryHost",
+    "Places",
     "ProcessHost",
     "ProcessPool",
     "ProtocolError",
+    "Seat",
     "StartInfo",
     "bot_spec",
+    "compare",
     "decode",
     "encode",
     "group_members",
     "make_bot",
     "make_host",
+    "play_bots",
     "play_match",
     "process_alive",
     "process_pool",

@@ -192,7 +192,8 @@ class InlineHost(Host):
             note = f"; output tail: {tail}" if tail else ""
             raise BotFault("crash", what + _crash_detail(exc) + note) from None
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
+    def start_now(self, info: StartInfo) -> None:
+        """Build (or reuse) the bot, bind it and call its ``start_match``, synchronously."""
         def start() -> None:
             bot = self._prebuilt if self._prebuilt is not None else make_bot(
                 self._ref.ref, self._params
@@ -203,17 +204,32 @@ class InlineHost(Host):
 
         self._call("start failed: ", start)
 
-    async def play(self, view: View, timeout: float) -> object:
+    def play_now(self, view: View) -> object:
+        """The bot's answer to a ``play`` decision, synchronously."""
         assert self._bot is not None, "start() first"
         return self._call("", self._bot.play, view)
 
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
+    def exchange_now(self, view: View, count: int) -> object:
+        """The bot's answer to an ``exchange`` decision, synchronously."""
         assert self._bot is not None, "start() first"
         return self._call("", self._bot.exchange, view, count)
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+    def end_deal_now(self, result: dict[str, Any]) -> None:
+        """Tell the bot a deal ended, synchronously."""
         if self._bot is not None:
             self._call("end_deal failed: ", self._bot.end_deal, result)
+
+    async def start(self, info: StartInfo, timeout: float) -> None:
+        self.start_now(info)
+
+    async def play(self, view: View, timeout: float) -> object:
+        return self.play_now(view)
+
+    async def exchange(self, view: View, count: int, timeout: float) -> object:
+        return self.exchange_now(view, count)
+
+    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+        self.end_deal_now(result)
 
 
 Handler = Callable[[dict[str, Any]], "object | Awaitable[object]"]

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 __all__ = ["Clock", "Limits"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Limits:
-    """The limits every seat of a match plays under.
+    """The limits every seat of a match plays under: each default is written here, once.
 
-    ``move_ms`` is the time for each decision. ``bank_ms`` (optional) is a
-    chess-clock reserve for the whole match: time spent beyond ``move_ms``
+    ``move_ms`` is the time for each decision. ``bank_ms`` (optional; 0 or
+    ``None`` for none) is a chess-clock reserve for the whole match: time spent beyond ``move_ms``
     is taken from it, and a decision times out only when both are spent.
     ``start_ms`` bounds starting a bot (a process, its imports, its
     ``start_match``). ``memory_mb`` caps a child process's address space
@@ -25,43 +25,54 @@ class Limits:
     over its life, a backstop if the referee itself dies. ``sandbox`` runs
     ``process`` and ``command`` bots in their own namespaces (see
     ``arena.referee.sandbox_mechanism`` and docs/security.md).
+
+    Every field is checked when the object is made (a ``ValueError`` naming
+    the field), so whoever holds a ``Limits`` holds valid limits: the
+    tournament config, the command line and the referee share this one check.
     """
 
-    move_ms: float = 1000
-    bank_ms: float | None = None
-    start_ms: float = 5000
+    move_ms: int = 1000
+    bank_ms: int | None = None
+    start_ms: int = 5000
     memory_mb: int | None = 1024
-    grace_ms: float = 100
+    grace_ms: int = 100
     cpu_s: int = 3600
     sandbox: bool = False
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Limits:
-        """Limits from a match spec's ``limits`` mapping; unknown keys are an error."""
-        if data is None:
-            return cls()
-        known = cls.__dataclass_fields__
-        unknown = sorted(set(data) - set(known))
-        if unknown:
-            raise ValueError(f"unknown limit {unknown[0]!r} (known: {', '.join(known)})")
-        values = {k: v for k, v in data.items() if v is not None or k in ("bank_ms", "memory_mb")}
-        limits = cls(**values)
-        limits._check()
-        return limits
-
-    def _check(self) -> None:
+    def __post_init__(self) -> None:
         if not isinstance(self.sandbox, bool):
             raise ValueError(f"limit 'sandbox' must be true or false, got {self.sandbox!r}")
         for name in ("move_ms", "start_ms", "grace_ms", "cpu_s"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                raise ValueError(f"limit {name!r} must be a positive number, got {value!r}")
-        for name in ("bank_ms", "memory_mb"):
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"limit {name!r} must be a whole number > 0, got {value!r}")
+        for name, least in (("bank_ms", 0), ("memory_mb", 1)):
             value = getattr(self, name)
             if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+                isinstance(value, bool) or not isinstance(value, int) or value < least
             ):
-                raise ValueError(f"limit {name!r} must be a number >= 0 or null, got {value!r}")
+                raise ValueError(f"limit {name!r} must be a whole number >= {least} or null, "
+                                 f"got {value!r}")
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The limits' names, in record order."""
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Limits:
+        """Limits from plain data (a record's or a spec's ``limits``); unknown keys are an error.
+
+        A missing key, or ``null`` for a limit that cannot be null, takes the default.
+        """
+        if data is None:
+            return cls()
+        known = cls.names()
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise ValueError(f"unknown limit {unknown[0]!r} (known: {', '.join(known)})")
+        values = {k: v for k, v in data.items() if v is not None or k in ("bank_ms", "memory_mb")}
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready limits, as written into records."""

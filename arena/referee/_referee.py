@@ -14,72 +14,57 @@ import atexit
 import contextlib
 import os
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Generator, Sequence
+from typing import Any, cast
 
 import trio
 
 import arena
-from arena.game import Card, IllegalMove, Match, Move, Rules
+from arena.game import Card, Decision, IllegalMove, Match, Move
 from arena.records import get_logger
 
 from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
 from ._limits import Clock, Limits
 from ._process_host import CommandHost, ProcessHost, ProcessPool
+from ._spec import MatchSpec, MatchSpecError, Seat
 from ._uecda_host import UecdaHost
 from ._wire import parse_move
 
-__all__ = ["HOST_KINDS", "MatchSpecError", "make_host", "play_match", "run_match"]
+__all__ = ["make_host", "play_match", "run_match"]
 
 RECORD_SCHEMA = 1
-HOST_KINDS = ("inline", "process", "command")
 
 _log = get_logger("arena.referee")
 
 
-class MatchSpecError(ValueError):
-    """A match spec that cannot be played: the message names the bad field."""
-
-
-def _spec_field(spec: Mapping[str, Any], key: str, default: Any = None) -> Any:
-    return spec.get(key, default)
-
-
 def make_host(
-    seat_spec: Mapping[str, Any],
+    seat: Seat,
     limits: Limits,
     pool: ProcessPool | None = None,
     private: Sequence[str] = (),
 ) -> Host:
-    """The host a BotSpec asks for (``inline``, ``process`` or ``command``).
+    """The host that ``seat`` asks for (``inline``, ``process``, ``command`` or ``uecda``).
 
-    ``name`` is a registered bot name or a ``module:Class`` reference;
-    ``command`` is a command line for the ``command`` host. Raises
-    :class:`MatchSpecError` (or the registry's lookup error) for a spec
-    that names no runnable bot. ``private`` paths are hidden from sandboxed bots.
+    Raises :class:`MatchSpecError` for a bot that is not installed or a
+    command line that cannot be split. ``pool`` lets ``process`` and
+    ``command`` bots keep their processes for later matches; ``private``
+    paths are hidden from sandboxed bots.
     """
-    name = seat_spec.get("name")
-    command = seat_spec.get("command")
-    params = seat_spec.get("params") or {}
-    kind = seat_spec.get("host") or ("inline" if name else "command")
-    if seat_spec.get("protocol") == "uecda":
-        if not isinstance(command, str) or not command.strip():
-            raise MatchSpecError("a 'uecda' bot needs a 'command' line")
-        return UecdaHost(command, limits=limits)
-    if kind not in HOST_KINDS:
-        raise MatchSpecError(f"unknown host {kind!r} (expected one of {', '.join(HOST_KINDS)})")
-    if not isinstance(params, Mapping):
-        raise MatchSpecError(f"bot params must be a mapping, got {params!r}")
-    if kind == "command":
-        if not isinstance(command, str) or not command.strip():
-            raise MatchSpecError("a 'command' host needs a 'command' line")
-        return CommandHost(command, limits=limits, pool=pool, private=private)
-    if not isinstance(name, str) or not name:
-        raise MatchSpecError(f"a {kind!r} host needs a bot 'name'")
-    if kind == "inline":
-        return InlineHost(name, dict(params))
-    return ProcessHost(name, dict(params), limits=limits, pool=pool, private=private)
+    try:
+        if seat.host == "uecda":
+            assert seat.command is not None
+            return UecdaHost(seat.command, limits=limits)
+        if seat.host == "command":
+            assert seat.command is not None
+            return CommandHost(seat.command, limits=limits, pool=pool, private=private)
+        assert seat.name is not None
+        if seat.host == "inline":
+            return InlineHost(seat.name, dict(seat.params))
+        return ProcessHost(seat.name, dict(seat.params), limits=limits, pool=pool,
+                           private=private)
+    except (LookupError, ValueError) as exc:
+        raise MatchSpecError(str(exc)) from None
 
 
 def _judge_move(answer: object) -> Move:
@@ -115,181 +100,102 @@ def _short(value: object, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+class _DealOver:
+    """What the match loop yields when a deal has ended: every bot is to be told."""
+
+
+_DEAL_OVER = _DealOver()
+
+Reply = tuple[object, float, BotFault | None]
+"""A seat's reply to a decision: its raw answer, the seconds it took, or the fault it earned."""
+
+
+def _send(steps: Generator[Decision | _DealOver, Reply | None, None],
+          value: Reply | None) -> Decision | _DealOver | None:
+    """The loop's next step after ``value``, or None when the match is over."""
+    try:
+        return steps.send(value)
+    except StopIteration:
+        return None
+
+
 class _Referee:
-    def __init__(self, spec: Mapping[str, Any], hosts: Sequence[Host] | None,
+    def __init__(self, spec: MatchSpec, hosts: Sequence[Host] | None,
                  pool: ProcessPool | None) -> None:
-        self.match_id = str(_spec_field(spec, "match_id", "match"))
-        self.tournament = _spec_field(spec, "tournament")
-        seed = _spec_field(spec, "seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise MatchSpecError(f"match seed must be an integer >= 0, got {seed!r}")
-        self.seed = seed
-        try:
-            self.rules = Rules.from_dict(_spec_field(spec, "rules") or {})
-        except (TypeError, ValueError) as exc:
-            raise MatchSpecError(f"bad rules: {exc}") from None
-        try:
-            self.limits = Limits.from_dict(_spec_field(spec, "limits"))
-        except (TypeError, ValueError) as exc:
-            raise MatchSpecError(f"bad limits: {exc}") from None
-        seats = list(_spec_field(spec, "seats") or [])
-        private = _spec_field(spec, "private") or []
-        if not isinstance(private, list) or not all(isinstance(p, str) for p in private):
-            raise MatchSpecError(f"'private' must be a list of paths, got {private!r}")
+        if not isinstance(spec, MatchSpec):
+            raise MatchSpecError(f"a match spec must be arena.referee.MatchSpec, got "
+                                 f"{type(spec).__name__} (MatchSpec.from_dict reads plain data)")
+        self.spec = spec
+        self.limits = spec.limits
         if hosts is None:
-            if not 2 <= len(seats) <= 8:
-                raise MatchSpecError(f"a match needs 2 to 8 seats, got {len(seats)}")
-            built: list[Host] = []
-            try:
-                for seat_spec in seats:
-                    if not isinstance(seat_spec, Mapping):
-                        raise MatchSpecError(f"a seat must be a BotSpec mapping, got {seat_spec!r}")
-                    built.append(make_host(seat_spec, self.limits, pool, private))
-            except LookupError as exc:
-                raise MatchSpecError(str(exc)) from None
-            hosts = built
+            hosts = [make_host(seat, spec.limits, pool, spec.private) for seat in spec.seats]
+        elif len(hosts) != len(spec.seats):
+            raise MatchSpecError(f"{len(hosts)} hosts for {len(spec.seats)} seats")
         self.hosts = list(hosts)
         self.observers = [seat for seat, host in enumerate(self.hosts) if host.observes]
         """Seats whose host sees every turn (``uecda``); usually none."""
-        if not 2 <= len(self.hosts) <= 8:
-            raise MatchSpecError(f"a match needs 2 to 8 seats, got {len(self.hosts)}")
-        self.labels = [
-            str((seats[i].get("label") if i < len(seats) else None) or h.meta.bot)
-            for i, h in enumerate(self.hosts)
-        ]
-        self.spec = spec
+        self.labels = spec.labels
         self.players = len(self.hosts)
         self.clock = Clock(self.limits, self.players)
         self.started = [False] * self.players
         self.start_faults: list[BotFault | None] = [None] * self.players
+        self.match = Match(spec.rules, self.players, spec.seed)
+        self.deals: list[dict[str, Any]] = []
         self.decisions = 0
 
-    def start_info(self, seat: int) -> StartInfo:
-        return StartInfo(seat, self.players, self.rules, self.match_id, self.labels, self.seed,
-                         self.limits.to_dict())
+    # -- the one match loop ------------------------------------------------------------------
 
-    async def start(self, seat: int) -> None:
-        try:
-            await self.hosts[seat].start(self.start_info(seat), self.limits.start_ms / 1000)
-        except BotFault as fault:
-            self.start_faults[seat] = fault
-            _log.warning("bot failed to start", match=self.match_id, seat=seat,
-                         bot=self.labels[seat], fault=str(fault))
-        else:
-            self.started[seat] = True
+    def loop(self) -> Generator[Decision | _DealOver, Reply | None, None]:
+        """The match, decision by decision: the one loop every way of playing a match runs.
 
-    async def ask(self, match: Match, kind: str, seat: int, count: int) -> tuple[object, float]:
-        """The seat's raw answer and the seconds it took; faults propagate."""
-        host = self.hosts[seat]
-        pending = self.start_faults[seat]
-        if pending is not None:  # failed to start for this deal: charge it once
-            self.start_faults[seat] = None
-            raise pending
-        if not self.started[seat]:
-            await self.start(seat)
-            pending, self.start_faults[seat] = self.start_faults[seat], None
-            if pending is not None:
-                raise pending
-        await host.prepare(self.limits.start_ms / 1000)
-        if self.observers:
-            await self.show_others(match, kind, seat)
-        view = match.view(seat)
-        timeout = self.clock.deadline(seat)
-        t0 = trio.current_time()
-        try:
-            if kind == "play":
-                answer = await host.play(view, timeout)
-            else:
-                answer = await host.exchange(view, count, timeout)
-        finally:
-            elapsed = trio.current_time() - t0
-            in_time = self.clock.charge(seat, elapsed)
-        if not in_time and host.timed:
-            raise BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
-                           f"{timeout * 1000:.0f} ms allowed (answer discarded)")
-        return answer, elapsed
-
-    async def show_others(self, match: Match, kind: str, seat: int) -> None:
-        """Let the hosts that watch every turn (``uecda``) see that ``seat`` decides now."""
-        for other in self.observers:
-            if other == seat or not self.started[other]:
-                continue
-            try:
-                await self.hosts[other].observe(match.view(other), kind, seat,
-                                                self.limits.start_ms / 1000)
-            except BotFault as fault:
-                _log.info("observe failed", match=self.match_id, seat=other,
-                          bot=self.labels[other], fault=str(fault)[:300])
-
-    async def run(self) -> dict[str, Any]:
-        wall0 = time.perf_counter()
-        match = Match(self.rules, self.players, self.seed)
+        It yields each pending :class:`Decision`; whoever drives it (the
+        trio driver :meth:`run`, or :meth:`run_inline` when every seat is
+        inline) asks the seat and sends back its :data:`Reply`. The loop
+        judges the answer with ``arena.game``, turns every failure into a
+        fault applied by ``Match.fault``, keeps the think times, and when a
+        deal ends stores its record and yields ``_DEAL_OVER`` so the driver
+        tells every bot ``match.result_for(seat)``.
+        """
+        match = self.match
         move_ms: list[float] = []  # think time of each move of the current deal
-        deals: list[dict[str, Any]] = []
-        try:
-            async with trio.open_nursery() as nursery:
-                for seat in range(self.players):
-                    nursery.start_soon(self.start, seat)
-            while (decision := match.pending) is not None:
-                self.decisions += 1
-                seat = decision.seat
-                deal_number = match.deal_number
-                moves_before = len(match.deal.moves)
-                elapsed = 0.0
-                try:
-                    answer, elapsed = await self.ask(match, decision.kind, seat, decision.count)
-                    if decision.kind == "play":
-                        move = _judge_move(answer)
-                        try:
-                            match.play(move)
-                        except IllegalMove as exc:
-                            raise BotFault("illegal", f"{move}: {exc}") from None
-                    else:
-                        cards = _judge_cards(answer)
-                        try:
-                            match.give(cards)
-                        except IllegalMove as exc:
-                            given = " ".join(str(c) for c in cards)
-                            raise BotFault("illegal", f"exchange [{given}]: {exc}") from None
-                except BotFault as fault:
-                    _log.info("fault", match=self.match_id, seat=seat, bot=self.labels[seat],
-                              deal=deal_number, kind=fault.kind, detail=fault.detail[:300])
-                    match.fault(fault.kind, fault.detail)
+        while (decision := match.pending) is not None:
+            self.decisions += 1
+            seat = decision.seat
+            deal_number = match.deal_number
+            moves_before = len(match.deal.moves)
+            reply = yield decision
+            assert reply is not None
+            answer, elapsed, fault = reply
+            try:
+                if fault is not None:
+                    raise fault
                 if decision.kind == "play":
-                    if match.finished or match.deal_number != deal_number:
-                        added = len(match.history[-1]["moves"]) - moves_before
-                    else:
-                        added = len(match.deal.moves) - moves_before
-                    move_ms.extend([round(elapsed * 1000, 3)] * added)
-                if match.finished or match.deal_number != deal_number:
-                    deals.append(self.finish_deal(match.history[-1], move_ms))
-                    move_ms = []
-                    await self.end_deal(match)
-        finally:
-            with trio.CancelScope(shield=True):
-                await self.close()
-        return {
-            "schema": RECORD_SCHEMA,
-            "type": "match",
-            "match_id": self.match_id,
-            "tournament": self.tournament,
-            "seed": self.seed,
-            "set": _spec_field(self.spec, "set"),
-            "round": _spec_field(self.spec, "round"),
-            "rules": self.rules.to_dict(),
-            "seats": [
-                {"seat": seat, "label": self.labels[seat], "bot": host.meta.bot,
-                 "plugin": host.meta.plugin, "version": host.meta.version, "host": host.kind}
-                for seat, host in enumerate(self.hosts)
-            ],
-            "limits": self.limits.to_dict(),
-            "deals": deals,
-            "scores": list(match.scores),
-            "ranking": match.ranking(),
-            "decisions": self.decisions,
-            "wall_s": round(time.perf_counter() - wall0, 4),
-            "arena_version": arena.__version__,
-        }
+                    move = _judge_move(answer)
+                    try:
+                        match.play(move)
+                    except IllegalMove as exc:
+                        raise BotFault("illegal", f"{move}: {exc}") from None
+                else:
+                    cards = _judge_cards(answer)
+                    try:
+                        match.give(cards)
+                    except IllegalMove as exc:
+                        given = " ".join(str(c) for c in cards)
+                        raise BotFault("illegal", f"exchange [{given}]: {exc}") from None
+            except BotFault as fault_:
+                _log.info("fault", match=self.spec.match_id, seat=seat, bot=self.labels[seat],
+                          deal=deal_number, kind=fault_.kind, detail=fault_.detail[:300])
+                match.fault(fault_.kind, fault_.detail)
+            over = match.finished or match.deal_number != deal_number
+            if decision.kind == "play":
+                moves = match.history[-1]["moves"] if over else match.deal.moves
+                move_ms.extend([round(elapsed * 1000, 3)] * (len(moves) - moves_before))
+            if over:
+                self.deals.append(self.finish_deal(match.history[-1], move_ms))
+                move_ms = []
+                yield _DEAL_OVER
+                # A seat that failed to start gets a fresh attempt in the next deal.
+                self.start_faults = [None] * self.players
 
     def finish_deal(self, history: dict[str, Any], move_ms: list[float]) -> dict[str, Any]:
         deal = dict(history)
@@ -303,43 +209,223 @@ class _Referee:
         ]
         return deal
 
-    async def end_deal(self, match: Match) -> None:
+    def record(self, wall0: float) -> dict[str, Any]:
+        """The match record (docs/records.md)."""
+        spec, match = self.spec, self.match
+        return {
+            "schema": RECORD_SCHEMA,
+            "type": "match",
+            "match_id": spec.match_id,
+            "tournament": spec.tournament,
+            "seed": spec.seed,
+            "set": spec.set,
+            "round": spec.round,
+            "rules": spec.rules.to_dict(),
+            "seats": [
+                {"seat": seat, "label": self.labels[seat], "bot": host.meta.bot,
+                 "plugin": host.meta.plugin, "version": host.meta.version, "host": host.kind}
+                for seat, host in enumerate(self.hosts)
+            ],
+            "limits": self.limits.to_dict(),
+            "deals": self.deals,
+            "scores": list(match.scores),
+            "ranking": match.ranking(),
+            "decisions": self.decisions,
+            "wall_s": round(time.perf_counter() - wall0, 4),
+            "arena_version": arena.__version__,
+        }
+
+    def start_info(self, seat: int) -> StartInfo:
+        return StartInfo(seat, self.players, self.spec.rules, self.spec.match_id, self.labels,
+                         self.spec.seed, self.limits.to_dict())
+
+    def start_failed(self, seat: int, fault: BotFault) -> None:
+        self.start_faults[seat] = fault
+        _log.warning("bot failed to start", match=self.spec.match_id, seat=seat,
+                     bot=self.labels[seat], fault=str(fault))
+
+    def pending_start_fault(self, seat: int) -> BotFault | None:
+        """A start failure not yet charged: charged once, to the seat's next decision."""
+        pending, self.start_faults[seat] = self.start_faults[seat], None
+        return pending
+
+    def late(self, seat: int, elapsed: float, allowed: float) -> BotFault | None:
+        """Charge ``elapsed`` to the seat's clock: the timeout fault if it was too late."""
+        if self.clock.charge(seat, elapsed) or not self.hosts[seat].timed:
+            return None
+        return BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
+                        f"{allowed * 1000:.0f} ms allowed (answer discarded)")
+
+    # -- driving it when every seat is inline: no event loop at all --------------------------
+
+    def all_inline(self) -> bool:
+        return all(type(host) is InlineHost for host in self.hosts)
+
+    def run_inline(self) -> dict[str, Any]:
+        """Play the match synchronously: every seat is an :class:`InlineHost`."""
+        wall0 = time.perf_counter()
+        hosts = cast(list[InlineHost], self.hosts)
+        match = self.match
+        for seat in range(self.players):
+            self.start_now(seat)
+        steps = self.loop()
+        step = next(steps, None)
+        while step is not None:
+            if isinstance(step, Decision):
+                seat = step.seat
+                reply: Reply
+                fault = self.pending_start_fault(seat)
+                if fault is None and not self.started[seat]:
+                    self.start_now(seat)
+                    fault = self.pending_start_fault(seat)
+                if fault is not None:
+                    reply = (None, 0.0, fault)
+                else:
+                    host = hosts[seat]
+                    view = match.view(seat)
+                    allowed = self.clock.deadline(seat)
+                    t0 = time.perf_counter()
+                    try:
+                        answer = (host.play_now(view) if step.kind == "play"
+                                  else host.exchange_now(view, step.count))
+                    except BotFault as exc:
+                        answer, fault = None, exc
+                    elapsed = time.perf_counter() - t0
+                    late = self.late(seat, elapsed, allowed)
+                    reply = (answer, elapsed, fault or late)
+                step = _send(steps, reply)
+            else:
+                for seat, host in enumerate(hosts):
+                    if self.started[seat]:
+                        try:
+                            host.end_deal_now(match.result_for(seat))
+                        except BotFault as fault:
+                            self.end_deal_failed(seat, fault)
+                step = _send(steps, None)
+        return self.record(wall0)
+
+    def start_now(self, seat: int) -> None:
+        try:
+            cast(InlineHost, self.hosts[seat]).start_now(self.start_info(seat))
+        except BotFault as fault:
+            self.start_failed(seat, fault)
+        else:
+            self.started[seat] = True
+
+    def end_deal_failed(self, seat: int, fault: BotFault) -> None:
+        _log.info("end_deal failed", match=self.spec.match_id, seat=seat,
+                  bot=self.labels[seat], fault=str(fault)[:300])
+
+    # -- driving it with trio: any host ------------------------------------------------------
+
+    async def run(self) -> dict[str, Any]:
+        wall0 = time.perf_counter()
+        try:
+            async with trio.open_nursery() as nursery:
+                for seat in range(self.players):
+                    nursery.start_soon(self.start, seat)
+            steps = self.loop()
+            step = next(steps, None)
+            while step is not None:
+                if isinstance(step, Decision):
+                    try:
+                        answer, elapsed = await self.ask(step.kind, step.seat, step.count)
+                        reply: Reply = (answer, elapsed, None)
+                    except BotFault as fault:
+                        reply = (None, 0.0, fault)
+                    step = _send(steps, reply)
+                else:
+                    await self.end_deal()
+                    step = _send(steps, None)
+        finally:
+            with trio.CancelScope(shield=True):
+                await self.close()
+        return self.record(wall0)
+
+    async def start(self, seat: int) -> None:
+        try:
+            await self.hosts[seat].start(self.start_info(seat), self.limits.start_ms / 1000)
+        except BotFault as fault:
+            self.start_failed(seat, fault)
+        else:
+            self.started[seat] = True
+
+    async def ask(self, kind: str, seat: int, count: int) -> tuple[object, float]:
+        """The seat's raw answer and the seconds it took; faults propagate."""
+        host = self.hosts[seat]
+        pending = self.pending_start_fault(seat)
+        if pending is None and not self.started[seat]:
+            await self.start(seat)
+            pending = self.pending_start_fault(seat)
+        if pending is not None:
+            raise pending
+        await host.prepare(self.limits.start_ms / 1000)
+        if self.observers:
+            await self.show_others(kind, seat)
+        view = self.match.view(seat)
+        timeout = self.clock.deadline(seat)
+        t0 = trio.current_time()
+        try:
+            if kind == "play":
+                answer = await host.play(view, timeout)
+            else:
+                answer = await host.exchange(view, count, timeout)
+        finally:
+            elapsed = trio.current_time() - t0
+            late = self.late(seat, elapsed, timeout)
+        if late is not None:
+            raise late
+        return answer, elapsed
+
+    async def show_others(self, kind: str, seat: int) -> None:
+        """Let the hosts that watch every turn (``uecda``) see that ``seat`` decides now."""
+        for other in self.observers:
+            if other == seat or not self.started[other]:
+                continue
+            try:
+                await self.hosts[other].observe(self.match.view(other), kind, seat,
+                                                self.limits.start_ms / 1000)
+            except BotFault as fault:
+                _log.info("observe failed", match=self.spec.match_id, seat=other,
+                          bot=self.labels[other], fault=str(fault)[:300])
+
+    async def end_deal(self) -> None:
         """Tell every started bot how the deal ended: only what its seat may know."""
         for seat, host in enumerate(self.hosts):
             if not self.started[seat]:
                 continue
             try:
-                await host.end_deal(match.result_for(seat), self.clock.deadline(seat))
+                await host.end_deal(self.match.result_for(seat), self.clock.deadline(seat))
             except BotFault as fault:
-                _log.info("end_deal failed", match=self.match_id, seat=seat,
-                          bot=self.labels[seat], fault=str(fault)[:300])
-        # A seat that failed to start gets a fresh attempt in the next deal.
-        self.start_faults = [None] * self.players
+                self.end_deal_failed(seat, fault)
 
     async def close(self) -> None:
         for host in self.hosts:
             try:
                 await host.aclose()
             except Exception as exc:  # closing must never lose the record
-                _log.warning("closing a bot failed", match=self.match_id, error=repr(exc))
+                _log.warning("closing a bot failed", match=self.spec.match_id, error=repr(exc))
 
 
 async def play_match(
-    spec: Mapping[str, Any],
+    spec: MatchSpec,
     *,
     hosts: Sequence[Host] | None = None,
     pool: ProcessPool | None = None,
 ) -> dict[str, Any]:
-    """Play the match that ``spec`` describes and return its record.
+    """Play the match that ``spec`` describes and return its record (docs/records.md).
 
-    ``spec`` is a match spec (docs/records.md, "match spec"). ``hosts``
-    replaces the hosts built from ``spec["seats"]`` (tests pass
-    :class:`MemoryHost` objects); ``pool`` lets ``process`` and ``command``
-    bots keep their processes for later matches. Raises
-    :class:`MatchSpecError` for a spec that cannot be played; a bot's
-    misbehaviour is never an exception, only a fault in the record.
+    ``hosts`` replaces the hosts built from ``spec.seats``, one per seat
+    (tests pass :class:`MemoryHost` objects); ``pool`` lets ``process`` and
+    ``command`` bots keep their processes for later matches. Raises
+    :class:`MatchSpecError` for a seat that cannot be hosted; a bot's
+    misbehaviour is never an exception, only a fault in the record. When
+    every seat is inline the match is played without awaiting anything.
     """
-    return await _Referee(spec, hosts, pool).run()
+    referee = _Referee(spec, hosts, pool)
+    if referee.all_inline():
+        return referee.run_inline()
+    return await referee.run()
 
 
 _shared_pool: tuple[int, ProcessPool] | None = None
@@ -355,15 +441,21 @@ def _pool() -> ProcessPool:
     return _shared_pool[1]
 
 
-def run_match(spec: Mapping[str, Any], *, reuse_processes: bool = True) -> dict[str, Any]:
-    """Play one match synchronously (its own ``trio.run``) and return its record.
+def run_match(
+    spec: MatchSpec, *, hosts: Sequence[Host] | None = None, reuse_processes: bool = True
+) -> dict[str, Any]:
+    """Play one match synchronously and return its record.
 
-    Safe to call in any worker process. With ``reuse_processes`` (the
-    default) bot processes are kept between calls in this process and
-    killed when it exits.
+    Safe to call in any worker process. A match whose seats are all inline
+    runs without an event loop; any other runs under its own ``trio.run``.
+    With ``reuse_processes`` (the default) bot processes are kept between
+    calls in this process and killed when it exits.
     """
     pool = _pool() if reuse_processes else None
-    return trio.run(lambda: play_match(spec, pool=pool))
+    referee = _Referee(spec, hosts, pool)
+    if referee.all_inline():
+        return referee.run_inline()
+    return trio.run(referee.run)
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -24,12 +24,16 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
 from arena.seeds import SEED_LIMIT
 from arena.tournament._yamlpos import node_line
+
+if TYPE_CHECKING:
+    from arena.referee import HostKind, Limits, Seat
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -94,7 +98,7 @@ class BotConfig(BaseModel):
         return Path(candidates[-1]).stem or "command"
 
     @property
-    def resolved_host(self) -> str:
+    def resolved_host(self) -> HostKind:
         """The host the referee uses for this entrant."""
         if self.protocol == "uecda":
             return "uecda"
@@ -102,33 +106,30 @@ class BotConfig(BaseModel):
             return self.host
         return "command" if self.command is not None else "inline"
 
-    def spec(self) -> dict[str, Any]:
-        """The BotSpec of the match spec (plain data)."""
-        spec = {
-            "label": self.resolved_label,
-            "name": self.name,
-            "command": self.command,
-            "params": dict(self.params),
-            "host": self.resolved_host,
-        }
-        if self.protocol == "uecda":
-            spec["protocol"] = "uecda"
-        return spec
+    def seat(self) -> Seat:
+        """The entrant's seat in a match spec."""
+        from arena.referee import Seat
+
+        return Seat(label=self.resolved_label, name=self.name, command=self.command,
+                    params=dict(self.params), host=self.resolved_host)
 
 
-class Limits(BaseModel):
-    """What each seat is allowed: time per move, an optional bank, start-up time, memory."""
+def _limit(description: str) -> Any:
+    """A limit's field: its default and its check are the referee's (``arena.referee.Limits``)."""
+    return Field(default=None, description=description)
+
+
+class LimitsConfig(BaseModel):
+    """What each seat is allowed; a key left out takes ``arena.referee.Limits``'s default."""
 
     model_config = _STRICT
 
-    move_ms: int = Field(default=1000, gt=0, description="Time for one decision (ms).")
-    bank_ms: int | None = Field(
-        default=None, gt=0, description="Extra time a seat may draw on over a match (ms)."
-    )
-    start_ms: int = Field(default=5000, gt=0, description="Time for a bot to start (ms).")
-    memory_mb: int | None = Field(
-        default=1024, gt=0, description="Memory cap of process and command bots (MB)."
-    )
+    move_ms: int | None = _limit("Time for one decision (ms).")
+    bank_ms: int | None = _limit("Extra time a seat may draw on over a match (ms); null: none.")
+    start_ms: int | None = _limit("Time for a bot to start (ms).")
+    memory_mb: int | None = _limit("Memory cap of process and command bots (MB); null: none.")
+    grace_ms: int | None = _limit("Transport slack after a decision's time (ms).")
+    cpu_s: int | None = _limit("CPU time cap of a bot process over its life (s).")
     on_fault: Literal["forfeit", "pass"] | None = Field(
         default=None, description="What a fault costs (default: the rules' on_fault)."
     )
@@ -138,15 +139,26 @@ class Limits(BaseModel):
         "default: wherever this machine can.",
     )
 
-    def spec(self) -> dict[str, Any]:
-        """The ``limits`` of the match spec (``on_fault`` goes into the rules)."""
-        return {
-            "move_ms": self.move_ms,
-            "bank_ms": self.bank_ms,
-            "start_ms": self.start_ms,
-            "memory_mb": self.memory_mb,
-            "sandbox": self.sandboxed(),
-        }
+    @field_validator("move_ms", "bank_ms", "start_ms", "memory_mb", "grace_ms", "cpu_s")
+    @classmethod
+    def _check(cls, value: int | None, info: ValidationInfo) -> int | None:
+        from arena.referee import Limits
+
+        if value is not None:
+            one: dict[str, Any] = {str(info.field_name): value}
+            try:
+                Limits(**one)
+            except ValueError as exc:  # the key is named by the config's own error line
+                raise ValueError(str(exc).removeprefix(f"limit {info.field_name!r} ")) from None
+        return value
+
+    def limits(self) -> Limits:
+        """The match's :class:`arena.referee.Limits` (``on_fault`` goes into the rules)."""
+        from arena.referee import Limits
+
+        given: dict[str, Any] = {name: getattr(self, name) for name in self.model_fields_set
+                                 if name in Limits.names() and name != "sandbox"}
+        return Limits(**given, sandbox=self.sandboxed())
 
     def sandboxed(self) -> bool:
         """Whether bot processes run sandboxed: as set, else wherever the machine can."""
@@ -329,7 +341,7 @@ class TournamentConfig(BaseModel):
         description="The entrants: bot names, or mappings with a name or a command.",
         json_schema_extra=_bots_schema,
     )
-    limits: Limits = Field(default_factory=Limits)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
     jobs: int | None = Field(
         default=None, gt=0, description="Worker processes (default: the number of cores)."
     )
@@ -801,7 +813,7 @@ def _model_at(loc: Sequence[str | int]) -> type[BaseModel] | None:
     if loc[0] == "bots" and len(loc) == 2:
         return BotConfig
     if loc[0] == "limits" and len(loc) == 1:
-        return Limits
+        return LimitsConfig
     if loc[0] == "format" and len(loc) == 2:
         return _FORMAT_MODELS.get(str(loc[1]))
     if loc[0] == "executor" and len(loc) == 2:

@@ -35,9 +35,12 @@ import time
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.tournament._executor import MatchFailed, MatchFn, _checked, _play, referee_match
+
+if TYPE_CHECKING:
+    from arena.referee import MatchSpec, Seat
 
 LOCAL = "local"
 """``--dask local[:N]``: a LocalCluster of N worker processes on this machine."""
@@ -188,13 +191,13 @@ class DaskExecutor:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+    def run(self, specs: Iterable[MatchSpec]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         self.start()
         client = self._client
         window = self.window or 4 * self.jobs
         source = iter(specs)
-        pending: deque[tuple[list[dict[str, Any]], Any]] = deque()
+        pending: deque[tuple[list[MatchSpec], Any]] = deque()
         size = [self.batch or 1]
         played, busy = 0, 0.0
 
@@ -231,12 +234,12 @@ class DaskExecutor:
                 with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
                     client.cancel([future for _, future in pending])
 
-    def _files_of(self, chunk: list[dict[str, Any]]) -> dict[str, list[str]]:
+    def _files_of(self, chunk: list[MatchSpec]) -> dict[str, list[str]]:
         """The files the chunk's commands name that exist here: workers must have them too."""
         files: dict[str, list[str]] = {}
         for spec in chunk:
-            for seat in spec.get("seats", []):
-                command = seat.get("command")
+            for seat in spec.seats:
+                command = seat.command
                 if isinstance(command, str):
                     if command not in self._files:
                         self._files[command] = named_files(command)
@@ -245,7 +248,7 @@ class DaskExecutor:
         return files
 
     def _result(
-        self, chunk: list[dict[str, Any]], future: Any
+        self, chunk: list[MatchSpec], future: Any
     ) -> tuple[list[tuple[bool, Any]], float]:
         from distributed.scheduler import KilledWorker
 
@@ -255,12 +258,12 @@ class DaskExecutor:
         except KilledWorker:
             what = "it" if len(chunk) == 1 else f"its task ({len(chunk)} matches from this one)"
             raise MatchFailed(
-                str(chunk[0].get("match_id")),
+                chunk[0].match_id,
                 f"the Dask workers playing {what} died each time (killed, or out of memory)",
             ) from None
         except Exception as exc:
             if future.status == "error":
-                raise MatchFailed(str(chunk[0].get("match_id")), _reason(exc)) from None
+                raise MatchFailed(chunk[0].match_id, _reason(exc)) from None
             raise self._lost(exc) from None
 
     def _lost(self, exc: BaseException) -> ClusterError:
@@ -338,7 +341,7 @@ def named_files(command: str) -> list[str]:
 
 def play_batch(
     match_fn: MatchFn,
-    specs: list[dict[str, Any]],
+    specs: list[MatchSpec],
     files: dict[str, list[str]] | None = None,
 ) -> tuple[list[tuple[bool, Any]], float]:
     """Play specs one after the other on a worker: each outcome is ``(ok, record or error)``,
@@ -355,38 +358,34 @@ def play_batch(
 
 
 def _play_here(
-    match_fn: MatchFn, spec: dict[str, Any], files: dict[str, list[str]]
+    match_fn: MatchFn, spec: MatchSpec, files: dict[str, list[str]]
 ) -> tuple[bool, Any]:
-    for seat in spec.get("seats", []):
-        problem = _seat_problem(seat, files.get(str(seat.get("command")), []))
+    for seat in spec.seats:
+        problem = _seat_problem(seat, files.get(str(seat.command), []))
         if problem is not None:
             return False, problem
     return _play(match_fn, spec)
 
 
-def _seat_problem(seat: dict[str, Any], files: list[str]) -> str | None:
+def _seat_problem(seat: Seat, files: list[str]) -> str | None:
     """Why this worker cannot start the seat's bot (checked once per distinct seat)."""
-    key = json.dumps([seat, files], sort_keys=True, default=str)
+    key = json.dumps([seat.to_dict(), files], sort_keys=True, default=str)
     if key not in _bots_checked:
         _bots_checked[key] = _check_seat(seat, files)
     return _bots_checked[key]
 
 
-def _check_seat(seat: dict[str, Any], files: list[str]) -> str | None:
+def _check_seat(seat: Seat, files: list[str]) -> str | None:
     from arena.tournament._config import bot_problem
 
-    name, command, params = seat.get("name"), seat.get("command"), seat.get("params") or {}
-    if not (isinstance(name, str | None) and isinstance(command, str | None)
-            and isinstance(params, dict)):
-        return None  # not a config entrant: the referee judges it
-    problem = bot_problem(name, command, params)
+    problem = bot_problem(seat.name, seat.command, dict(seat.params))
     if problem is None:
         missing = [name for name in files if not os.path.isfile(name)]
         if not missing:
             return None
         problem = ("command", f"file {missing[0]!r} not found (the command names it, and it "
                    "exists on the machine running the tournament)")
-    return f"Dask worker {_worker_name()} cannot start bot {seat.get('label')!r}: {problem[1]}"
+    return f"Dask worker {_worker_name()} cannot start bot {seat.label!r}: {problem[1]}"
 
 
 def _worker_name() -> str:

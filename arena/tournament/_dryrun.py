@@ -10,18 +10,21 @@ records say so with ``"dry_run": true``.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.seeds import rng as seeded
 
+if TYPE_CHECKING:
+    from arena.referee import MatchSpec
 
-def dry_run_match(spec: dict[str, Any]) -> dict[str, Any]:
+
+def dry_run_match(spec: MatchSpec) -> dict[str, Any]:
     """A record for ``spec`` with a ranking drawn from its seed and seat labels."""
-    seats = spec["seats"]
-    labels = [seat["label"] for seat in seats]
+    seats = spec.seats
+    labels = spec.labels
     # Bots get a fixed "strength" from their label so standings are not pure noise,
     # and the seed decides the rest.
-    rng = seeded(spec["seed"], "dryrun", *labels)
+    rng = seeded(spec.seed, "dryrun", *labels)
     strength = [
         int.from_bytes(hashlib.blake2b(label.encode(), digest_size=2).digest(), "big") / 65536
         for label in labels
@@ -36,18 +39,17 @@ def dry_run_match(spec: dict[str, Any]) -> dict[str, Any]:
         "schema": 1,
         "type": "match",
         "dry_run": True,
-        "match_id": spec["match_id"],
-        "tournament": spec.get("tournament"),
-        "seed": spec["seed"],
-        "set": spec.get("set"),
-        "round": spec.get("round"),
-        "rules": spec.get("rules", {}),
+        "match_id": spec.match_id,
+        "tournament": spec.tournament,
+        "seed": spec.seed,
+        "set": spec.set,
+        "round": spec.round,
+        "rules": spec.rules.to_dict(),
         "seats": [
-            {"seat": s, "label": seat["label"], "bot": seat.get("name") or seat.get("command"),
-             "host": seat.get("host")}
+            {"seat": s, "label": seat.label, "bot": seat.name or seat.command, "host": seat.host}
             for s, seat in enumerate(seats)
         ],
-        "limits": spec.get("limits", {}),
+        "limits": spec.limits.to_dict(),
         "deals": [],
         "scores": scores,
         "ranking": ranking,

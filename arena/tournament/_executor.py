@@ -1,6 +1,6 @@
 """Executors: where matches run. One interface, specs in, records out.
 
-An executor takes an iterable of match specs (plain JSON-ready dicts) and
+An executor takes an iterable of match specs (:class:`arena.referee.MatchSpec`) and
 yields one record per spec, **in the order of the specs**, pulling specs
 lazily and keeping only a bounded number in flight. Everything a match
 needs is in its spec (its seed is derived from the tournament seed and the
@@ -38,9 +38,12 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-MatchFn = Callable[[dict[str, Any]], dict[str, Any]]
+if TYPE_CHECKING:
+    from arena.referee import MatchSpec
+
+MatchFn = Callable[["MatchSpec"], dict[str, Any]]
 """Plays one match spec and returns its record (``arena.referee.run_match``)."""
 
 
@@ -64,7 +67,7 @@ class Executor(Protocol):
     Ctrl-C).
     """
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+    def run(self, specs: Iterable[MatchSpec]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         ...
 
@@ -81,14 +84,14 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def referee_match(spec: dict[str, Any]) -> dict[str, Any]:
+def referee_match(spec: MatchSpec) -> dict[str, Any]:
     """The default match function: the trio referee, imported where the match runs."""
     from arena.referee import run_match
 
     return run_match(spec)
 
 
-def error_record(spec: dict[str, Any], exc: BaseException) -> dict[str, Any]:
+def error_record(spec: MatchSpec, exc: BaseException) -> dict[str, Any]:
     """The record of a match the referee itself failed to play (``"type": "error"``).
 
     It names the match, its seed and seats like a match record, and carries
@@ -97,23 +100,21 @@ def error_record(spec: dict[str, Any], exc: BaseException) -> dict[str, Any]:
     """
     frame = traceback.extract_tb(exc.__traceback__)[-1:] or None
     where = f" ({frame[0].filename}:{frame[0].lineno})" if frame else ""
-    seats = spec.get("seats") or []
     return {
         "schema": 1,
         "type": "error",
-        "match_id": spec.get("match_id"),
-        "tournament": spec.get("tournament"),
-        "seed": spec.get("seed"),
-        "set": spec.get("set"),
-        "round": spec.get("round"),
-        "seats": [{"seat": i, "label": seat.get("label") if isinstance(seat, dict) else None}
-                  for i, seat in enumerate(seats)],
+        "match_id": spec.match_id,
+        "tournament": spec.tournament,
+        "seed": spec.seed,
+        "set": spec.set,
+        "round": spec.round,
+        "seats": [{"seat": i, "label": seat.label} for i, seat in enumerate(spec.seats)],
         "error": f"{type(exc).__name__}: {exc}{where}",
         "traceback": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
     }
 
 
-def _play(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:
+def _play(match_fn: MatchFn, spec: MatchSpec) -> tuple[bool, Any]:
     """Run one match in a worker; failures come back as data, never as a dead worker."""
     try:
         return True, match_fn(spec)
@@ -121,22 +122,22 @@ def _play(match_fn: MatchFn, spec: dict[str, Any]) -> tuple[bool, Any]:
         return False, error_record(spec, exc)
 
 
-def _run_one(match_fn: MatchFn, spec: dict[str, Any]) -> dict[str, Any]:
+def _run_one(match_fn: MatchFn, spec: MatchSpec) -> dict[str, Any]:
     return _checked(spec, *_play(match_fn, spec))
 
 
-def _checked(spec: dict[str, Any], ok: bool, value: Any) -> dict[str, Any]:
+def _checked(spec: MatchSpec, ok: bool, value: Any) -> dict[str, Any]:
     """The record (an error record when the match function failed), or MatchFailed when the
     match could not be played here at all (``value`` says why) or the match function answered
     nonsense."""
-    match_id = str(spec.get("match_id"))
+    match_id = spec.match_id
     if not ok:
         if isinstance(value, dict):
             return value
         raise MatchFailed(match_id, str(value))
     if not isinstance(value, dict):
         raise MatchFailed(match_id, f"the record is a {type(value).__name__}, not a mapping")
-    if value.get("match_id") != spec.get("match_id"):
+    if value.get("match_id") != spec.match_id:
         raise MatchFailed(match_id, f"the record is of match {value.get('match_id')!r}")
     return value
 
@@ -198,7 +199,7 @@ class SerialExecutor:
     def __init__(self, match_fn: MatchFn = referee_match) -> None:
         self.match_fn = match_fn
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+    def run(self, specs: Iterable[MatchSpec]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         for spec in specs:
             yield _run_one(self.match_fn, spec)
@@ -254,13 +255,13 @@ class LocalExecutor:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def run(self, specs: Iterable[dict[str, Any]]) -> Generator[dict[str, Any], None, None]:
+    def run(self, specs: Iterable[MatchSpec]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         if self.jobs == 1:
             yield from SerialExecutor(self.match_fn).run(specs)
             return
         pool = self._workers()
-        pending: deque[tuple[dict[str, Any], Future[tuple[bool, Any]]]] = deque()
+        pending: deque[tuple[MatchSpec, Future[tuple[bool, Any]]]] = deque()
         source = iter(specs)
         finished = False
         try:
@@ -274,7 +275,7 @@ class LocalExecutor:
                     ok, value = future.result()
                 except BrokenProcessPool:
                     raise MatchFailed(
-                        str(spec.get("match_id")),
+                        spec.match_id,
                         "a worker process died (killed, or out of memory)",
                     ) from None
                 next_spec = next(source, None)

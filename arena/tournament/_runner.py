@@ -16,7 +16,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ import yaml
 
 from arena.records import RECORDS as RECORDS
 from arena.records import RecordWriter
+from arena.referee import MatchSpec
 from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import (
     ConfigError,
@@ -302,10 +303,11 @@ def _secret_seed(folder: Path) -> int:
     return int(text)
 
 
-def _private(specs: Iterable[dict[str, Any]], paths: list[str]) -> Iterator[dict[str, Any]]:
+def _private(specs: Iterable[MatchSpec], paths: list[str]) -> Iterator[MatchSpec]:
     """The specs with the paths sandboxed bots must not see (``private``)."""
+    private = tuple(paths)
     for spec in specs:
-        yield {**spec, "private": paths}
+        yield replace(spec, private=private)
 
 
 def _note_error(record: Mapping[str, Any], errors: list[dict[str, Any]]) -> None:
@@ -349,11 +351,11 @@ def _run_sprt(
     except RecordFileError as exc:
         raise TournamentError(str(exc)) from None
 
-    def specs() -> Iterator[dict[str, Any]]:
+    def specs() -> Iterator[MatchSpec]:
         index = feed.next
         while not feed.finished and index < plan.max_sets:
             for spec in plan.specs(index):
-                if spec["match_id"] not in done:
+                if spec.match_id not in done:
                     yield spec
             index += 1
 
@@ -455,8 +457,10 @@ def _start(executor: Executor, workers: int, records_path: Path, recorded: int) 
         ) from None
 
 
-def _fingerprint(match: Mapping[str, Any]) -> int:
+def _fingerprint(match: Mapping[str, Any] | MatchSpec) -> int:
     """Seed and seating of a spec or record: a recorded match must be the scheduled one."""
+    if isinstance(match, MatchSpec):
+        return hash((match.seed, tuple(match.labels)))
     return hash((match["seed"], tuple(seat["label"] for seat in match["seats"])))
 
 
@@ -466,17 +470,17 @@ def _todo(
     done: dict[str, int],
     skipped: list[int],
     path: Path,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[MatchSpec]:
     """Specs not recorded yet; counts in ``skipped[0]`` the recorded ones it passes over."""
     for table in tables:
         for spec in schedule.specs(table):
-            recorded = done.get(spec["match_id"])
+            recorded = done.get(spec.match_id)
             if recorded is None:
                 yield spec
                 continue
             if recorded != _fingerprint(spec):
                 raise TournamentError(
-                    f"{path}: match {spec['match_id']} was recorded with other seats or another "
+                    f"{path}: match {spec.match_id} was recorded with other seats or another "
                     "seed than this schedule gives it (written by another version of arena?); "
                     "choose another --out"
                 )
@@ -485,7 +489,7 @@ def _todo(
 
 def _spec_order(schedule: Schedule, tables: Iterable[Table]) -> dict[str, int]:
     """Position of each match id in the schedule (Swiss history is added in this order)."""
-    ids = (spec["match_id"] for table in tables for spec in schedule.specs(table))
+    ids = (spec.match_id for table in tables for spec in schedule.specs(table))
     return {match_id: i for i, match_id in enumerate(ids)}
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from arena.referee import MatchSpec
 from arena.seeds import rng as seeded
 from arena.tournament._config import (
     GauntletFormat,
@@ -90,9 +91,9 @@ class Schedule:
         """The tournament seed (``0`` standing in while it is secret and not drawn)."""
         self.labels = config.labels
         self.name = config.name
-        self._bot_specs = [bot.spec() for bot in config.bots]
-        self._rules = Rules.from_dict(config.rules_mapping()).to_dict()
-        self._limits = config.limits.spec()
+        self._seats = [bot.seat() for bot in config.bots]
+        self._rules = Rules.from_dict(config.rules_mapping())
+        self._limits = config.limits.limits()
 
     @property
     def is_swiss(self) -> bool:
@@ -106,7 +107,7 @@ class Schedule:
 
     def sprt_plan(self) -> SprtPlan:
         """The sets of an sprt tournament (seating, seeds, what the challenger is scored on)."""
-        return SprtPlan(self.config, self._rules, self._limits)
+        return SprtPlan(self.config, self._rules.to_dict(), self._limits.to_dict())
 
     @property
     def rounds(self) -> int:
@@ -191,7 +192,7 @@ class Schedule:
         position = {label: i for i, label in enumerate(standing)}
         return sorted(range(len(self.labels)), key=lambda b: position[self.labels[b]])
 
-    def specs(self, table: Table) -> Iterator[dict[str, Any]]:
+    def specs(self, table: Table) -> Iterator[MatchSpec]:
         """The match specs of one table: one match, or one per rotation in duplicate mode."""
         self._check_seed()
         m = len(table.bots)
@@ -205,16 +206,16 @@ class Schedule:
                 # Rotation p moves every bot p seats on: over the set, each bot holds
                 # each seat's cards once.
                 bots = base[m - p :] + base[: m - p] if p else base
-                yield {
-                    "match_id": f"{play_id}-p{p}" if self.config.duplicate else play_id,
-                    "tournament": self.name,
-                    "seed": seed,
-                    "rules": dict(self._rules),
-                    "seats": [dict(self._bot_specs[b]) for b in bots],
-                    "limits": dict(self._limits),
-                    "set": play_id if self.config.duplicate else None,
-                    "round": table.round,
-                }
+                yield MatchSpec(
+                    match_id=f"{play_id}-p{p}" if self.config.duplicate else play_id,
+                    tournament=self.name,
+                    seed=seed,
+                    rules=self._rules,
+                    seats=tuple(self._seats[b] for b in bots),
+                    limits=self._limits,
+                    set=play_id if self.config.duplicate else None,
+                    round=table.round,
+                )
 
     def _check_seed(self) -> None:
         if self.secret:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.ratings import AbConfig, Sprt, SprtStatus, set_score
+from arena.referee import MatchSpec
 from arena.tournament._config import SprtFormat, TournamentConfig
 
 
@@ -28,7 +29,7 @@ class SprtPlan:
         if not isinstance(fmt, SprtFormat):
             raise ValueError("not an sprt tournament")
         self.format = fmt
-        specs = {bot.resolved_label: bot.spec() for bot in config.bots}
+        specs = {bot.resolved_label: bot.seat().to_dict() for bot in config.bots}
         challenger = specs[fmt.challenger]
         if fmt.baseline is not None:
             baseline = specs[fmt.baseline]
@@ -63,9 +64,9 @@ class SprtPlan:
         self.max_sets = fmt.max_sets
         self.set_size = len(self.ab.set_specs(0))
 
-    def specs(self, index: int) -> list[dict[str, Any]]:
+    def specs(self, index: int) -> list[MatchSpec]:
         """Match specs of set ``index``, in the order they are played and recorded."""
-        return self.ab.set_specs(index)
+        return [MatchSpec.from_dict(spec) for spec in self.ab.set_specs(index)]
 
     def test(self) -> Sprt:
         """A fresh sequential test with the config's bounds."""
@@ -101,7 +102,7 @@ class SprtFeed:
         self.next = 0
         """Index of the first set not yet fed to the test."""
         self._pending: dict[int, dict[str, dict[str, Any]]] = {}
-        self._order: dict[int, list[dict[str, Any]]] = {}
+        self._order: dict[int, list[MatchSpec]] = {}
 
     @property
     def finished(self) -> bool:
@@ -117,7 +118,7 @@ class SprtFeed:
         """The test's status after the sets fed so far."""
         return self._test.status()
 
-    def _specs(self, index: int) -> list[dict[str, Any]]:
+    def _specs(self, index: int) -> list[MatchSpec]:
         specs = self._order.get(index)
         if specs is None:
             specs = self._order[index] = self.plan.specs(index)
@@ -134,11 +135,11 @@ class SprtFeed:
             or self.finished
         ):
             raise ValueError(f"match {match_id!r} is not one this test schedules")
-        spec = next((s for s in self._specs(index) if s["match_id"] == match_id), None)
+        spec = next((s for s in self._specs(index) if s.match_id == match_id), None)
         if spec is None:
             raise ValueError(f"match {match_id!r} is not one this test schedules")
         labels = [seat.get("label") for seat in record.get("seats") or []]
-        if record.get("seed") != spec["seed"] or labels != [s["label"] for s in spec["seats"]]:
+        if record.get("seed") != spec.seed or labels != spec.labels:
             raise ValueError(
                 f"match {match_id} was recorded with other seats or another seed than this "
                 "schedule gives it"
@@ -150,7 +151,7 @@ class SprtFeed:
             specs = self._specs(self.next)
             if len(held) < len(specs):
                 break
-            records = [held[s["match_id"]] for s in specs]  # spec order: same float sums
+            records = [held[s.match_id] for s in specs]  # spec order: same float sums
             score = self.plan.score(records)
             if score is None:
                 raise ValueError(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
-from arena.referee import WRITABLE_ENV, run_match, sandbox_mechanism
+from arena.referee import WRITABLE_ENV, MatchSpec, run_match, sandbox_mechanism
 from arena.seeds import bot_seed, derive
 from arena.tournament import match_seed, run_tournament
 
@@ -47,8 +47,9 @@ def doc_hands(match_seed: int, d: int, players: int, jokers: int) -> tuple[int, 
 
 
 def test_recorded_deals_are_dealt_as_the_rules_document_says() -> None:
-    record = run_match({"match_id": "doc", "seed": 987654321, "rules": {"rounds": 3, "jokers": 1},
-                        "seats": [{"name": "random"}, {"name": "greedy"}, {"name": "lowest"}]})
+    record = run_match(MatchSpec.from_dict(
+        {"match_id": "doc", "seed": 987654321, "rules": {"rounds": 3, "jokers": 1},
+         "seats": [{"name": "random"}, {"name": "greedy"}, {"name": "lowest"}]}))
     for deal in record["deals"]:
         seed, hands = doc_hands(record["seed"], deal["deal"], 3, 1)
         assert deal["seed"] == seed
@@ -151,8 +152,8 @@ def test_a_config_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: P
 
     calls = []
 
-    def two_then_stop(spec: dict[str, Any]) -> dict[str, Any]:
-        calls.append(spec["match_id"])
+    def two_then_stop(spec: MatchSpec) -> dict[str, Any]:
+        calls.append(spec.match_id)
         if len(calls) > 2:
             raise KeyboardInterrupt
         return dry_run_match(spec)

@@ -22,6 +22,7 @@ from arena.referee import (
 )
 from arena.referee._protocol import ProtocolError, answer_value, decode
 from arena.tournament import run_tournament
+from tests.matchspecs import match_spec
 
 HERE = Path(__file__).parent
 DEEP = b"[" * 200_000 + b"]" * 200_000
@@ -62,8 +63,8 @@ def test_the_decoder_turns_any_bytes_into_a_message_or_a_protocol_error(data: by
 def play_against(command: str) -> dict[str, Any]:
     limits = Limits.from_dict({"move_ms": 3000, "start_ms": 20000})
     hosts = [CommandHost(command, limits=limits), InlineHost("random"), InlineHost("greedy")]
-    spec = {"match_id": "parrot", "seed": 11, "rules": {"rounds": 1},
-            "limits": {"move_ms": 3000, "start_ms": 20000}}
+    spec = match_spec({"match_id": "parrot", "seed": 11, "rules": {"rounds": 1},
+                       "limits": {"move_ms": 3000, "start_ms": 20000}}, hosts)
     return trio.run(lambda: play_match(spec, hosts=hosts))
 
 

@@ -11,8 +11,9 @@ import pytest
 import trio
 
 from arena.records import read_records
-from arena.referee import Limits, make_host, play_match
+from arena.referee import make_host, play_match
 from arena.tournament import run_tournament
+from tests.matchspecs import match_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = Path(__file__).with_name("legal_moves_bot.py")
@@ -22,11 +23,10 @@ def _match(command: str, preset: str) -> dict[str, Any]:
     seats = [{"label": "checker", "command": command, "host": "command"}] + [
         {"label": f"greedy-{i}", "name": "greedy"} for i in range(3)
     ]
-    limits = Limits.from_dict({"move_ms": 5000, "start_ms": 20000})
-    hosts = [make_host(s, limits) for s in seats]
-    return trio.run(lambda: play_match(
-        {"match_id": "legal", "seed": 11, "rules": {"preset": preset, "rounds": 2},
-         "seats": seats, "limits": limits.to_dict()}, hosts=hosts))
+    spec = match_spec({"match_id": "legal", "seed": 11, "rules": {"preset": preset, "rounds": 2},
+                       "seats": seats, "limits": {"move_ms": 5000, "start_ms": 20000}})
+    hosts = [make_host(s, spec.limits) for s in spec.seats]
+    return trio.run(lambda: play_match(spec, hosts=hosts))
 
 
 @pytest.mark.parametrize("preset", ["runs", "daifugo"])

@@ -17,10 +17,12 @@ import trio
 
 from arena.game import Match, Rules
 from arena.records import RecordWriter, read_records
-from arena.referee import Limits, group_members, make_host, play_match, process_alive
+from arena.referee import group_members, make_host, play_match, process_alive
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hostile bots there too
 from arena_hostile_bots import HOSTILE, ref
+
+from tests.matchspecs import match_spec
 
 LIMITS = {"move_ms": 250, "start_ms": 20000, "memory_mb": 256, "grace_ms": 350}
 HOG_LIMITS = {**LIMITS, "move_ms": 2000, "memory_mb": 160}
@@ -36,8 +38,9 @@ def play(name: str, tmp_path: Path, rounds: int = 2) -> tuple[dict[str, Any], li
     limits = HOG_LIMITS if name == "hog" else LIMITS
     spec = {"match_id": f"hostile-{name}", "seed": 20240, "rules": {"rounds": rounds},
             "seats": seats, "limits": limits}
-    hosts = [make_host(seat, Limits.from_dict(limits)) for seat in seats]
-    record = trio.run(lambda: play_match(spec, hosts=hosts))
+    typed = match_spec(spec)
+    hosts = [make_host(seat, typed.limits) for seat in typed.seats]
+    record = trio.run(lambda: play_match(typed, hosts=hosts))
     pids = [pid for host in hosts for pid in host.pids()]
     pidfile = tmp_path / "forked.pids"
     if pidfile.exists():
@@ -134,10 +137,10 @@ def test_a_bot_that_cannot_start_faults_once_per_deal(
     bad = ref(getattr(arena_hostile_bots, cls_name))
     seats: list[dict[str, Any]] = [{"label": "bad", "name": bad, "host": "process"}]
     seats += [{"label": f"random-{i}", "name": "random", "host": "process"} for i in range(2)]
-    hosts = [make_host(seat, Limits.from_dict(limits)) for seat in seats]
-    record = trio.run(lambda: play_match(
-        {"match_id": "start", "seed": 2, "rules": {"rounds": 2}, "seats": seats,
-         "limits": limits}, hosts=hosts))
+    spec = match_spec({"match_id": "start", "seed": 2, "rules": {"rounds": 2}, "seats": seats,
+                       "limits": limits})
+    hosts = [make_host(seat, spec.limits) for seat in spec.seats]
+    record = trio.run(lambda: play_match(spec, hosts=hosts))
     faults = [f for d in record["deals"] for f in d["faults"]]
     assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [(0, kind, 0), (0, kind, 1)]
     assert all(text in f["detail"] for f in faults)
@@ -149,12 +152,13 @@ def test_cancelling_the_referee_mid_match_leaves_no_process_behind() -> None:
     seats = [{"label": "sleeper", "name": ref(HOSTILE["sleeper"][0]), "host": "process"}]
     seats += [{"label": f"random-{i}", "name": "random", "host": "process"} for i in range(3)]
     limits = {**LIMITS, "move_ms": 60000}
-    hosts = [make_host(seat, Limits.from_dict(limits)) for seat in seats]
+    spec = match_spec({"match_id": "cancel", "seed": 20240, "rules": {"rounds": 1},
+                       "seats": seats, "limits": limits})
+    hosts = [make_host(seat, spec.limits) for seat in spec.seats]
 
     async def main() -> bool:
         with trio.move_on_after(3) as scope:
-            await play_match({"match_id": "cancel", "seed": 20240, "rules": {"rounds": 1},
-                              "seats": seats, "limits": limits}, hosts=hosts)
+            await play_match(spec, hosts=hosts)
         return scope.cancelled_caught
 
     assert trio.run(main)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,25 +16,28 @@ from arena.referee import (
     CommandHost,
     InlineHost,
     Limits,
+    MatchSpec,
     ProcessPool,
+    Seat,
     group_members,
     make_host,
     play_match,
     process_alive,
     run_match,
 )
+from tests.matchspecs import match_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
 
 
 def spec(host: str, bots: tuple[str, ...] = ("random", "greedy", "random", "lowest"),
-         **extra: Any) -> dict[str, Any]:
-    return {
+         **extra: Any) -> MatchSpec:
+    return match_spec({
         "match_id": "same", "seed": 987654321, "rules": {"rounds": 2},
         "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
         "limits": {"move_ms": 2000}, **extra,
-    }
+    })
 
 
 def without_timings(record: dict[str, Any]) -> dict[str, Any]:
@@ -50,8 +54,8 @@ def without_timings(record: dict[str, Any]) -> dict[str, Any]:
 def test_same_seed_same_record_inline_and_process() -> None:
     """Python bots in processes see delta views; they play exactly as they do inline."""
     inline = trio.run(play_match, spec("inline"))
-    limits = Limits.from_dict(spec("process")["limits"])
-    hosts = [make_host(seat, limits) for seat in spec("process")["seats"]]
+    limits = spec("process").limits
+    hosts = [make_host(seat, limits) for seat in spec("process").seats]
     process = trio.run(lambda: play_match(spec("process"), hosts=hosts))
     assert [s["host"] for s in process["seats"]] == ["process"] * 4
     assert [h.views for h in hosts] == ["delta"] * 4  # type: ignore[attr-defined]
@@ -61,7 +65,7 @@ def test_same_seed_same_record_inline_and_process() -> None:
 
 def test_a_different_seed_gives_a_different_match() -> None:
     one = trio.run(play_match, spec("inline"))
-    other = trio.run(play_match, {**spec("inline"), "seed": 1})
+    other = trio.run(play_match, replace(spec("inline"), seed=1))
     assert one["deals"][0]["hands"] != other["deals"][0]["hands"]
 
 
@@ -73,7 +77,7 @@ def test_run_match_is_a_synchronous_wrapper_giving_the_same_record() -> None:
 def test_a_pool_reuses_healthy_processes_across_matches_and_kills_them_on_close() -> None:
     pool = ProcessPool()
     limits = Limits.from_dict({"move_ms": 2000})
-    seats = spec("process", bots=("random", "lowest"))["seats"]
+    seats = spec("process", bots=("random", "lowest")).seats
     try:
         first = [make_host(s, limits, pool) for s in seats]
         trio.run(lambda: play_match(spec("process", bots=("random", "lowest")), hosts=first))
@@ -95,10 +99,10 @@ def test_the_perl_example_bot_plays_a_match_through_the_command_host() -> None:
         {"label": f"random-{i}", "name": "random"} for i in range(3)
     ]
     limits = Limits.from_dict({"move_ms": 2000, "memory_mb": 256})
-    hosts = [make_host(s, limits) for s in seats]
-    record = trio.run(lambda: play_match(
-        {"match_id": "perl", "seed": 5, "rules": {"rounds": 2}, "seats": seats,
-         "limits": limits.to_dict()}, hosts=hosts))
+    perl = match_spec({"match_id": "perl", "seed": 5, "rules": {"rounds": 2}, "seats": seats,
+                       "limits": limits.to_dict()})
+    hosts = [make_host(s, limits) for s in perl.seats]
+    record = trio.run(lambda: play_match(perl, hosts=hosts))
     assert record["seats"][0] == {"seat": 0, "label": "perl", "bot": "perl-lowest",
                                   "plugin": "command", "version": "1.0", "host": "command"}
     assert not any(d["faults"] for d in record["deals"])
@@ -112,8 +116,8 @@ def test_the_perl_example_bot_plays_a_match_through_the_command_host() -> None:
 def test_a_command_that_does_not_exist_is_a_crash_fault_not_an_error(tmp_path: Path) -> None:
     seats = [{"label": "ghost", "command": str(tmp_path / "no-such-program"), "host": "command"},
              {"label": "random", "name": "random"}]
-    record = trio.run(play_match, {"match_id": "ghost", "seed": 1, "rules": {"rounds": 1},
-                                   "seats": seats})
+    record = trio.run(play_match, match_spec({"match_id": "ghost", "seed": 1,
+                                              "rules": {"rounds": 1}, "seats": seats}))
     faults = [f for d in record["deals"] for f in d["faults"]]
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
     assert "cannot start" in faults[0]["detail"]
@@ -122,11 +126,11 @@ def test_a_command_that_does_not_exist_is_a_crash_fault_not_an_error(tmp_path: P
 def test_a_command_speaking_garbage_is_malformed() -> None:
     host = CommandHost("sh -c 'read line; echo hello; sleep 30'",
                        limits=Limits.from_dict({"move_ms": 200}))
-    record = trio.run(lambda: play_match(
+    hosts = [host, make_host(Seat("random", "random"), Limits())]
+    record = trio.run(lambda: play_match(match_spec(
         {"match_id": "g", "seed": 1, "rules": {"rounds": 1},
          "seats": [{"label": "sh"}, {"label": "random", "name": "random"}],
-         "limits": {"move_ms": 200}},
-        hosts=[host, make_host({"name": "random"}, Limits())]))
+         "limits": {"move_ms": 200}}, hosts), hosts=hosts))
     faults = [f for d in record["deals"] for f in d["faults"]]
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "malformed")]
     assert "not JSON" in faults[0]["detail"]
@@ -151,7 +155,8 @@ class Printer(Bot):
 def inline_match(bot: Bot) -> dict[str, Any]:
     hosts = [InlineHost.from_bot(bot)] + [InlineHost("random") for _ in range(2)]
     return trio.run(lambda: play_match(
-        {"match_id": "inline", "seed": 3, "rules": {"rounds": 1}}, hosts=hosts))
+        match_spec({"match_id": "inline", "seed": 3, "rules": {"rounds": 1}}, hosts),
+        hosts=hosts))
 
 
 def test_an_inline_bot_calling_sys_exit_is_a_crash_with_its_output() -> None:
@@ -184,10 +189,11 @@ def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str)
     script = Path(__file__).parent / "protocol_misfit.py"
     limits = Limits.from_dict({"move_ms": 1000, "memory_mb": 512})
     host = CommandHost(f"{sys.executable} {script} {mode}", limits=limits)
-    record = trio.run(lambda: play_match(
+    hosts = [host, make_host(Seat("random", "random"), limits)]
+    record = trio.run(lambda: play_match(match_spec(
         {"match_id": mode, "seed": 9, "rules": {"rounds": 1},
-         "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()},
-        hosts=[host, make_host({"name": "random"}, limits)]))
+         "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()}, hosts),
+        hosts=hosts))
     faults = [f for d in record["deals"] for f in d["faults"]]
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, kind)]
     assert text in faults[0]["detail"]

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from arena import Bot
 from arena.game import Match, Move, Rules, View
 from arena.referee import BotFault, InlineHost, MatchSpecError, MemoryHost, play_match
+from tests.matchspecs import match_spec
 
 
 def lowest_legal(request: dict[str, Any]) -> object:
@@ -33,7 +34,8 @@ def spec(rounds: int = 1, **extra: Any) -> dict[str, Any]:
 
 def run(spec_: dict[str, Any], hosts: list[MemoryHost | InlineHost]) -> dict[str, Any]:
     clock = trio.testing.MockClock(autojump_threshold=0)
-    return trio.run(lambda: play_match(spec_, hosts=hosts), clock=clock)
+    typed = match_spec(spec_, hosts)
+    return trio.run(lambda: play_match(typed, hosts=hosts), clock=clock)
 
 
 def table(hostile: Callable[[dict[str, Any]], object], players: int = 4) -> list[MemoryHost]:
@@ -230,7 +232,8 @@ def test_inline_time_is_measured_after_the_fact_and_a_late_answer_discarded() ->
     clock = trio.testing.MockClock(autojump_threshold=0)
     hosts: list[MemoryHost | InlineHost] = [MemoryHost(lowest_legal) for _ in range(4)]
     hosts[2] = InlineHost.from_bot(ClockJumper(clock))
-    record = trio.run(lambda: play_match(spec(), hosts=hosts), clock=clock)
+    typed = match_spec(spec(), hosts)
+    record = trio.run(lambda: play_match(typed, hosts=hosts), clock=clock)
     found = faults(record)
     assert [(f["seat"], f["kind"]) for f in found] == [(2, "timeout")]
     assert "answer discarded" in found[0]["detail"]
@@ -275,7 +278,7 @@ def test_a_bad_spec_is_refused_with_a_message_naming_the_field(
 
 
 def test_a_bad_bot_name_is_a_spec_error() -> None:
-    bad = {**spec(), "seats": [{"name": "no-such-bot"}, {"name": "random"}]}
+    bad = match_spec({**spec(), "seats": [{"name": "no-such-bot"}, {"name": "random"}]})
     with pytest.raises(MatchSpecError, match="no-such-bot"):
         trio.run(play_match, bad)
 

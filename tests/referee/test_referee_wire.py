@@ -12,8 +12,9 @@ import pytest
 import trio
 
 from arena.game import Match, Rules, View
-from arena.referee import CommandHost, Limits, decode, encode, make_host, play_match
+from arena.referee import CommandHost, Limits, Seat, decode, encode, make_host, play_match
 from arena.referee._wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
+from tests.matchspecs import match_spec
 
 
 def random_rules(rng: random.Random) -> Rules:
@@ -152,11 +153,12 @@ def test_a_command_bot_can_ask_for_delta_views(preset_rules: dict[str, Any]) -> 
     """A bot written from docs/protocol.md keeps the deal's state from deltas, faultlessly."""
     limits = Limits.from_dict({"move_ms": 2000, "memory_mb": 512})
     host = CommandHost(f"{sys.executable} {DELTA_BOT}", limits=limits)
-    record = trio.run(lambda: play_match(
+    hosts = [host] + [make_host(Seat("random", "random"), limits) for _ in range(3)]
+    spec = match_spec(
         {"match_id": "delta", "seed": 21, "rules": preset_rules,
          "seats": [{"label": "delta"}, {"label": "r1"}, {"label": "r2"}, {"label": "r3"}],
-         "limits": limits.to_dict()},
-        hosts=[host] + [make_host({"name": "random"}, limits) for _ in range(3)]))
+         "limits": limits.to_dict()}, hosts)
+    record = trio.run(lambda: play_match(spec, hosts=hosts))
     assert [f for d in record["deals"] for f in d["faults"]] == []
     assert record["seats"][0]["bot"] == "delta-lowest" and host.views == "delta"
     assert sum(1 for d in record["deals"] for m in d["moves"] if m["seat"] == 0) > 10

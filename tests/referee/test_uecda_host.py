@@ -17,7 +17,8 @@ import pytest
 import trio
 
 from arena.records import configure_logging
-from arena.referee import play_match
+from arena.referee import MatchSpec, play_match
+from tests.matchspecs import match_spec
 
 CLIENT = Path(__file__).with_name("uecda_test_client.py")
 
@@ -34,9 +35,11 @@ def uecda_seat(report: Path, mode: str = "play") -> dict[str, Any]:
     return {"command": command, "protocol": "uecda"}
 
 
-def spec(seats: list[dict[str, Any]], rounds: int = 3, **rules: Any) -> dict[str, Any]:
-    return {"match_id": "u", "seed": 11, "rules": {"preset": "uecda", "rounds": rounds, **rules},
-            "seats": seats, "limits": {"move_ms": 3000, "start_ms": 10000}}
+def spec(seats: list[dict[str, Any]], rounds: int = 3, move_ms: int = 3000,
+         **rules: Any) -> MatchSpec:
+    return match_spec({"match_id": "u", "seed": 11,
+                       "rules": {"preset": "uecda", "rounds": rounds, **rules},
+                       "seats": seats, "limits": {"move_ms": move_ms, "start_ms": 10000}})
 
 
 def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -98,8 +101,7 @@ def test_a_client_that_hangs_quits_or_sends_garbage_is_a_fault_never_a_hung_refe
     recorded, the others play on."""
     seats = [uecda_seat(tmp_path / "bad.json", mode)] + [
         uecda_seat(tmp_path / f"r{i}.json") for i in range(4)]
-    s = spec(seats, rounds=2)
-    s["limits"]["move_ms"] = 500
+    s = spec(seats, rounds=2, move_ms=500)
 
     async def bounded() -> dict[str, Any]:
         with trio.fail_after(60):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.referee import MatchSpec
+
 HOSTILE_LABEL = '<img src=x onerror="window.PWNED=1">clumsy'
 
 CONFIG: dict[str, Any] = {
@@ -18,14 +20,14 @@ CONFIG: dict[str, Any] = {
 }
 
 
-def clumsy_spec(match_id: str, on_fault: str, seed: int) -> dict[str, Any]:
+def clumsy_spec(match_id: str, on_fault: str, seed: int) -> MatchSpec:
     """A match of the faulting bot against three built-in ones."""
     seats = [{"label": HOSTILE_LABEL, "name": "report_bots:Clumsy", "host": "inline"}]
     seats += [{"label": name, "name": name, "host": "inline"} for name in ("greedy", "lowest",
                                                                               "random")]
-    return {
+    return MatchSpec.from_dict({
         "match_id": match_id, "tournament": "report-test", "seed": seed,
         "rules": {"preset": "runs", "revolution": True, "eight_stop": True, "rounds": 3,
                   "on_fault": on_fault},
         "seats": seats,
-    }
+    })

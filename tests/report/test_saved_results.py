@@ -14,7 +14,7 @@ from click.testing import CliRunner
 import arena.cli._run as run_cli
 from arena.cli import main
 from arena.ratings import rate_files
-from arena.referee import run_match
+from arena.referee import MatchSpec, run_match
 from arena.report import ReportRefresher
 from arena.tournament import run_tournament
 
@@ -63,7 +63,7 @@ def test_ctrl_c_saves_the_standings_of_what_was_played(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     calls = 0
 
-    def interrupted(spec: dict[str, Any]) -> dict[str, Any]:
+    def interrupted(spec: MatchSpec) -> dict[str, Any]:
         nonlocal calls
         calls += 1
         if calls > 3:

@@ -22,7 +22,7 @@ import pytest
 from distributed import LocalCluster
 from tournament_helpers import load_records
 
-from arena.referee import run_match
+from arena.referee import MatchSpec, run_match
 from arena.tournament import (
     DaskExecutor,
     Reporter,
@@ -61,9 +61,9 @@ def _serial(config: Path, out: Path) -> list[dict[str, Any]]:
     return load_records(out / "records.jsonl")
 
 
-def kill_worker_once(marker: str, victim: str, spec: dict[str, Any]) -> dict[str, Any]:
+def kill_worker_once(marker: str, victim: str, spec: MatchSpec) -> dict[str, Any]:
     """Play the match, except that the first worker to reach ``victim`` dies (SIGKILL)."""
-    if spec["match_id"] == victim:
+    if spec.match_id == victim:
         try:
             fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:
@@ -136,7 +136,7 @@ def test_a_killed_worker_costs_only_its_match_which_is_played_again(
     marker = tmp_path / "killed-worker-pid"
     specs = [s for t in Schedule(load_config(small_config)).tables(0)
              for s in Schedule(load_config(small_config)).specs(t)]
-    victim = specs[len(specs) // 2]["match_id"]
+    victim = specs[len(specs) // 2].match_id
     play = functools.partial(kill_worker_once, str(marker), victim)
     with DaskExecutor(cluster, match_fn=play) as executor:
         result = run_tournament(small_config, out=tmp_path / "dask", executor=executor)
@@ -166,9 +166,9 @@ def test_command_and_process_bots_play_on_workers(cluster: str, tmp_path: Path) 
     assert records == load_records(tmp_path / "serial" / "records.jsonl")
 
 
-def kill_worker_always(victim: str, spec: dict[str, Any]) -> dict[str, Any]:
+def kill_worker_always(victim: str, spec: MatchSpec) -> dict[str, Any]:
     """Every worker that reaches ``victim`` dies."""
-    if spec["match_id"] == victim:
+    if spec.match_id == victim:
         os.kill(os.getpid(), signal.SIGKILL)
     return dry_run_match(spec)
 

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.referee import MatchSpec
 from arena.tournament import (
     Schedule,
     equitable_seats,
@@ -35,7 +36,7 @@ def _schedule(n: int, k: int, fmt: dict[str, Any], **extra: Any) -> Schedule:
     return Schedule(config)
 
 
-def _all_specs(schedule: Schedule) -> list[dict[str, Any]]:
+def _all_specs(schedule: Schedule) -> list[MatchSpec]:
     return [spec for table in schedule.tables(0) for spec in schedule.specs(table)]
 
 
@@ -130,12 +131,12 @@ def test_round_robin_specs_every_bot_plays_and_seeds_follow_ids(
     schedule = _schedule(n, k, {"type": "round_robin"}, duplicate=duplicate)
     specs = _all_specs(schedule)
     assert len(specs) == schedule.total == comb(n, k) * (k if duplicate else 1)
-    assert len({s["match_id"] for s in specs}) == len(specs)
-    labels = Counter(seat["label"] for s in specs for seat in s["seats"])
+    assert len({s.match_id for s in specs}) == len(specs)
+    labels = Counter(seat.label for s in specs for seat in s.seats)
     assert set(labels) == {f"b{i}" for i in range(n)}
     for spec in specs:
-        key = spec["set"] if duplicate else spec["match_id"]
-        assert spec["seed"] == match_seed(5, key)
+        key = spec.set if duplicate else spec.match_id
+        assert spec.seed == match_seed(5, key)
 
 
 @settings(max_examples=25, deadline=None)
@@ -143,16 +144,16 @@ def test_round_robin_specs_every_bot_plays_and_seeds_follow_ids(
 def test_duplicate_sets_rotate_every_bot_through_every_seat(nk: tuple[int, int]) -> None:
     n, k = nk
     schedule = _schedule(n, k, {"type": "round_robin"}, duplicate=True)
-    sets: dict[str, list[dict[str, Any]]] = {}
+    sets: dict[str | None, list[MatchSpec]] = {}
     for spec in _all_specs(schedule):
-        sets.setdefault(spec["set"], []).append(spec)
+        sets.setdefault(spec.set, []).append(spec)
     for members in sets.values():
         assert len(members) == k
-        assert len({m["seed"] for m in members}) == 1
+        assert len({m.seed for m in members}) == 1
         seats_of: dict[str, set[int]] = {}
         for m in members:
-            for s, seat in enumerate(m["seats"]):
-                seats_of.setdefault(seat["label"], set()).add(s)
+            for s, seat in enumerate(m.seats):
+                seats_of.setdefault(seat.label, set()).add(s)
         assert all(seats == set(range(k)) for seats in seats_of.values())
         assert len(seats_of) == k
 
@@ -186,8 +187,8 @@ def test_repeat_gives_each_play_of_a_table_its_own_seed() -> None:
     schedule = _schedule(4, 2, {"type": "round_robin"}, repeat=3)
     specs = _all_specs(schedule)
     assert len(specs) == schedule.total == 6 * 3
-    assert len({s["seed"] for s in specs}) == 18
-    assert specs[0]["match_id"] == "t-t0-s0"
+    assert len({s.seed for s in specs}) == 18
+    assert specs[0].match_id == "t-t0-s0"
 
 
 @settings(max_examples=15, deadline=None)
@@ -201,7 +202,7 @@ def test_duplicate_plays_of_a_table_vary_who_sits_after_whom(nk: tuple[int, int]
     schedule = _schedule(n, k, {"type": "round_robin"}, duplicate=True, repeat=repeat)
     follows: Counter[tuple[str, str]] = Counter()
     for spec in _all_specs(schedule):
-        labels = [seat["label"] for seat in spec["seats"]]
+        labels = spec.labels
         for i, label in enumerate(labels):
             follows[(labels[i - 1], label)] += 1
     shared = Counter(frozenset(pair) for pair in follows)

@@ -40,7 +40,7 @@ EXPECTED = {
     "than the 2 opponents a table of 3 needs",
     "gauntlet_unknown_challenger.yaml": "5: format.challengers[1]: no bot is labelled "
     "'champion' (labels: greedy, random, lowest)",
-    "limits_negative.yaml": "5: limits.move_ms: input should be greater than 0 (got -5)",
+    "limits_negative.yaml": "5: limits.move_ms: must be a whole number > 0, got -5",
     "limits_unknown_fault.yaml": "5: limits.on_fault: input should be 'forfeit' or 'pass' "
     "(got 'ignore')",
     "max_tables_too_small.yaml": "3: format.max_tables: must be at least the number of bots (3)",
@@ -131,7 +131,7 @@ def test_several_problems_are_each_reported_on_their_own_line() -> None:
         parse_config(text, source="c.yaml")
     assert str(info.value).splitlines() == [
         "c.yaml:2: players: input should be greater than or equal to 2 (got 0)",
-        "c.yaml:4: limits.move_ms: input should be greater than 0 (got 0)",
+        "c.yaml:4: limits.move_ms: must be a whole number > 0, got 0",
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 from tournament_helpers import Interrupt, load_records
 
 from arena.cli import main
+from arena.referee import MatchSpec
 from arena.tournament import (
     LocalExecutor,
     SerialExecutor,
@@ -120,8 +122,8 @@ def test_resuming_with_a_different_config_is_refused(tmp_path: Path) -> None:
     assert again.played == 0 and again.complete
 
 
-def _broken(spec: dict[str, Any]) -> dict[str, Any]:
-    if spec["match_id"] == "f-t3":
+def _broken(spec: MatchSpec) -> dict[str, Any]:
+    if spec.match_id == "f-t3":
         raise RuntimeError("referee bug")
     return dry_run_match(spec)
 
@@ -254,8 +256,8 @@ def test_an_output_folder_that_is_a_file_is_one_clear_error(tmp_path: Path) -> N
 
 
 def test_a_record_for_another_match_is_refused(tmp_path: Path) -> None:
-    def confused(spec: dict[str, Any]) -> dict[str, Any]:
-        return dry_run_match({**spec, "match_id": "elsewhere"})
+    def confused(spec: MatchSpec) -> dict[str, Any]:
+        return dry_run_match(dataclasses.replace(spec, match_id="elsewhere"))
 
     config = _dry_config("c", 3, 2, '{"type": "round_robin"}')
     with pytest.raises(TournamentError, match=r"match c-t0 failed: the record is of match "

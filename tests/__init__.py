@@ -1,0 +1,1 @@
+"""arena's test suite; shared helpers live in this package's modules."""

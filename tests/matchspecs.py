@@ -1,0 +1,32 @@
+"""Typed match specs for tests that write them as plain data, or hand the referee its hosts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.referee import Host, MatchSpec
+
+
+def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> MatchSpec:
+    """``MatchSpec.from_dict(data)``; with ``hosts``, seats the spec lacks are filled in.
+
+    A test that gives the referee its own hosts needs seats only for their labels: each
+    missing seat (or one given as just ``{"label": ...}``) is labelled as given, else by the
+    host's bot name (``-2``, ``-3`` for repeats), like a seat whose host the test supplies.
+    """
+    if hosts is None:
+        return MatchSpec.from_dict(data)
+    given = list(data.get("seats") or [])
+    seats: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for index, host in enumerate(hosts):
+        seat = dict(given[index]) if index < len(given) else {}
+        if not seat.get("name") and not seat.get("command"):
+            seat = {"label": seat.get("label"), "name": host.meta.bot, "host": "inline"}
+        if not seat.get("label"):
+            base = host.meta.bot
+            seen[base] = seen.get(base, 0) + 1
+            seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        seats.append(seat)
+    return MatchSpec.from_dict({**data, "seats": seats})
