@@ -1,5 +1,5 @@
 """How much better than chance is ``greedy``? Its average finishing place against three
-``random`` bots over seeded deals, played straight through ``arena.game.Match``.
+``random`` bots over seeded deals, played inline through the referee (``arena.referee.compare``).
 
     python benchmarks/greedy_vs_random.py [--deals 1000] [--preset runs] [--seed 0]
 
@@ -17,7 +17,7 @@ import statistics
 import time
 
 from arena.game import Rules
-from bots import compare
+from arena.referee import compare
 
 
 def main() -> None:

@@ -14,7 +14,6 @@ from ._lowest import LowestBot
 from ._mc import McBot
 from ._passer import PasserBot
 from ._random_bot import RandomBot
-from ._selfplay import Places, compare, play_match
 
 __all__ = [
     "GreedyBot",
@@ -22,10 +21,7 @@ __all__ = [
     "LowestBot",
     "McBot",
     "PasserBot",
-    "Places",
     "RandomBot",
-    "compare",
-    "play_match",
     "register_bots",
 ]
 

@@ -18,7 +18,7 @@ counting less) and plays the move that gains most:
   lone cards, rather than a 2, a joker or a card of a pair.
 
 The constants below were tuned against ``random`` and ``lowest`` opponents with
-``bots.compare`` (see ``benchmarks/greedy_vs_random.py``).
+``arena.referee.compare`` (see ``benchmarks/greedy_vs_random.py``).
 """
 
 from __future__ import annotations

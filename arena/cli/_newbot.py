@@ -68,16 +68,18 @@ _PY_TEST = '''\
 from __future__ import annotations
 
 from arena.game import Rules
-from bots import RandomBot, play_match
+from arena.referee import play_bots
+from bots import RandomBot
 from {module} import {cls}
 
 
 def test_{module}_plays_a_match_against_random() -> None:
     for preset in ("standard", "runs", "daifugo"):
-        # play_match raises IllegalMove if a bot answers with an illegal move.
-        match = play_match([{cls}(), RandomBot(), RandomBot(), RandomBot()],
+        # The referee judges every answer: a bad one is a fault in the record.
+        record = play_bots([{cls}(), RandomBot(), RandomBot(), RandomBot()],
                            Rules.preset(preset), seed=1)
-        assert match.finished and len(match.history) == Rules.preset(preset).rounds
+        assert len(record["deals"]) == Rules.preset(preset).rounds
+        assert [f for deal in record["deals"] for f in deal["faults"]] == []
 '''
 
 _PY_README = """\

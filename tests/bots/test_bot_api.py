@@ -10,7 +10,7 @@ from botcase import position
 
 import arena
 from arena import Bot, MatchInfo, hookimpl
-from arena.game import Match, Rules
+from arena.game import Rules
 
 
 class Minimal(Bot):
@@ -63,23 +63,27 @@ def test_metadata_defaults() -> None:
 
 
 def test_a_minimal_bot_plays_a_whole_match() -> None:
-    from bots import play_match
+    from arena.referee import play_bots
 
     class Recorder(Minimal):
         def __init__(self) -> None:
             self.info: MatchInfo | None = None
-            self.deals: list[int] = []
+            self.results: list[dict] = []  # type: ignore[type-arg]
 
         def start_match(self, info: MatchInfo) -> None:
             self.info = info
 
         def end_deal(self, result: dict) -> None:  # type: ignore[type-arg]
-            self.deals.append(result["deal"])
+            self.results.append(result)
 
     bots = [Recorder(), Minimal(), Minimal()]
-    match = play_match(bots, Rules.preset("standard", rounds=3), seed=11, match_id="api")
-    assert isinstance(match, Match) and match.finished
+    record = play_bots(bots, Rules.preset("standard", rounds=3), seed=11, match_id="api")
+    assert len(record["deals"]) == 3 and not any(d["faults"] for d in record["deals"])
     first = bots[0]
     assert isinstance(first, Recorder) and first.info is not None
     assert (first.info.seat, first.info.players, first.info.match_id) == (0, 3, "api")
-    assert first.deals == [0, 1, 2]
+    assert [r["deal"] for r in first.results] == [0, 1, 2]
+    # what its seat may know, as in a tournament: its own hand and the scores, no other hand
+    assert [r["hand"] for r in first.results] == [d["hands"][0] for d in record["deals"]]
+    assert first.results[-1]["scores"] == record["scores"]
+    assert all("hands" not in r and "seed" not in r for r in first.results)

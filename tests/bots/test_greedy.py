@@ -8,7 +8,8 @@ import pytest
 from botcase import bound, plays, position
 
 from arena.game import Card, Move, Rules
-from bots import GreedyBot, compare
+from arena.referee import compare
+from bots import GreedyBot
 
 CASES: list[tuple[str, str, str | None, dict[str, Any], str]] = [
     ("leads its weakest set whole", "4C 4D 9S KH 2S", None, {}, "4C 4D"),

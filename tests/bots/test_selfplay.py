@@ -1,10 +1,9 @@
-"""bots.compare: seeded self-play without the referee, as the benchmark uses it."""
+"""Self-play through the referee's one loop (compare, play_bots), as the benchmark uses it."""
 
 from __future__ import annotations
 
 from arena.game import Rules
-from bots import compare, play_match
-from bots._selfplay import Places
+from arena.referee import Places, compare, play_bots
 
 NAMES = ["greedy", "random", "lowest", "random"]
 
@@ -35,9 +34,9 @@ def test_seats_turn_round() -> None:
     reg = registry()
     for k in range(4):
         order = [NAMES[(seat + k) % 4] for seat in range(4)]
-        match = play_match([reg.create(n) for n in order], rules, seed=3 + k)
+        record = play_bots([reg.create(n) for n in order], rules, seed=3 + k)
         seat = order.index("greedy")
-        place = match.history[0]["finish_order"].index(seat) + 1
+        place = record["deals"][0]["finish_order"].index(seat) + 1
         assert result.places["greedy"][k] == place
 
 

@@ -1,0 +1,100 @@
+"""Bots against each other for measuring, through the referee's one match loop.
+
+The quickest way to compare strategies over many seeded deals, for bot
+writers, tests and benchmarks: every seat is inline, so the referee plays
+the match without an event loop, and a bot sees exactly what it sees in a
+tournament (``bind``, ``start_match``, views, ``end_deal`` with
+``match.result_for(seat)``), with the same per-seat random seeds.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from arena.bot import Bot
+from arena.game import Rules
+
+from ._host import InlineHost
+from ._limits import Limits
+from ._referee import run_match
+from ._spec import MatchSpec, Seat
+
+__all__ = ["Places", "compare", "play_bots"]
+
+
+def _labelled(names: Sequence[str]) -> list[str]:
+    """Seat labels for bot names: a repeated name gets ``-2``, ``-3``... after the first."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if seen[name] == 1 else f"{name}-{seen[name]}")
+    return labels
+
+
+def play_bots(
+    bots: Sequence[Bot],
+    rules: Rules,
+    seed: int,
+    *,
+    match_id: str = "selfplay",
+    limits: Limits | None = None,
+) -> dict[str, Any]:
+    """Play one match between bot objects (in seat order) and return its record.
+
+    The bots run inline under ``limits`` (default :class:`Limits`); whatever
+    they do is judged as in a tournament, so an illegal answer is a fault in
+    the record (``record["deals"][i]["faults"]``), never an exception.
+    """
+    hosts = [InlineHost.from_bot(bot) for bot in bots]
+    labels = _labelled([host.meta.bot for host in hosts])
+    spec = MatchSpec(match_id=match_id, seed=seed, rules=rules, limits=limits or Limits(),
+                     seats=tuple(Seat(label, name=host.meta.ref)
+                                 for label, host in zip(labels, hosts, strict=True)))
+    return run_match(spec, hosts=hosts)
+
+
+@dataclass
+class Places:
+    """Finishing places (1 = first out) of every deal, collected per bot name."""
+
+    places: dict[str, list[int]] = field(default_factory=dict)
+    deals: int = 0
+
+    def mean(self, name: str) -> float:
+        """The average finishing place of bot ``name`` over all its seats and deals."""
+        return statistics.fmean(self.places[name])
+
+    def summary(self) -> dict[str, float]:
+        """Average place per bot name."""
+        return {name: self.mean(name) for name in sorted(self.places)}
+
+
+def compare(
+    names: Sequence[str],
+    rules: Rules,
+    matches: int,
+    seed: int = 0,
+    limits: Limits | None = None,
+) -> Places:
+    """Play ``matches`` matches of the installed bots ``names`` and collect their places.
+
+    Match ``k`` uses seed ``seed + k`` and turns the seats round by ``k``
+    places, so every bot plays from every seat equally often.
+    """
+    result = Places()
+    players = len(names)
+    for k in range(matches):
+        order = [names[(seat + k) % players] for seat in range(players)]
+        seats = tuple(Seat(label, name=name)
+                      for label, name in zip(_labelled(order), order, strict=True))
+        spec = MatchSpec(match_id=f"selfplay-{k}", seed=seed + k, rules=rules,
+                         limits=limits or Limits(), seats=seats)
+        for deal in run_match(spec)["deals"]:
+            for place, seat in enumerate(deal["finish_order"], start=1):
+                result.places.setdefault(order[seat], []).append(place)
+            result.deals += 1
+    return result
