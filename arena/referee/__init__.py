@@ -8,8 +8,8 @@ or, for tests, ``memory``. Misbehaviour becomes a recorded fault of kind
 ``timeout``, ``crash``, ``illegal`` or ``malformed``, never an exception.
 """
 
-from ._child_process import ChildProcess, group_members, process_alive
-from ._faults import FAULT_KINDS, BotFault
+from ._child_process import ChildProcess
+from ._faults import BotFault
 from ._host import Host, InlineHost, MemoryHost, StartInfo
 from ._limits import Clock, Limits
 from ._loading import BotRef, make_bot, resolve
@@ -21,7 +21,6 @@ from ._sandbox import mechanism as sandbox_mechanism
 from ._seats import bot_spec
 
 __all__ = [
-    "FAULT_KINDS",
     "HOST_KINDS",
     "PROTOCOL_VERSION",
     "BotFault",
@@ -42,11 +41,9 @@ __all__ = [
     "bot_spec",
     "decode",
     "encode",
-    "group_members",
     "make_bot",
     "make_host",
     "play_match",
-    "process_alive",
     "process_pool",
     "resolve",
     "run_match",

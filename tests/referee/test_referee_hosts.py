@@ -16,12 +16,11 @@ from arena.referee import (
     InlineHost,
     Limits,
     ProcessPool,
-    group_members,
     make_host,
     play_match,
-    process_alive,
     run_match,
 )
+from arena.referee._child_process import group_members, process_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
