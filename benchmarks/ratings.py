@@ -42,6 +42,8 @@ from arena.ratings import (
     read_many,
     simulate_records,
 )
+
+# Timed here one by one: the rating core and the fast reader behind rate_files are internal.
 from arena.ratings._plackett_luce import rate_deals
 from arena.ratings._scan import read_results
 from arena.tournament import run_tournament

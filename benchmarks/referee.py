@@ -35,9 +35,13 @@ from typing import Any
 import trio
 
 from arena.game import Match, Rules, View
-from arena.referee import MatchSpec, ProcessPool, make_host, play_match
-from arena.referee._protocol import decode, encode
-from arena.referee._wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
+from arena.referee import MatchSpec, ProcessPool, decode, encode, make_host, play_match
+from arena.referee._wire import (  # timed here: the view encodings are internal
+    DeltaDecoder,
+    DeltaEncoder,
+    FullEncoder,
+    view_from_dict,
+)
 
 _ECHO = r"""
 import os, sys

@@ -21,8 +21,7 @@ import time
 
 import trio
 
-from arena.referee import ChildProcess, sandbox_argv, sandbox_mechanism
-from arena.referee._protocol import PROTOCOL_VERSION
+from arena.referee import PROTOCOL_VERSION, ChildProcess, sandbox_argv, sandbox_mechanism
 
 SHELL = ["/bin/sh", "-c", 'read line; echo \'{"type":"ready","id":1}\'; read line']
 PYTHON = [sys.executable, "-m", "arena.referee._child", "--bot", "random", "--params", "{}"]

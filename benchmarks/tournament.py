@@ -42,9 +42,9 @@ from arena.tournament import (
     Standings,
     dry_run_match,
     load_config,
-    pair_round,
     run_tournament,
 )
+from arena.tournament._swiss import pair_round  # timed here: the pairing is internal
 
 ROOT = Path(__file__).resolve().parents[1]
 

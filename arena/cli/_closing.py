@@ -11,8 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from arena.records import LOG_FILE_ENV, FaultLog, configure_logging
-from arena.tournament import TournamentConfig, TournamentResult
-from arena.tournament._runner import SECRET_SEED
+from arena.tournament import SECRET_SEED, TournamentConfig, TournamentResult
 
 LOG_FILE = "arena.log"
 """Diagnostics of a run (JSON lines), in its output folder."""

@@ -20,8 +20,8 @@ from arena.cli._closing import closing_status, log_to_folder, sandbox_header, sa
 from arena.cli._progress import LineReporter, RateMeter, TimingColumn
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
+from arena.records import RECORDS
 from arena.tournament import (
-    RECORDS,
     ConfigError,
     Reporter,
     Schedule,

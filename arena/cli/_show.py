@@ -116,11 +116,11 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
 def show_command(records: str, match_id: str, deal: int | None) -> None:
     """Print match MATCH_ID of the RECORDS file move by move: hands, exchange, every move with
     its think time, trick ends, revolutions, faults, finishing order and points."""
-    from arena.ratings import RatingsError, read_records
+    from arena.ratings import RatingsError, read_many
 
     try:
-        record = next((r for r in read_records(records,
-                                               lambda m: click.echo(f"warning: {m}", err=True))
+        record = next((r for r in read_many([records],
+                                            lambda m: click.echo(f"warning: {m}", err=True))
                        if r.get("match_id") == match_id), None)
     except RatingsError as exc:
         raise InputError(str(exc)) from None

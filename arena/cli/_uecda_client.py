@@ -11,10 +11,9 @@ import click
 
 from arena.bot import MatchInfo
 from arena.cli import InputError
-from arena.game import Card, Move, Rules, View
-from arena.game._rules import trick_lock
+from arena.game import Card, Move, Rules, View, trick_lock
 from arena.referee import make_bot, resolve
-from arena.referee._uecda_tables import (
+from arena.referee.uecda import (
     PROTOCOL,
     TABLE_BYTES,
     Table,

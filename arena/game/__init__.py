@@ -18,7 +18,7 @@ from ._match import (
     lowest_cards,
 )
 from ._moves import Move
-from ._rules import Rules
+from ._rules import Rules, move_suits, next_lock, trick_lock
 from ._shuffle import deal_seed, shuffled
 from ._view import View
 
@@ -45,5 +45,8 @@ __all__ = [
     "deal_seed",
     "highest_cards",
     "lowest_cards",
+    "move_suits",
+    "next_lock",
     "shuffled",
+    "trick_lock",
 ]

@@ -7,15 +7,13 @@ so that a deal can be copied and played forward millions of times in a simulatio
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ._cards import JOKER_INDEX, Card, cards_of, parse_hand, suit_major_bit
 from ._moves import PASS, RUN, SET, Move
 from ._rules import Rules, next_lock, suit_letters, trick_lock
 from ._shuffle import deal_seed, shuffled
-
-if TYPE_CHECKING:
-    from ._view import View
+from ._view import View
 
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 8
@@ -355,9 +353,27 @@ class Deal:
 
     def view(self, seat: int) -> View:
         """What seat ``seat`` sees (docs/rules.md section 10)."""
-        from ._view import View
-
-        return View(self, seat)
+        players = self.players
+        if not 0 <= seat < players:
+            raise ValueError(f"no seat {seat} at a table of {players}")
+        ctx = self._ctx
+        exchange: tuple[list[Card], list[Card]] | None = None
+        if ctx is None:
+            roles: tuple[str | None, ...] = (None,) * players
+            scores: tuple[int, ...] = (0,) * players
+        else:
+            roles, scores = ctx.roles, ctx.scores
+            gave, received = ctx.exchanges[seat]
+            if gave or received:  # copies: the match adds to its lists as the exchange goes on
+                exchange = (list(gave), list(received))
+        passed, sat_out = self._passed, self._sat_out
+        return View(seat, self.rules, self.number, self.to_move, self.pile, self.revolution,
+                    (self._hands[seat], self._shands[seat], self._jokers[seat]),
+                    tuple(self._counts),
+                    tuple(bool(passed >> s & 1) for s in range(players)),
+                    tuple(bool(sat_out >> s & 1) for s in range(players)),
+                    tuple(self._trick), tuple(self.moves), tuple(self._places),
+                    tuple(self.finish_order), roles, scores, exchange)
 
     # ------------------------------------------------------------------ playing
 

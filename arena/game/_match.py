@@ -22,7 +22,10 @@ VICE_PRESIDENT: Final = "vice-president"
 VICE_SCUM: Final = "vice-scum"
 SCUM: Final = "scum"
 
-FAULT_KINDS: Final = ("timeout", "crash", "illegal", "malformed")
+FAULT_KINDS: Final[tuple[str, ...]] = ("timeout", "crash", "illegal", "malformed")
+"""Every fault kind, as written in records: ``timeout`` (no answer in time), ``crash``
+(the process died or the bot's code raised), ``illegal`` (a well-formed move the rules
+refuse), ``malformed`` (an answer that is not a move at all)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._cards import CARDS, JOKER, Card, cards_of, parse_hand, suit_major_bit
 from ._moves import Move
 from ._rules import Rules, suit_letters, trick_lock
-
-if TYPE_CHECKING:
-    from ._deal import Deal
 
 
 class View:
@@ -41,38 +38,49 @@ class View:
     roles: tuple[str | None, ...]
     scores: tuple[int, ...]
 
-    def __init__(self, deal: Deal, seat: int) -> None:
-        if not 0 <= seat < deal.players:
-            raise ValueError(f"no seat {seat} at a table of {deal.players}")
-        players = deal.players
+    def __init__(
+        self,
+        seat: int,
+        rules: Rules,
+        number: int,
+        to_move: int | None,
+        pile: Move | None,
+        revolution: bool,
+        hand: tuple[int, int, int],
+        counts: tuple[int, ...],
+        passed: tuple[bool, ...],
+        sat_out: tuple[bool, ...],
+        trick: tuple[tuple[int, Move], ...],
+        plays: tuple[tuple[int, Move], ...],
+        places: tuple[int | None, ...],
+        finish_order: tuple[int, ...],
+        roles: tuple[str | None, ...],
+        scores: tuple[int, ...],
+        exchange: tuple[list[Card], list[Card]] | None,
+    ) -> None:
+        """A view from parts already in their final form (``hand`` as the rules' masks).
+
+        :meth:`arena.game.Deal.view` and :meth:`from_state` are the ways to make a view; the
+        constructor stores what they computed, so the view module needs no deal.
+        """
         self.seat = seat
-        self.rules = deal.rules
-        self.number = deal.number
-        self.players = players
-        self.to_move = deal.to_move
-        self.pile = deal.pile
-        self.revolution = deal.revolution
-        self._mask = deal._hands[seat]
-        self._smask = deal._shands[seat]
-        self._jokers = deal._jokers[seat]
-        self.counts = tuple(deal._counts)
-        self.passed = tuple(bool(deal._passed >> s & 1) for s in range(players))
-        self.sat_out = tuple(bool(deal._sat_out >> s & 1) for s in range(players))
-        self.trick = tuple(deal._trick)
-        self.plays = tuple(deal.moves)
-        self.finish_order = tuple(deal.finish_order)
-        self.places = tuple(deal._places)
-        ctx = deal._ctx
-        if ctx is None:
-            self.roles = (None,) * players
-            self.scores = (0,) * players
-            self._exchange: tuple[list[Card], list[Card]] | None = None
-        else:
-            self.roles = ctx.roles
-            self.scores = ctx.scores
-            gave, received = ctx.exchanges[seat]
-            # Copies: the match keeps adding to its lists as the exchange goes on.
-            self._exchange = (list(gave), list(received)) if gave or received else None
+        self.rules = rules
+        self.number = number
+        self.players = len(counts)
+        self.to_move = to_move
+        self.pile = pile
+        self.revolution = revolution
+        self._mask, self._smask, self._jokers = hand
+        self.counts = counts
+        self.passed = passed
+        self.sat_out = sat_out
+        self.trick = trick
+        self.plays = plays
+        self.places = places
+        self.finish_order = finish_order
+        self.roles = roles
+        self.scores = scores
+        self._exchange = exchange
 
     @classmethod
     def from_state(
@@ -103,32 +111,11 @@ class View:
         fast path); ``finish_order`` follows from ``places``. The parts are
         trusted to describe one state of a deal: nothing is cross-checked.
         """
-        view = cls.__new__(cls)
-        if isinstance(hand, str):
-            mask, smask, jokers = _parse_hand_text(hand)
-        else:
-            mask, smask, jokers = parse_hand(hand)
-        view.seat = seat
-        view.rules = rules
-        view.number = number
-        view.players = len(counts)
-        view.to_move = to_move
-        view.pile = pile
-        view.revolution = revolution
-        view._mask = mask
-        view._smask = smask
-        view._jokers = jokers
-        view.counts = tuple(counts)
-        view.passed = tuple(passed)
-        view.sat_out = tuple(sat_out)
-        view.trick = tuple(trick)
-        view.plays = tuple(plays)
-        view.places = tuple(places)
-        view.finish_order = tuple(s for s in places if s is not None)
-        view.roles = tuple(roles)
-        view.scores = tuple(scores)
-        view._exchange = None if exchange is None else (list(exchange[0]), list(exchange[1]))
-        return view
+        parsed = _parse_hand_text(hand) if isinstance(hand, str) else parse_hand(hand)
+        return cls(seat, rules, number, to_move, pile, revolution, parsed, tuple(counts),
+                   tuple(passed), tuple(sat_out), tuple(trick), tuple(plays), tuple(places),
+                   tuple(s for s in places if s is not None), tuple(roles), tuple(scores),
+                   None if exchange is None else (list(exchange[0]), list(exchange[1])))
 
     @property
     def hand(self) -> list[Card]:

@@ -11,7 +11,7 @@ from ._json import finite
 from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
 from ._plackett_luce import PlackettLuceParams, rate_orders
 from ._planted import expected_scores, simulate_records
-from ._reader import read_many, read_records
+from ._reader import read_many
 from ._results import RatingsError, Results
 from ._sprt import (
     Sprt,
@@ -44,7 +44,6 @@ __all__ = [
     "rate_orders",
     "rate_results",
     "read_many",
-    "read_records",
     "run_ab",
     "score_to_elo",
     "set_score",

@@ -27,8 +27,7 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from arena.records import records_path
-from arena.records._reader import READ_BUFFER, parse_record, record_lines
+from arena.records import parse_record, record_lines, records_path
 
 from ._reader import read_many
 from ._results import RatingsError, Results
@@ -121,8 +120,7 @@ class _Reader:
 
     def _read_file(self, path: Path) -> None:
         name = os.fspath(path)
-        f = open(path, "rb", buffering=READ_BUFFER)  # noqa: SIM115 (record_lines closes it)
-        for number, raw in record_lines(f, name, self._skip):
+        for number, raw in record_lines(path, self._skip):
             try:
                 record = _DECODER.decode(raw)
             except (msgspec.ValidationError, msgspec.DecodeError):

@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 
 from ._logging import get_logger
 
-__all__ = ["RECORDS", "RecordError", "read_records", "records_path"]
+__all__ = ["RECORDS", "RecordError", "parse_record", "read_records", "record_lines", "records_path"]
 
 RECORDS = "records.jsonl"
 """The records file of an output folder (``arena run --out FOLDER``)."""
@@ -59,7 +59,7 @@ def read_records(
         else:
             _log.warning("skipped a line of a records file", detail=message)
 
-    for number, raw in record_lines(f, os.fspath(path), skip):
+    for number, raw in _file_lines(f, os.fspath(path), skip):
         record = parse_record(raw)
         if isinstance(record, str):
             skip(f"{os.fspath(path)}:{number}: {record}; skipped")
@@ -68,7 +68,8 @@ def read_records(
 
 
 def parse_record(raw: bytes) -> dict[str, Any] | str:
-    """One line of a records file as a record, or else what is wrong with it."""
+    """One line of a records file (as :func:`record_lines` gives it) as a record, or else a
+    short phrase saying what is wrong with it (``"not JSON"``, a torn last line...)."""
     try:
         record = json.loads(raw)
     except ValueError:
@@ -80,6 +81,21 @@ def parse_record(raw: bytes) -> dict[str, Any] | str:
 
 
 def record_lines(
+    path: str | os.PathLike[str], skip: Callable[[str], None]
+) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of a records file, raw, with their 1-based numbers.
+
+    For readers that decode lines their own way (ratings decode only the fields they use):
+    each line goes back through :func:`parse_record` when the reader cannot take it. A gzip
+    file (known by its first bytes) is read through gzip; damaged compressed data is reported
+    through ``skip(message)`` and ends the lines. Opening the file raises ``OSError`` (a
+    missing file included) at the first line asked for.
+    """
+    f = open(path, "rb", buffering=READ_BUFFER)  # noqa: SIM115 (_file_lines closes it)
+    yield from _file_lines(f, os.fspath(path), skip)
+
+
+def _file_lines(
     f: BinaryIO, name: str, skip: Callable[[str], None]
 ) -> Iterator[tuple[int, bytes]]:
     """The non-blank lines of an open records file, with their 1-based numbers; closes ``f``.

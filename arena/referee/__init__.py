@@ -8,8 +8,8 @@ or, for tests, ``memory``. Misbehaviour becomes a recorded fault of kind
 ``timeout``, ``crash``, ``illegal`` or ``malformed``, never an exception.
 """
 
-from ._child_process import ChildProcess, group_members, process_alive
-from ._faults import FAULT_KINDS, BotFault
+from ._child_process import ChildProcess
+from ._faults import BotFault
 from ._host import Host, InlineHost, MemoryHost, StartInfo
 from ._limits import Clock, Limits
 from ._loading import BotRef, make_bot, resolve
@@ -23,7 +23,6 @@ from ._selfplay import Places, compare, play_bots
 from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
 
 __all__ = [
-    "FAULT_KINDS",
     "HOST_KINDS",
     "PROTOCOL_VERSION",
     "BotFault",
@@ -49,12 +48,10 @@ __all__ = [
     "compare",
     "decode",
     "encode",
-    "group_members",
     "make_bot",
     "make_host",
     "play_bots",
     "play_match",
-    "process_alive",
     "process_pool",
     "resolve",
     "run_match",

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Literal
 
-__all__ = ["FAULT_KINDS", "BotFault", "FaultKind"]
+from arena.game import FAULT_KINDS
+
+__all__ = ["BotFault", "FaultKind"]
 
 FaultKind = Literal["timeout", "crash", "illegal", "malformed"]
 
-FAULT_KINDS: Final[tuple[str, ...]] = ("timeout", "crash", "illegal", "malformed")
-"""Every fault kind, as written in records: ``timeout`` (no answer in time), ``crash``
-(the process died or the bot's code raised), ``illegal`` (a well-formed move the rules
-refuse), ``malformed`` (an answer that is not a move at all)."""
 
 
 class BotFault(Exception):

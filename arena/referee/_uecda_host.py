@@ -29,8 +29,7 @@ from typing import Any
 
 import trio
 
-from arena.game import Move, View
-from arena.game._rules import trick_lock
+from arena.game import Move, View, trick_lock
 
 from ._child_process import clean_environment, group_members, limit_setter
 from ._faults import BotFault

@@ -15,8 +15,18 @@ import struct
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from arena.game import JOKER, RANKS, SUITS, Card, Move, Rules, View
-from arena.game._rules import move_suits, next_lock, trick_lock
+from arena.game import (
+    JOKER,
+    RANKS,
+    SUITS,
+    Card,
+    Move,
+    Rules,
+    View,
+    move_suits,
+    next_lock,
+    trick_lock,
+)
 
 __all__ = [
     "PROTOCOL",
@@ -131,7 +141,7 @@ def fill_players(table: Table, counts: Sequence[int], roles: Sequence[str | None
 def move_table(move: Move, *, previous_suits: int = 0, revolution: bool = False) -> Table:
     """The cards of ``move`` as a played table (all zeros for a pass).
 
-    A joker in a set goes to the suit :func:`arena.game._rules.move_suits` gives it (so the
+    A joker in a set goes to the suit :func:`arena.game.move_suits` gives it (so the
     lock the clients see is arena's); a fifth card of a set goes to row 4; a lone joker goes to
     ``[0][14]`` (``[0][0]`` during a revolution), where the development kit's client puts it.
     """

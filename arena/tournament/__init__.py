@@ -6,6 +6,9 @@ it into plain match specs; an :class:`Executor` runs them (in local worker
 processes by default) and :func:`run_tournament` streams the records to
 ``records.jsonl``, resuming from what is already there. See
 docs/tournaments.md.
+
+The names below are what a user of the Python API needs; pairing, seating
+designs, seeds and resume live in the private modules that use them.
 """
 
 from ._config import (
@@ -24,7 +27,6 @@ from ._config import (
     validate_config,
 )
 from ._dask import ClusterError, DaskExecutor
-from ._design import equitable_seats, full_round_robin, rotation_classes, sampled_round_robin
 from ._dryrun import dry_run_match
 from ._executor import (
     Executor,
@@ -32,13 +34,10 @@ from ._executor import (
     MatchFailed,
     MatchFn,
     SerialExecutor,
-    default_jobs,
     referee_match,
 )
-from ._recordlog import RecordFileError, repair_tail, resume_records
 from ._runner import (
-    CONFIG_COPY,
-    RECORDS,
+    SECRET_SEED,
     Reporter,
     TournamentError,
     TournamentResult,
@@ -46,14 +45,10 @@ from ._runner import (
     run_tournament,
 )
 from ._schedule import Schedule, SwissHistory, Table
-from ._seeds import match_seed
-from ._sprt import SprtFeed, SprtPlan
 from ._standings import Standing, Standings
-from ._swiss import choose_byes, pair_round, table_sizes
 
 __all__ = [
-    "CONFIG_COPY",
-    "RECORDS",
+    "SECRET_SEED",
     "BotConfig",
     "ClusterError",
     "ConfigError",
@@ -65,14 +60,11 @@ __all__ = [
     "LocalExecutor",
     "MatchFailed",
     "MatchFn",
-    "RecordFileError",
     "Reporter",
     "RoundRobinFormat",
     "Schedule",
     "SerialExecutor",
-    "SprtFeed",
     "SprtFormat",
-    "SprtPlan",
     "Standing",
     "Standings",
     "SwissFormat",
@@ -81,23 +73,12 @@ __all__ = [
     "TournamentConfig",
     "TournamentError",
     "TournamentResult",
-    "choose_byes",
     "config_schema",
-    "default_jobs",
     "dry_run_match",
-    "equitable_seats",
-    "full_round_robin",
     "load_config",
-    "match_seed",
     "output_dir",
-    "pair_round",
     "parse_config",
     "referee_match",
-    "repair_tail",
-    "resume_records",
-    "rotation_classes",
     "run_tournament",
-    "sampled_round_robin",
-    "table_sizes",
     "validate_config",
 ]

@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from arena.records import RECORDS as RECORDS
-from arena.records import RecordWriter
+from arena.records import RECORDS, RecordWriter
 from arena.referee import MatchSpec
 from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import (

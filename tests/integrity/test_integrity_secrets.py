@@ -14,7 +14,8 @@ import pytest
 from arena.records import read_records
 from arena.referee import WRITABLE_ENV, MatchSpec, run_match, sandbox_mechanism
 from arena.seeds import bot_seed, derive
-from arena.tournament import match_seed, run_tournament
+from arena.tournament import run_tournament
+from arena.tournament._seeds import match_seed
 
 HERE = Path(__file__).parent
 SANDBOX = sandbox_mechanism() == "bwrap"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ratings_helpers import record
 
-from arena.ratings import RatingsError, rate_files, read_records
+from arena.ratings import RatingsError, rate_files, read_many
 
 
 def _write(path: Path, lines: list[str]) -> None:
@@ -19,7 +19,7 @@ def test_torn_last_line_is_skipped_and_reported(tmp_path: Path) -> None:
     good = json.dumps(record("m1", ["a", "b"], [[0, 1]])) + "\n"
     _write(tmp_path / "r.jsonl", [good, "\n", good.replace("m1", "m2"), good[:40]])
     skipped: list[str] = []
-    records = list(read_records(tmp_path / "r.jsonl", on_skip=skipped.append))
+    records = list(read_many([tmp_path / "r.jsonl"], on_skip=skipped.append))
     assert [r["match_id"] for r in records] == ["m1", "m2"]
     assert len(skipped) == 1 and "r.jsonl:4" in skipped[0]
 
@@ -35,7 +35,7 @@ def test_damaged_middle_line_is_skipped_with_file_and_line(tmp_path: Path) -> No
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RatingsError, match="no such records file"):
-        list(read_records(tmp_path / "nope.jsonl"))
+        list(read_many([tmp_path / "nope.jsonl"]))
 
 
 def test_several_files_are_rated_together(tmp_path: Path) -> None:

@@ -17,7 +17,8 @@ import trio
 
 from arena.game import Match, Rules
 from arena.records import RecordWriter, read_records
-from arena.referee import group_members, make_host, play_match, process_alive
+from arena.referee import make_host, play_match
+from arena.referee._child_process import group_members, process_alive
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hostile bots there too
 from arena_hostile_bots import HOSTILE, ref

@@ -19,12 +19,11 @@ from arena.referee import (
     MatchSpec,
     ProcessPool,
     Seat,
-    group_members,
     make_host,
     play_match,
-    process_alive,
     run_match,
 )
+from arena.referee._child_process import group_members, process_alive
 from tests.matchspecs import match_spec
 
 ROOT = Path(__file__).resolve().parents[2]

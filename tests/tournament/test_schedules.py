@@ -11,15 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.referee import MatchSpec
-from arena.tournament import (
-    Schedule,
+from arena.tournament import Schedule, validate_config
+from arena.tournament._design import (
     equitable_seats,
     full_round_robin,
-    match_seed,
+    round_robin_tables,
     sampled_round_robin,
-    validate_config,
 )
-from arena.tournament._design import round_robin_tables
+from arena.tournament._seeds import match_seed
 
 BOT_NAMES = ["greedy", "random", "lowest", "highest", "passer"]
 

@@ -11,15 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_helpers import record_random_results
 
-from arena.tournament import (
-    Schedule,
-    SwissHistory,
-    choose_byes,
-    dry_run_match,
-    pair_round,
-    table_sizes,
-    validate_config,
-)
+from arena.tournament import Schedule, SwissHistory, dry_run_match, validate_config
+from arena.tournament._swiss import choose_byes, pair_round, table_sizes
 
 
 def _repeat_free_partition_exists(

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_helpers import record_random_results
 
-from arena.tournament import choose_byes, pair_round, table_sizes
+from arena.tournament._swiss import choose_byes, pair_round, table_sizes
 
 
 def _least(counts: list[int]) -> set[int]:

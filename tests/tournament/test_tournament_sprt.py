@@ -20,13 +20,13 @@ from arena.tournament import (
     LocalExecutor,
     Schedule,
     SerialExecutor,
-    SprtFeed,
     TournamentError,
     load_config,
     referee_match,
     run_tournament,
     validate_config,
 )
+from arena.tournament._sprt import SprtFeed
 
 ROOT = Path(__file__).resolve().parents[2]
 
