@@ -366,14 +366,10 @@ class Deal:
             gave, received = ctx.exchanges[seat]
             if gave or received:  # copies: the match adds to its lists as the exchange goes on
                 exchange = (list(gave), list(received))
-        passed, sat_out = self._passed, self._sat_out
         return View(seat, self.rules, self.number, self.to_move, self.pile, self.revolution,
                     (self._hands[seat], self._shands[seat], self._jokers[seat]),
-                    tuple(self._counts),
-                    tuple(bool(passed >> s & 1) for s in range(players)),
-                    tuple(bool(sat_out >> s & 1) for s in range(players)),
-                    tuple(self._trick), tuple(self.moves), tuple(self._places),
-                    tuple(self.finish_order), roles, scores, exchange)
+                    tuple(self._counts), self._passed, self._sat_out, self._trick, self.moves,
+                    tuple(self._places), None, roles, scores, exchange)
 
     # ------------------------------------------------------------------ playing
 

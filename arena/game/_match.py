@@ -144,9 +144,8 @@ class Match:
 
     def play(self, move: Move | str) -> Move:
         """Play for the seat to move; raises :class:`IllegalMove`. Returns the move played."""
-        decision = self.pending
-        if decision is None or decision.kind != "play":
-            raise IllegalMove("no move is expected now" if decision is None
+        if self.finished or self._returns:  # what ``pending`` says, without making a Decision
+            raise IllegalMove("no move is expected now" if self.finished
                               else "an exchange is expected now, not a move")
         move = as_move(move)
         self.deal.play(move)

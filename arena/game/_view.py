@@ -13,13 +13,16 @@ from ._rules import Rules, suit_letters, trick_lock
 class View:
     """A snapshot of a deal from one seat (docs/rules.md section 10).
 
-    It copies what the seat may see when it is made, so later play does not change it and
-    it can be handed to a bot, pickled or sent as JSON (:meth:`to_dict`).
+    It holds what the seat may see when it is made, so later play does not change it and
+    it can be handed to a bot, pickled or sent as JSON (:meth:`to_dict`). The deal's plays
+    and the trick are lists the deal only appends to (a new list each trick), so a view
+    keeps the list and its length, and makes the tuple only if it is read: most bots read
+    a few fields of a view, and the referee makes one at every decision.
     """
 
-    __slots__ = ("_exchange", "_jokers", "_mask", "_smask", "counts", "finish_order", "number",
-                 "passed", "pile", "places", "players", "plays", "revolution", "roles", "rules",
-                 "sat_out", "scores", "seat", "to_move", "trick")
+    __slots__ = ("_exchange", "_finish", "_jokers", "_mask", "_nplays", "_ntrick", "_passed",
+                 "_plays", "_sat_out", "_smask", "_trick", "counts", "number", "pile", "places",
+                 "players", "revolution", "roles", "rules", "scores", "seat", "to_move")
 
     seat: int
     rules: Rules
@@ -29,11 +32,6 @@ class View:
     pile: Move | None
     revolution: bool
     counts: tuple[int, ...]
-    passed: tuple[bool, ...]
-    sat_out: tuple[bool, ...]
-    trick: tuple[tuple[int, Move], ...]
-    plays: tuple[tuple[int, Move], ...]
-    finish_order: tuple[int, ...]
     places: tuple[int | None, ...]
     roles: tuple[str | None, ...]
     scores: tuple[int, ...]
@@ -48,12 +46,12 @@ class View:
         revolution: bool,
         hand: tuple[int, int, int],
         counts: tuple[int, ...],
-        passed: tuple[bool, ...],
-        sat_out: tuple[bool, ...],
-        trick: tuple[tuple[int, Move], ...],
-        plays: tuple[tuple[int, Move], ...],
+        passed: tuple[bool, ...] | int,
+        sat_out: tuple[bool, ...] | int,
+        trick: Sequence[tuple[int, Move]],
+        plays: Sequence[tuple[int, Move]],
         places: tuple[int | None, ...],
-        finish_order: tuple[int, ...],
+        finish_order: tuple[int, ...] | None,
         roles: tuple[str | None, ...],
         scores: tuple[int, ...],
         exchange: tuple[list[Card], list[Card]] | None,
@@ -61,7 +59,10 @@ class View:
         """A view from parts already in their final form (``hand`` as the rules' masks).
 
         :meth:`arena.game.Deal.view` and :meth:`from_state` are the ways to make a view; the
-        constructor stores what they computed, so the view module needs no deal.
+        constructor stores what they computed, so the view module needs no deal. ``passed``
+        and ``sat_out`` may be bit masks (bit ``s`` for seat ``s``); ``trick`` and ``plays``
+        may be lists that will only be appended to (their current length is kept);
+        ``finish_order`` may be None (it follows from ``places``).
         """
         self.seat = seat
         self.rules = rules
@@ -72,12 +73,14 @@ class View:
         self.revolution = revolution
         self._mask, self._smask, self._jokers = hand
         self.counts = counts
-        self.passed = passed
-        self.sat_out = sat_out
-        self.trick = trick
-        self.plays = plays
+        self._passed = passed
+        self._sat_out = sat_out
+        self._trick = trick
+        self._ntrick = len(trick)
+        self._plays = plays
+        self._nplays = len(plays)
         self.places = places
-        self.finish_order = finish_order
+        self._finish = finish_order
         self.roles = roles
         self.scores = scores
         self._exchange = exchange
@@ -116,6 +119,46 @@ class View:
                    tuple(passed), tuple(sat_out), tuple(trick), tuple(plays), tuple(places),
                    tuple(s for s in places if s is not None), tuple(roles), tuple(scores),
                    None if exchange is None else (list(exchange[0]), list(exchange[1])))
+
+    @property
+    def passed(self) -> tuple[bool, ...]:
+        """Per seat: whether it has passed in the current trick."""
+        passed = self._passed
+        if isinstance(passed, int):
+            passed = self._passed = _BITS[self.players][passed]
+        return passed
+
+    @property
+    def sat_out(self) -> tuple[bool, ...]:
+        """Per seat: whether it sits out the rest of the trick (``pass_is_final``)."""
+        sat_out = self._sat_out
+        if isinstance(sat_out, int):
+            sat_out = self._sat_out = _BITS[self.players][sat_out]
+        return sat_out
+
+    @property
+    def trick(self) -> tuple[tuple[int, Move], ...]:
+        """The current trick's plays and passes as ``(seat, move)``, oldest first."""
+        trick = self._trick
+        if type(trick) is not tuple:
+            trick = self._trick = tuple(trick[: self._ntrick])
+        return trick
+
+    @property
+    def plays(self) -> tuple[tuple[int, Move], ...]:
+        """Every play and pass of the deal so far as ``(seat, move)``, oldest first."""
+        plays = self._plays
+        if type(plays) is not tuple:
+            plays = self._plays = tuple(plays[: self._nplays])
+        return plays
+
+    @property
+    def finish_order(self) -> tuple[int, ...]:
+        """Seats that have finished, best place first (forfeits hold the worst places)."""
+        finish = self._finish
+        if finish is None:
+            finish = self._finish = tuple(s for s in self.places if s is not None)
+        return finish
 
     @property
     def hand(self) -> list[Card]:
@@ -210,6 +253,12 @@ def _parse_hand_text(text: str) -> tuple[int, int, int]:
     parsed = _HANDS[text] = (mask, smask, jokers)
     return parsed
 
+
+_BITS: list[list[tuple[bool, ...]]] = [
+    [tuple(bool(mask >> s & 1) for s in range(players)) for mask in range(1 << players)]
+    for players in range(9)
+]
+"""``_BITS[players][mask]``: a seat bit mask as one flag per seat."""
 
 _HANDS: dict[str, tuple[int, int, int]] = {}
 _HAND_BITS: dict[str, tuple[int, int, int]] = {

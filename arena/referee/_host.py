@@ -10,9 +10,9 @@ in one place whatever the host.
 from __future__ import annotations
 
 import abc
-import contextlib
 import inspect
 import io
+import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -182,15 +182,18 @@ class InlineHost(Host):
         return self._output.tail()
 
     def _call(self, what: str, fn: Callable[..., object], *args: object) -> object:
+        # What contextlib.redirect_stdout/stderr do, without their two context managers per
+        # call: this runs at every decision of an inline bot.
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = self._output
         try:
-            with contextlib.redirect_stdout(self._output), contextlib.redirect_stderr(
-                self._output
-            ):
-                return fn(*args)
+            return fn(*args)
         except (Exception, SystemExit) as exc:
             tail = self._output.tail().strip()
             note = f"; output tail: {tail}" if tail else ""
             raise BotFault("crash", what + _crash_detail(exc) + note) from None
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
 
     def start_now(self, info: StartInfo) -> None:
         """Build (or reuse) the bot, bind it and call its ``start_match``, synchronously."""
@@ -213,6 +216,11 @@ class InlineHost(Host):
         """The bot's answer to an ``exchange`` decision, synchronously."""
         assert self._bot is not None, "start() first"
         return self._call("", self._bot.exchange, view, count)
+
+    @property
+    def hears_end_deal(self) -> bool:
+        """Whether the bot overrides ``Bot.end_deal`` (if not, there is nothing to tell it)."""
+        return self._bot is not None and type(self._bot).end_deal is not Bot.end_deal
 
     def end_deal_now(self, result: dict[str, Any]) -> None:
         """Tell the bot a deal ended, synchronously."""

@@ -15,6 +15,7 @@ import contextlib
 import os
 import time
 from collections.abc import Generator, Sequence
+from time import perf_counter
 from typing import Any, cast
 
 import trio
@@ -157,7 +158,7 @@ class _Referee:
         tells every bot ``match.result_for(seat)``.
         """
         match = self.match
-        move_ms: list[float] = []  # think time of each move of the current deal
+        think: list[float] = []  # think time (s) of each move of the current deal
         while (decision := match.pending) is not None:
             self.decisions += 1
             seat = decision.seat
@@ -189,19 +190,23 @@ class _Referee:
             over = match.finished or match.deal_number != deal_number
             if decision.kind == "play":
                 moves = match.history[-1]["moves"] if over else match.deal.moves
-                move_ms.extend([round(elapsed * 1000, 3)] * (len(moves) - moves_before))
+                added = len(moves) - moves_before
+                if added == 1:
+                    think.append(elapsed)
+                else:  # a play that ended others' turns too (forfeits), or none (a fault)
+                    think.extend([elapsed] * added)
             if over:
-                self.deals.append(self.finish_deal(match.history[-1], move_ms))
-                move_ms = []
+                self.deals.append(self.finish_deal(match.history[-1], think))
+                think = []
                 yield _DEAL_OVER
                 # A seat that failed to start gets a fresh attempt in the next deal.
-                self.start_faults = [None] * self.players
+                self.start_faults[:] = [None] * self.players
 
-    def finish_deal(self, history: dict[str, Any], move_ms: list[float]) -> dict[str, Any]:
+    def finish_deal(self, history: dict[str, Any], think: list[float]) -> dict[str, Any]:
         deal = dict(history)
         moves = [dict(m) for m in history["moves"]]
-        for entry, ms in zip(moves, move_ms, strict=False):
-            entry["ms"] = ms
+        for entry, seconds in zip(moves, think, strict=False):
+            entry["ms"] = round(seconds * 1000, 3)
         deal["moves"] = moves
         deal["faults"] = [
             {**f, "bot": self.labels[f["seat"]], "deal": history["deal"]}
@@ -249,9 +254,11 @@ class _Referee:
         pending, self.start_faults[seat] = self.start_faults[seat], None
         return pending
 
-    def late(self, seat: int, elapsed: float, allowed: float) -> BotFault | None:
+    def late(self, seat: int, elapsed: float) -> BotFault | None:
         """Charge ``elapsed`` to the seat's clock: the timeout fault if it was too late."""
-        if self.clock.charge(seat, elapsed) or not self.hosts[seat].timed:
+        clock = self.clock
+        allowed = clock.deadline(seat)
+        if clock.charge(seat, elapsed) or not self.hosts[seat].timed:
             return None
         return BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
                         f"{allowed * 1000:.0f} ms allowed (answer discarded)")
@@ -270,33 +277,37 @@ class _Referee:
             self.start_now(seat)
         steps = self.loop()
         step = next(steps, None)
+        start_faults, started = self.start_faults, self.started
+        clock = perf_counter
+        move_s = self.limits.move_ms / 1000
         while step is not None:
-            if isinstance(step, Decision):
+            if type(step) is Decision:
                 seat = step.seat
                 reply: Reply
-                fault = self.pending_start_fault(seat)
-                if fault is None and not self.started[seat]:
+                fault = start_faults[seat]
+                if fault is None and not started[seat]:
                     self.start_now(seat)
-                    fault = self.pending_start_fault(seat)
+                    fault = start_faults[seat]
                 if fault is not None:
+                    start_faults[seat] = None
                     reply = (None, 0.0, fault)
                 else:
                     host = hosts[seat]
-                    view = match.view(seat)
-                    allowed = self.clock.deadline(seat)
-                    t0 = time.perf_counter()
+                    view = match.deal.view(seat)
+                    t0 = clock()
                     try:
                         answer = (host.play_now(view) if step.kind == "play"
                                   else host.exchange_now(view, step.count))
                     except BotFault as exc:
                         answer, fault = None, exc
-                    elapsed = time.perf_counter() - t0
-                    late = self.late(seat, elapsed, allowed)
+                    elapsed = clock() - t0
+                    # Within move_ms the clock has nothing to charge (the bank is untouched).
+                    late = self.late(seat, elapsed) if elapsed > move_s else None
                     reply = (answer, elapsed, fault or late)
                 step = _send(steps, reply)
             else:
                 for seat, host in enumerate(hosts):
-                    if self.started[seat]:
+                    if started[seat] and host.hears_end_deal:
                         try:
                             host.end_deal_now(match.result_for(seat))
                         except BotFault as fault:
@@ -372,7 +383,7 @@ class _Referee:
                 answer = await host.exchange(view, count, timeout)
         finally:
             elapsed = trio.current_time() - t0
-            late = self.late(seat, elapsed, timeout)
+            late = self.late(seat, elapsed)
         if late is not None:
             raise late
         return answer, elapsed
