@@ -19,7 +19,7 @@ from ._referee import make_host, play_match, process_pool, run_match
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._sandbox import mechanism as sandbox_mechanism
 from ._seats import bot_spec
-from ._selfplay import Places, compare, play_bots
+from ._selfplay import Places, compare, play_bots, play_on
 from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "make_host",
     "play_bots",
     "play_match",
+    "play_on",
     "process_pool",
     "resolve",
     "run_match",

@@ -122,7 +122,7 @@ def _send(steps: Generator[Decision | _DealOver, Reply | None, None],
 
 class _Referee:
     def __init__(self, spec: MatchSpec, hosts: Sequence[Host] | None,
-                 pool: ProcessPool | None) -> None:
+                 pool: ProcessPool | None, match: Match | None = None) -> None:
         if not isinstance(spec, MatchSpec):
             raise MatchSpecError(f"a match spec must be arena.referee.MatchSpec, got "
                                  f"{type(spec).__name__} (MatchSpec.from_dict reads plain data)")
@@ -140,7 +140,7 @@ class _Referee:
         self.clock = Clock(self.limits, self.players)
         self.started = [False] * self.players
         self.start_faults: list[BotFault | None] = [None] * self.players
-        self.match = Match(spec.rules, self.players, spec.seed)
+        self.match = match if match is not None else Match(spec.rules, self.players, spec.seed)
         self.deals: list[dict[str, Any]] = []
         self.decisions = 0
 
@@ -268,8 +268,11 @@ class _Referee:
     def all_inline(self) -> bool:
         return all(type(host) is InlineHost for host in self.hosts)
 
-    def run_inline(self) -> dict[str, Any]:
-        """Play the match synchronously: every seat is an :class:`InlineHost`."""
+    def run_inline(self, until_deal: int | None = None) -> dict[str, Any]:
+        """Play the match synchronously: every seat is an :class:`InlineHost`.
+
+        With ``until_deal``, stop once that deal (0-based) has ended.
+        """
         wall0 = time.perf_counter()
         hosts = cast(list[InlineHost], self.hosts)
         match = self.match
@@ -312,6 +315,9 @@ class _Referee:
                             host.end_deal_now(match.result_for(seat))
                         except BotFault as fault:
                             self.end_deal_failed(seat, fault)
+                if until_deal is not None and len(match.history) > until_deal:
+                    steps.close()
+                    break
                 step = _send(steps, None)
         return self.record(wall0)
 

@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.bot import Bot
-from arena.game import Rules
+from arena.game import Match, Rules
 
 from ._host import InlineHost
 from ._limits import Limits
-from ._referee import run_match
+from ._referee import _Referee, run_match
 from ._spec import MatchSpec, Seat
 
-__all__ = ["Places", "compare", "play_bots"]
+__all__ = ["Places", "compare", "play_bots", "play_on"]
 
 
 def _labelled(names: Sequence[str]) -> list[str]:
@@ -55,6 +55,32 @@ def play_bots(
                      seats=tuple(Seat(label, name=host.meta.ref)
                                  for label, host in zip(labels, hosts, strict=True)))
     return run_match(spec, hosts=hosts)
+
+
+def play_on(
+    match: Match,
+    bots: Sequence[Bot],
+    *,
+    until_deal: int | None = None,
+    limits: Limits | None = None,
+) -> list[dict[str, Any]]:
+    """Answer the decisions of ``match`` with inline ``bots`` until it is over, or until deal
+    ``until_deal`` (0-based) has ended; return the records of the deals that ended.
+
+    For reaching a position of a match you made (tests, analysis): the bots are started
+    (``bind``, ``start_match``) and asked exactly as in a tournament, and what they answer
+    wrong is a fault that ``match`` applies, found in the deals' ``faults``.
+    """
+    if match.pending is None or (until_deal is not None and len(match.history) > until_deal):
+        return []
+    hosts = [InlineHost.from_bot(bot) for bot in bots]
+    labels = _labelled([host.meta.bot for host in hosts])
+    spec = MatchSpec(match_id="play-on", seed=match.seed, rules=match.rules,
+                     limits=limits or Limits(),
+                     seats=tuple(Seat(label, name=host.meta.ref)
+                                 for label, host in zip(labels, hosts, strict=True)))
+    referee = _Referee(spec, hosts, None, match=match)
+    return list(referee.run_inline(until_deal)["deals"])
 
 
 @dataclass

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from arena.bot import Bot
 from arena.game import Card, Deal, IllegalMove, Move, Rules
 
 RANKS = "3456789TJQKA2"
@@ -108,24 +109,39 @@ def bottom_cards(hand: Iterable[Any], count: int) -> list[str]:
     return names(cards[:count])
 
 
+class _Answerer(Bot):
+    """Answers with the first legal move and the lowest cards, or at random from ``rng``."""
+
+    def __init__(self, rng: Any = None) -> None:
+        self.shared = rng
+
+    def bind(self, seat: int, rules: Any, players: int, rng: Any) -> None:
+        super().bind(seat, rules, players, self.shared if self.shared is not None else rng)
+
+    def play(self, view: Any) -> Any:
+        legal = view.legal_moves()
+        return legal[0] if self.shared is None else self.shared.choice(legal)
+
+    def exchange(self, view: Any, count: int) -> list[Any]:
+        hand = list(view.hand)
+        if self.shared is None:
+            return bottom_cards(hand, count)
+        return [str(c) for c in self.shared.sample(hand, count)]
+
+
 def drive(match: Any, rng: Any = None, stop_after_deal: int | None = None) -> None:
-    """Answer a match's decisions: a random (or the first) legal move, and for an exchange the
-    ``count`` lowest cards (random ones with ``rng``). Stops when the match is over, or when
-    deal ``stop_after_deal`` has finished."""
-    while match.pending is not None:
-        if stop_after_deal is not None and len(match.history) > stop_after_deal:
-            return
-        decision = match.pending
-        view = match.view(decision.seat)
-        if decision.kind == "exchange":
-            hand = list(view.hand)
-            if rng is None:
-                match.give(bottom_cards(hand, decision.count))
-            else:
-                match.give([str(c) for c in rng.sample(hand, decision.count)])
-        else:
-            legal = view.legal_moves()
-            match.play(legal[0] if rng is None else rng.choice(legal))
+    """Answer a match's decisions through the referee's one loop (``arena.referee.play_on``):
+    a random (or the first) legal move, and for an exchange the ``count`` lowest cards (random
+    ones with ``rng``, one generator for every seat). Stops when the match is over, or when
+    deal ``stop_after_deal`` has finished. Every answer must be accepted: a fault the referee
+    finds fails (faults the test applied itself before are left alone)."""
+    from arena.referee import play_on
+
+    bots = [_Answerer(rng) for _ in range(match.players)]
+    earlier = len(match._faults)  # the test's own, in the deal under way
+    deals = play_on(match, bots, until_deal=stop_after_deal)
+    faults = [f for i, deal in enumerate(deals) for f in deal["faults"][earlier if i == 0 else 0:]]
+    assert not faults, faults
 
 
 # The shuffle as docs/rules.md documents it (SplitMix64 driving Fisher-Yates), written from the
