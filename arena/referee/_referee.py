@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import math
 import os
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import trio
 
@@ -36,6 +37,7 @@ RECORD_SCHEMA = 1
 HOST_KINDS = ("inline", "process", "command")
 
 _log = get_logger("arena.referee")
+_T = TypeVar("_T")
 
 
 class MatchSpecError(ValueError):
@@ -168,9 +170,26 @@ class _Referee:
         return StartInfo(seat, self.players, self.rules, self.match_id, self.labels, self.seed,
                          self.limits.to_dict())
 
+    async def call(self, seat: int, what: str, allowed: float,
+                   call: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """``call(*args)`` of the seat's host under a deadline ``allowed`` seconds from now.
+
+        The referee owns every deadline: hosts take none, and a call still
+        running when it passes is cancelled and becomes the host's
+        :meth:`~arena.referee.Host.timeout_fault` for ``what``. A person
+        (a host that is not :attr:`~arena.referee.Host.timed`) has no deadline.
+        """
+        host = self.hosts[seat]
+        if not host.timed:
+            return await call(*args)
+        with trio.move_on_at(trio.current_time() + allowed):
+            return await call(*args)
+        raise host.timeout_fault(what, allowed)
+
     async def start(self, seat: int) -> None:
         try:
-            await self.hosts[seat].start(self.start_info(seat), self.limits.start_ms / 1000)
+            await self.call(seat, "start", self.limits.start_ms / 1000, self.hosts[seat].start,
+                            self.start_info(seat))
         except BotFault as fault:
             self.start_faults[seat] = fault
             _log.warning("bot failed to start", match=self.match_id, seat=seat,
@@ -190,23 +209,29 @@ class _Referee:
             pending, self.start_faults[seat] = self.start_faults[seat], None
             if pending is not None:
                 raise pending
-        await host.prepare(self.limits.start_ms / 1000)
+        await self.call(seat, "start", self.limits.start_ms / 1000, host.prepare)
         if self.observers:
             await self.show_others(match, kind, seat)
         view = match.view(seat)
-        timeout = self.clock.deadline(seat)
+        allowed = self.clock.deadline(seat)
+        time_ms = round(max(0.0, self.clock.budget(seat) * 1000))  # what the bot is told
+        late = False
         t0 = trio.current_time()
         try:
-            if kind == "play":
-                answer = await host.play(view, timeout)
-            else:
-                answer = await host.exchange(view, count, timeout)
+            with trio.move_on_at(t0 + allowed if host.timed else math.inf) as scope:
+                if kind == "play":
+                    answer = await host.play(view, time_ms)
+                else:
+                    answer = await host.exchange(view, count, time_ms)
+            late = scope.cancelled_caught
         finally:
             elapsed = trio.current_time() - t0
             in_time = self.clock.charge(seat, elapsed)
+        if late:
+            raise host.timeout_fault(kind, allowed)
         if not in_time and host.timed:
             raise BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
-                           f"{timeout * 1000:.0f} ms allowed (answer discarded)")
+                           f"{allowed * 1000:.0f} ms allowed (answer discarded)")
         return answer, elapsed
 
     async def show_others(self, match: Match, kind: str, seat: int) -> None:
@@ -215,8 +240,8 @@ class _Referee:
             if other == seat or not self.started[other]:
                 continue
             try:
-                await self.hosts[other].observe(match.view(other), kind, seat,
-                                                self.limits.start_ms / 1000)
+                await self.call(other, "observe", self.limits.start_ms / 1000,
+                                self.hosts[other].observe, match.view(other), kind, seat)
             except BotFault as fault:
                 _log.info("observe failed", match=self.match_id, seat=other,
                           bot=self.labels[other], fault=str(fault)[:300])
@@ -309,7 +334,8 @@ class _Referee:
             if not self.started[seat]:
                 continue
             try:
-                await host.end_deal(match.result_for(seat), self.clock.deadline(seat))
+                await self.call(seat, "end_deal", self.clock.deadline(seat), host.end_deal,
+                                match.result_for(seat))
             except BotFault as fault:
                 _log.info("end_deal failed", match=self.match_id, seat=seat,
                           bot=self.labels[seat], fault=str(fault)[:300])

@@ -1,0 +1,213 @@
+"""Protocol messages over a byte stream, and the thin stream over a child's two pipes.
+
+:class:`Channel` is the request/answer layer of the ``process`` and
+``command`` hosts: one JSON object per line each way (docs/protocol.md),
+over any ``trio`` send and receive stream, so that it is tested over
+``trio.testing.memory_stream_pair()`` without processes. It takes no
+timeouts: the caller owns the deadline and wraps a call in a cancel scope.
+Every byte read is the peer's and hostile: whatever goes wrong while
+reading it is a :class:`BotFault` (``malformed``) or :class:`PeerGone`,
+never another exception.
+
+:class:`PipeStream` is the stream the hosts use over a child's pipes. It
+differs from ``trio.lowlevel.FdStream`` in what makes it cheap: a read or
+write that the kernel can serve at once costs one system call and no trip
+through the event loop, and after a request to a bot that answered quickly
+last time, it polls briefly for the answer before sleeping in the loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import trio
+
+from ._faults import BotFault
+from ._protocol import MAX_LINE, LineDecoder, ProtocolError, answer_value, decode, encode
+
+__all__ = ["SPIN_S", "Channel", "PeerGone", "PipeStream"]
+
+SPIN_S: Final = 0.0003
+"""How long a :class:`PipeStream` polls for a quick bot's answer before sleeping until it comes.
+
+Most bots answer within tens of microseconds. Sleeping in the event loop
+and being woken again costs about as much as the answer itself, so the
+stream first polls the pipe (yielding the CPU between polls) for up to
+this long after a request. A peer whose last answer took longer is not
+polled: a slow bot costs no spinning at all.
+"""
+
+_READ_SIZE: Final = 1 << 16
+
+
+class PeerGone(Exception):
+    """The peer closed its end of the stream (or the stream broke): ``what`` says which way."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class PipeStream(trio.abc.Stream):
+    """A two-way trio stream over two non-blocking file descriptors (a child's pipes).
+
+    ``send_all`` and ``receive_some`` return without a checkpoint when the
+    kernel serves them at once; otherwise they wait in the event loop,
+    where the caller's cancel scope applies. :class:`Channel` adds a
+    checkpoint wherever a peer could keep it busy without end. The stream
+    closes neither descriptor on :meth:`aclose` unless it ``owns`` them.
+    """
+
+    def __init__(self, write_fd: int, read_fd: int, *, owns: bool = False) -> None:
+        self._write_fd = write_fd
+        self._read_fd = read_fd
+        self._owns = owns
+        os.set_blocking(write_fd, False)
+        os.set_blocking(read_fd, False)
+        self._sent_at = 0.0
+        self._quick = False
+        self.closed = False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        view = memoryview(data)
+        self._sent_at = time.perf_counter()
+        while view:
+            try:
+                written = os.write(self._write_fd, view)
+            except BlockingIOError:
+                await trio.lowlevel.wait_writable(self._write_fd)
+                continue
+            except OSError as exc:  # EPIPE: the peer closed its input or died
+                raise trio.BrokenResourceError(str(exc)) from None
+            view = view[written:]
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await trio.lowlevel.wait_writable(self._write_fd)
+
+    def receive_now(self) -> bytes | None:
+        """What the peer has written so far (``b""`` at its end), or ``None`` if nothing yet."""
+        try:
+            return os.read(self._read_fd, _READ_SIZE)
+        except BlockingIOError:
+            return None
+        except OSError:
+            return b""
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        data = self.receive_now()
+        if data is None and self._quick:
+            data = self._poll_briefly()
+        while data is None:
+            await trio.lowlevel.wait_readable(self._read_fd)
+            data = self.receive_now()
+        self._quick = time.perf_counter() - self._sent_at < SPIN_S
+        return data
+
+    def _poll_briefly(self) -> bytes | None:
+        """Poll until ``SPIN_S`` after the last send, yielding the CPU in between.
+
+        This holds the event loop for at most ``SPIN_S``; the caller's
+        deadline, far longer, applies as soon as the stream waits.
+        """
+        until = self._sent_at + SPIN_S
+        while time.perf_counter() < until:
+            os.sched_yield()
+            data = self.receive_now()
+            if data is not None:
+                return data
+        return None
+
+    def close(self) -> None:
+        """Forget the descriptors (closing them if the stream owns them). Safe to repeat."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._owns:
+            for fd in (self._write_fd, self._read_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    async def aclose(self) -> None:
+        self.close()
+        await trio.lowlevel.checkpoint()
+
+
+class Channel:
+    """Requests out, answers in: protocol messages over a send and a receive stream.
+
+    ``receive`` may be omitted when ``send`` is a two-way stream. ``trace``
+    hears every line: ``(">", line)`` sent, ``("<", line)`` received. The
+    channel never times out by itself; a caller's cancel scope may stop it
+    in the middle of a line, after which it is out of step with its peer
+    and should be dropped with the peer.
+    """
+
+    def __init__(
+        self,
+        send: trio.abc.SendStream,
+        receive: trio.abc.ReceiveStream | None = None,
+        *,
+        max_line: int = MAX_LINE,
+    ) -> None:
+        self._send = send
+        if receive is None:
+            if not isinstance(send, trio.abc.ReceiveStream):
+                raise TypeError("a one-way send stream needs a receive stream beside it")
+            receive = send
+        self._receive = receive
+        self._decoder = LineDecoder(max_line)
+        self.trace: Callable[[str, bytes], None] | None = None
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Write one message; raises :class:`PeerGone` if the peer no longer reads."""
+        data = encode(message)
+        if self.trace is not None:
+            self.trace(">", data)
+        try:
+            await self._send.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            raise PeerGone("closed its input") from None
+
+    async def receive(self) -> dict[str, Any]:
+        """Read one message: a :class:`BotFault` (``malformed``) for bytes that are not
+        one, :class:`PeerGone` at the end of the stream."""
+        decoder = self._decoder
+        fed = False
+        while True:
+            try:
+                line = decoder.next_line()
+                if line is not None:
+                    if self.trace is not None:
+                        self.trace("<", line)
+                    return decode(line)
+            except ProtocolError as exc:
+                raise BotFault("malformed", str(exc)) from None
+            except Exception as exc:  # every byte is the peer's: nothing may escape as a bug
+                raise BotFault("malformed", f"unreadable answer ({type(exc).__name__})"
+                               ) from None
+            if fed:
+                # A line in pieces, or blank lines: a peer could keep this loop busy
+                # without end, so let the caller's deadline in.
+                await trio.lowlevel.checkpoint()
+            try:
+                data = await self._receive.receive_some(_READ_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                data = b""
+            if not data:
+                raise PeerGone("closed its output")
+            decoder.feed(data if isinstance(data, bytes) else bytes(data))
+            fed = True
+
+    async def request(self, message: dict[str, Any]) -> Any:
+        """Send a request with a ``type`` and ``id`` and return the payload of its answer
+        (:func:`arena.referee._protocol.answer_value`)."""
+        await self.send(message)
+        answer = await self.receive()
+        try:
+            return answer_value(answer, message["type"], message.get("id"))
+        except ProtocolError as exc:
+            raise BotFault("malformed", str(exc)) from None
