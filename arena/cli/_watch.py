@@ -49,6 +49,8 @@ class WatchedHost(Host):
         self.seat = seat
         self.board = board
         self.kind = inner.kind
+        self.timed = inner.timed
+        self.preemptible = inner.preemptible
 
     @property
     def meta(self) -> BotRef:
@@ -60,6 +62,9 @@ class WatchedHost(Host):
 
     async def start(self, info: StartInfo) -> None:
         await self.inner.start(info)
+
+    def needs_prepare(self) -> bool:
+        return self.inner.needs_prepare()
 
     async def prepare(self) -> None:
         await self.inner.prepare()

@@ -13,13 +13,15 @@ never another exception.
 differs from ``trio.lowlevel.FdStream`` in what makes it cheap: a read or
 write that the kernel can serve at once costs one system call and no trip
 through the event loop, and after a request to a bot that answered quickly
-last time, it polls briefly for the answer before sleeping in the loop.
+last time, it waits for the answer in the kernel for up to ``WAIT_S``
+before it waits in the event loop.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import time
 from collections.abc import Callable
 from typing import Any, Final
@@ -29,19 +31,26 @@ import trio
 from ._faults import BotFault
 from ._protocol import MAX_LINE, LineDecoder, ProtocolError, answer_value, decode, encode
 
-__all__ = ["SPIN_S", "Channel", "PeerGone", "PipeStream"]
+__all__ = ["WAIT_S", "Channel", "PeerGone", "PipeStream"]
 
-SPIN_S: Final = 0.0003
-"""How long a :class:`PipeStream` polls for a quick bot's answer before sleeping until it comes.
+WAIT_S: Final = 0.001
+"""How long a :class:`PipeStream` waits in the kernel for a quick bot's answer before it
+waits in the event loop instead.
 
-Most bots answer within tens of microseconds. Sleeping in the event loop
-and being woken again costs about as much as the answer itself, so the
-stream first polls the pipe (yielding the CPU between polls) for up to
-this long after a request. A peer whose last answer took longer is not
-polled: a slow bot costs no spinning at all.
+Most bots answer within tens of microseconds, and a trip through trio's
+event loop (register the pipe, wait, be rescheduled) costs several times a
+pipe round trip. So after a request to a bot whose last answer came within
+this time, the stream blocks in ``poll(2)`` on the pipe for up to this
+long, as a plain blocking read would: the CPU is free for the bot
+meanwhile, unlike with a busy poll, which on a machine with more runnable
+processes than cores makes every answer several times slower
+(benchmarks/referee.py). The event loop is held for at most this long; a
+slower bot is waited for in the loop, where the caller's cancel scope
+applies.
 """
 
 _READ_SIZE: Final = 1 << 16
+_WAIT_MS: Final = max(1, round(WAIT_S * 1000))
 
 
 class PeerGone(Exception):
@@ -70,6 +79,8 @@ class PipeStream(trio.abc.Stream):
         os.set_blocking(read_fd, False)
         self._sent_at = 0.0
         self._quick = False
+        self._poller = select.poll()
+        self._poller.register(read_fd, select.POLLIN)
         self.closed = False
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
@@ -99,27 +110,13 @@ class PipeStream(trio.abc.Stream):
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
         data = self.receive_now()
-        if data is None and self._quick:
-            data = self._poll_briefly()
+        if data is None and self._quick and self._poller.poll(_WAIT_MS):
+            data = self.receive_now()
         while data is None:
             await trio.lowlevel.wait_readable(self._read_fd)
             data = self.receive_now()
-        self._quick = time.perf_counter() - self._sent_at < SPIN_S
+        self._quick = time.perf_counter() - self._sent_at < WAIT_S
         return data
-
-    def _poll_briefly(self) -> bytes | None:
-        """Poll until ``SPIN_S`` after the last send, yielding the CPU in between.
-
-        This holds the event loop for at most ``SPIN_S``; the caller's
-        deadline, far longer, applies as soon as the stream waits.
-        """
-        until = self._sent_at + SPIN_S
-        while time.perf_counter() < until:
-            os.sched_yield()
-            data = self.receive_now()
-            if data is not None:
-                return data
-        return None
 
     def close(self) -> None:
         """Forget the descriptors (closing them if the stream owns them). Safe to repeat."""

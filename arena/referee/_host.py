@@ -68,6 +68,10 @@ class Host(abc.ABC):
     """How the record names this host: ``inline``, ``process``, ``command``, ``memory``."""
     timed: bool = True
     """Whether the seat plays under the clock; False for a person at the table."""
+    preemptible: bool = True
+    """Whether a call can be stopped at its deadline (it awaits something); the referee
+    puts the calls of a host that cannot (``inline``) under no cancel scope, and judges
+    their time after the fact."""
 
     @property
     @abc.abstractmethod
@@ -79,6 +83,11 @@ class Host(abc.ABC):
         """Start (or restart) the bot for a match; a failure is a :class:`BotFault`.
 
         The referee bounds it by ``start_ms``."""
+
+    def needs_prepare(self) -> bool:
+        """Whether :meth:`prepare` has work to do now (a process to start again); the
+        referee calls it only then. By default, whenever a host class overrides it."""
+        return type(self).prepare is not Host.prepare
 
     async def prepare(self) -> None:  # noqa: B027
         """Make the bot ready to answer (restart a killed process).
@@ -168,6 +177,7 @@ class InlineHost(Host):
     """
 
     kind = "inline"
+    preemptible = False
 
     def __init__(self, ref: str, params: dict[str, Any] | None = None) -> None:
         self._ref = resolve(ref)

@@ -236,8 +236,11 @@ class _ChildHost(Host):
             return BotFault("timeout", f"did not read its input in time{note}")
         return BotFault("timeout", f"no answer within {within}{note}")
 
+    def needs_prepare(self) -> bool:
+        return self._proc is None or self._proc.poll() is not None
+
     async def prepare(self) -> None:
-        if self._proc is None or self._proc.poll() is not None:
+        if self.needs_prepare():
             if self._proc is not None:
                 self._drop()
             await self._launch()

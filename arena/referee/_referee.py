@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import math
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -180,7 +179,7 @@ class _Referee:
         (a host that is not :attr:`~arena.referee.Host.timed`) has no deadline.
         """
         host = self.hosts[seat]
-        if not host.timed:
+        if not (host.timed and host.preemptible):
             return await call(*args)
         with trio.move_on_at(trio.current_time() + allowed):
             return await call(*args)
@@ -209,7 +208,8 @@ class _Referee:
             pending, self.start_faults[seat] = self.start_faults[seat], None
             if pending is not None:
                 raise pending
-        await self.call(seat, "start", self.limits.start_ms / 1000, host.prepare)
+        if host.needs_prepare():
+            await self.call(seat, "start", self.limits.start_ms / 1000, host.prepare)
         if self.observers:
             await self.show_others(match, kind, seat)
         view = match.view(seat)
@@ -218,12 +218,17 @@ class _Referee:
         late = False
         t0 = trio.current_time()
         try:
-            with trio.move_on_at(t0 + allowed if host.timed else math.inf) as scope:
-                if kind == "play":
-                    answer = await host.play(view, time_ms)
-                else:
-                    answer = await host.exchange(view, count, time_ms)
-            late = scope.cancelled_caught
+            if host.timed and host.preemptible:
+                with trio.move_on_at(t0 + allowed) as scope:
+                    if kind == "play":
+                        answer = await host.play(view, time_ms)
+                    else:
+                        answer = await host.exchange(view, count, time_ms)
+                late = scope.cancelled_caught
+            elif kind == "play":  # judged after the fact: it cannot be stopped, or is a person
+                answer = await host.play(view, time_ms)
+            else:
+                answer = await host.exchange(view, count, time_ms)
         finally:
             elapsed = trio.current_time() - t0
             in_time = self.clock.charge(seat, elapsed)
