@@ -109,9 +109,9 @@ class PipeStream(trio.abc.Stream):
             return b""
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
-        data = self.receive_now()
-        if data is None and self._quick and self._poller.poll(_WAIT_MS):
-            data = self.receive_now()
+        # poll(2) first for a quick peer: it returns at once when the answer is there, and
+        # spares the failed read (and its exception) when it is not there yet.
+        data = self.receive_now() if not self._quick or self._poller.poll(_WAIT_MS) else None
         while data is None:
             await trio.lowlevel.wait_readable(self._read_fd)
             data = self.receive_now()
