@@ -2,26 +2,29 @@
 
 Plays the same matches (same bots, same seeds) with the ``inline`` host and
 with the ``process`` host (processes kept in a pool, so start-up is paid
-once per match, not per process), and measures in the same run a raw round
-trip between two Python processes over a pipe. The overhead of the process
-host is its time per decision minus the inline host's. Target: at most
-twice the raw round trip.
+once per match, not per process). The overhead of the process host is its
+time per decision minus the inline host's. The baseline, measured in the
+same run, is the floor of the same work: a one-line round trip to four echo
+processes asked in turn, the topology of a table. Target: an overhead of at
+most three times the baseline.
 
 On a machine shared with other work, timings swing with its load, so the
-measurements are interleaved in rounds (raw, inline, process, raw, ...) and
-each round's overhead is compared with the raw round trip of the same
-round; the best and the median round are reported with the load average.
+measurements are interleaved in rounds (raw, inline, process, raw, ...),
+each round's overhead is divided by the baseline of the same round, and
+the median round is reported with the load average before and after.
 
 Then, measured in this process without pipes, what a decision's request
 costs to build, encode, decode and rebuild in each view encoding
 (docs/protocol.md, "Views"): where the time goes.
 
     python benchmarks/referee.py [--rounds 5] [--matches 6] [--bots random,random,random,random]
+                                 [--pinned]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import os
 import random
@@ -214,13 +217,14 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=6, help="matches per host per round")
     parser.add_argument("--bots", default="random,random,random,random")
     parser.add_argument("--round-trips", type=int, default=5000, help="raw round trips per round")
+    parser.add_argument("--pinned", action="store_true",
+                        help="also measure with the referee and its bots pinned to one CPU")
     args = parser.parse_args()
     bots = args.bots.split(",")
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"bots: {', '.join(bots)}; {args.rounds} rounds of {args.matches} matches of 5 deals "
-          f"per host; {os.cpu_count()} cores; load average {load}")
+          f"per host; {os.cpu_count()} cores; load average {_load()}")
 
-    pin = max(_ALL_CPUS) if len(_ALL_CPUS) > 1 else None
+    pin = max(_ALL_CPUS) if args.pinned and len(_ALL_CPUS) > 1 else None
     pool = ProcessPool()
     pinned_pool = ProcessPool()
     rows = []
@@ -234,11 +238,6 @@ def main() -> None:
             seeds = range(1 + r * args.matches, 1 + (r + 1) * args.matches)
             raw = raw_round_trip(args.round_trips)
             raw_table = raw_round_trip(args.round_trips, children=len(bots))
-            raw_same = raw_across = float("nan")
-            if pin is not None:
-                other = min(_ALL_CPUS)
-                raw_same = raw_round_trip(args.round_trips, cpus=(pin, pin))
-                raw_across = raw_round_trip(args.round_trips, cpus=(pin, other))
             inline_s, inline_n, inline_records = run_matches("inline", bots, seeds, None)
             process_s, process_n, process_records = run_matches("process", bots, seeds, pool)
             if inline_n != process_n or list(map(_moves_only, inline_records)) != list(
@@ -246,62 +245,95 @@ def main() -> None:
             ):
                 sys.exit("the hosts played different matches: the benchmark compares nothing")
             think = [m["ms"] for rec in process_records for d in rec["deals"] for m in d["moves"]]
-            one_cpu = float("nan")
+            one_cpu = raw_same = float("nan")
             if pin is not None:
+                raw_same = raw_round_trip(args.round_trips, children=len(bots), cpus=(pin, pin))
                 _pinned(pin)
                 try:
                     one_cpu_s, one_cpu_n, _ = run_matches("process", bots, seeds, pinned_pool)
                 finally:
                     _pinned(None)
                 one_cpu = one_cpu_s / one_cpu_n
-            rows.append((raw, raw_table, inline_s / inline_n, process_s / process_n,
-                         statistics.median(think) / 1e3, one_cpu, inline_n, raw_same, raw_across))
+            rows.append(_Round(raw, raw_table, inline_s / inline_n, process_s / process_n,
+                               statistics.median(think) / 1e3, inline_n, raw_same, one_cpu))
     finally:
         pool.close()
         pinned_pool.close()
 
     print()
     print("per decision, in microseconds (think: the process host's median request-to-answer "
-          "time):")
-    print(f"{'round':>5} {'raw rt':>6} {'table':>6} {'1 CPU':>6} {'2 CPUs':>6} | {'inline':>6} "
-          f"{'process':>7} {'overhead':>8} {'ratio':>5} {'think':>5} | {'1 CPU':>6} "
-          f"{'overhead':>8} {'ratio':>5}")
-    ratios = []
+          "time; overhead: process minus inline; ratio: overhead / table):")
+    print(f"{'round':>5} {'raw rt':>6} {'table':>6} | {'inline':>6} {'process':>7} "
+          f"{'overhead':>8} {'ratio':>6} {'think':>5}"
+          + (f" | {'table':>6} {'process':>7} {'overhead':>8} {'ratio':>6}" if pin else ""))
     for i, row in enumerate(rows, 1):
-        raw, raw_table, inline, process, think, one_cpu, _, raw_same, raw_across = row
-        overhead = process - inline
-        ratios.append((overhead / raw, i))
-        print(f"{i:>5} {raw * 1e6:>6.1f} {raw_table * 1e6:>6.1f} {raw_same * 1e6:>6.1f} "
-              f"{raw_across * 1e6:>6.1f} | {inline * 1e6:>6.1f} {process * 1e6:>7.1f} "
-              f"{overhead * 1e6:>8.1f} {overhead / raw:>4.1f}x {think * 1e6:>5.0f} | "
-              f"{one_cpu * 1e6:>6.1f} {(one_cpu - inline) * 1e6:>8.1f} "
-              f"{(one_cpu - inline) / raw_same:>4.1f}x")
+        line = (f"{i:>5} {row.raw * 1e6:>6.1f} {row.table * 1e6:>6.1f} | "
+                f"{row.inline * 1e6:>6.1f} {row.process * 1e6:>7.1f} {row.overhead * 1e6:>8.1f} "
+                f"{row.ratio:>5.1f}x {row.think * 1e6:>5.0f}")
+        if pin is not None:
+            line += (f" | {row.table_one_cpu * 1e6:>6.1f} {row.one_cpu * 1e6:>7.1f} "
+                     f"{row.overhead_one_cpu * 1e6:>8.1f} {row.ratio_one_cpu:>5.1f}x")
+        print(line)
     print()
-    print(f"raw rt: a one-line round trip between two Python processes over a pipe, placed by "
-          f"the scheduler; table: the same to {len(bots)} echo processes in turn (each sleeps "
-          f"while the others answer, as bots at a table do); 1 CPU / 2 CPUs: both processes "
-          f"pinned to one CPU / to two. process: the process host placed by the scheduler, its "
-          f"overhead compared with raw rt; 1 CPU: the referee and its bots pinned to CPU {pin}, "
-          f"compared with the raw rt on 1 CPU.")
-    best_ratio, best = min(ratios)
-    raw, _, inline, process, _, _, n, _, _ = rows[best - 1]
-    median_ratio = statistics.median(r for r, _ in ratios)
-    overheads = [(row[3] - row[2]) * 1e6 for row in rows]
-    print(f"process host overhead per decision: {min(overheads):.1f} to {max(overheads):.1f} us; "
-          f"best round {(process - inline) * 1e6:.1f} us ({n} decisions) = {best_ratio:.1f}x "
-          f"its raw round trip of {raw * 1e6:.1f} us; median round {median_ratio:.1f}x "
-          f"(target <= 2x)")
+    print(f"raw rt: a one-line round trip between two Python processes over a pipe; table: "
+          f"the same to {len(bots)} echo processes in turn (each sleeps while the others "
+          f"answer, as bots at a table do), the baseline."
+          + (f" Right of the bar: the referee and its bots pinned to CPU {pin}." if pin else ""))
+
+    def median(values: Sequence[float]) -> float:
+        return statistics.median(values)
+
+    table = median([row.table for row in rows])
+    overhead = median([row.overhead for row in rows])
+    ratio = median([row.ratio for row in rows])
+    print(f"baseline (raw round trip to {len(bots)} echo processes in turn), median of "
+          f"{len(rows)} rounds: {table * 1e6:.1f} us")
+    print(f"process host overhead per decision (process minus inline), median: "
+          f"{overhead * 1e6:.1f} us ({rows[0].decisions} decisions a round)")
+    print(f"ratio (each round's overhead / its baseline), median: {ratio:.1f}x (target <= 3x)")
     if pin is not None:
-        one_cpu_overheads = [(row[5] - row[2]) * 1e6 for row in rows]
-        print(f"on one CPU: overhead {min(one_cpu_overheads):.1f} to "
-              f"{max(one_cpu_overheads):.1f} us per decision")
-    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(f"pinned to one CPU, median ratio: {median([r.ratio_one_cpu for r in rows]):.1f}x")
+    print(f"load average after: {_load()}")
 
     print()
     print("where a decision's request goes, per decision (this process, no pipes):")
     print(f"{'step':<36} {'full view':>10} {'delta':>10}")
     for label, full, delta in breakdown(sample_views()):
         print(f"{label:<36} {full:>10.1f} {delta:>10.1f}")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+@dataclasses.dataclass(frozen=True)
+class _Round:
+    """One round's figures, in seconds per decision or per round trip."""
+
+    raw: float
+    table: float
+    inline: float
+    process: float
+    think: float
+    decisions: int
+    table_one_cpu: float
+    one_cpu: float
+
+    @property
+    def overhead(self) -> float:
+        return self.process - self.inline
+
+    @property
+    def ratio(self) -> float:
+        return self.overhead / self.table
+
+    @property
+    def overhead_one_cpu(self) -> float:
+        return self.one_cpu - self.inline
+
+    @property
+    def ratio_one_cpu(self) -> float:
+        return self.overhead_one_cpu / self.table_one_cpu
 
 
 if __name__ == "__main__":

@@ -34,10 +34,12 @@ def start_ms(argv: list[str], stdio: bool, sandbox: list[str] | None) -> float:
         t0 = time.perf_counter()
         proc = ChildProcess(argv, stdio=stdio, memory_mb=1024, cpu_s=60, sandbox=sandbox)
         try:
-            await proc.send({"type": "start", "id": 1, "protocol": PROTOCOL_VERSION, "seat": 0,
-                             "players": 3, "match_id": "bench", "labels": ["a", "b", "c"],
-                             "rules": {}, "limits": {}, "seed": 1}, 10)
-            answer = await proc.receive(20)
+            with trio.fail_after(20):
+                await proc.send({"type": "start", "id": 1, "protocol": PROTOCOL_VERSION,
+                                 "seat": 0, "players": 3, "match_id": "bench",
+                                 "labels": ["a", "b", "c"], "rules": {}, "limits": {},
+                                 "seed": 1})
+                answer = await proc.receive()
             assert answer.get("type") == "ready", answer
             return (time.perf_counter() - t0) * 1000
         finally:

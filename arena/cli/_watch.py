@@ -48,6 +48,8 @@ class WatchedHost(Host):
         self.seat = seat
         self.board = board
         self.kind = inner.kind
+        self.timed = inner.timed
+        self.preemptible = inner.preemptible
 
     @property
     def meta(self) -> BotRef:
@@ -57,11 +59,17 @@ class WatchedHost(Host):
     def label(self) -> str:
         return self.board.labels[self.seat]
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
-        await self.inner.start(info, timeout)
+    async def start(self, info: StartInfo) -> None:
+        await self.inner.start(info)
 
-    async def prepare(self, timeout: float) -> None:
-        await self.inner.prepare(timeout)
+    def needs_prepare(self) -> bool:
+        return self.inner.needs_prepare()
+
+    async def prepare(self) -> None:
+        await self.inner.prepare()
+
+    def timeout_fault(self, call: str, allowed: float) -> BotFault:
+        return self.inner.timeout_fault(call, allowed)
 
     async def _watch(self, what: str, call: Any) -> object:
         board = self.board
@@ -76,16 +84,16 @@ class WatchedHost(Host):
         board.echo(f"  {what} {self.label}: {_shown(answer)}  ({ms:.2f} ms)")
         return answer
 
-    async def play(self, view: View, timeout: float) -> object:
+    async def play(self, view: View, time_ms: int) -> object:
         self.board.moves += 1
         return await self._watch(f"deal {self.board.deal + 1} move {self.board.moves:>3}",
-                                 self.inner.play(view, timeout))
+                                 self.inner.play(view, time_ms))
 
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int) -> object:
         return await self._watch(f"deal {self.board.deal + 1} gives back {count}",
-                                 self.inner.exchange(view, count, timeout))
+                                 self.inner.exchange(view, count, time_ms))
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+    async def end_deal(self, result: dict[str, Any]) -> None:
         board = self.board
         number = int(result.get("deal", board.deal))
         if number not in board.reported:
@@ -95,7 +103,7 @@ class WatchedHost(Host):
             board.echo(f"deal {number + 1} over: {order}")
             board.deal = number + 1
             board.moves = 0
-        await self.inner.end_deal(result, timeout)
+        await self.inner.end_deal(result)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

@@ -55,6 +55,16 @@ class _Runner:
         self.bot: Bot | None = None
         self.rules: Rules | None = None
         self.views: DeltaDecoder | None = None
+        self._rules_seen: tuple[dict[str, Any], Rules] | None = None
+
+    def _rules(self, data: dict[str, Any]) -> Rules:
+        """The rules of a ``start``; a pooled process sees the same ones match after match."""
+        seen = self._rules_seen
+        if seen is not None and seen[0] == data:
+            return seen[1]
+        rules = Rules.from_dict(data)
+        self._rules_seen = (data, rules)
+        return rules
 
     def _view(self, message: dict[str, Any]) -> View:
         """The request's view, from its delta (what this child asks for) or a full view."""
@@ -68,7 +78,7 @@ class _Runner:
         reply_id = message.get("id")
         try:
             if kind == "start":
-                rules = Rules.from_dict(message["rules"])
+                rules = self._rules(message["rules"])
                 bot = make_bot(self.ref, self.params)
                 rng = random.Random(message["seed"])  # the inline host's generator too
                 bot.bind(message["seat"], rules, message["players"], rng)

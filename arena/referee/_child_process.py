@@ -4,9 +4,10 @@ This is the machinery under the ``process`` and ``command`` hosts. Each
 child runs in its own session (so its process group holds it and anything
 it forks), under resource limits, with a clean environment; its own stdout
 and stderr go to an unlinked temporary file whose tail is kept for fault
-details, so nothing a bot prints can disturb the protocol. Deadlines follow
-the "limit + slack" idea: the caller passes the seat's budget plus grace,
-and when it passes the whole process group is killed at once.
+details, so nothing a bot prints can disturb the protocol. Messages go
+through a :class:`arena.referee._channel.Channel` over the pipes. Nothing
+here has a deadline of its own: the caller wraps each call in a cancel
+scope, and a host whose call was cancelled kills the whole process group.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any
 
 import trio
 
+from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
-from ._protocol import MAX_LINE, LineDecoder, ProtocolError, decode, encode
 
 __all__ = ["ChildProcess", "clean_environment", "limit_setter", "process_alive"]
 
@@ -39,16 +40,6 @@ OUTPUT_LIMIT_MB = 64
 
 NOFILE_LIMIT = 256
 """Open files a child may hold (RLIMIT_NOFILE)."""
-
-SPIN_S = 0.0003
-"""How long the referee polls for a quick bot's answer before sleeping until it comes.
-
-Most bots answer within tens of microseconds. Sleeping in the event loop
-and being woken again costs about as much as the answer itself on a busy
-machine, so the referee first polls the pipe (yielding the CPU between
-polls) for up to this long. A process whose last answer took longer is
-not polled: a slow bot costs no spinning at all.
-"""
 
 _PR_SET_PDEATHSIG = 1
 
@@ -234,101 +225,55 @@ class ChildProcess:
         """The child's process id, which is also its process group id."""
         self._to_child = to_child_w
         self._from_child = from_child_r
-        os.set_blocking(self._to_child, False)
-        os.set_blocking(self._from_child, False)
-        self._decoder = LineDecoder(MAX_LINE)
-        self._sent_at = 0.0
-        self._quick = False
+        self._pipes = PipeStream(to_child_w, from_child_r)
+        self.channel = Channel(self._pipes)
+        """The protocol over the child's pipes (requests in, answers out)."""
         self._next_id = 0
         self.returncode: int | None = None
         self.closed = False
         self.uses = 0
         """Matches this process has served (for pools that retire old processes)."""
-        self.trace: Callable[[str, bytes], None] | None = None
-        """Hears every protocol line: ``(">", line)`` sent, ``("<", line)`` received."""
+        self._last_tail = ""
 
     # -- talking ---------------------------------------------------------------------------
+
+    @property
+    def trace(self) -> Callable[[str, bytes], None] | None:
+        """Hears every protocol line: ``(">", line)`` sent, ``("<", line)`` received."""
+        return self.channel.trace
+
+    @trace.setter
+    def trace(self, trace: Callable[[str, bytes], None] | None) -> None:
+        self.channel.trace = trace
 
     def new_id(self) -> int:
         """A fresh request id."""
         self._next_id += 1
         return self._next_id
 
-    async def send(self, message: dict[str, Any], timeout: float) -> None:
-        """Write one message; a child that stops reading or is gone is a fault."""
-        data = memoryview(encode(message))
-        if self.trace is not None:
-            self.trace(">", bytes(data))
-        deadline = trio.current_time() + timeout
-        self._sent_at = time.perf_counter()
-        while data:
-            try:
-                written = os.write(self._to_child, data)
-            except BlockingIOError:
-                written = 0
-            except OSError:  # EPIPE: the child closed its input or died
-                written = -1
-            if written < 0:
-                raise await self._death("closed its input")
-            if written == 0:
-                with trio.move_on_at(deadline):
-                    await trio.lowlevel.wait_writable(self._to_child)
-                    continue
-                raise BotFault("timeout", "did not read its input in time" + self._tail_note())
-            data = data[written:]
-
-    async def receive(self, timeout: float) -> dict[str, Any]:
-        """Read one message within ``timeout`` seconds, or raise the fault that explains why not."""
-        deadline = trio.current_time() + timeout
-        while True:
-            try:
-                line = self._decoder.next_line()
-                if line is not None and self.trace is not None:
-                    self.trace("<", bytes(line))
-                message = None if line is None else decode(line)
-            except ProtocolError as exc:
-                raise BotFault("malformed", str(exc)) from None
-            if message is not None:
-                self._quick = time.perf_counter() - self._sent_at < SPIN_S
-                return message
-            data = self._read_now()
-            if data is None and self._quick:
-                data = self._poll_briefly()
-            if data is None:
-                with trio.move_on_at(deadline):
-                    await trio.lowlevel.wait_readable(self._from_child)
-                    continue
-                if self.poll() is not None:
-                    raise await self._death("exited without answering")
-                raise BotFault(
-                    "timeout", f"no answer within {timeout * 1000:.0f} ms" + self._tail_note()
-                )
-            if not data:
-                raise await self._death("closed its output")
-            self._decoder.feed(data)
-
-    def _read_now(self) -> bytes | None:
-        """What the child has written so far (``b""`` at its end), or ``None`` if nothing yet."""
+    async def send(self, message: dict[str, Any]) -> None:
+        """Write one message; a child that stops reading waits for the caller's deadline,
+        one that is gone is a ``crash`` fault."""
         try:
-            return os.read(self._from_child, 65536)
-        except BlockingIOError:
-            return None
-        except OSError:
-            return b""
+            await self.channel.send(message)
+        except PeerGone as gone:
+            raise await self._death(gone.what) from None
 
-    def _poll_briefly(self) -> bytes | None:
-        """Poll for the answer until ``SPIN_S`` after the request, yielding the CPU in between.
+    async def receive(self) -> dict[str, Any]:
+        """Read one message, or raise the fault that explains why not (no deadline of its
+        own: the caller's cancel scope bounds it)."""
+        try:
+            return await self.channel.receive()
+        except PeerGone as gone:
+            raise await self._death(gone.what) from None
 
-        This blocks the event loop for at most ``SPIN_S``; the caller's
-        deadline, far longer, is checked right after.
-        """
-        until = self._sent_at + SPIN_S
-        while time.perf_counter() < until:
-            os.sched_yield()
-            data = self._read_now()
-            if data is not None:
-                return data
-        return None
+    async def request(self, message: dict[str, Any]) -> Any:
+        """Send a request and return the payload of its answer
+        (:meth:`arena.referee._channel.Channel.request`)."""
+        try:
+            return await self.channel.request(message)
+        except PeerGone as gone:
+            raise await self._death(gone.what) from None
 
     # -- life and death --------------------------------------------------------------------
 
@@ -343,21 +288,30 @@ class ChildProcess:
         with trio.move_on_after(0.5):
             while self.poll() is None:
                 await trio.sleep(0.002)
+        return self.death_fault(what)
+
+    def death_fault(self, what: str) -> BotFault:
+        """The crash fault for a child that ``what`` (``"exited without answering"``)."""
+        return BotFault("crash", f"process {what} ({self.status()})" + self.tail_note())
+
+    def status(self) -> str:
+        """How the child ended, as fault details say it, or ``still running``."""
         code = self.poll()
         if code is None:
-            status = "still running"
-        elif code < 0:
+            return "still running"
+        if code < 0:
             try:
                 name = signal.Signals(-code).name
             except ValueError:
                 name = str(-code)
-            status = f"killed by signal {name}"
-        else:
-            status = f"exit code {code}"
-        return BotFault("crash", f"process {what} ({status})" + self._tail_note())
+            return f"killed by signal {name}"
+        return f"exit code {code}"
 
     def tail(self, size: int = TAIL_BYTES) -> str:
-        """The last ``size`` bytes the child wrote to its stdout and stderr."""
+        """The last ``size`` bytes the child wrote to its stdout and stderr (kept when it is
+        killed, so a fault found after the kill can still quote it)."""
+        if self.closed:
+            return self._last_tail[-size:]
         try:
             end = os.fstat(self._out_fd).st_size
             data = os.pread(self._out_fd, size, max(0, end - size))
@@ -365,7 +319,8 @@ class ChildProcess:
             return ""
         return data.decode(errors="replace")
 
-    def _tail_note(self) -> str:
+    def tail_note(self) -> str:
+        """``; output tail: ...`` for a fault detail, or nothing if the child wrote nothing."""
         tail = self.tail().strip()
         return f"; output tail: {tail}" if tail else ""
 
@@ -382,7 +337,9 @@ class ChildProcess:
         """
         if self.closed or os.getpid() != self._owner:
             return
+        self._last_tail = self.tail()
         self.closed = True
+        self._pipes.close()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError, subprocess.TimeoutExpired):
@@ -416,9 +373,9 @@ class ChildProcess:
         if self.closed:
             return
         if message is not None and self.poll() is None:
-            with contextlib.suppress(BotFault):
-                await self.send(message, wait)
             with trio.move_on_after(wait):
+                with contextlib.suppress(BotFault):
+                    await self.send(message)
                 while self.poll() is None:
                     await trio.sleep(0.002)
         self.kill()

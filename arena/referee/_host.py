@@ -1,8 +1,11 @@
 """One interface for every place bot code runs: inline, in a child process, in-memory.
 
 The referee only talks to a :class:`Host`: start the bot, ask for a move or
-an exchange under a timeout, tell it a deal ended, close it. Hosts turn
-every way a bot can fail into a :class:`BotFault`; they never judge moves,
+an exchange, tell it a deal ended, close it. Hosts take no timeouts: the
+referee owns every deadline and wraps each call in a cancel scope, as trio
+code does, and a host stopped in the middle of a call stays consistent
+(a process host kills the process it was talking to). Hosts turn every
+other way a bot can fail into a :class:`BotFault`; they never judge moves,
 which is the referee's job (with ``arena.game``), so the rules are applied
 in one place whatever the host.
 """
@@ -17,8 +20,6 @@ import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-
-import trio
 
 from arena.bot import Bot, MatchInfo
 from arena.seeds import bot_rng
@@ -53,16 +54,24 @@ class StartInfo:
 class Host(abc.ABC):
     """Where one seat's bot runs, behind one interface.
 
-    Every call that waits on the bot takes ``timeout`` in seconds (the
-    seat's budget plus grace); a host that can pre-empt the bot raises
-    ``BotFault("timeout")`` when it passes. Answers are returned raw (a
-    move as text or object, a list of cards) for the referee to judge.
+    No call takes a timeout: the referee runs each one under a cancel scope
+    whose deadline it computes from the seat's clock, and turns a cancelled
+    call into the fault of :meth:`timeout_fault`. A call may be cancelled at
+    any await; the host must then be ready for :meth:`prepare` to start
+    over (a process host kills its process). ``time_ms`` in :meth:`play`
+    and :meth:`exchange` is information for the bot (the time it has for
+    this decision), never a limit the host enforces. Answers are returned
+    raw (a move as text or object, a list of cards) for the referee to judge.
     """
 
     kind: str = "host"
     """How the record names this host: ``inline``, ``process``, ``command``, ``memory``."""
     timed: bool = True
     """Whether the seat plays under the clock; False for a person at the table."""
+    preemptible: bool = True
+    """Whether a call can be stopped at its deadline (it awaits something); the referee
+    puts the calls of a host that cannot (``inline``) under no cancel scope, and judges
+    their time after the fact."""
 
     @property
     @abc.abstractmethod
@@ -70,37 +79,57 @@ class Host(abc.ABC):
         """The seat's bot name, plugin and version for the record."""
 
     @abc.abstractmethod
-    async def start(self, info: StartInfo, timeout: float) -> None:
-        """Start (or restart) the bot for a match; a failure is a :class:`BotFault`."""
+    async def start(self, info: StartInfo) -> None:
+        """Start (or restart) the bot for a match; a failure is a :class:`BotFault`.
 
-    async def prepare(self, timeout: float) -> None:  # noqa: B027
-        """Make the bot ready to answer (restart a killed process) within ``timeout``.
+        The referee bounds it by ``start_ms``."""
 
-        The referee calls it before each decision, outside the decision's
-        clock, so restarting after a fault never eats into the next move's
-        time; a failure is a :class:`BotFault` charged to that decision.
+    def needs_prepare(self) -> bool:
+        """Whether :meth:`prepare` has work to do now (a process to start again); the
+        referee calls it only then. By default, whenever a host class overrides it."""
+        return type(self).prepare is not Host.prepare
+
+    async def prepare(self) -> None:  # noqa: B027
+        """Make the bot ready to answer (restart a killed process).
+
+        The referee calls it before each decision, under ``start_ms`` and
+        outside the decision's clock, so restarting after a fault never eats
+        into the next move's time; a failure is a :class:`BotFault` charged
+        to that decision.
         """
 
     @abc.abstractmethod
-    async def play(self, view: View, timeout: float) -> object:
-        """The bot's answer to a ``play`` decision."""
+    async def play(self, view: View, time_ms: int) -> object:
+        """The bot's answer to a ``play`` decision; it has ``time_ms`` to think."""
 
     @abc.abstractmethod
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int) -> object:
         """The bot's answer to an ``exchange`` decision: the cards it gives back."""
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:  # noqa: B027
+    async def end_deal(self, result: dict[str, Any]) -> None:  # noqa: B027
         """Tell the bot a deal ended; faults here are logged, never charged."""
 
     observes: bool = False
     """Whether the referee calls :meth:`observe` before the other seats' decisions."""
 
-    async def observe(self, view: View, kind: str, seat: int,  # noqa: B027
-                      timeout: float) -> None:
+    async def observe(self, view: View, kind: str, seat: int) -> None:  # noqa: B027
         """Seat ``seat`` is about to decide (``kind``: ``play`` or ``exchange``); ``view`` is
         this host's own seat's view. Only hosts with :attr:`observes` get it (the ``uecda``
         host, whose protocol shows every turn to every client); faults are logged, never
         charged."""
+
+    def timeout_fault(self, call: str, allowed: float) -> BotFault:
+        """The fault for a call the referee cancelled after ``allowed`` seconds.
+
+        ``call`` is ``start`` (also for :meth:`prepare`), ``play``,
+        ``exchange``, ``end_deal`` or ``observe``. Hosts override it to
+        quote what they know (the bot's output tail, a process that had
+        exited); it is asked right after the cancelled call.
+        """
+        if call == "start":
+            return BotFault("timeout", f"start failed: did not start within "
+                            f"{allowed * 1000:.0f} ms")
+        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
 
     async def aclose(self) -> None:  # noqa: B027
         """Release the bot (kill its process, return it to a pool)."""
@@ -148,6 +177,7 @@ class InlineHost(Host):
     """
 
     kind = "inline"
+    preemptible = False
 
     def __init__(self, ref: str, params: dict[str, Any] | None = None) -> None:
         self._ref = resolve(ref)
@@ -227,16 +257,16 @@ class InlineHost(Host):
         if self._bot is not None:
             self._call("end_deal failed: ", self._bot.end_deal, result)
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
+    async def start(self, info: StartInfo) -> None:
         self.start_now(info)
 
-    async def play(self, view: View, timeout: float) -> object:
+    async def play(self, view: View, time_ms: int) -> object:
         return self.play_now(view)
 
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int) -> object:
         return self.exchange_now(view, count)
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+    async def end_deal(self, result: dict[str, Any]) -> None:
         self.end_deal_now(result)
 
 
@@ -247,11 +277,12 @@ class MemoryHost(Host):
     """A scripted bot living in memory, for testing the referee without processes.
 
     ``handler(request)`` gets a request shaped like the protocol's
-    (``{"type": "play", "view": View}``, ``{"type": "exchange", "view": View,
-    "count": n}``, ``{"type": "start", ...}``, ``{"type": "end_deal", ...}``)
-    and returns the answer, or awaits first: under trio's autojump clock a
-    handler that sleeps past its timeout is a ``timeout`` fault in no real
-    time. A handler that raises is a ``crash``; one that raises
+    (``{"type": "play", "view": View, "time_ms": t}``, ``{"type": "exchange",
+    "view": View, "count": n, "time_ms": t}``, ``{"type": "start", ...}``,
+    ``{"type": "end_deal", ...}``) and returns the answer, or awaits first:
+    the referee's cancel scope stops a handler that sleeps past the seat's
+    deadline (a ``timeout`` fault), and under trio's autojump clock in no
+    real time. A handler that raises is a ``crash``; one that raises
     :class:`BotFault` gives that fault.
     """
 
@@ -267,28 +298,30 @@ class MemoryHost(Host):
     def meta(self) -> BotRef:
         return self._meta
 
-    async def _ask(self, request: dict[str, Any], timeout: float) -> object:
+    async def _ask(self, request: dict[str, Any]) -> object:
         self.requests.append(request)
-        with trio.move_on_after(timeout):
-            try:
-                answer = self._handler(request)
-                if inspect.isawaitable(answer):
-                    answer = await answer
-            except BotFault:
-                raise
-            except (Exception, SystemExit) as exc:
-                raise BotFault("crash", _crash_detail(exc)) from None
-            return answer
-        raise BotFault("timeout", f"no answer within {timeout * 1000:.0f} ms")
+        try:
+            answer = self._handler(request)
+            if inspect.isawaitable(answer):
+                answer = await answer
+        except BotFault:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise BotFault("crash", _crash_detail(exc)) from None
+        return answer
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
-        await self._ask({"type": "start", "seat": info.seat, "info": info}, timeout)
+    def timeout_fault(self, call: str, allowed: float) -> BotFault:
+        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
 
-    async def play(self, view: View, timeout: float) -> object:
-        return await self._ask({"type": "play", "view": view}, timeout)
+    async def start(self, info: StartInfo) -> None:
+        await self._ask({"type": "start", "seat": info.seat, "info": info})
 
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
-        return await self._ask({"type": "exchange", "view": view, "count": count}, timeout)
+    async def play(self, view: View, time_ms: int) -> object:
+        return await self._ask({"type": "play", "view": view, "time_ms": time_ms})
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
-        await self._ask({"type": "end_deal", "result": result}, timeout)
+    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+        return await self._ask({"type": "exchange", "view": view, "count": count,
+                                "time_ms": time_ms})
+
+    async def end_deal(self, result: dict[str, Any]) -> None:
+        await self._ask({"type": "end_deal", "result": result})

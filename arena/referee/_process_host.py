@@ -10,8 +10,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import trio
-
 from arena.seeds import bot_seed
 
 from ._child_process import ChildProcess
@@ -78,15 +76,6 @@ class ProcessPool:
         self._idle.clear()
 
 
-async def _round_trip(
-    proc: ChildProcess, message: dict[str, Any], timeout: float
-) -> dict[str, Any]:
-    """Send a request and read the answer, both within one ``timeout``."""
-    deadline = trio.current_time() + timeout
-    await proc.send(message, timeout)
-    return await proc.receive(max(0.0, deadline - trio.current_time()))
-
-
 def _reason(exc: Exception) -> str:
     """A fault detail for an exception raised while reading a bot's answer."""
     if isinstance(exc, ValueError):  # ProtocolError and friends say what was wrong
@@ -110,6 +99,8 @@ class _ChildHost(Host):
         self.trace: Callable[[str, bytes], None] | None = None
         """Given to each process this host runs: hears every protocol line (``--trace``)."""
         self._legal_moves = False
+        self._late: tuple[str, str, str] | None = None
+        """(what it was doing, how the process had ended, output note) of a cancelled call."""
 
     # subclasses provide these
     def _argv(self) -> list[str]:
@@ -138,11 +129,11 @@ class _ChildHost(Host):
         """The live child process, if any."""
         return self._proc
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
+    async def start(self, info: StartInfo) -> None:
         self._info = info
-        await self._launch(timeout)
+        await self._launch()
 
-    async def _launch(self, timeout: float) -> None:
+    async def _launch(self) -> None:
         assert self._info is not None, "start() first"
         info = self._info
         proc = self._pool.acquire(self._pool_key()) if self._pool is not None else None
@@ -179,18 +170,10 @@ class _ChildHost(Host):
             "seed": bot_seed(info.seed, info.seat),
         }
         try:
-            answer = await _round_trip(proc, message, timeout)
-            ready = answer_value(answer, "start", request_id)
+            ready = await self._ask(proc, message)
         except BotFault as fault:
-            self._drop()
-            if fault.kind == "timeout":
-                fault.detail = f"did not start within {timeout * 1000:.0f} ms" + (
-                    fault.detail.partition(" ms")[2]
-                )
+            self._drop()  # even a bot that said its start failed: it is not ready
             raise BotFault(fault.kind, "start failed: " + fault.detail) from None
-        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
-            self._drop()
-            raise BotFault("malformed", f"start failed: {_reason(exc)}") from None
         views = ready.get("views", "full")
         if views not in VIEW_ENCODINGS:
             self._drop()
@@ -213,54 +196,84 @@ class _ChildHost(Host):
             self._proc = None
         self._faulted = True
 
-    async def prepare(self, timeout: float) -> None:
-        if self._proc is None or self._proc.poll() is not None:
+    async def _ask(self, proc: ChildProcess, message: dict[str, Any]) -> Any:
+        """A request and the payload of its answer; whatever goes wrong is a fault.
+
+        The process is dropped unless the bot only said its code failed
+        (an ``error`` answer): after a dead process, bytes out of step, or
+        a call cancelled in the middle, the next request needs a fresh one.
+        """
+        self._late = None
+        doing = "send"
+        try:
+            await proc.send(message)
+            doing = "receive"
+            answer = await proc.receive()
+            return answer_value(answer, message["type"], message["id"])
+        except BotFault as fault:
+            if fault.kind != "crash" or not fault.detail.startswith("bot error"):
+                self._drop()
+            raise
+        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
+            self._drop()
+            raise BotFault("malformed", _reason(exc)) from None
+        except BaseException:  # cancelled at the referee's deadline, in the middle
+            ended = "" if proc.poll() is None else proc.status()
+            self._late = (doing, ended, proc.tail_note())
+            self._drop()
+            raise
+
+    def timeout_fault(self, call: str, allowed: float) -> BotFault:
+        doing, ended, note = self._late or ("receive", "", "")
+        within = f"{allowed * 1000:.0f} ms"
+        prefix = "start failed: " if call == "start" else ""
+        if ended:  # it died, but something it left behind held the pipe open
+            return BotFault("crash", f"{prefix}process exited without answering ({ended})"
+                            + note)
+        if call == "start":
+            return BotFault("timeout", f"start failed: did not start within {within}{note}")
+        if doing == "send":
+            return BotFault("timeout", f"did not read its input in time{note}")
+        return BotFault("timeout", f"no answer within {within}{note}")
+
+    def needs_prepare(self) -> bool:
+        return self._proc is None or self._proc.poll() is not None
+
+    async def prepare(self) -> None:
+        if self.needs_prepare():
             if self._proc is not None:
                 self._drop()
-            await self._launch(timeout)
+            await self._launch()
 
     async def _request(
-        self, kind: str, view: View, timeout: float, count: int | None = None
+        self, kind: str, view: View, time_ms: int, count: int | None = None
     ) -> object:
         if self._proc is None:
-            await self.prepare(self._limits.start_ms / 1000)
+            await self._launch()
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()
-        message: dict[str, Any] = {
-            "type": kind,
-            "id": request_id,
-            "time_ms": round(max(0.0, timeout * 1000 - self._limits.grace_ms)),
-        }
+        message: dict[str, Any] = {"type": kind, "id": request_id, "time_ms": time_ms}
         if count is not None:
             message["count"] = count
         views = self._views
         message[views.field] = views.encode(view)
         if self._legal_moves and kind == "play":
             message["legal"] = [str(move) for move in view.legal_moves()]
-        try:
-            answer = await _round_trip(proc, message, timeout)
-            return answer_value(answer, kind, request_id)
-        except BotFault as fault:
-            if fault.kind != "crash" or not fault.detail.startswith("bot error"):
-                self._drop()  # dead, late or out of step: a fresh process next time
-            raise
-        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
-            self._drop()
-            raise BotFault("malformed", _reason(exc)) from None
+        return await self._ask(proc, message)
 
-    async def play(self, view: View, timeout: float) -> object:
-        return await self._request("play", view, timeout)
+    async def play(self, view: View, time_ms: int) -> object:
+        return await self._request("play", view, time_ms)
 
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
-        return await self._request("exchange", view, timeout, count)
+    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+        return await self._request("exchange", view, time_ms, count)
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+    async def end_deal(self, result: dict[str, Any]) -> None:
         if self._proc is None or self._proc.poll() is not None:
             return
         try:
-            await self._proc.send({"type": "end_deal", "result": result}, timeout)
-        except BotFault:
+            await self._proc.send({"type": "end_deal", "result": result})
+        except BaseException:  # gone, or cancelled mid-line: out of step either way
             self._drop()
             raise
 

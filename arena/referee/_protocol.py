@@ -8,8 +8,9 @@ is the specification; this module is its single implementation.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
+
+import msgspec
 
 from ._faults import BotFault
 
@@ -37,22 +38,21 @@ class ProtocolError(ValueError):
     """A peer sent bytes that are not a protocol message (a ``malformed`` fault)."""
 
 
-# Built once: json.dumps with options builds a new encoder on every call. Messages are
-# built by this package from plain data, so they cannot be circular.
-_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
-                                   check_circular=False)
-_DECODER: Final = json.JSONDecoder()
+# msgspec's JSON codec, built once: it writes and reads a request line several times
+# faster than the standard library (benchmarks/referee.py), and is strict JSON both ways.
+_ENCODER: Final = msgspec.json.Encoder()
+_DECODER: Final = msgspec.json.Decoder()
 
 
 def encode(message: dict[str, Any]) -> bytes:
     """One message as one line: compact JSON, UTF-8, ending in a newline."""
-    return (_ENCODER.encode(message) + "\n").encode()
+    return _ENCODER.encode(message) + b"\n"
 
 
 def decode(line: bytes | str) -> dict[str, Any]:
     """Parse one line (without its newline) into a message object with a ``type``."""
     try:
-        message = _DECODER.decode(line.decode() if isinstance(line, bytes) else line)
+        message = _DECODER.decode(line)
     except RecursionError:
         raise ProtocolError(f"JSON nested too deeply: {_excerpt(line)}") from None
     except Exception as exc:  # every byte is the peer's: nothing it sends may escape as a bug

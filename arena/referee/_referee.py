@@ -14,9 +14,9 @@ import atexit
 import contextlib
 import os
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from time import perf_counter
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import trio
 
@@ -37,6 +37,7 @@ __all__ = ["make_host", "play_match", "run_match"]
 RECORD_SCHEMA = 1
 
 _log = get_logger("arena.referee")
+_T = TypeVar("_T")
 
 
 def make_host(
@@ -359,9 +360,26 @@ class _Referee:
                 await self.close()
         return self.record(wall0)
 
+    async def call(self, seat: int, what: str, allowed: float,
+                   call: Callable[..., Awaitable[_T]], *args: Any) -> _T:
+        """``call(*args)`` of the seat's host under a deadline ``allowed`` seconds from now.
+
+        The referee owns every deadline: hosts take none, and a call still
+        running when it passes is cancelled and becomes the host's
+        :meth:`~arena.referee.Host.timeout_fault` for ``what``. A person
+        (a host that is not :attr:`~arena.referee.Host.timed`) has no deadline.
+        """
+        host = self.hosts[seat]
+        if not (host.timed and host.preemptible):
+            return await call(*args)
+        with trio.move_on_at(trio.current_time() + allowed):
+            return await call(*args)
+        raise host.timeout_fault(what, allowed)
+
     async def start(self, seat: int) -> None:
         try:
-            await self.hosts[seat].start(self.start_info(seat), self.limits.start_ms / 1000)
+            await self.call(seat, "start", self.limits.start_ms / 1000, self.hosts[seat].start,
+                            self.start_info(seat))
         except BotFault as fault:
             self.start_failed(seat, fault)
         else:
@@ -376,22 +394,34 @@ class _Referee:
             pending = self.pending_start_fault(seat)
         if pending is not None:
             raise pending
-        await host.prepare(self.limits.start_ms / 1000)
+        if host.needs_prepare():
+            await self.call(seat, "start", self.limits.start_ms / 1000, host.prepare)
         if self.observers:
             await self.show_others(kind, seat)
         view = self.match.view(seat)
-        timeout = self.clock.deadline(seat)
+        allowed = self.clock.deadline(seat)
+        time_ms = round(max(0.0, self.clock.budget(seat) * 1000))  # what the bot is told
+        late = False
         t0 = trio.current_time()
         try:
-            if kind == "play":
-                answer = await host.play(view, timeout)
+            if host.timed and host.preemptible:
+                with trio.move_on_at(t0 + allowed) as scope:
+                    if kind == "play":
+                        answer = await host.play(view, time_ms)
+                    else:
+                        answer = await host.exchange(view, count, time_ms)
+                late = scope.cancelled_caught
+            elif kind == "play":  # judged after the fact: it cannot be stopped, or is a person
+                answer = await host.play(view, time_ms)
             else:
-                answer = await host.exchange(view, count, timeout)
+                answer = await host.exchange(view, count, time_ms)
         finally:
             elapsed = trio.current_time() - t0
-            late = self.late(seat, elapsed)
-        if late is not None:
-            raise late
+            overdue = self.late(seat, elapsed)
+        if late:
+            raise host.timeout_fault(kind, allowed)
+        if overdue is not None:
+            raise overdue
         return answer, elapsed
 
     async def show_others(self, kind: str, seat: int) -> None:
@@ -400,8 +430,8 @@ class _Referee:
             if other == seat or not self.started[other]:
                 continue
             try:
-                await self.hosts[other].observe(self.match.view(other), kind, seat,
-                                                self.limits.start_ms / 1000)
+                await self.call(other, "observe", self.limits.start_ms / 1000,
+                                self.hosts[other].observe, self.match.view(other), kind, seat)
             except BotFault as fault:
                 _log.info("observe failed", match=self.spec.match_id, seat=other,
                           bot=self.labels[other], fault=str(fault)[:300])
@@ -412,7 +442,8 @@ class _Referee:
             if not self.started[seat]:
                 continue
             try:
-                await host.end_deal(self.match.result_for(seat), self.clock.deadline(seat))
+                await self.call(seat, "end_deal", self.clock.deadline(seat), host.end_deal,
+                                self.match.result_for(seat))
             except BotFault as fault:
                 self.end_deal_failed(seat, fault)
 

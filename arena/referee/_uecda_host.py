@@ -105,6 +105,8 @@ class UecdaHost(Host):
         self._broken: str | None = None
         self._finished = False
         self._pids: list[int] = []
+        self._cut: str | None = None
+        """Why a send was cut short by the referee's deadline (a ``crash``), until reported."""
 
     @property
     def meta(self) -> BotRef:
@@ -115,7 +117,7 @@ class UecdaHost(Host):
 
     # -- start and stop ---------------------------------------------------------------------
 
-    async def start(self, info: StartInfo, timeout: float) -> None:
+    async def start(self, info: StartInfo) -> None:
         if info.players != PLAYERS:
             raise BotFault("crash", f"start failed: a UECda client plays at a table of "
                            f"{PLAYERS}, not {info.players}")
@@ -130,13 +132,8 @@ class UecdaHost(Host):
             argv = [w.replace("{host}", "127.0.0.1").replace("{port}", str(port))
                     for w in shlex.split(self._command)]
             self._spawn(argv)
-            try:
-                with trio.fail_after(timeout):
-                    self._stream = await self._accept(listener)
-                    profile = unpack_table(await self._read(TABLE_BYTES))
-            except trio.TooSlowError:
-                raise BotFault("timeout", f"start failed: no connection and profile within "
-                               f"{timeout * 1000:.0f} ms{self._tail_note()}") from None
+            self._stream = await self._accept(listener)
+            profile = unpack_table(await self._read(TABLE_BYTES))
         finally:
             await listener.aclose()
         if profile[0][0] != PROTOCOL:
@@ -146,7 +143,7 @@ class UecdaHost(Host):
         if name:
             self._meta = BotRef(self._command, name, "uecda", "")
         self._queue(pack_int(info.seat))
-        await self._flush(timeout)
+        await self._flush()
 
     def _spawn(self, argv: list[str]) -> None:
         fd, path = tempfile.mkstemp(prefix="arena-uecda-", suffix=".err")
@@ -225,24 +222,24 @@ class UecdaHost(Host):
         writes, and fewer wake-ups of the client for each turn."""
         self._out += data
 
-    async def _flush(self, timeout: float | None = None) -> None:
+    async def _flush(self) -> None:
         if not self._out:
             return
         data, self._out = bytes(self._out), bytearray()
-        await self._send(data, self._send_timeout() if timeout is None else timeout)
+        await self._send(data)
 
-    async def _send(self, data: bytes, timeout: float) -> None:
+    async def _send(self, data: bytes) -> None:
         if self._broken is not None:
             raise BotFault("crash", self._broken)
         if self._stream is None:
             raise BotFault("crash", "the client is not connected")
         try:
-            with trio.fail_after(timeout):
-                await self._stream.send_all(data)
-        except trio.TooSlowError:
-            self._break("the client stopped reading what the server sends")
+            await self._stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self._break("the client closed the connection")
+        except trio.Cancelled:  # the referee's deadline, with the client not reading
+            self._cut = self._stop("the client stopped reading what the server sends")
+            raise
 
     async def _read(self, size: int) -> bytes:
         if self._stream is None:
@@ -262,32 +259,41 @@ class UecdaHost(Host):
 
     def _break(self, why: str) -> None:
         """Stop a client whose connection can no longer be trusted; its later turns fault."""
+        raise BotFault("crash", self._stop(why))
+
+    def _stop(self, why: str) -> str:
+        """Kill the client and fault its later turns; the detail of this fault."""
         detail = why + self._tail_note()
         self._broken = f"{detail} (earlier in the match)"
         proc = self._proc
         if proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
-        raise BotFault("crash", detail)
+        return detail
 
-    async def _read_table(self, timeout: float) -> Table:
+    async def _read_table(self) -> Table:
         await self._flush()
         if self._broken is not None:
             raise BotFault("crash", self._broken)
         try:
-            with trio.fail_after(timeout):
-                return unpack_table(await self._read(TABLE_BYTES))
-        except trio.TooSlowError:
+            return unpack_table(await self._read(TABLE_BYTES))
+        except trio.Cancelled:  # the referee's deadline: the client is out of step for good
             self._broken = "stopped after it timed out (earlier in the match)"
             if self._proc is not None:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(self._proc.pid, signal.SIGKILL)
-            raise BotFault("timeout", f"no table within {timeout * 1000:.0f} ms") from None
+            raise
+
+    def timeout_fault(self, call: str, allowed: float) -> BotFault:
+        cut, self._cut = self._cut, None
+        if cut is not None:
+            return BotFault("crash", cut)
+        if call == "start":
+            return BotFault("timeout", f"start failed: no connection and profile within "
+                            f"{allowed * 1000:.0f} ms{self._tail_note()}")
+        return BotFault("timeout", f"no table within {allowed * 1000:.0f} ms")
 
     # -- the game ---------------------------------------------------------------------------
-
-    def _send_timeout(self) -> float:
-        return self._limits.start_ms / 1000
 
     async def _sync(self, view: View) -> None:
         """Close the turn still open, and send the dealt table when a new deal begins."""
@@ -339,7 +345,7 @@ class UecdaHost(Host):
         return _Turn(mover, len(view.plays), view.pile, lock, suits, view.revolution,
                      tuple(view.counts), tuple(view.roles))
 
-    async def observe(self, view: View, kind: str, seat: int, timeout: float) -> None:
+    async def observe(self, view: View, kind: str, seat: int) -> None:
         await self._sync(view)
         if kind != "play":
             await self._flush()
@@ -348,11 +354,11 @@ class UecdaHost(Host):
         self._queue(pack_table(hand_table(view, mover=seat)))
         await self._flush()
 
-    async def play(self, view: View, timeout: float) -> object:
+    async def play(self, view: View, time_ms: int) -> object:
         await self._sync(view)
         turn = self._turn = self._open_turn(view, view.seat)
         self._queue(pack_table(hand_table(view, mover=view.seat)))
-        table = await self._read_table(timeout)
+        table = await self._read_table()
         try:
             move, _ = table_move(table, view.hand)
         except TableError as exc:
@@ -362,16 +368,16 @@ class UecdaHost(Host):
             [0] * 15 for _ in range(3)]
         return move
 
-    async def exchange(self, view: View, count: int, timeout: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int) -> object:
         await self._sync(view)
-        table = await self._read_table(timeout)
+        table = await self._read_table()
         try:
             cards = table_cards(table)
         except TableError as exc:
             raise BotFault("illegal", f"exchange table: {exc}") from None
         return [str(card) for card in cards]
 
-    async def end_deal(self, result: dict[str, Any], timeout: float) -> None:
+    async def end_deal(self, result: dict[str, Any]) -> None:
         info = self._info
         if info is None or self._broken is not None or self._deal != result["deal"]:
             return

@@ -328,3 +328,21 @@ def test_whatever_bots_do_the_match_completes_and_its_record_replays(
         assert {f["kind"] for f in deal["faults"]} <= {"timeout", "crash", "illegal", "malformed"}
     assert record["scores"] == replay(record).scores
     assert record["ranking"] == replay(record).ranking()
+
+
+def test_time_ms_is_the_clocks_budget_told_to_the_bot_and_the_deadline_is_the_referees() -> None:
+    """The referee computes time_ms once from the seat's budget (move_ms plus what is left
+    of the bank) and cancels a handler at the budget plus grace; the host enforces nothing."""
+    told: list[int] = []
+
+    async def slow(request: dict[str, Any]) -> object:
+        if request["type"] == "play":
+            told.append(request["time_ms"])
+            await trio.sleep(0.25)
+        return lowest_legal(request)
+
+    limits = {"move_ms": 100, "bank_ms": 500, "grace_ms": 10}
+    run(spec(limits=limits), table(slow))
+    # 600 ms, then 150 ms less after each slow move, until the bank is gone
+    assert told[:4] == [600, 450, 300, 150]
+    assert all(t == 100 for t in told[4:])

@@ -1,0 +1,234 @@
+"""The request/answer layer of the process hosts, over memory streams and bare pipes.
+
+No process is started here: the peer is a trio task on the other end of
+``trio.testing.memory_stream_pair()`` (or of an ``os.pipe``), saying what a
+well-behaved or a hostile bot would say. Deadlines are the caller's cancel
+scopes, under trio's autojump clock where the peer waits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+from arena.referee import BotFault
+from arena.referee._channel import Channel, PeerGone, PipeStream
+
+REQUEST = {"type": "play", "id": 7, "time_ms": 900, "delta": {"deal": 0, "trick": 0,
+                                                              "plays": [], "hand": "3C 4D"}}
+
+Peer = Callable[[trio.abc.Stream], Awaitable[None]]
+
+
+async def read_line(stream: trio.abc.Stream) -> bytes:
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = await stream.receive_some()
+        assert chunk, "the channel closed before a whole line"
+        data += chunk
+    return data
+
+
+def ask(peer: Peer, *, max_line: int = 1 << 20, within: float = 5.0) -> tuple[Any, bool]:
+    """The channel's answer to REQUEST from ``peer`` (or None) and whether the deadline hit."""
+
+    async def main() -> tuple[Any, bool]:
+        ours, theirs = trio.testing.memory_stream_pair()
+        channel = Channel(ours, max_line=max_line)
+        answer: Any = None
+        error: Exception | None = None
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(peer, theirs)
+            with trio.move_on_after(within) as scope:
+                try:
+                    answer = await channel.request(REQUEST)
+                except Exception as exc:  # raised below, outside the nursery's group
+                    error = exc
+            nursery.cancel_scope.cancel()
+        if error is not None:
+            raise error
+        return answer, scope.cancelled_caught
+
+    return trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def answering(*lines: bytes) -> Peer:
+    """A peer that reads one request and writes ``lines`` back, then stays silent."""
+
+    async def peer(stream: trio.abc.Stream) -> None:
+        await read_line(stream)
+        for line in lines:
+            await stream.send_all(line)
+        await trio.sleep_forever()
+
+    return peer
+
+
+def test_a_well_behaved_peer_gets_one_json_line_and_its_answer_is_returned() -> None:
+    seen: list[bytes] = []
+
+    async def peer(stream: trio.abc.Stream) -> None:
+        line = await read_line(stream)
+        seen.append(line)
+        request = json.loads(line)
+        await stream.send_all(b'{"type":"move","id":%d,"move":"3C"}\n' % request["id"])
+
+    assert ask(peer) == ("3C", False)
+    assert len(seen) == 1 and seen[0].count(b"\n") == 1 and seen[0].endswith(b"\n")
+    assert json.loads(seen[0]) == REQUEST
+
+
+def test_an_answer_in_pieces_and_with_crlf_and_blank_lines_is_read() -> None:
+    async def peer(stream: trio.abc.Stream) -> None:
+        await read_line(stream)
+        for piece in (b"\n\r\n", b'{"type":"mo', b've","id":7,', b'"move":"pass"}\r\n'):
+            await stream.send_all(piece)
+            await trio.sleep(0.01)
+
+    assert ask(peer) == ("pass", False)
+
+
+@pytest.mark.parametrize(
+    "line, text",
+    [(b"hello\n", "not JSON"),
+     (b"\xff\xfe\n", "not JSON"),
+     (b"[1, 2]\n", "not a JSON object"),
+     (b'{"id": 7}\n', "without a string 'type'"),
+     (b"[" * 100_000 + b"\n", "JSON"),
+     (b'{"type":"exchange","id":7,"cards":[]}\n', "expected a 'move'"),
+     (b'{"type":"move","id":7}\n', "without a 'move'")],
+)
+def test_garbage_is_a_malformed_fault(line: bytes, text: str) -> None:
+    with pytest.raises(BotFault) as caught:
+        ask(answering(line))
+    assert caught.value.kind == "malformed" and text in caught.value.detail
+
+
+def test_a_line_over_the_limit_is_refused_before_it_ends() -> None:
+    async def flood(stream: trio.abc.Stream) -> None:
+        await read_line(stream)
+        while True:  # never a newline: the channel must not wait for one
+            await stream.send_all(b"x" * 1000)
+
+    with pytest.raises(BotFault) as caught:
+        ask(flood, max_line=10_000)
+    assert caught.value.kind == "malformed" and "longer than 10000 bytes" in caught.value.detail
+
+
+def test_a_half_line_then_silence_waits_for_the_callers_deadline() -> None:
+    assert ask(answering(b'{"type":"move","id":7,"mo'), within=2.0) == (None, True)
+
+
+def test_an_answer_out_of_step_is_malformed() -> None:
+    with pytest.raises(BotFault) as caught:
+        ask(answering(b'{"type":"move","id":6,"move":"3C"}\n'))
+    assert caught.value.kind == "malformed" and "does not match request id 7" in (
+        caught.value.detail)
+
+
+def test_an_error_answer_is_a_crash_naming_the_bots_message() -> None:
+    with pytest.raises(BotFault) as caught:
+        ask(answering(b'{"type":"error","id":7,"message":"out of ideas"}\n'))
+    assert caught.value.kind == "crash" and "out of ideas" in caught.value.detail
+
+
+def test_a_peer_that_closes_is_gone_not_a_referee_error() -> None:
+    async def leaves(stream: trio.abc.Stream) -> None:
+        await read_line(stream)
+        await stream.send_all(b'{"type":"mo')
+        await stream.aclose()
+
+    with pytest.raises(PeerGone) as caught:
+        ask(leaves)
+    assert caught.value.what == "closed its output"
+
+
+def test_a_peer_that_stops_reading_holds_the_request_until_the_callers_deadline() -> None:
+    async def main() -> bool:
+        ours, theirs = trio.testing.lockstep_stream_pair()  # a send waits for its reader
+        channel = Channel(ours)
+        with trio.move_on_after(3) as scope:
+            await channel.request(REQUEST)
+        del theirs  # it never read a byte
+        return scope.cancelled_caught
+
+    assert trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+
+
+def test_a_reader_that_closed_its_end_makes_the_peer_gone() -> None:
+    async def main() -> None:
+        ours, theirs = trio.testing.memory_stream_pair()
+        await theirs.aclose()
+        await Channel(ours).send(REQUEST)
+
+    with pytest.raises(PeerGone) as caught:
+        trio.run(main)
+    assert caught.value.what == "closed its input"
+
+
+def pipes() -> tuple[PipeStream, int, int]:
+    """A PipeStream over two fresh pipes, and the peer's ends (read requests, write answers)."""
+    to_peer_r, to_peer_w = os.pipe()
+    from_peer_r, from_peer_w = os.pipe()
+    return PipeStream(to_peer_w, from_peer_r, owns=True), to_peer_r, from_peer_w
+
+
+def test_the_pipe_stream_carries_a_request_and_its_answer() -> None:
+    stream, peer_in, peer_out = pipes()
+
+    async def main() -> Any:
+        channel = Channel(stream)
+        await channel.send(REQUEST)
+        line = os.read(peer_in, 65536)
+        assert json.loads(line) == REQUEST and line.endswith(b"\n")
+        os.write(peer_out, b'{"type":"move","id":7,"move":"4D"}\n')
+        return await channel.receive()
+
+    try:
+        assert trio.run(main) == {"type": "move", "id": 7, "move": "4D"}
+    finally:
+        stream.close()
+        os.close(peer_in)
+        os.close(peer_out)
+
+
+def test_a_peer_flooding_blank_lines_cannot_keep_the_pipe_reader_past_its_deadline() -> None:
+    stream, peer_in, peer_out = pipes()
+    stop = threading.Event()
+
+    def flood() -> None:
+        os.set_blocking(peer_out, True)
+        with contextlib.suppress(OSError):
+            while not stop.wait(0) and not flooded.is_set():
+                os.write(peer_out, b"\n" * 65536)
+
+    flooded = threading.Event()
+    timer = threading.Timer(10, flooded.set)  # the flood ends by itself, should the test fail
+    writer = threading.Thread(target=flood)
+    timer.start()
+    writer.start()
+
+    async def main() -> bool:
+        with trio.move_on_after(0.3) as scope:
+            await Channel(stream).receive()
+        return scope.cancelled_caught
+
+    try:
+        assert trio.run(main)
+        assert not flooded.is_set(), "the reader saw its deadline only when the flood ended"
+    finally:
+        timer.cancel()
+        stop.set()
+        stream.close()  # the writer's next write fails: the read end is gone
+        writer.join(5)
+        os.close(peer_in)
+        os.close(peer_out)
+    assert not writer.is_alive()
