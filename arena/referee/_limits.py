@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 __all__ = ["Clock", "Limits"]
@@ -75,8 +75,11 @@ class Limits:
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready limits, as written into records."""
-        return asdict(self)
+        """JSON-ready limits, as written into records (a fresh dict each call)."""
+        return {name: getattr(self, name) for name in _NAMES}
+
+
+_NAMES = Limits.names()
 
 
 class Clock:
