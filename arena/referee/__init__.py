@@ -18,7 +18,7 @@ from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, enc
 from ._referee import HOST_KINDS, MatchSpecError, make_host, play_match, process_pool, run_match
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._sandbox import mechanism as sandbox_mechanism
-from ._seats import bot_spec
+from ._seats import bot_spec, seat_specs
 
 __all__ = [
     "FAULT_KINDS",
@@ -52,3 +52,4 @@ __all__ = [
     "run_match",
 ]
 __all__ += ["WRITABLE_ENV", "SandboxUnavailable", "sandbox_argv", "sandbox_mechanism"]
+__all__ += ["seat_specs"]
