@@ -1,4 +1,8 @@
-"""A stand-in for the referee in A/B tests: plays a match spec with planted strengths."""
+"""A stand-in for the referee in A/B tests: plays a match spec with planted strengths.
+
+Its records have what the tournament runner, the standings and the ratings read (seats,
+deals with finishing orders, points, one move per seat, faults; the ranking and scores).
+"""
 
 from __future__ import annotations
 
@@ -26,10 +30,14 @@ def play(spec: Mapping[str, Any]) -> dict[str, Any]:
         points = [0] * n
         for place, seat in enumerate(order):
             points[seat] = n - 1 - place
-        deals.append({"deal": d, "finish_order": order, "points": points, "faults": []})
+        moves = [{"seat": seat, "move": "pass"} for seat in range(n)]
+        deals.append({"deal": d, "finish_order": order, "points": points, "moves": moves,
+                      "faults": []})
+    scores = [sum(deal["points"][seat] for deal in deals) for seat in range(n)]
     return {"schema": 1, "type": "match", "match_id": spec["match_id"],
             "tournament": spec["tournament"], "seed": spec["seed"], "set": spec["set"],
-            "round": spec["round"], "seats": [dict(s) for s in spec["seats"]], "deals": deals}
+            "round": spec["round"], "seats": [dict(s) for s in spec["seats"]], "deals": deals,
+            "scores": scores, "ranking": sorted(range(n), key=lambda seat: -scores[seat])}
 
 
 def play_faulty_baseline(spec: Mapping[str, Any]) -> dict[str, Any]:
