@@ -36,16 +36,8 @@ LAYERS: dict[str, int] = {
 # What a package may import besides itself, when the layers alone would allow more.
 ONLY: dict[str, set[str]] = {"arena.ratings": {"arena.records"}}
 
-# Temporary: modules being rewritten on other branches at the time of writing, with the
-# imports they still make; the merge that lands those rewrites empties this list.
-ALLOWED: set[tuple[str, str]] = {
-    ("arena/cli/_match.py", "arena.referee._seats"),
-    ("arena/cli/_ratings.py", "arena.referee._seats"),
-    ("arena/cli/_ratings.py", "arena.ratings._ab"),
-    ("arena/ratings/_ab.py", "arena.referee._seats"),
-    ("arena/ratings/_ab.py", "arena.referee"),
-    ("arena/ratings/_ab.py", "arena.seeds"),
-}
+# Exceptions to the rules above, each with its reason; a test fails once one is not needed.
+ALLOWED: set[tuple[str, str]] = set()
 
 
 def package(module: str) -> str:

@@ -15,8 +15,7 @@ from arena.cli import main
 from arena.cli._closing import match_closing, require_sandbox, sandbox_option
 from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
-from arena.referee import Limits, MatchSpec, MatchSpecError, Seat, run_match
-from arena.referee._seats import bot_spec, given_label
+from arena.referee import Limits, MatchSpec, MatchSpecError, Seat, run_match, seat_specs
 from arena.seeds import SEED_LIMIT, secret_seed
 
 
@@ -47,26 +46,10 @@ def _rules(preset: str | None, pairs: Sequence[str], rounds: int | None) -> Rule
 
 
 def _seats(bots: Sequence[str], host: str) -> list[Seat]:
-    """The seats' bot specs; a second unlabelled copy of a bot is labelled ``NAME-2``."""
-    seats = []
-    seen: dict[str, int] = {}
-    for bot in bots:
-        try:
-            seat = bot_spec(bot, host)
-        except ValueError as exc:
-            _fail(str(exc))
-        if not given_label(bot):
-            base = seat["label"]
-            seen[base] = seen.get(base, 0) + 1
-            seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
-        seats.append(seat)
-    labels = [seat["label"] for seat in seats]
-    for label in labels:
-        if labels.count(label) > 1:
-            _fail(f"label {label!r} is given to more than one seat")
+    """The seats (``arena.referee.seat_specs``); a bad one exits with status 2."""
     try:
-        return [Seat.from_dict(seat) for seat in seats]
-    except MatchSpecError as exc:
+        return [Seat.from_dict(seat) for seat in seat_specs(bots, host)]
+    except ValueError as exc:  # MatchSpecError included
         _fail(str(exc))
 
 

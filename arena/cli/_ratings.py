@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich import box
@@ -12,20 +17,21 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.cli import InputError, main
-from arena.cli._closing import require_sandbox, sandbox_option
+from arena.cli._closing import sandbox_option
 from arena.ratings import (
     Leaderboard,
     RatingsError,
     Sprt,
-    SprtStatus,
     finite,
     rate_files,
     read_many,
     sprt_from_records,
 )
-from arena.ratings._ab import DEFAULT_LIMITS, AbConfig, run_ab
-from arena.referee._seats import bot_spec
+from arena.referee import bot_spec, seat_specs
 from arena.seeds import SEED_LIMIT
+
+if TYPE_CHECKING:
+    from arena.tournament import TournamentConfig
 
 _MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
 
@@ -172,14 +178,72 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
     console.print(pairs)
 
 
-def print_progress(status: SprtStatus) -> None:
-    """One progress line per set of an A/B test: the LLR between its bounds, the estimate."""
-    click.echo(
-        f"set {status.sets:>5}  LLR {status.llr:+7.3f}  [{status.lower:+.3f}, "
-        f"{status.upper:+.3f}]  score {status.score:.3f}  elo {status.elo:+7.1f} "
-        f"[{status.elo_low:+.1f}, {status.elo_high:+.1f}]",
-        err=True,
-    )
+AB_NAME = "ab"
+"""The tournament name of an ``arena ab`` run: its match ids are ``ab-s<set>-<r|m><rotation>``."""
+
+
+def ab_config(
+    seats: Sequence[Mapping[str, Any]],
+    *,
+    players: int = 4,
+    preset: str = "standard",
+    seed: int = 0,
+    move_ms: int = 1000,
+    elo0: float = 0.0,
+    elo1: float = 20.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    max_sets: int = 1000,
+) -> dict[str, Any]:
+    """The tournament config (``format: sprt``) that ``arena ab`` runs, as a plain mapping.
+
+    ``seats`` are bot specs (``arena.referee.seat_specs``): the challenger, the baseline, then
+    the field; copies of the baseline fill the seats left. Validate and run it like a YAML
+    config (``arena.tournament.run_tournament``).
+    """
+    bots = []
+    for seat in seats:
+        entry: dict[str, Any] = {"label": seat["label"]}
+        if seat.get("name") is not None:
+            entry["name"] = seat["name"]
+            if seat.get("host", "inline") != "inline":
+                entry["host"] = seat["host"]
+        else:
+            entry["command"] = seat["command"]
+            if seat.get("protocol") is not None:
+                entry["protocol"] = seat["protocol"]
+        bots.append(entry)
+    return {
+        "name": AB_NAME,
+        "seed": seed,
+        "rules": {"preset": preset},
+        "players": players,
+        "format": {"type": "sprt", "challenger": bots[0]["label"],
+                   "baseline": bots[1]["label"], "elo0": elo0, "elo1": elo1, "alpha": alpha,
+                   "beta": beta, "max_sets": max_sets},
+        "bots": bots,
+        "limits": {"move_ms": move_ms},
+    }
+
+
+# Where a config key of ab_config came from on the command line.
+_AB_OPTIONS = {"players": "--players", "seed": "--seed", "rules": "--preset",
+               "limits": "--move-ms", "bots": "--field", "format.challenger": "CHALLENGER",
+               "format.baseline": "BASELINE"}
+
+
+def _ab_option(path: str, bots: Sequence[str]) -> str:
+    """The argument or option behind a key path of :func:`ab_config`'s mapping."""
+    match = re.match(r"bots\[(\d+)\]", path)
+    if match:
+        index = int(match.group(1))
+        return ("CHALLENGER", "BASELINE")[index] if index < 2 else f"--field {bots[index]}"
+    if path.startswith("format."):
+        key = path.split(".")[1]
+        if f"format.{key}" in _AB_OPTIONS:
+            return _AB_OPTIONS[f"format.{key}"]
+        return "--" + key.replace("_", "-")
+    return _AB_OPTIONS.get(path.split(".")[0].split("[")[0], path)
 
 
 @click.command("ab")
@@ -200,9 +264,10 @@ def print_progress(status: SprtStatus) -> None:
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the deals.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
-              help="Sets played at once in worker processes.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Append the records here; a rerun with the same options reuses them.")
+              help="Matches played at once in worker processes.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Output folder, as of arena run (records.jsonl, config.yaml, arena.log...); "
+                   "the same command again resumes there. Without it nothing is kept.")
 @click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
               show_default=True, help="Where installed bots run.")
 @click.option("--move-ms", default=1000, show_default=True, type=click.IntRange(1),
@@ -211,8 +276,8 @@ def print_progress(status: SprtStatus) -> None:
               metavar="RECORDS",
               help="Play nothing: replay the test on these records (e.g. of arena run). "
                    "BASELINE '*' compares with every other seat.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--quiet", is_flag=True, help="No progress lines.")
+@click.option("--json", "as_json", is_flag=True, help="No progress; print the result as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress, no header.")
 @sandbox_option
 def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
@@ -222,14 +287,14 @@ def ab_command(
 ) -> None:
     """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.
 
-    Bots are NAME (an installed bot), LABEL=NAME, or [LABEL=]cmd:COMMAND. Each set plays one seed
-    once per rotation of the seats; the test (a generalized SPRT on per-set scores, see
-    docs/ratings.md) stops when its log-likelihood ratio leaves its bounds or at --max-sets.
-    Progress lines go to stderr; the verdict to stdout.
+    Bots are NAME (an installed bot), LABEL=NAME, or [LABEL=]cmd:COMMAND, as in arena match.
+    The run is a tournament of format sprt (docs/tournaments.md): each set plays one seed
+    once per rotation of the seats (and of their mirrored order); the test (a generalized SPRT
+    on per-set scores, see docs/ratings.md) stops when its log-likelihood ratio leaves its
+    bounds or at --max-sets. Progress goes to stderr; the verdict to stdout.
     """
-    from arena.game import Rules
-    from arena.plugins import registry
     from arena.records import configure_logging
+    from arena.tournament import ConfigError, validate_config
 
     if quiet:
         configure_logging("ERROR")
@@ -237,42 +302,81 @@ def ab_command(
         _ab_from_records(from_records, challenger, baseline, elo0, elo1, alpha, beta, max_sets,
                          as_json)
         return
-
+    texts = (challenger, baseline, *field_bots)
     try:
-        rules = Rules.preset(preset).to_dict()
-        bots = [bot_spec(text, host) for text in (challenger, baseline, *field_bots)]
-        reg = registry()
-        for bot in bots:
-            if bot["name"] is not None:
-                reg.get(bot["name"])
-        require_sandbox(sandbox)
-        limits = dict(DEFAULT_LIMITS, move_ms=move_ms)
-        if sandbox:
-            limits["sandbox"] = True
-        config = AbConfig(
-            challenger=bots[0], baseline=bots[1], field=bots[2:], players=players, rules=rules,
-            limits=limits, elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, max_sets=max_sets,
-            seed=seed,
-        )
-        config.seats()
-        Sprt(elo0, elo1, alpha, beta, max_sets)  # checks the test's parameters before playing
-        result = run_ab(config, jobs=jobs, out=out, on_set=None if quiet else print_progress)
-    except (ValueError, LookupError) as exc:
+        seats = seat_specs(texts, host)
+    except ValueError as exc:
         raise InputError(str(exc)) from None
+    mapping = ab_config(seats, players=players, preset=preset, seed=seed, move_ms=move_ms,
+                        elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, max_sets=max_sets)
+    try:
+        config = validate_config(mapping, source="arena ab")
+    except ConfigError as exc:
+        for issue in exc.issues:
+            where = f"{_ab_option(issue.path, texts)}: " if issue.path else ""
+            click.echo(f"Error: {where}{issue.message}", err=True)
+        sys.exit(2)
+    with contextlib.ExitStack() as stack:
+        kept = out is not None
+        folder = Path(out) if out is not None else Path(
+            stack.enter_context(tempfile.TemporaryDirectory(prefix="arena-ab-")))
+        status = _run_ab(config, folder, kept=kept, jobs=jobs, as_json=as_json, quiet=quiet,
+                         sandbox=sandbox)
+    if status:
+        sys.exit(status)
+
+
+def _run_ab(
+    config: TournamentConfig, folder: Path, *, kept: bool, jobs: int, as_json: bool,
+    quiet: bool, sandbox: bool | None,
+) -> int:
+    """Run the A/B tournament in ``folder`` as arena run does; print the verdict; the exit
+    status its closing lines call for."""
+    from arena.cli._closing import closing_status, log_to_folder, sandbox_header
+    from arena.cli._progress import LineReporter
+    from arena.cli._report import save_results
+    from arena.cli._run import LiveReporter, final_sprt, played_line
+    from arena.records import RECORDS
+    from arena.tournament import TournamentError, run_tournament
+
+    progress = Console(stderr=True)
+    header = sandbox_header(config, sandbox)
+    reporter = None
+    if not quiet and not as_json:
+        progress.print(header, highlight=False)
+        shown = LiveReporter if progress.is_terminal else LineReporter
+        reporter = shown(progress, config.name, sprt=True)
+    log = log_to_folder(folder) if kept else None
+    try:
+        result = run_tournament(config, out=folder, jobs=jobs, reporter=reporter,
+                                sandbox=sandbox)
+    except TournamentError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 1
     except KeyboardInterrupt:
-        kept = f"the sets played so far are in {out}; run the same command to resume" if out \
-            else "nothing was kept (give --out to keep records and resume)"
-        click.echo(f"interrupted: {kept}", err=True)
-        sys.exit(130)
+        if kept:
+            save_results(folder, report=False, quiet=quiet)
+            click.echo(f"\ninterrupted: the matches played so far are in {folder / RECORDS}; "
+                       "run the same command again to resume", err=True)
+        else:
+            click.echo("\ninterrupted: nothing was kept (give --out to keep the records and "
+                       "resume)", err=True)
+        return 130
+    status = final_sprt(result)
+    assert status is not None  # format sprt
     if as_json:
-        click.echo(json.dumps(finite(result.to_dict()), indent=2))
-        return
-    click.echo(result.status.summary())
-    if result.faults:
-        listed = ", ".join(f"{label} {count}" for label, count in sorted(result.faults.items()))
-        click.echo(f"faults (see the records): {listed}")
-    if result.sets_reused:
-        click.echo(f"({result.sets_reused} sets reused from {out})")
+        data = result.to_dict()
+        data["status"] = result.sprt
+        if not kept:
+            data["out"] = data["records"] = None
+        click.echo(json.dumps(finite(data), indent=2))
+    else:
+        click.echo(status.summary())
+        if kept and not quiet:
+            click.echo(played_line(result, result.elapsed_s))
+    if kept:
+        save_results(folder, report=False, quiet=quiet or as_json)
+    return closing_status(result, log, quiet=quiet or as_json)
 
 
 def _ab_from_records(

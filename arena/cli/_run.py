@@ -220,18 +220,27 @@ def sprt_line(status: SprtStatus) -> str:
 
 def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:
     console.print(standings_table(result.standings, title=f"Final standings: {result.name}"))
-    if result.sprt is not None:
-        fields: dict[str, Any] = {
-            key: float("nan") if value is None else value for key, value in result.sprt.items()
-        }
-        status = SprtStatus(**fields)
+    status = final_sprt(result)
+    if status is not None:
         console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
+    console.print(played_line(result, elapsed), soft_wrap=True)
+
+
+def final_sprt(result: TournamentResult) -> SprtStatus | None:
+    """An sprt tournament's final status (``None`` for other formats)."""
+    if result.sprt is None:
+        return None
+    fields: dict[str, Any] = {
+        key: float("nan") if value is None else value for key, value in result.sprt.items()
+    }
+    return SprtStatus(**fields)
+
+
+def played_line(result: TournamentResult, elapsed: float) -> str:
+    """``N matches played in T s (R/s), M resumed; records: PATH``."""
     rate = result.played / elapsed if elapsed > 0 and result.played else 0.0
-    console.print(
-        f"{result.played} matches played in {elapsed:.1f} s ({rate:.1f}/s), "
-        f"{result.resumed} resumed; records: {result.records}",
-        soft_wrap=True,
-    )
+    return (f"{result.played} matches played in {elapsed:.1f} s ({rate:.1f}/s), "
+            f"{result.resumed} resumed; records: {result.records}")
 
 
 def _count_lines(path: Any) -> int:

@@ -2,10 +2,11 @@
 
 Everything here works from the records alone and returns plain data (frozen dataclasses with
 ``to_dict()``), so a notebook can use it as readily as the ``arena ratings`` and ``arena ab``
-commands do. docs/ratings.md explains each statistic and how to read it.
+commands do. docs/ratings.md explains each statistic and how to read it. This layer plays
+nothing: an A/B test is played by the tournament format ``sprt`` (``arena ab`` runs it),
+whose stopping rule is :class:`Sprt` fed with :func:`set_score`.
 """
 
-from ._ab import AbConfig, AbResult, bot_spec, run_ab
 from ._head_to_head import HeadToHead, Pair, head_to_head
 from ._json import finite
 from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
@@ -23,8 +24,6 @@ from ._sprt import (
 )
 
 __all__ = [
-    "AbConfig",
-    "AbResult",
     "BotRating",
     "HeadToHead",
     "Leaderboard",
@@ -34,7 +33,6 @@ __all__ = [
     "Results",
     "Sprt",
     "SprtStatus",
-    "bot_spec",
     "elo_to_score",
     "expected_scores",
     "finite",
@@ -44,7 +42,6 @@ __all__ = [
     "rate_orders",
     "rate_results",
     "read_many",
-    "run_ab",
     "score_to_elo",
     "set_score",
     "simulate_records",

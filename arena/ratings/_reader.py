@@ -43,8 +43,3 @@ def read_many(
     """
     for path in paths:
         yield from _read_file(path, on_skip)
-
-
-# arena.ratings._ab reads one file under this name (that module is being rewritten; the alias
-# goes when it does): arena.records.read_records is the one public read_records.
-read_records = _read_file

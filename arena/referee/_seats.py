@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 COMMAND_PREFIX = "cmd:"
@@ -48,3 +49,27 @@ def given_label(text: str) -> bool:
     """Whether ``text`` starts with ``LABEL=`` (an ``=`` after a ``:`` is the bot's own)."""
     label, sep, _ = text.partition("=")
     return bool(sep) and ":" not in label
+
+
+def seat_specs(texts: Sequence[str], host: str = "inline") -> list[dict[str, Any]]:
+    """The bot specs of the seats given on a command line, in order (``arena match``,
+    ``arena ab``).
+
+    Each text is read by :func:`bot_spec`; a second unlabelled copy of a bot is labelled
+    ``NAME-2``, a third ``NAME-3``. Raises ``ValueError`` for a bad text, or when one label
+    is given to two seats.
+    """
+    seats = []
+    seen: dict[str, int] = {}
+    for text in texts:
+        seat = bot_spec(text, host)
+        if not given_label(text):
+            base = seat["label"]
+            seen[base] = seen.get(base, 0) + 1
+            seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+        seats.append(seat)
+    labels = [seat["label"] for seat in seats]
+    for label in labels:
+        if labels.count(label) > 1:
+            raise ValueError(f"label {label!r} is given to more than one seat")
+    return seats

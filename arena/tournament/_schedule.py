@@ -107,7 +107,7 @@ class Schedule:
 
     def sprt_plan(self) -> SprtPlan:
         """The sets of an sprt tournament (seating, seeds, what the challenger is scored on)."""
-        return SprtPlan(self.config, self._rules.to_dict(), self._limits.to_dict())
+        return SprtPlan(self.config, self._rules, self._limits)
 
     @property
     def rounds(self) -> int:

@@ -1,35 +1,45 @@
-"""Format ``sprt``: an A/B test run as a tournament.
+"""Format ``sprt``: an A/B test run as a tournament, the one engine of ``arena ab``.
 
-The seating of a duplicate set, its seed and the sequential test are those of
-``arena ab`` (:class:`arena.ratings.AbConfig`, :class:`arena.ratings.Sprt`,
-:func:`arena.ratings.set_score`); this module only adapts them to a config's
-bots and to the tournament runner. Sets are scheduled lazily, like Swiss
-rounds: the next set is asked for only while the test has not decided, and
-finished sets are fed to the test strictly in set order, so the decision, and
-the records kept, are the same whatever ``jobs`` is.
+A set is one seed played with the seats rotated (and, from three players on, mirrored and
+rotated), so every bot plays every hand and sits both before and after every other bot; the
+luck of the cards and of the seating cancels within the set. The statistics are those of
+:mod:`arena.ratings` (:class:`~arena.ratings.Sprt`, :func:`~arena.ratings.set_score`); this
+module lays out the sets of a config's bots and feeds the test. Sets are scheduled lazily,
+like Swiss rounds: the next set is asked for only while the test has not decided, and
+finished sets are fed to the test strictly in set order, so the decision, and the records
+kept, are the same whatever ``jobs`` is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from arena.ratings import AbConfig, Sprt, SprtStatus, set_score
+from arena.ratings import Sprt, SprtStatus, set_score
 from arena.referee import MatchSpec
+from arena.seeds import derive
 from arena.tournament._config import SprtFormat, TournamentConfig
+
+if TYPE_CHECKING:
+    from arena.game import Rules
+    from arena.referee import Limits, Seat
 
 
 class SprtPlan:
     """The sets of an sprt tournament: who sits where, with which seed, scored against whom."""
 
-    def __init__(
-        self, config: TournamentConfig, rules: Mapping[str, Any], limits: Mapping[str, Any]
-    ) -> None:
+    def __init__(self, config: TournamentConfig, rules: Rules, limits: Limits) -> None:
         fmt = config.format
         if not isinstance(fmt, SprtFormat):
             raise ValueError("not an sprt tournament")
         self.format = fmt
-        specs = {bot.resolved_label: bot.seat().to_dict() for bot in config.bots}
+        self.name = config.name
+        self.seed = config.seed or 0  # Schedule gives a drawn seed; 0 stands in for counting
+        self.players = config.players
+        self.rules = rules
+        self.limits = limits
+        specs = {bot.resolved_label: bot.seat() for bot in config.bots}
         challenger = specs[fmt.challenger]
         if fmt.baseline is not None:
             baseline = specs[fmt.baseline]
@@ -40,33 +50,50 @@ class SprtPlan:
             # the first of them takes the baseline's place in the seating.
             others = [s for label, s in specs.items() if label != fmt.challenger]
             baseline, field = others[0], others[1:]
-        self.ab = AbConfig(
-            challenger=challenger,
-            baseline=baseline,
-            field=field,
-            players=config.players,
-            rules=dict(rules),
-            limits=dict(limits),
-            elo0=fmt.elo0,
-            elo1=fmt.elo1,
-            alpha=fmt.alpha,
-            beta=fmt.beta,
-            max_sets=fmt.max_sets,
-            seed=config.seed or 0,  # Schedule gives a drawn seed; 0 stands in for counting
-            tournament=config.name,
-        )
-        seats, reference = self.ab.seats()
-        self.labels = [str(seat["label"]) for seat in seats]
+        self.seats, reference = _table(challenger, baseline, field, config.players)
+        """The table in its first order: challenger, baseline, field, baseline copies."""
+        self.labels = [seat.label for seat in self.seats]
         """Every label at the table (the baseline's copies included)."""
         self.challenger = fmt.challenger
         self.reference: list[str] | None = reference if fmt.baseline is not None else None
         """Labels the challenger is scored against (None: every other seat)."""
         self.max_sets = fmt.max_sets
-        self.set_size = len(self.ab.set_specs(0))
+        self.set_size = len(self.specs(0))
+
+    def set_seed(self, index: int) -> int:
+        """Seed of set ``index``: a keyed hash of (seed, index), independent of every other set
+        (``arena.seeds.derive``)."""
+        return derive(self.seed, "set", index)
 
     def specs(self, index: int) -> list[MatchSpec]:
-        """Match specs of set ``index``, in the order they are played and recorded."""
-        return [MatchSpec.from_dict(spec) for spec in self.ab.set_specs(index)]
+        """Match specs of set ``index``, in the order they are played and recorded: every
+        rotation of the seats, and with three or more players every rotation of the mirrored
+        order too.
+
+        Rotating alone keeps the cyclic order: the challenger would always play just before the
+        baseline. Play order matters in President (the next player answers your leads), and
+        identical bots then differ by tens of Elo; the mirror gives each pair both orders.
+        """
+        seed = self.set_seed(index)
+        set_id = f"{self.name}-s{index}"
+        orders = [("r", self.seats)]
+        if self.players >= 3:
+            orders.append(("m", [self.seats[0], *reversed(self.seats[1:])]))
+        specs = []
+        for tag, order in orders:
+            for rotation in range(self.players):
+                rotated = order[rotation:] + order[:rotation]
+                specs.append(MatchSpec(
+                    match_id=f"{set_id}-{tag}{rotation}",
+                    tournament=self.name,
+                    seed=seed,
+                    rules=self.rules,
+                    seats=tuple(rotated),
+                    limits=self.limits,
+                    set=set_id,
+                    round=index,
+                ))
+        return specs
 
     def test(self) -> Sprt:
         """A fresh sequential test with the config's bounds."""
@@ -76,6 +103,35 @@ class SprtPlan:
     def score(self, records: Sequence[Mapping[str, Any]]) -> float | None:
         """The challenger's score in one set (None when no deal compares it)."""
         return set_score(records, self.challenger, self.reference)
+
+
+def _table(
+    challenger: Seat, baseline: Seat, field: list[Seat], players: int,
+) -> tuple[list[Seat], list[str]]:
+    """The seats (challenger, baseline, field, then baseline copies labelled ``BASE#2``...)
+    and the labels of the baseline and its copies.
+
+    The config's checks (``validate_config``) report these problems with their keys; the
+    errors here guard a model built without them.
+    """
+    if len(field) > players - 2:
+        raise ValueError(
+            f"{len(field)} field bots do not fit at a table of {players} beside the challenger "
+            "and the baseline"
+        )
+    seats = [challenger, baseline, *field]
+    reference = [baseline.label]
+    copy = 2
+    while len(seats) < players:
+        clone = replace(baseline, label=f"{baseline.label}#{copy}")
+        reference.append(clone.label)
+        seats.append(clone)
+        copy += 1
+    labels = [seat.label for seat in seats]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        raise ValueError(f"every seat needs its own label; repeated: {', '.join(repeated)}")
+    return seats, reference
 
 
 def _slim(record: Mapping[str, Any]) -> dict[str, Any]:

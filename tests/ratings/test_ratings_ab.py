@@ -1,54 +1,98 @@
-"""A/B runs: duplicate set layout, stopping, determinism across jobs, resuming from the file."""
+"""A/B tests: ``arena ab`` is a thin command over the one engine, the tournament format sprt.
+
+The statistics live in ``arena.ratings`` and read records only; the sets are laid out, played,
+resumed and fed to the test by the tournament runner. Fast runs use a planted-strength stand-in
+for the referee; a few real runs check the command end to end.
+"""
 
 from __future__ import annotations
 
 import json
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-import ratings_planted_runner as planted_runner
+from click.testing import CliRunner
 from ratings_planted_runner import play, play_faulty_baseline
 
-from arena.ratings import RatingsError, sprt_from_records
-from arena.ratings._ab import AbConfig, bot_spec, run_ab
+from arena.cli import main
+from arena.cli._ratings import ab_config
+from arena.ratings import sprt_from_records
+from arena.referee import Seat, seat_specs
+from arena.tournament import (
+    Schedule,
+    TournamentConfig,
+    parse_config,
+    run_tournament,
+    validate_config,
+)
+from arena.tournament._sprt import SprtPlan
 
 
-def _config(challenger: str = "strong", baseline: str = "weak", **kw: object) -> AbConfig:
-    return AbConfig(challenger=bot_spec(challenger), baseline=bot_spec(baseline),
-                    elo0=0, elo1=40, max_sets=400, **kw)  # type: ignore[arg-type]
+def _config(bots: Sequence[str] = ("strong=greedy", "weak=greedy"), *, host: str = "inline",
+            **options: Any) -> dict[str, Any]:
+    options = {"elo0": 0, "elo1": 40, "max_sets": 400, **options}
+    return ab_config(seat_specs(bots, host), **options)
 
 
-def test_bot_spec_forms() -> None:
-    assert bot_spec("greedy")["name"] == "greedy"
-    assert bot_spec("g2=greedy")["label"] == "g2"
-    spec = bot_spec("mine=cmd:python3 bot.py")
-    assert (spec["host"], spec["command"], spec["name"]) == ("command", "python3 bot.py", None)
-    with pytest.raises(ValueError, match="expected NAME"):
-        bot_spec("=greedy")
+def _plan(bots: Sequence[str] = ("strong=greedy", "weak=greedy"), **options: Any) -> SprtPlan:
+    return Schedule(validate_config(_config(bots, **options), check_bots=False)).sprt_plan()
+
+
+def test_the_command_builds_a_format_sprt_config() -> None:
+    config = validate_config(_config(["strong=greedy", "weak=lowest", "twin=random"],
+                                     players=5, seed=7, preset="runs", move_ms=300))
+    assert isinstance(config, TournamentConfig)
+    assert (config.name, config.seed, config.players, config.rules) == (
+        "ab", 7, 5, {"preset": "runs"})
+    assert config.format.type == "sprt"
+    assert (config.format.challenger, config.format.baseline) == ("strong", "weak")
+    assert (config.format.elo1, config.format.max_sets) == (40, 400)
+    assert config.limits.move_ms == 300
+
+
+@pytest.mark.parametrize(("texts", "host", "players"), [
+    (["greedy", "g2=greedy"], "process", 2),
+    (["mine=cmd:python3 bot.py --depth=3", "cmd:perl bot.pl"], "inline", 2),
+    (["greedy", "u=cmd-uecda:./client -h {host}"], "inline", 5),
+])
+def test_the_referee_gets_the_bots_arena_match_would_seat(
+    texts: list[str], host: str, players: int
+) -> None:
+    # ab reads its bots with arena match's parser, and the config carries them unchanged
+    config = validate_config(_config(texts, host=host, players=players), check_bots=False)
+    seats = [Seat.from_dict(seat) for seat in seat_specs(texts, host)]
+    assert [bot.seat() for bot in config.bots] == seats
+
+
+def test_the_same_bot_twice_gets_its_second_label_as_in_arena_match() -> None:
+    assert _plan(["greedy", "greedy"]).labels == ["greedy", "greedy-2", "greedy-2#2",
+                                                   "greedy-2#3"]
 
 
 def test_a_set_rotates_every_seat_over_one_seed() -> None:
-    config = _config(players=4)
-    seats, reference = config.seats()
-    assert [s["label"] for s in seats] == ["strong", "weak", "weak#2", "weak#3"]
-    assert reference == ["weak", "weak#2", "weak#3"]
-    specs = config.set_specs(3)
-    assert len(specs) == 8  # four rotations, of the order and of its mirror
-    assert len({spec["seed"] for spec in specs}) == 1
-    assert {spec["set"] for spec in specs} == {"ab-s3"}
-    assert len({spec["match_id"] for spec in specs}) == 8
+    plan = _plan()
+    assert plan.labels == ["strong", "weak", "weak#2", "weak#3"]
+    assert plan.reference == ["weak", "weak#2", "weak#3"]
+    specs = plan.specs(3)
+    assert len(specs) == plan.set_size == 8  # four rotations, of the order and of its mirror
+    assert len({spec.seed for spec in specs}) == 1
+    assert {spec.set for spec in specs} == {"ab-s3"}
+    assert len({spec.match_id for spec in specs}) == 8
     for seat in range(4):
-        labels = [spec["seats"][seat]["label"] for spec in specs]
-        assert sorted(labels) == sorted(2 * [s["label"] for s in seats])  # each bot twice
-    assert config.set_specs(4)[0]["seed"] != specs[0]["seed"]
+        labels = [spec.seats[seat].label for spec in specs]
+        assert sorted(labels) == sorted(2 * plan.labels)  # each bot twice in each seat
+    assert plan.specs(4)[0].seed != specs[0].seed
 
 
 def test_a_set_seats_every_pair_in_both_play_orders() -> None:
     # rotating alone would always put the baseline right after the challenger
-    specs = _config(players=4, field=[bot_spec("twin")]).set_specs(0)
+    specs = _plan(["strong=greedy", "weak=greedy", "twin=greedy"]).specs(0)
     after = {"weak after strong": 0, "strong after weak": 0}
     for spec in specs:
-        labels = [seat["label"] for seat in spec["seats"]]
+        labels = spec.labels
         c, b = labels.index("strong"), labels.index("weak")
         if (c + 1) % 4 == b:
             after["weak after strong"] += 1
@@ -58,64 +102,142 @@ def test_a_set_seats_every_pair_in_both_play_orders() -> None:
 
 
 def test_two_players_need_no_mirror() -> None:
-    assert len(_config(players=2).set_specs(0)) == 2
+    assert _plan(players=2).set_size == 2
 
 
-def test_field_bots_and_label_clashes() -> None:
-    config = _config(players=3, field=[bot_spec("twin")])
-    assert [s["label"] for s in config.seats()[0]] == ["strong", "weak", "twin"]
-    with pytest.raises(ValueError, match="repeated: weak"):
-        _config(challenger="weak").seats()
-    with pytest.raises(ValueError, match="do not fit"):
-        _config(players=2, field=[bot_spec("twin")]).seats()
-
-
-def test_stronger_challenger_is_accepted_and_progress_is_reported(tmp_path: Path) -> None:
-    seen: list[float] = []
-    result = run_ab(_config(players=2), runner=play, out=tmp_path / "ab.jsonl",
-                    on_set=lambda status: seen.append(status.llr))
-    assert result.status.decision == "H1"
-    assert len(seen) == result.status.sets == result.sets_played
-    assert seen[-1] >= result.status.upper > max(seen[:-1])
-    lines = (tmp_path / "ab.jsonl").read_text().splitlines()
-    assert len(lines) == 2 * result.sets_played
+def test_stronger_challenger_is_accepted_on_the_sets_it_played(tmp_path: Path) -> None:
+    result = run_tournament(_config(players=2), out=tmp_path / "ab", jobs=1, match_fn=play)
+    assert result.sprt is not None and result.sprt["decision"] == "H1"
+    assert result.sprt["llr"] >= result.sprt["upper"]
+    lines = (tmp_path / "ab" / "records.jsonl").read_text().splitlines()
+    assert len(lines) == 2 * result.sprt["sets"] == result.played
     replay = sprt_from_records([json.loads(x) for x in lines], "strong", "weak", elo0=0,
                                elo1=40, max_sets=400)
-    assert replay == result.status
+    assert replay.to_dict() == result.sprt
 
 
-def test_equal_bots_are_not_accepted() -> None:
-    result = run_ab(_config("twin", "weak", players=3), runner=play)
-    assert result.status.decision == "H0"
+def test_equal_bots_are_not_accepted(tmp_path: Path) -> None:
+    result = run_tournament(_config(["twin=greedy", "weak=greedy"], players=3),
+                            out=tmp_path / "ab", jobs=1, match_fn=play)
+    assert result.sprt is not None and result.sprt["decision"] == "H0"
 
 
-def test_jobs_do_not_change_the_decision(tmp_path: Path) -> None:
-    one = run_ab(_config(players=2), runner=play)
-    two = run_ab(_config(players=2), runner=play, jobs=2, out=tmp_path / "ab.jsonl")
-    assert one.status == two.status
-    # sets still running when the test stopped are written too, never thrown away
-    lines = (tmp_path / "ab.jsonl").read_text().splitlines()
-    assert len(lines) >= 2 * two.status.sets
+def test_faults_of_the_played_sets_are_in_the_closing_lines(tmp_path: Path) -> None:
+    result = run_tournament(_config(players=2), out=tmp_path / "ab", jobs=1,
+                            match_fn=play_faulty_baseline)
+    assert result.sprt is not None
+    matches = 2 * result.sprt["sets"]
+    assert [line.split(":")[0] for line in result.faults] == ["weak"]
+    assert result.faults[0].startswith(f"weak: timeout in {matches}/{matches} matches")
 
 
-def test_rerun_reuses_the_sets_in_the_file(tmp_path: Path) -> None:
-    out = tmp_path / "ab.jsonl"
-    first = run_ab(_config(players=2), runner=play, out=out)
-    planted_runner.CALLS.clear()
-    again = run_ab(_config(players=2), runner=play, out=out)
-    assert again.status == first.status
-    assert again.sets_reused == first.status.sets and again.sets_played == 0
-    assert planted_runner.CALLS == []
+def _ab(*args: str) -> tuple[int, str, str]:
+    outcome = CliRunner().invoke(main, ["ab", *args])
+    return outcome.exit_code, outcome.stdout, outcome.stderr
 
 
-def test_rerun_with_other_options_is_refused(tmp_path: Path) -> None:
-    out = tmp_path / "ab.jsonl"
-    run_ab(_config(players=2), runner=play, out=out)
-    with pytest.raises(RatingsError, match="another seed or other seats"):
-        run_ab(_config(players=2, seed=5), runner=play, out=out)
+# greedy against passer at tables of two decides in 9 sets (18 matches of about 20 ms)
+REAL = ("greedy", "passer", "--players", "2", "--elo1", "100", "--max-sets", "30",
+        "--seed", "9")
 
 
-def test_faults_of_the_tested_sets_are_counted() -> None:
-    result = run_ab(_config(players=2), runner=play_faulty_baseline)
-    assert result.faults == {"weak": 3 * 2 * result.status.sets}  # 3 deals x 2 matches a set
-    assert result.to_dict()["faults"] == result.faults
+def _records(path: Path) -> list[dict[str, Any]]:
+    """The records of a file without what depends on the clock."""
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        record.pop("wall_s")
+        for deal in record["deals"]:
+            for move in deal["moves"]:
+                move.pop("ms", None)
+        records.append(record)
+    return records
+
+
+def test_arena_ab_plays_what_format_sprt_plays(tmp_path: Path) -> None:
+    code, out, err = _ab(*REAL, "--out", str(tmp_path / "ab"))
+    assert code == 0, err
+    yaml_config = (
+        "name: ab\nseed: 9\nplayers: 2\nbots: [greedy, passer]\n"
+        "format: {type: sprt, challenger: greedy, baseline: passer, elo1: 100, max_sets: 30}\n"
+    )
+    run = run_tournament(parse_config(yaml_config), out=tmp_path / "run", jobs=1)
+    assert run.sprt is not None and run.sprt["decision"] == "H1"
+    verdict = out.splitlines()[0]
+    assert verdict.startswith("H1 accepted") and f"{run.sprt['sets']} sets" in verdict
+    assert f"LLR {run.sprt['llr']:+.2f} [{run.sprt['lower']:+.2f}, " in verdict
+    ab_records = _records(tmp_path / "ab" / "records.jsonl")
+    assert len(ab_records) == 2 * run.sprt["sets"]
+    assert ab_records == _records(tmp_path / "run" / "records.jsonl")
+    copy = parse_config((tmp_path / "ab" / "config.yaml").read_text(), check_bots=False)
+    assert copy.format.type == "sprt"
+
+
+def test_jobs_change_neither_records_nor_verdict(tmp_path: Path) -> None:
+    one = _ab(*REAL, "--out", str(tmp_path / "one"), "--quiet")
+    two = _ab(*REAL, "--out", str(tmp_path / "two"), "--quiet", "-j", "2")
+    assert one[0] == two[0] == 0, two[2]
+    assert one[1] == two[1] and one[1].startswith("H1 accepted")
+    assert _records(tmp_path / "one" / "records.jsonl") == _records(
+        tmp_path / "two" / "records.jsonl")
+
+
+def test_the_same_command_resumes_in_its_folder(tmp_path: Path) -> None:
+    out = tmp_path / "ab"
+    code, first, err = _ab(*REAL, "--out", str(out))
+    assert code == 0, err
+    whole = _records(out / "records.jsonl")
+    code, again, err = _ab(*REAL, "--out", str(out))
+    assert code == 0, err
+    assert again.splitlines()[0] == first.splitlines()[0]
+    assert f"0 matches played in 0.0 s (0.0/s), {len(whole)} resumed" in again
+    # a run cut off after 5 matches (mid-set) ends with the same records
+    path = out / "records.jsonl"
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:5]))
+    code, resumed, err = _ab(*REAL, "--out", str(out))
+    assert code == 0, err
+    assert "resuming: 5 of 60 matches already recorded" in err
+    assert f"{len(whole) - 5} matches played" in resumed and "5 resumed" in resumed
+    assert _records(path) == whole
+    code, _, err = _ab(*REAL[:-1], "10", "--out", str(out))
+    assert code == 1 and "holds a run of a different tournament (seed changed)" in err
+
+
+def test_without_out_nothing_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _ab(*REAL, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["status"] == data["sprt"] and data["status"]["decision"] == "H1"
+    assert data["out"] is None and data["records"] is None
+    assert data["played"] == 2 * data["status"]["sets"]
+    assert err == ""  # --json: no progress
+    assert list(scratch.iterdir()) == [] and sorted(tmp_path.iterdir()) == [scratch]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["greedy", "no-such-bot"], "Error: BASELINE: unknown bot 'no-such-bot'"),
+    (["greedy", "lowest", "--field", "random", "--field", "passer", "--field", "x=random"],
+     "Error: --field: 3 bots besides the challenger and the baseline do not fit"),
+    (["greedy", "lowest", "--alpha", "0.7"], "Error: --alpha: input should be less than 0.5"),
+    (["greedy", "lowest", "--preset", "nope"], "Error: --preset: unknown rules preset 'nope'"),
+    (["a=greedy", "a=lowest"], "Error: label 'a' is given to more than one seat"),
+])
+def test_bad_options_name_the_argument_in_one_line(args: list[str], message: str) -> None:
+    code, out, err = _ab(*args)
+    assert code == 2 and out == ""
+    assert err.startswith(message) and len(err.splitlines()) == 1, err
+
+
+def test_a_bot_that_never_moves_fails_the_run_with_arena_runs_closing_lines(
+    tmp_path: Path,
+) -> None:
+    code, out, err = _ab("greedy", "dead=cmd:python3 -c 'raise SystemExit(3)'", "--players",
+                         "2", "--max-sets", "1", "--no-sandbox", "--out", str(tmp_path / "ab"))
+    assert code == 1
+    assert out.startswith("no decision after the maximum of 1 sets; 1 sets, LLR")
+    assert "faults:\n  dead: crash" in out
+    assert "error: dead never played a move" in err

@@ -56,14 +56,15 @@ def test_ratings_missing_file_is_an_error(tmp_path: Path) -> None:
 
 
 def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:
-    out = tmp_path / "ab.jsonl"
+    out = tmp_path / "ab"
     args = ["ab", "greedy", "passer", "--players", "2", "--elo1", "100", "--max-sets", "30",
             "--out", str(out)]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    assert "H1 accepted" in result.output
-    assert "LLR" in result.output and "set     1" in result.output  # progress lines
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert result.stdout.startswith("H1 accepted")
+    assert "at most 60 matches on 1 worker(s)" in result.stderr  # arena run's progress
+    assert "SPRT  set 2  LLR" in result.stderr
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert records and all(r["set"].startswith("ab-s") for r in records)
     rated = CliRunner().invoke(main, ["ratings", str(out), "--json"])
     assert json.loads(rated.output)["bots"][0]["label"] == "greedy"
@@ -71,7 +72,7 @@ def test_ab_runs_real_matches_until_a_decision(tmp_path: Path) -> None:
 
 def test_ab_unknown_bot_is_a_clear_error() -> None:
     result = CliRunner().invoke(main, ["ab", "greedy", "no-such-bot"])
-    assert result.exit_code == 2 and "unknown bot 'no-such-bot'" in result.output
+    assert result.exit_code == 2 and "BASELINE: unknown bot 'no-such-bot'" in result.stderr
 
 
 def test_many_bots_get_a_pair_list_instead_of_a_matrix(tmp_path: Path) -> None:
