@@ -6,11 +6,12 @@ import dataclasses
 import random
 
 import pytest
-from botcase import position
 
 import arena
 from arena import Bot, MatchInfo, hookimpl
 from arena.game import Rules
+
+from .botcase import position
 
 
 class Minimal(Bot):

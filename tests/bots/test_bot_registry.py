@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
 
 import arena
 from arena import Bot, hookimpl
@@ -15,6 +14,8 @@ from arena.plugins import (
     registry,
 )
 from bots import GreedyBot, RandomBot
+
+from .plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
 
 __all__ = ["install"]  # the fixture, imported for pytest
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from plugin_fixtures import Install, install
 
 from arena.cli import main
+
+from .plugin_fixtures import Install, install
 
 __all__ = ["install"]
 

@@ -6,11 +6,12 @@ import random
 from typing import Any
 
 import pytest
-from botcase import bound, plays, position
 
 from arena import Bot
 from arena.game import Card, Move
 from bots import HighestBot, LowestBot, PasserBot, RandomBot
+
+from .botcase import bound, plays, position
 
 # (bot class, hand, pile, options, expected move)
 CASES: list[tuple[type[Bot], str, str | None, dict[str, Any], str]] = [

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from botcase import bound, plays, position
 
 from arena.game import Card, Move, Rules
 from arena.referee import compare
 from bots import GreedyBot
+
+from .botcase import bound, plays, position
 
 CASES: list[tuple[str, str, str | None, dict[str, Any], str]] = [
     ("leads its weakest set whole", "4C 4D 9S KH 2S", None, {}, "4C 4D"),

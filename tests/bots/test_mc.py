@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from botcase import bound, plays, position
 
 from arena.game import CARDS, JOKER, Deal, Match, Rules, View
 from bots import GreedyBot, McBot
 from bots._mc import play_out, rollout_move, sample_hands
+
+from .botcase import bound, plays, position
 
 
 def _exchange_view(seed: int) -> View:

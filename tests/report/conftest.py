@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from report_helpers import CONFIG, clumsy_spec
 
 from arena.records import RecordWriter
 from arena.referee import run_match
 from arena.report import write_report
 from arena.tournament import run_tournament
+
+from .helpers import CONFIG, clumsy_spec
 
 
 @pytest.fixture(scope="session")

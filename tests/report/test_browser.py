@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from report_helpers import HOSTILE_LABEL
 
 from arena.cli import main
 from arena.records import read_records
 from arena.report import replay_deals
+
+from .helpers import HOSTILE_LABEL
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
                                "(pip install -e '.[test]')")

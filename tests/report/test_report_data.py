@@ -110,7 +110,7 @@ def test_summary_holds_the_leaderboard_arena_ratings_prints(run_folder: Path) ->
 
 
 def test_per_bot_faults_time_losses_and_think_times(run_folder: Path) -> None:
-    from report_helpers import HOSTILE_LABEL
+    from .helpers import HOSTILE_LABEL
 
     summary = _js_value(run_folder / "report" / "data" / "summary.js", "ARENA_SUMMARY")
     records = _records(run_folder)

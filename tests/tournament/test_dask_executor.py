@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 from distributed import LocalCluster
-from tournament_helpers import load_records
 
 from arena.referee import MatchSpec, run_match
 from arena.tournament import (
@@ -36,6 +35,8 @@ from arena.tournament import (
 )
 from arena.tournament._dask import parse_address, play_batch
 from arena.tournament._executor import referee_match
+
+from .helpers import load_records
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 from distributed.utils_test import cluster
-from tournament_helpers import load_records
 
 from arena.tournament import DaskExecutor, Reporter, Standings, TournamentError, run_tournament
+
+from .helpers import load_records
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -9,10 +9,11 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tournament_helpers import record_random_results
 
 from arena.tournament import Schedule, SwissHistory, dry_run_match, validate_config
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes
+
+from .helpers import record_random_results
 
 
 def _repeat_free_partition_exists(

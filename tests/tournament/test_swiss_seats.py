@@ -7,9 +7,10 @@ from itertools import combinations, permutations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tournament_helpers import record_random_results
 
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes
+
+from .helpers import record_random_results
 
 
 def _least(counts: list[int]) -> set[int]:

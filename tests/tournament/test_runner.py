@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tournament_helpers import Interrupt, load_records
 
 from arena.cli import main
 from arena.referee import MatchSpec
@@ -25,6 +24,8 @@ from arena.tournament import (
     dry_run_match,
     run_tournament,
 )
+
+from .helpers import Interrupt, load_records
 
 BOTS = ["greedy", "random", "lowest", "highest", "passer"]
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from ratings_planted_runner import play, play_faulty_baseline
 
 from arena.cli import main
 from arena.cli._ratings import ab_config
@@ -29,6 +28,8 @@ from arena.tournament import (
     validate_config,
 )
 from arena.tournament._sprt import SprtPlan
+
+from .planted_runner import play, play_faulty_baseline
 
 
 def _config(bots: Sequence[str] = ("strong=greedy", "weak=greedy"), *, host: str = "inline",

@@ -22,7 +22,7 @@ CONFIG: dict[str, Any] = {
 
 def clumsy_spec(match_id: str, on_fault: str, seed: int) -> MatchSpec:
     """A match of the faulting bot against three built-in ones."""
-    seats = [{"label": HOSTILE_LABEL, "name": "report_bots:Clumsy", "host": "inline"}]
+    seats = [{"label": HOSTILE_LABEL, "name": "tests.report.report_bots:Clumsy", "host": "inline"}]
     seats += [{"label": name, "name": name, "host": "inline"} for name in ("greedy", "lowest",
                                                                               "random")]
     return MatchSpec.from_dict({

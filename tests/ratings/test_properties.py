@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ratings_helpers import record
 
 from arena.ratings import rate
+
+from .helpers import record
 
 LABELS = ["a", "b", "c", "d", "e"]
 

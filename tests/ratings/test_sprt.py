@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-from ratings_helpers import record
 
 from arena.ratings import (
     Sprt,
@@ -16,6 +15,8 @@ from arena.ratings import (
     simulate_records,
     sprt_from_records,
 )
+
+from .helpers import record
 
 
 def _decisions(true_elo: float, elo0: float, elo1: float, alpha: float, beta: float,

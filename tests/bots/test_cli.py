@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 from click.testing import CliRunner
-from plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
 
 import arena
 from arena.cli import main
+
+from .plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
 
 __all__ = ["install"]
 

@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from ratings_helpers import record
 
 from arena.ratings import RatingsError, rate_files, read_many
+
+from .helpers import record
 
 
 def _write(path: Path, lines: list[str]) -> None:

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_integrity_hostile import home, tournament
 
 import arena.referee._sandbox as sandbox
 from arena.tournament import ConfigError, validate_config
+
+from .test_hostile import home, tournament
 
 __all__ = ["home"]  # a fixture, used by name
 
@@ -80,7 +81,8 @@ def test_an_entrant_under_tmp_starts_in_the_sandbox(tmp_path: Path) -> None:
 
     entrant = tmp_path / "entrant" / "hostile_entrant.py"
     entrant.parent.mkdir()
-    shutil.copy(Path(__file__).parent / "hostile_entrant.py", entrant)
+    for name in ("hostile_entrant.py", "entrant_play.py"):  # the entrant's own files
+        shutil.copy(Path(__file__).parent / name, entrant.parent / name)
     config = tmp_path / "t.yaml"
     config.write_text(yaml.safe_dump({
         "name": "tmp", "seed": 5, "players": 3, "rules": {"rounds": 1},

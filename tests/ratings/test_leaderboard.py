@@ -6,9 +6,10 @@ import itertools
 import random
 
 import pytest
-from ratings_helpers import record
 
 from arena.ratings import RatingsError, expected_scores, rate, simulate_records
+
+from .helpers import record
 
 
 def _tiny() -> list[dict]:

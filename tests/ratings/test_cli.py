@@ -6,10 +6,11 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from ratings_helpers import record
 
 from arena.cli import main
 from arena.ratings import simulate_records
+
+from .helpers import record
 
 
 def _planted_file(path: Path) -> Path:

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from tournament_helpers import Interrupt, load_records
 
 from arena.cli import main
 from arena.ratings import sprt_from_records
@@ -27,6 +26,8 @@ from arena.tournament import (
     validate_config,
 )
 from arena.tournament._sprt import SprtFeed
+
+from .helpers import Interrupt, load_records
 
 ROOT = Path(__file__).resolve().parents[2]
 

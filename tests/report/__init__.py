@@ -1,0 +1,1 @@
+"""Tests of the HTML report, replays, saved standings and the match watchers."""

@@ -1,0 +1,1 @@
+"""Tests of tournament configs, formats, executors, resume and standings."""
