@@ -221,11 +221,7 @@ class _Referee:
         return {
             "schema": RECORD_SCHEMA,
             "type": "match",
-            "match_id": spec.match_id,
-            "tournament": spec.tournament,
-            "seed": spec.seed,
-            "set": spec.set,
-            "round": spec.round,
+            **spec.identity(),
             "rules": spec.rules.to_dict(),
             "seats": [
                 {"seat": seat, "label": self.labels[seat], "bot": host.meta.bot,

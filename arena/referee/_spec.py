@@ -145,6 +145,12 @@ class MatchSpec:
         except ValueError as exc:
             raise MatchSpecError(f"bad rules: {exc}") from None
 
+    def identity(self) -> dict[str, Any]:
+        """What every record of this match repeats of its spec, in record order: ``match_id``,
+        ``tournament``, ``seed``, ``set``, ``round`` (docs/records.md)."""
+        return {"match_id": self.match_id, "tournament": self.tournament, "seed": self.seed,
+                "set": self.set, "round": self.round}
+
     @property
     def labels(self) -> list[str]:
         """The seats' labels, in seat order."""

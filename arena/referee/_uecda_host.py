@@ -36,7 +36,7 @@ from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits
 from ._loading import BotRef
-from ._uecda_tables import (
+from .uecda import (
     PROTOCOL,
     TABLE_BYTES,
     Table,

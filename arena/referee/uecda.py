@@ -1,26 +1,31 @@
-"""The card tables of UECda protocol 20070, as arena's cards, moves and views.
+"""The card tables of UECda protocol 20070, and what the reference server makes of them.
 
-The one codec between UECda's 8x15 tables of big-endian int32 and arena's game: the
-``uecda`` host (arena's referee hosting a UECda client) and ``arena uecda-client`` (an arena
-bot at a UECda server) both go through it. No I/O. docs/uecda.md describes the wire.
+No I/O here: the host (``_uecda_host``), ``arena uecda-client`` and the tests use the same
+conversions between 8x15 tables of big-endian int32 and arena's cards, moves and views.
+docs/uecda.md describes the wire; the judgement of a submitted table follows the reference
+server (tndhms, ``analyze_card``, ``count_card_num``, ``check_include_card``).
+
+Rows 0-3 are spades, hearts, diamonds, clubs; columns 1-13 the ranks 3 .. 2; a joker is a 2
+in a cell (in a hand, at ``[4][1]``).
 """
 
-from ._uecda_tables import (
-    PROTOCOL,
-    TABLE_BYTES,
-    Table,
-    TableError,
-    card_cell,
-    cell_card,
-    empty_table,
-    hand_table,
-    move_table,
-    pack_int,
-    pack_table,
-    table_cards,
-    table_move,
-    unpack_int,
-    unpack_table,
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from arena.game import (
+    JOKER,
+    RANKS,
+    SUITS,
+    Card,
+    Move,
+    Rules,
+    View,
+    move_suits,
+    next_lock,
+    trick_lock,
 )
 
 __all__ = [
@@ -40,3 +45,243 @@ __all__ = [
     "unpack_int",
     "unpack_table",
 ]
+
+PROTOCOL: Final = 20070
+ROWS: Final = 8
+COLS: Final = 15
+TABLE_BYTES: Final = ROWS * COLS * 4
+_FORMAT: Final = struct.Struct(f">{ROWS * COLS}i")
+_INT: Final = struct.Struct(">i")
+
+Table = list[list[int]]
+
+CLASS_OF_ROLE: Final = {"president": 0, "vice-president": 1, None: 2, "vice-scum": 3, "scum": 4}
+"""A role's UECda class (0 daifugo .. 4 daihinmin) at a table of five."""
+
+
+class TableError(ValueError):
+    """A table the reference server would reject; ``str(error)`` says why."""
+
+
+def empty_table() -> Table:
+    """An 8x15 table of zeros."""
+    return [[0] * COLS for _ in range(ROWS)]
+
+
+def pack_table(table: Table) -> bytes:
+    """A table as its 480 bytes on the wire."""
+    return _FORMAT.pack(*(value for row in table for value in row))
+
+
+def unpack_table(data: bytes) -> Table:
+    """480 bytes as a table."""
+    values = _FORMAT.unpack(data)
+    return [list(values[r * COLS:(r + 1) * COLS]) for r in range(ROWS)]
+
+
+def pack_int(value: int) -> bytes:
+    """One int32 on the wire."""
+    return _INT.pack(value)
+
+
+def unpack_int(data: bytes) -> int:
+    """Four bytes as an int32."""
+    value: int = _INT.unpack(data)[0]
+    return value
+
+
+def card_cell(card: Card) -> tuple[int, int]:
+    """A natural card's ``(row, column)``: row 0 spades .. 3 clubs, column 1 (3) .. 13 (2)."""
+    assert card.rank is not None and card.suit is not None
+    return 3 - card.suit, card.rank + 1
+
+
+def cell_card(row: int, col: int) -> Card:
+    """The natural card of a cell (rows 0-3, columns 1-13)."""
+    return Card.parse(RANKS[col - 1] + SUITS[3 - row])
+
+
+def hand_table(view: View, *, mover: int | None, exchange: int = 0,
+               distribution: bool = False) -> Table:
+    """The table the reference server sends a seat: its hand and the state rows 5 and 6.
+
+    ``mover`` is the seat to play (``None`` for the table sent when a deal is dealt, which
+    carries 6 there, as the reference server's does); ``exchange`` the cards the seat gives
+    back in this deal's exchange (row 5, column 1).
+    """
+    table = empty_table()
+    for card in view.hand:
+        if card.is_joker:
+            table[4][1] = 2
+        else:
+            row, col = card_cell(card)
+            table[row][col] = 1
+    state = table[5]
+    state[0] = 1 if distribution else 0
+    state[1] = exchange
+    state[2] = 1 if mover == view.seat else 0
+    state[3] = 6 if mover is None else mover
+    state[4] = 1 if view.pile is None else 0
+    state[6] = 1 if view.revolution else 0
+    state[7] = 1 if view.rules.suit_lock and trick_lock(view.rules, view.trick)[0] else 0
+    fill_players(table, view.counts, view.roles, view.number)
+    return table
+
+
+def fill_players(table: Table, counts: Sequence[int], roles: Sequence[str | None],
+                 number: int) -> None:
+    """Row 6: cards left per player, each player's class, the seat order (0 .. 4)."""
+    players = len(counts)
+    for seat in range(min(players, 5)):
+        table[6][seat] = counts[seat]
+        table[6][5 + seat] = 0 if number == 0 else CLASS_OF_ROLE.get(roles[seat], 2)
+        table[6][10 + seat] = seat
+
+
+def move_table(move: Move, *, previous_suits: int = 0, revolution: bool = False) -> Table:
+    """The cards of ``move`` as a played table (all zeros for a pass).
+
+    A joker in a set goes to the suit :func:`arena.game.move_suits` gives it (so the
+    lock the clients see is arena's); a fifth card of a set goes to row 4; a lone joker goes to
+    ``[0][14]`` (``[0][0]`` during a revolution), where the development kit's client puts it.
+    """
+    table = empty_table()
+    if move.kind == "pass":
+        return table
+    for card in move.cards:
+        if not card.is_joker:
+            row, col = card_cell(card)
+            table[row][col] = 1
+    if move.kind == "run":
+        for card in move.joker_cards:
+            row, col = card_cell(card)
+            table[row][col] = 2
+        return table
+    if move.rank is None:
+        if move.jokers == 1:
+            table[0][0 if revolution else 14] = 2
+        else:  # two jokers alone: never in a UECda game (one joker); spades and hearts
+            table[0][14] = table[1][14] = 2
+        return table
+    col = move.rank + 1
+    natural = (move.mask >> (move.rank * 4)) & 15
+    suits = move_suits(move, previous_suits)
+    extra = [3 - s for s in range(4) if suits >> s & 1 and not natural >> s & 1]
+    for row in extra[:move.jokers]:
+        table[row][col] = 2
+    if move.jokers > len(extra):
+        table[4][col] = 2
+    return table
+
+
+def table_cards(table: Table) -> list[Card]:
+    """The cards of an exchange table: 1s in rows 0-3, columns 1-13, and a joker for a 2.
+
+    Raises :class:`TableError` for anything else in rows 0-4.
+    """
+    cards: list[Card] = []
+    for row in range(5):
+        for col in range(COLS):
+            value = table[row][col]
+            if value == 0:
+                continue
+            if value == 2 and JOKER not in cards:
+                cards.append(JOKER)
+            elif value == 1 and row < 4 and 1 <= col <= 13:
+                cards.append(cell_card(row, col))
+            else:
+                raise TableError(f"cell [{row}][{col}] holds {value}, which is no card")
+    return cards
+
+
+def table_move(table: Table, hand: Iterable[Card]) -> tuple[Move, int]:
+    """The move a submitted table means, as the reference server reads it, and its suits.
+
+    Returns the arena move (``Move.PASS`` for an empty table) and the suit mask the table
+    gives it (a set's joker stands where the client put it). Raises :class:`TableError` for
+    what tndhms rejects before judging the play: a value other than 0, 1 or 2; a 1 in
+    column 0 or 14 or in row 4; more than one joker; cards that are neither one column (a
+    set, row 4 only for a fifth card) nor consecutive cells of one row of 3 or more (a run);
+    a card the player does not hold. A run whose joker stands below the 3 or above the 2
+    (columns 0 and 14) has no arena equivalent: the joker moves to the other end of the run,
+    which is the same run as a lead (docs/uecda.md, "Differences").
+    """
+    cells: list[tuple[int, int, int]] = []
+    jokers = 0
+    for row in range(5):
+        for col in range(COLS):
+            value = table[row][col]
+            if value == 0:
+                continue
+            if value == 1:
+                if col in (0, COLS - 1) or row == 4:
+                    raise TableError(f"a card at [{row}][{col}], outside the card cells")
+            elif value == 2:
+                jokers += 1
+            else:
+                raise TableError(f"cell [{row}][{col}] holds {value}; cells hold 0, 1 or 2")
+            cells.append((row, col, value))
+    if jokers > 1:
+        raise TableError(f"{jokers} jokers in one play; there is one joker")
+    if not cells:
+        return Move.PASS, 0
+    held = set(hand)
+    for row, col, value in cells:
+        if value == 1 and cell_card(row, col) not in held:
+            raise TableError(f"{cell_card(row, col)} is not in the hand")
+        if value == 2 and JOKER not in held:
+            raise TableError("a joker played by a hand without the joker")
+    rows = {r for r, _, _ in cells}
+    cols = sorted(c for _, c, _ in cells)
+    if len(cells) == 1 and jokers == 1:
+        if 4 in rows:
+            raise TableError("a lone joker in row 4, which holds no suit")
+        return Move.parse("JK"), 0
+    if len(set(cols)) == 1:  # a set
+        col = cols[0]
+        if 4 in rows and rows != {0, 1, 2, 3, 4}:
+            raise TableError("row 4 holds only the fifth card of a set")
+        if not 1 <= col <= 13:
+            raise TableError(f"a set in column {col}, outside the ranks")
+        parts = [str(cell_card(r, c)) for r, c, v in cells if v == 1]
+        parts += ["JK"] * jokers
+        suits = 0
+        for r in rows:
+            if r < 4:
+                suits |= 1 << (3 - r)
+        return Move.parse(" ".join(parts)), suits
+    if len(rows) == 1 and cols == list(range(cols[0], cols[0] + len(cols))):  # a run
+        (row,) = rows
+        if row == 4:
+            raise TableError("a run in row 4, which holds no suit")
+        if len(cells) < 3:
+            raise TableError("a run of fewer than 3 cards")
+        shift = {0: cols[-1] + 1, COLS - 1: cols[0] - 1}
+        parts = []
+        for r, c, v in cells:
+            if v == 2:
+                c = shift.get(c, c)
+            parts.append(str(cell_card(r, c)) if v == 1 else "JK=" + str(cell_card(r, c)))
+        return Move.parse(" ".join(parts)), 1 << (3 - row)
+    raise TableError("the cards are neither a set (one column) nor a run (one row in a row)")
+
+
+def field_state(table: Table, *, mover: int, empty: bool, revolution: bool, locked: bool,
+                counts: Sequence[int], roles: Sequence[str | None], number: int) -> Table:
+    """A copy of a played table with the state rows of the table sent after a turn."""
+    out = [list(row) for row in table]
+    out[5] = [0] * COLS
+    out[6] = [0] * COLS
+    out[5][3] = mover
+    out[5][4] = 1 if empty else 0
+    out[5][6] = 1 if revolution else 0
+    out[5][7] = 1 if locked else 0
+    fill_players(out, counts, roles, number)
+    return out
+
+
+def lock_after(rules: Rules, lock: int, suits: int, move: Move) -> tuple[int, int]:
+    """The lock and top suits after ``move`` (unchanged by a pass)."""
+    if move.kind == "pass" or not rules.suit_lock:
+        return lock, suits
+    return next_lock(lock, suits, move)

@@ -39,11 +39,7 @@ def dry_run_match(spec: MatchSpec) -> dict[str, Any]:
         "schema": 1,
         "type": "match",
         "dry_run": True,
-        "match_id": spec.match_id,
-        "tournament": spec.tournament,
-        "seed": spec.seed,
-        "set": spec.set,
-        "round": spec.round,
+        **spec.identity(),
         "rules": spec.rules.to_dict(),
         "seats": [
             {"seat": s, "label": seat.label, "bot": seat.name or seat.command, "host": seat.host}

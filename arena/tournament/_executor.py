@@ -103,11 +103,7 @@ def error_record(spec: MatchSpec, exc: BaseException) -> dict[str, Any]:
     return {
         "schema": 1,
         "type": "error",
-        "match_id": spec.match_id,
-        "tournament": spec.tournament,
-        "seed": spec.seed,
-        "set": spec.set,
-        "round": spec.round,
+        **spec.identity(),
         "seats": [{"seat": i, "label": seat.label} for i, seat in enumerate(spec.seats)],
         "error": f"{type(exc).__name__}: {exc}{where}",
         "traceback": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),

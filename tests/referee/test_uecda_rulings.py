@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from arena.game import Card, Deal, IllegalMove, Rules
-from arena.referee._uecda_tables import TableError, empty_table, table_move
+from arena.referee.uecda import TableError, empty_table, table_move
 
 UECDA = Rules.preset("uecda")
 FILLER = [["QC", "AC"], ["QH", "AD"], ["KH", "AH"], ["KD", "AS"]]
