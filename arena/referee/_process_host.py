@@ -239,7 +239,8 @@ class _ChildHost(Host):
         if self._legal_moves and kind == "play":
             message["legal"] = [str(move) for move in view.legal_moves()]
         try:
-            answer = await _round_trip(proc, message, timeout)
+            # Up to the clock's ceiling: the referee's Clock judges an answer past ``timeout``.
+            answer = await _round_trip(proc, message, timeout + self._limits.lag_ms / 1000)
             return answer_value(answer, kind, request_id)
         except BotFault as fault:
             if fault.kind != "crash" or not fault.detail.startswith("bot error"):

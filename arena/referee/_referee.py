@@ -23,6 +23,7 @@ import arena
 from arena.game import Card, IllegalMove, Match, Move, Rules
 from arena.records import get_logger
 
+from ._cputime import Meter
 from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
 from ._limits import Clock, Limits
@@ -195,6 +196,8 @@ class _Referee:
             await self.show_others(match, kind, seat)
         view = match.view(seat)
         timeout = self.clock.deadline(seat)
+        pids = host.pids() if host.timed else []
+        meter = Meter.start(pids[-1]) if pids else None  # fair clocks: docs/tournaments.md
         t0 = trio.current_time()
         try:
             if kind == "play":
@@ -203,9 +206,11 @@ class _Referee:
                 answer = await host.exchange(view, count, timeout)
         finally:
             elapsed = trio.current_time() - t0
-            in_time = self.clock.charge(seat, elapsed)
+            in_time = self.clock.charge(seat, elapsed, meter)
         if not in_time and host.timed:
-            raise BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
+            own = self.clock.charged[seat]
+            note = f" (its own time {own * 1000:.0f} ms)" if own < elapsed else ""
+            raise BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms{note}, over the "
                            f"{timeout * 1000:.0f} ms allowed (answer discarded)")
         return answer, elapsed
 

@@ -72,7 +72,8 @@ def check_nothing_left(pids: list[int]) -> None:
 
 def within_limits(record: dict[str, Any], limits: dict[str, Any]) -> float:
     """The longest a match may take when every wait ends at its deadline."""
-    per_decision = (limits["move_ms"] + limits["grace_ms"]) / 1000 + 0.5  # + kill and reap
+    ceiling = limits["move_ms"] + limits["grace_ms"] + Limits.from_dict(limits).lag_ms
+    per_decision = ceiling / 1000 + 0.5  # + kill and reap
     starts = (len(record["seats"]) + 2 * len(record["deals"])) * limits["start_ms"] / 1000
     return record["decisions"] * per_decision + starts
 
