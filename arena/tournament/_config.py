@@ -137,6 +137,17 @@ class Limits(BaseModel):
         description="Run process and command bots in their own namespaces (docs/security.md); "
         "default: wherever this machine can.",
     )
+    grace_ms: float | None = Field(
+        default=None, gt=0,
+        description="Slack after a decision's time for pipes and scheduling; a later answer "
+        "is a timeout (ms; default: the referee's, 100).",
+    )
+    lag_ms: float | None = Field(
+        default=None, ge=0,
+        description="Most time past move time plus grace a decision may take when the delay "
+        "was the machine's, not the bot's (fair clocks, docs/tournaments.md); 0 turns them off "
+        "(ms; default: the referee's, 500).",
+    )
 
     def spec(self) -> dict[str, Any]:
         """The ``limits`` of the match spec (``on_fault`` goes into the rules)."""
@@ -146,6 +157,8 @@ class Limits(BaseModel):
             "start_ms": self.start_ms,
             "memory_mb": self.memory_mb,
             "sandbox": self.sandboxed(),
+            "grace_ms": self.grace_ms,
+            "lag_ms": self.lag_ms,
         }
 
     def sandboxed(self) -> bool:
