@@ -56,6 +56,7 @@ def standings_table(
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
     table.add_column("faults", justify="right")
+    table.add_column("timeouts", justify="right")
     shown = rows if limit is None else rows[:limit]
     for row in shown:
         table.add_row(
@@ -66,6 +67,7 @@ def standings_table(
             f"{row['wins']} ({row['win_rate']:.0%})",
             f"{row['mean_points']:.2f}",
             str(row.get("faults", 0)),
+            str(row.get("timeouts", 0)),
         )
     if limit is not None and len(rows) > limit:
         table.caption = f"top {limit} of {len(rows)}"
