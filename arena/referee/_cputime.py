@@ -24,7 +24,9 @@ alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from dataclasses import dataclass
 
 __all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "group_cpu", "process_cpu",
@@ -50,14 +52,34 @@ def _read(path: str) -> bytes | None:
         os.close(fd)
 
 
-def _stat_fields(pid: int) -> list[bytes] | None:
-    """The fields of ``/proc/PID/stat`` after the command name, or None if unreadable."""
-    stat = _read(f"/proc/{pid}/stat")
+def _pread(fd: int) -> bytes | None:
+    try:
+        return os.pread(fd, 4096, 0)
+    except OSError:
+        return None
+
+
+def _fields(stat: bytes | None) -> list[bytes] | None:
+    """The fields of a ``/proc/PID/stat`` text after the command name, up to ``cstime``."""
     if not stat:
         return None
-    close = stat.rfind(b")")
-    fields = stat[close + 2 :].split()
-    return fields if len(fields) > 16 else None
+    fields = stat[stat.rfind(b")") + 2 :].split(maxsplit=15)
+    return fields if len(fields) > 15 else None
+
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name, or None if unreadable."""
+    return _fields(_read(f"/proc/{pid}/stat"))
+
+
+def _cpu(fields: list[bytes] | None, children: bool = True) -> float | None:
+    if fields is None:
+        return None
+    # fields[0] is field 3 (state); utime, stime, cutime, cstime are fields 14-17
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks * CLOCK_TICK
 
 
 def process_cpu(pid: int, children: bool = True) -> float | None:
@@ -66,14 +88,7 @@ def process_cpu(pid: int, children: bool = True) -> float | None:
     Clock-tick resolution (usually 10 ms): the kernel rounds its exact
     figure down to whole ticks.
     """
-    fields = _stat_fields(pid)
-    if fields is None:
-        return None
-    # fields[0] is field 3 (state); utime, stime, cutime, cstime are fields 14-17
-    ticks = int(fields[11]) + int(fields[12])
-    if children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks * CLOCK_TICK
+    return _cpu(_stat_fields(pid), children)
 
 
 @dataclass(frozen=True)
@@ -84,15 +99,16 @@ class TaskTimes:
     waited: float
 
 
-def task_times(path: str) -> TaskTimes | None:
-    """A task's :class:`TaskTimes` from its ``schedstat`` file, or None if unreadable."""
-    data = _read(path)
-    if not data:
-        return None
-    parts = data.split()
+def _times(data: bytes | None) -> TaskTimes | None:
+    parts = data.split() if data else ()
     if len(parts) < 2:
         return None
     return TaskTimes(int(parts[0]) / 1e9, int(parts[1]) / 1e9)
+
+
+def task_times(path: str) -> TaskTimes | None:
+    """A task's :class:`TaskTimes` from its ``schedstat`` file, or None if unreadable."""
+    return _times(_read(path))
 
 
 def group_cpu(pgid: int, exclude: int) -> float:
@@ -121,7 +137,34 @@ def group_cpu(pgid: int, exclude: int) -> float:
 LAUNCHERS = frozenset({b"bwrap", b"unshare"})
 """Programs that start a sandboxed bot and wait for it: the bot is their only descendant."""
 
-_bot_tasks: dict[int, int] = {}
+class _Files:
+    """The open ``/proc`` files of one bot process, read again and again with ``pread``.
+
+    Opening a file costs more than reading it; a decision's meter reads these two.
+    """
+
+    __slots__ = ("pid", "sched", "stat")
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.stat = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        try:
+            self.sched = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
+        except OSError:
+            os.close(self.stat)
+            raise
+
+    def close(self) -> None:
+        for fd in (self.stat, self.sched):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+_bot_files: dict[int, _Files] = {}
+"""By process group leader: the bot's process and its open files."""
+
+_KEEP = 64
+"""Bots whose files stay open; more are all closed (their processes have mostly gone)."""
 
 
 def bot_task(leader: int) -> int:
@@ -129,11 +172,7 @@ def bot_task(leader: int) -> int:
 
     The leader itself, unless it is a sandbox launcher (``bwrap``,
     ``unshare``): then the process its chain of only children leads to.
-    Found once per leader (by reading ``/proc``) and remembered.
     """
-    known = _bot_tasks.get(leader)
-    if known is not None:
-        return known
     comm: dict[int, bytes] = {}
     children: dict[int, list[int]] = {}
     try:
@@ -147,26 +186,55 @@ def bot_task(leader: int) -> int:
         if not stat:
             continue
         close = stat.rfind(b")")
-        fields = stat[close + 2 :].split()
+        fields = stat[close + 2 :].split(maxsplit=3)
         if len(fields) > 2 and int(fields[2]) == leader and fields[0] not in (b"Z", b"X"):
             comm[int(entry)] = stat[stat.find(b"(") + 1 : close]
             children.setdefault(int(fields[1]), []).append(int(entry))
     task = leader
     while comm.get(task) in LAUNCHERS and len(children.get(task, ())) == 1:
         task = children[task][0]
-    if len(_bot_tasks) > 4096:
-        _bot_tasks.clear()
-    _bot_tasks[leader] = task
     return task
 
 
-def forget_bot_task(leader: int) -> None:
-    """Forget :func:`bot_task`'s answer for ``leader`` (its process has gone)."""
-    _bot_tasks.pop(leader, None)
+def _files(leader: int) -> _Files | None:
+    """The bot's open files for the group ``leader`` leads (found once), or None."""
+    files = _bot_files.get(leader)
+    if files is None:
+        if len(_bot_files) >= _KEEP:
+            for stale in _bot_files.values():
+                stale.close()
+            _bot_files.clear()
+        try:
+            files = _bot_files[leader] = _Files(bot_task(leader))
+        except OSError:
+            return None
+    return files
 
 
-_OWN_TASK = "/proc/thread-self/schedstat"
-"""The scheduler accounting of the calling thread: the referee's own."""
+def _forget(leader: int) -> None:
+    files = _bot_files.pop(leader, None)
+    if files is not None:
+        files.close()
+
+
+_own: tuple[int, int, int] | None = None
+"""(process id, thread id, open file) of the referee thread's ``schedstat``."""
+
+
+def _own_times() -> TaskTimes | None:
+    """The calling thread's (the referee's) :class:`TaskTimes`, from a file kept open."""
+    global _own
+    pid, tid = os.getpid(), threading.get_native_id()
+    if _own is None or _own[:2] != (pid, tid):
+        try:
+            fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+        except OSError:
+            return None
+        if _own is not None and _own[0] == pid:
+            with contextlib.suppress(OSError):
+                os.close(_own[2])
+        _own = (pid, tid, fd)
+    return _times(_pread(_own[2]))
 
 
 class Meter:
@@ -197,13 +265,15 @@ class Meter:
     @classmethod
     def start(cls, leader: int) -> Meter | None:
         """A meter of the bot whose process group ``leader`` leads, or None if unreadable."""
-        pid = bot_task(leader)
-        cpu0 = process_cpu(pid)
-        task0 = task_times(f"/proc/{pid}/schedstat")
-        if cpu0 is None or task0 is None:
-            forget_bot_task(leader)
+        files = _files(leader)
+        if files is None:
             return None
-        return cls(leader, pid, cpu0, task0, task_times(_OWN_TASK))
+        cpu0 = _cpu(_fields(_pread(files.stat)))
+        task0 = _times(_pread(files.sched))
+        if cpu0 is None or task0 is None:
+            _forget(leader)
+            return None
+        return cls(leader, files.pid, cpu0, task0, _own_times())
 
     def own_time(self, elapsed: float) -> float:
         """Seconds of ``elapsed`` (the decision's wall time) that were the bot's own.
@@ -229,7 +299,7 @@ class Meter:
         main_ran = task1.ran - self._task0.ran
         self.cpu = max(cpu1 - self._cpu0, main_ran) + group_cpu(self._leader, exclude=self._pid)
         self.waited = max(0.0, task1.waited - self._task0.waited)
-        referee1 = task_times(_OWN_TASK) if self._referee0 is not None else None
+        referee1 = _own_times() if self._referee0 is not None else None
         if referee1 is not None and self._referee0 is not None:
             self.lag = max(0.0, referee1.waited - self._referee0.waited)
         return min(elapsed, max(self.cpu, elapsed - self.waited - self.lag))

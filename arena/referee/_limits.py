@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from ._cputime import Meter
+from ._cputime import Meter
 
 __all__ = ["Clock", "Limits"]
 
@@ -109,6 +108,15 @@ class Clock:
     def bank(self, seat: int) -> float:
         """Seconds left in the seat's bank."""
         return self._bank[seat]
+
+    def meter(self, pids: Sequence[int]) -> Meter | None:
+        """A :class:`Meter` for the decision about to start, or None.
+
+        ``pids`` are the processes the seat's host started, its current one
+        last (``Host.pids()``; empty for a host without processes). None when
+        fair clocks are off (``lag_ms: 0``) or ``/proc`` cannot be read.
+        """
+        return Meter.start(pids[-1]) if pids and self._lag else None
 
     def charge(self, seat: int, elapsed: float, meter: Meter | None = None) -> bool:
         """Spend the seat's time on a decision that took ``elapsed`` seconds by the wall clock.

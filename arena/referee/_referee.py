@@ -23,7 +23,6 @@ import arena
 from arena.game import Card, IllegalMove, Match, Move, Rules
 from arena.records import get_logger
 
-from ._cputime import Meter
 from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
 from ._limits import Clock, Limits
@@ -196,8 +195,7 @@ class _Referee:
             await self.show_others(match, kind, seat)
         view = match.view(seat)
         timeout = self.clock.deadline(seat)
-        pids = host.pids() if host.timed else []
-        meter = Meter.start(pids[-1]) if pids else None  # fair clocks: docs/tournaments.md
+        meter = self.clock.meter(host.pids() if host.timed else ())  # fair clocks
         t0 = trio.current_time()
         try:
             if kind == "play":

@@ -126,6 +126,19 @@ def test_the_bot_task_is_the_leader_or_the_bot_under_its_sandbox_launcher() -> N
             trio.run(host.aclose)
 
 
+def test_a_meter_is_started_only_for_a_live_process_and_only_with_fair_clocks() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                            start_new_session=True)
+    try:
+        assert isinstance(Clock(Limits(), 1).meter([proc.pid]), Meter)
+        assert Clock(Limits(lag_ms=0), 1).meter([proc.pid]) is None
+        assert Clock(Limits(), 1).meter([]) is None
+    finally:
+        proc.kill()
+        proc.wait()
+    assert Meter.start(proc.pid) is None  # gone: its files, kept open, no longer read
+
+
 # -- the clock ----------------------------------------------------------------------------
 
 
