@@ -12,7 +12,7 @@ with the machine's load average. Target: at most 1 timeout per 10,000
 moves with fair clocks.
 
     python benchmarks/clock_fairness.py [--repeat 4] [--rounds 3] [--move-ms 50]
-                                        [--grace-ms 100] [--jobs 4] [--runs 1]
+                                        [--grace-ms 100] [--jobs 4] [--runs 1] [--details 3]
 """
 
 from __future__ import annotations
@@ -73,13 +73,16 @@ def run(args: argparse.Namespace, lag_ms: float | None) -> dict[str, Any]:
         load = os.getloadavg()[0]
         moves = 0
         timeouts: collections.Counter[str] = collections.Counter()
+        details: list[str] = []
         for record in read_records(result.records):
             moves += record["decisions"]
             for deal in record["deals"]:
                 for fault in deal["faults"]:
                     if fault["kind"] == "timeout":
                         timeouts[fault["bot"]] += 1
-    return {"moves": moves, "timeouts": timeouts, "load": load, "wall": result.elapsed_s}
+                        details.append(f"{fault['bot']}: {fault['detail'][:160]}")
+    return {"moves": moves, "timeouts": timeouts, "load": load, "wall": result.elapsed_s,
+            "details": details}
 
 
 def line(name: str, figures: dict[str, Any]) -> str:
@@ -99,6 +102,8 @@ def main() -> None:
     parser.add_argument("--grace-ms", type=float, default=100)
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--runs", type=int, default=1, help="runs of each variant, interleaved")
+    parser.add_argument("--details", type=int, default=3,
+                        help="timeout details shown per run (the bot's wall and own time)")
     args = parser.parse_args()
     print(f"clock fairness: {os.cpu_count()} cores, jobs={args.jobs}, move_ms={args.move_ms:g}, "
           f"grace_ms={args.grace_ms:g}, bots think {args.move_ms / 2:g} ms (computing or "
@@ -111,6 +116,8 @@ def main() -> None:
             figures = run(args, lag)
             rates.append(10000 * sum(figures["timeouts"].values()) / max(1, figures["moves"]))
             print(line(f"run {i + 1}, {name}", figures))
+            for detail in figures["details"][: args.details]:
+                print(f"      {detail}")
     print(f"median timeouts per 10,000 moves: fair clocks {statistics.median(fair):.2f}, "
           f"baseline {statistics.median(base):.2f} (target: fair clocks <= 1)")
 
