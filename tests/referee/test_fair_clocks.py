@@ -30,7 +30,7 @@ from arena.referee import (
     play_match,
     sandbox_mechanism,
 )
-from arena.referee._cputime import Meter, bot_task, process_cpu, task_times
+from arena.referee._cputime import Meter, TaskTimes, bot_task, process_cpu, task_times
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the bots there too
 from arena_hostile_bots import Sleeper, Spinner, ref
@@ -137,6 +137,27 @@ def test_a_meter_is_started_only_for_a_live_process_and_only_with_fair_clocks() 
         proc.kill()
         proc.wait()
     assert Meter.start(proc.pid) is None  # gone: its files, kept open, no longer read
+
+
+def test_the_referees_own_wait_for_a_cpu_is_taken_off_the_bots_time() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                            start_new_session=True)
+    try:
+        time.sleep(0.2)  # the child has started and sleeps: it runs no more and waits for nothing
+        cpu0, bot0 = process_cpu(proc.pid), task_times(f"/proc/{proc.pid}/schedstat")
+        mine = task_times("/proc/thread-self/schedstat")
+        assert cpu0 is not None and bot0 is not None and mine is not None
+        # As if the referee's thread had waited 200 ms for a CPU since the decision started.
+        waited = TaskTimes(mine.ran, mine.waited - 0.2)
+        meter = Meter(proc.pid, proc.pid, cpu0, bot0, waited)
+        own = meter.own_time(0.3)
+        assert meter.lag >= 0.2 and meter.cpu < 0.05
+        assert own == pytest.approx(0.1, abs=0.05)
+        unmeasured = Meter(proc.pid, proc.pid, cpu0, bot0, None)
+        assert unmeasured.own_time(0.3) == pytest.approx(0.3, abs=0.05)
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 # -- the clock ----------------------------------------------------------------------------
