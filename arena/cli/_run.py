@@ -165,6 +165,8 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     except ConfigError as exc:
         _config_error(exc)
     console = Console()
+    if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings
+        console = Console(width=max(console.width, 120))
     reporter: Reporter | None = None
     if not quiet and not as_json:
         shown = LiveReporter if console.is_terminal else LineReporter
