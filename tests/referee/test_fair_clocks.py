@@ -45,9 +45,11 @@ TIGHT = {"move_ms": 100, "grace_ms": 50, "start_ms": 20000, "memory_mb": 512}
 @pytest.fixture
 def hog() -> Iterator[None]:
     """A process that spins on CPU 0 for as long as the test runs."""
-    proc = subprocess.Popen([sys.executable, "-c",
-                             "import os\nos.sched_setaffinity(0, {0})\nwhile True: pass"])
+    code = ("import os\nos.sched_setaffinity(0, {0})\nprint('spinning', flush=True)\n"
+            "while True: pass")
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
+        assert proc.stdout is not None and proc.stdout.readline() == "spinning\n"
         yield
     finally:
         proc.kill()
