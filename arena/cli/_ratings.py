@@ -121,7 +121,8 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
     )
     table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
     for name in ("rank", "bot", "deal score", f"{board.confidence:.0%} interval", "mu ± sigma",
-                 "ordinal", "matches", "deals", "place", "points", "1st", "faults"):
+                 "ordinal", "matches", "deals", "place", "points", "1st", "faults",
+                 "timeouts"):
         table.add_column(name, justify="left" if name == "bot" else "right",
                          no_wrap=name in ("bot", "rank"))
     for line in board.bots:
@@ -142,6 +143,7 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
             f"{line.mean_points:.2f}",
             f"{line.first_rate:.0%}",
             str(line.faults) if line.faults else "-",
+            str(line.timeouts) if line.timeouts else "-",
         )
     console.print(table)
     if board.duplicates:

@@ -56,6 +56,7 @@ def standings_table(
     table.add_column("wins", justify="right")
     table.add_column("points/match", justify="right")
     table.add_column("faults", justify="right")
+    table.add_column("timeouts", justify="right")
     shown = rows if limit is None else rows[:limit]
     for row in shown:
         table.add_row(
@@ -66,6 +67,7 @@ def standings_table(
             f"{row['wins']} ({row['win_rate']:.0%})",
             f"{row['mean_points']:.2f}",
             str(row.get("faults", 0)),
+            str(row.get("timeouts", 0)),
         )
     if limit is not None and len(rows) > limit:
         table.caption = f"top {limit} of {len(rows)}"
@@ -163,6 +165,8 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     except ConfigError as exc:
         _config_error(exc)
     console = Console()
+    if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings
+        console = Console(width=max(console.width, 120))
     reporter: Reporter | None = None
     if not quiet and not as_json:
         shown = LiveReporter if console.is_terminal else LineReporter

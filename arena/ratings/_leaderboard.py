@@ -36,6 +36,7 @@ class BotRating:
     mu: float  # OpenSkill Plackett-Luce rating
     sigma: float
     ordinal: float  # mu - 3 sigma: a conservative skill estimate
+    timeouts: int = 0  # faults of kind timeout: time losses (also counted in faults)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready form."""
@@ -170,6 +171,7 @@ def rate_results(
                 mean_points=float(mean_points[i]),
                 first_rate=float(firsts[i]),
                 faults=int(data.faults[i]),
+                timeouts=int(data.timeouts[i]),
                 score=float(score[i]),
                 score_low=lows[i],
                 score_high=highs[i],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,7 @@ class Arrays:
     score: npt.NDArray[np.float64]  # per row: points rescaled to 0 (worst) .. 1 (best)
     matches: npt.NDArray[np.int64]  # per bot: matches played
     faults: npt.NDArray[np.int64]  # per bot: faults committed
+    timeouts: npt.NDArray[np.int64]  # per bot: faults of kind timeout (time losses)
     clusters: int
     cluster_kind: str  # "set" (all matches in duplicate sets), "match" (none) or "mixed"
 
@@ -68,6 +69,7 @@ class Results:
         self._points = array("d")
         self._matches: list[int] = []
         self._faults: list[int] = []
+        self._timeouts: list[int] = []
         self.duplicates = 0
         self.skipped = 0
         self._with_set = 0
@@ -89,6 +91,7 @@ class Results:
             self._labels.append(label)
             self._matches.append(0)
             self._faults.append(0)
+            self._timeouts.append(0)
         return index
 
     def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
@@ -133,6 +136,7 @@ class Results:
         rows: list[int] = []
         points_rows: list[float] = []
         faults: list[int] = []
+        timeouts: list[int] = []
         try:
             for number, deal in enumerate(deals):
                 order = deal["finish_order"]
@@ -145,7 +149,10 @@ class Results:
                 sizes.append(n)
                 rows.extend([ids[s] for s in order])
                 points_rows.extend([points[s] for s in order])
-                faults.extend(ids[fault["seat"]] for fault in deal.get("faults") or ())
+                for fault in deal.get("faults") or ():
+                    faults.append(ids[fault["seat"]])
+                    if fault.get("kind") == "timeout":
+                        timeouts.append(ids[fault["seat"]])
             points_column = array("d", points_rows)
         except RatingsError:  # a ValueError too: keep its own message
             raise
@@ -153,14 +160,15 @@ class Results:
             raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
         self._label.extend(rows)
         self._points.extend(points_column)
-        self._store(key, record.get("set"), ids, len(sizes), faults)
+        self._store(key, record.get("set"), ids, len(sizes), faults, timeouts)
 
     def _store(
-        self, key: tuple[str, str], set_id: Any, ids: list[int], deals: int, faults: list[int]
+        self, key: tuple[str, str], set_id: Any, ids: list[int], deals: int, faults: list[int],
+        timeouts: Sequence[int],
     ) -> None:
         """Everything of a checked match but its rows (label and points per seat, best first),
         which the caller appends: one match of ``deals`` deals at a table of ``len(ids)``
-        bots, ``faults`` the bot index of each fault."""
+        bots, ``faults`` the bot index of each fault, ``timeouts`` of each timeout fault."""
         tournament, match_id = key
         first_deal = len(self._deal_size)
         self._deal_size.extend([len(ids)] * deals)
@@ -175,6 +183,8 @@ class Results:
             self._matches[index] += 1
         for index in faults:
             self._faults[index] += 1
+        for index in timeouts:
+            self._timeouts[index] += 1
         tournament_key = self._tournament_keys.get(tournament)
         if tournament_key is None:
             tournament_key = self._tournament_keys[tournament] = natural_key(tournament)
@@ -222,6 +232,7 @@ class Results:
             score=_scores(points, new_starts, sizes, place),
             matches=np.asarray([self._matches[i] for i in by_name], dtype=np.int64),
             faults=np.asarray([self._faults[i] for i in by_name], dtype=np.int64),
+            timeouts=np.asarray([self._timeouts[i] for i in by_name], dtype=np.int64),
             clusters=len(self._cluster_index),
             cluster_kind=_cluster_kind(self._with_set, len(self._match_keys)),
         )

@@ -41,6 +41,7 @@ class _Seat(msgspec.Struct):
 
 class _Fault(msgspec.Struct):
     seat: int
+    kind: str = ""
 
 
 class _Deal(msgspec.Struct):
@@ -155,15 +156,18 @@ class _Reader:
         points = list(map(_POINTS, deals))
         if any(map(n.__ne__, map(len, orders))) or any(map(n.__ne__, map(len, points))):
             return False
-        faulted = list(map(_SEAT, chain.from_iterable(filter(None, map(_FAULTS, deals)))))
+        faults = list(chain.from_iterable(filter(None, map(_FAULTS, deals))))
+        faulted = list(map(_SEAT, faults))
         if faulted and not all(0 <= seat < n for seat in faulted):
             return False
+        timed_out = [fault.seat for fault in faults if fault.kind == "timeout"]
         ids = [results._label_id(seat.label) for seat in seats]
         self._bases.extend([len(self._ids)] * len(deals))
         self._ids.extend(ids)
         self._orders.extend(chain.from_iterable(orders))
         self._points.extend(chain.from_iterable(points))
-        results._store(key, record.set, ids, len(deals), [ids[seat] for seat in faulted])
+        results._store(key, record.set, ids, len(deals), [ids[seat] for seat in faulted],
+                       [ids[seat] for seat in timed_out])
         if len(self._bases) >= _BATCH:
             self._flush()
         return True

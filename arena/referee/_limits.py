@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
+
+from ._cputime import Meter
 
 __all__ = ["Clock", "Limits"]
 
@@ -26,6 +28,14 @@ class Limits:
     ``process`` and ``command`` bots in their own namespaces (see
     ``arena.referee.sandbox_mechanism`` and docs/security.md).
 
+    ``lag_ms`` makes the clock fair on a loaded machine: an answer later
+    than budget plus grace by the wall clock is still in time if the bot's
+    own time was not (its CPU time, or the wall time less the time its
+    process and the referee waited for a CPU; see :meth:`Clock.charge`),
+    but the referee never waits longer than budget plus grace plus
+    ``lag_ms``: that is the hard wall-clock ceiling of every decision, for
+    a bot that sleeps, hangs or forks alike. ``0`` turns the fairness off.
+
     Every field is checked when the object is made (a ``ValueError`` naming
     the field), so whoever holds a ``Limits`` holds valid limits: the
     tournament config, the command line and the referee share this one check.
@@ -38,6 +48,7 @@ class Limits:
     grace_ms: int = 100
     cpu_s: int = 3600
     sandbox: bool = False
+    lag_ms: int = 500
 
     def __post_init__(self) -> None:
         if not isinstance(self.sandbox, bool):
@@ -46,7 +57,7 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"limit {name!r} must be a whole number > 0, got {value!r}")
-        for name, least in (("bank_ms", 0), ("memory_mb", 1)):
+        for name, least in (("bank_ms", 0), ("memory_mb", 1), ("lag_ms", 0)):
             value = getattr(self, name)
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, int) or value < least
@@ -83,12 +94,18 @@ _NAMES = Limits.names()
 
 
 class Clock:
-    """Per-seat chess clock: ``move_ms`` per decision plus an optional match bank."""
+    """Per-seat chess clock: ``move_ms`` per decision plus an optional match bank.
+
+    The clock charges a seat its own time, not the machine's: see :meth:`charge`.
+    """
 
     def __init__(self, limits: Limits, players: int) -> None:
         self._move = limits.move_ms / 1000
         self._grace = limits.grace_ms / 1000
+        self._lag = limits.lag_ms / 1000
         self._bank = [(limits.bank_ms or 0) / 1000] * players
+        self.charged = [0.0] * players
+        """Seconds charged to each seat for its last decision (its own time when granted)."""
 
     def budget(self, seat: int) -> float:
         """Seconds the seat may think on this decision before it is late."""
@@ -98,16 +115,41 @@ class Clock:
         """Seconds after which the referee stops waiting (budget plus grace)."""
         return self.budget(seat) + self._grace
 
+    def ceiling(self, seat: int) -> float:
+        """Seconds after which the referee stops waiting whatever the cause (deadline plus lag)."""
+        return self.deadline(seat) + self._lag
+
     def bank(self, seat: int) -> float:
         """Seconds left in the seat's bank."""
         return self._bank[seat]
 
-    def charge(self, seat: int, elapsed: float) -> bool:
-        """Spend ``elapsed`` seconds of the seat's time; False if it ran past the deadline."""
-        if elapsed > self.deadline(seat):
+    def meter(self, pids: Sequence[int]) -> Meter | None:
+        """A :class:`Meter` for the decision about to start, or None.
+
+        ``pids`` are the processes the seat's host started, its current one
+        last (``Host.pids()``; empty for a host without processes). None when
+        fair clocks are off (``lag_ms: 0``) or ``/proc`` cannot be read.
+        """
+        return Meter.start(pids[-1]) if pids and self._lag else None
+
+    def charge(self, seat: int, elapsed: float, meter: Meter | None = None) -> bool:
+        """Spend the seat's time on a decision that took ``elapsed`` seconds by the wall clock.
+
+        False if it ran past the deadline. When the wall time is over the
+        deadline but within :meth:`ceiling`, and a ``meter`` accounted the
+        decision, the seat is charged only its own time
+        (:meth:`Meter.own_time`): the referee's delays and the time the
+        bot's process waited for a CPU are the machine's, not the bot's.
+        """
+        spent = elapsed
+        deadline = self.deadline(seat)
+        if meter is not None and deadline < elapsed <= deadline + self._lag:
+            spent = meter.own_time(elapsed)
+        self.charged[seat] = spent
+        if spent > deadline:
             self._bank[seat] = 0.0
             return False
-        over = elapsed - self._move
+        over = spent - self._move
         if over > 0:
             self._bank[seat] = max(0.0, self._bank[seat] - over)
         return True

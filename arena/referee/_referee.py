@@ -24,6 +24,7 @@ import arena
 from arena.game import Card, Decision, IllegalMove, Match, Move
 from arena.records import get_logger
 
+from ._cputime import Meter
 from ._faults import BotFault
 from ._host import Host, InlineHost, StartInfo
 from ._limits import Clock, Limits
@@ -251,13 +252,16 @@ class _Referee:
         pending, self.start_faults[seat] = self.start_faults[seat], None
         return pending
 
-    def late(self, seat: int, elapsed: float) -> BotFault | None:
-        """Charge ``elapsed`` to the seat's clock: the timeout fault if it was too late."""
+    def late(self, seat: int, elapsed: float, meter: Meter | None = None) -> BotFault | None:
+        """Charge the decision to the seat's clock (its own time, with a ``meter``: fair
+        clocks): the timeout fault if it was too late."""
         clock = self.clock
         allowed = clock.deadline(seat)
-        if clock.charge(seat, elapsed) or not self.hosts[seat].timed:
+        if clock.charge(seat, elapsed, meter) or not self.hosts[seat].timed:
             return None
-        return BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms, over the "
+        own = clock.charged[seat]
+        note = f" (its own time {own * 1000:.0f} ms)" if own < elapsed else ""
+        return BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms{note}, over the "
                         f"{allowed * 1000:.0f} ms allowed (answer discarded)")
 
     # -- driving it when every seat is inline: no event loop at all --------------------------
@@ -395,13 +399,17 @@ class _Referee:
         if self.observers:
             await self.show_others(kind, seat)
         view = self.match.view(seat)
-        allowed = self.clock.deadline(seat)
+        # The referee waits up to the clock's ceiling; the clock then judges the answer by the
+        # bot's own time (fair clocks). The meter starts after prepare(): it measures the
+        # host's current process.
+        ceiling = self.clock.ceiling(seat)
         time_ms = round(max(0.0, self.clock.budget(seat) * 1000))  # what the bot is told
+        meter = self.clock.meter(host.pids() if host.timed else ())
         late = False
         t0 = trio.current_time()
         try:
             if host.timed and host.preemptible:
-                with trio.move_on_at(t0 + allowed) as scope:
+                with trio.move_on_at(t0 + ceiling) as scope:
                     if kind == "play":
                         answer = await host.play(view, time_ms)
                     else:
@@ -413,9 +421,9 @@ class _Referee:
                 answer = await host.exchange(view, count, time_ms)
         finally:
             elapsed = trio.current_time() - t0
-            overdue = self.late(seat, elapsed)
+            overdue = self.late(seat, elapsed, meter)
         if late:
-            raise host.timeout_fault(kind, allowed)
+            raise host.timeout_fault(kind, ceiling)
         if overdue is not None:
             raise overdue
         return answer, elapsed

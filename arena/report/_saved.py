@@ -25,7 +25,7 @@ STANDINGS_CSV = "standings.csv"
 CSV_COLUMNS = (
     "rank", "label", "matches", "match_score", "wins", "win_rate", "points", "mean_points",
     "deal_rank", "deals", "deal_score", "deal_score_low", "deal_score_high", "mu", "sigma",
-    "faults",
+    "faults", "timeouts",
 )
 
 
@@ -45,6 +45,7 @@ def standings_rows(standings: Sequence[Mapping[str, Any]],
             "deal_score": rating.get("score"), "deal_score_low": rating.get("score_low"),
             "deal_score_high": rating.get("score_high"), "mu": rating.get("mu"),
             "sigma": rating.get("sigma"), "faults": rating.get("faults", 0),
+            "timeouts": line.get("timeouts", 0),
         })
     return [{k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()}
             for row in rows]

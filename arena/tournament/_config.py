@@ -128,8 +128,12 @@ class LimitsConfig(BaseModel):
     bank_ms: int | None = _limit("Extra time a seat may draw on over a match (ms); null: none.")
     start_ms: int | None = _limit("Time for a bot to start (ms).")
     memory_mb: int | None = _limit("Memory cap of process and command bots (MB); null: none.")
-    grace_ms: int | None = _limit("Transport slack after a decision's time (ms).")
+    grace_ms: int | None = _limit("Slack after a decision's time for pipes and scheduling; a "
+                                  "later answer is a timeout (ms).")
     cpu_s: int | None = _limit("CPU time cap of a bot process over its life (s).")
+    lag_ms: int | None = _limit("Most time past move time plus grace a decision may take when "
+                                "the delay was the machine's, not the bot's (fair clocks, "
+                                "docs/tournaments.md); 0 turns them off (ms).")
     on_fault: Literal["forfeit", "pass"] | None = Field(
         default=None, description="What a fault costs (default: the rules' on_fault)."
     )
@@ -139,7 +143,7 @@ class LimitsConfig(BaseModel):
         "default: wherever this machine can.",
     )
 
-    @field_validator("move_ms", "bank_ms", "start_ms", "memory_mb", "grace_ms", "cpu_s")
+    @field_validator("move_ms", "bank_ms", "start_ms", "memory_mb", "grace_ms", "cpu_s", "lag_ms")
     @classmethod
     def _check(cls, value: int | None, info: ValidationInfo) -> int | None:
         from arena.referee import Limits
@@ -156,8 +160,12 @@ class LimitsConfig(BaseModel):
         """The match's :class:`arena.referee.Limits` (``on_fault`` goes into the rules)."""
         from arena.referee import Limits
 
-        given: dict[str, Any] = {name: getattr(self, name) for name in self.model_fields_set
-                                 if name in Limits.names() and name != "sandbox"}
+        nullable = ("bank_ms", "memory_mb")  # null means none; for the others, the default
+        given: dict[str, Any] = {
+            name: getattr(self, name) for name in self.model_fields_set
+            if name in Limits.names() and name != "sandbox"
+            and (getattr(self, name) is not None or name in nullable)
+        }
         return Limits(**given, sandbox=self.sandboxed())
 
     def sandboxed(self) -> bool:

@@ -161,7 +161,7 @@ class DaskExecutor:
                     n_workers=workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # a free port: its HTTP server always starts
                     silence_logs=logging.CRITICAL,
                 )
             self._client = dist.Client(self._cluster, set_as_default=False)

@@ -38,6 +38,8 @@ class Standing:
     byes: int = 0
     faults: int = 0
     """Faults of the bot (any kind) over its matches."""
+    timeouts: int = 0
+    """Its faults of kind ``timeout``: time losses (also counted in :attr:`faults`)."""
 
     @property
     def score(self) -> float:
@@ -96,8 +98,11 @@ class Standings:
             row.units += (m - 1 - place) * _UNIT // (m - 1) if m > 1 else 0
             row.wins += place == 0
             row.points += int(scores[seat])
-            row.faults += sum(1 for deal in record.get("deals") or []
-                              for fault in deal.get("faults") or [] if fault["seat"] == seat)
+            for deal in record.get("deals") or []:
+                for fault in deal.get("faults") or []:
+                    if fault["seat"] == seat:
+                        row.faults += 1
+                        row.timeouts += fault.get("kind") == "timeout"
 
     def add_bye(self, label: str) -> None:
         """Count a Swiss bye (no match, no score)."""
@@ -130,6 +135,7 @@ class Standings:
                 "mean_points": round(row.mean_points, 6),
                 "byes": row.byes,
                 "faults": row.faults,
+                "timeouts": row.timeouts,
             }
             for rank, row in enumerate(self.rows(), start=1)
         ]

@@ -155,3 +155,22 @@ def test_a_missing_file_is_the_plain_error(real_lines: list[str], tmp_path: Path
     path.write_text("".join(real_lines), encoding="utf-8")
     with pytest.raises(RatingsError, match="no such records file"):
         read_results([path, tmp_path / "nope.jsonl"])
+
+
+def test_timeouts_are_counted_apart_from_other_faults_by_both_readers(
+    real_lines: list[str], tmp_path: Path
+) -> None:
+    def faults(r: dict[str, Any]) -> None:
+        r["deals"][0]["faults"] = [{"seat": 1, "kind": "timeout"}, {"seat": 1, "kind": "crash"},
+                                   {"seat": 3, "kind": "timeout"}]
+
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join([_edit(real_lines[0], faults), *real_lines[1:]]), encoding="utf-8")
+    arrays = _assert_same([path]).arrays()
+    labels = [seat["label"] for seat in json.loads(real_lines[0])["seats"]]
+    timeouts = dict(zip(arrays.labels, arrays.timeouts.tolist(), strict=True))
+    assert timeouts[labels[1]] == 1 and timeouts[labels[3]] == 1
+    assert int(arrays.timeouts.sum()) == 2 and int(arrays.faults.sum()) == 3
+    board = rate_files(path)
+    assert board.bot(labels[1]).to_dict()["timeouts"] == 1
+    assert board.bot(labels[1]).faults == 2

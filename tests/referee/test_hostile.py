@@ -17,7 +17,7 @@ import trio
 
 from arena.game import Match, Rules
 from arena.records import RecordWriter, read_records
-from arena.referee import make_host, play_match
+from arena.referee import Limits, make_host, play_match
 from arena.referee._child_process import group_members, process_alive
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hostile bots there too
@@ -76,7 +76,8 @@ def check_nothing_left(pids: list[int]) -> None:
 
 def within_limits(record: dict[str, Any], limits: dict[str, Any]) -> float:
     """The longest a match may take when every wait ends at its deadline."""
-    per_decision = (limits["move_ms"] + limits["grace_ms"]) / 1000 + 0.5  # + kill and reap
+    ceiling = limits["move_ms"] + limits["grace_ms"] + Limits.from_dict(limits).lag_ms
+    per_decision = ceiling / 1000 + 0.5  # + kill and reap
     starts = (len(record["seats"]) + 2 * len(record["deals"])) * limits["start_ms"] / 1000
     return record["decisions"] * per_decision + starts
 

@@ -66,3 +66,15 @@ def test_byes_are_not_matches() -> None:
     standings.add_bye("b")
     rows = {row["label"]: row for row in standings.to_list()}
     assert rows["b"]["matches"] == 1 and rows["b"]["byes"] == 1 and rows["b"]["score"] == 0
+
+
+def test_time_losses_are_counted_apart_from_other_faults() -> None:
+    record = _record(["a", "b"], [0, 1])
+    record["deals"] = [{"faults": [{"seat": 1, "kind": "timeout"}, {"seat": 1, "kind": "crash"},
+                                   {"seat": 0, "kind": "illegal"}]},
+                       {"faults": [{"seat": 1, "kind": "timeout"}]}]
+    standings = Standings(["a", "b"])
+    standings.add(record)
+    rows = {row["label"]: row for row in standings.to_list()}
+    assert (rows["b"]["faults"], rows["b"]["timeouts"]) == (3, 2)
+    assert (rows["a"]["faults"], rows["a"]["timeouts"]) == (1, 0)

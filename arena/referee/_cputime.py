@@ -1,0 +1,305 @@
+"""What a bot's process spent of a decision's wall time, as the Linux kernel accounts it.
+
+The referee times a decision by the wall clock. On a machine running more
+work than it has cores, that time also holds delays that are not the
+bot's: the bot's process was ready to run but waited for a CPU, or the
+referee itself waited for a CPU before it read an answer that had already
+arrived. The kernel accounts both, per task, in ``/proc``:
+
+- ``/proc/PID/stat``: the CPU time of a whole process (every thread) and
+  of its reaped children (``utime``, ``stime``, ``cutime``, ``cstime``);
+- ``/proc/PID/schedstat``: for one task (the process's main thread), the
+  nanoseconds it ran and the nanoseconds it waited on a run queue, ready
+  but not running.
+
+A bot cannot fake any of these: they are the kernel's own accounting.
+:class:`Meter` reads them when a decision starts and, only if the answer
+came late, again when it ended, and says how much of the wall time was the
+bot's own (:meth:`Meter.own_time`): the larger of its CPU time and the
+wall time less its run-queue wait and the referee's. Anything the meter
+cannot see counts against the bot, never for it (see the method). On a
+system without ``/proc`` there is no meter and the wall clock decides
+alone.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from dataclasses import dataclass
+
+__all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "group_cpu", "process_cpu",
+           "task_times"]
+
+try:
+    CLOCK_TICK = 1.0 / os.sysconf("SC_CLK_TCK")
+except (AttributeError, ValueError, OSError):  # pragma: no cover - not Linux
+    CLOCK_TICK = 0.01
+"""Seconds per clock tick, the unit of CPU times in ``/proc/PID/stat``."""
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _pread(fd: int) -> bytes | None:
+    try:
+        return os.pread(fd, 4096, 0)
+    except OSError:
+        return None
+
+
+def _fields(stat: bytes | None) -> list[bytes] | None:
+    """The fields of a ``/proc/PID/stat`` text after the command name, up to ``cstime``."""
+    if not stat:
+        return None
+    fields = stat[stat.rfind(b")") + 2 :].split(maxsplit=15)
+    return fields if len(fields) > 15 else None
+
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name, or None if unreadable."""
+    return _fields(_read(f"/proc/{pid}/stat"))
+
+
+def _cpu(fields: list[bytes] | None, children: bool = True) -> float | None:
+    if fields is None:
+        return None
+    # fields[0] is field 3 (state); utime, stime, cutime, cstime are fields 14-17
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks * CLOCK_TICK
+
+
+def process_cpu(pid: int, children: bool = True) -> float | None:
+    """CPU seconds of process ``pid``, all its threads (and its reaped children), or None.
+
+    Clock-tick resolution (usually 10 ms): the kernel rounds its exact
+    figure down to whole ticks.
+    """
+    return _cpu(_stat_fields(pid), children)
+
+
+@dataclass(frozen=True)
+class TaskTimes:
+    """One task's scheduler accounting: seconds it ran and seconds it waited for a CPU."""
+
+    ran: float
+    waited: float
+
+
+def _times(data: bytes | None) -> TaskTimes | None:
+    parts = data.split() if data else ()
+    if len(parts) < 2:
+        return None
+    return TaskTimes(int(parts[0]) / 1e9, int(parts[1]) / 1e9)
+
+
+def task_times(path: str) -> TaskTimes | None:
+    """A task's :class:`TaskTimes` from its ``schedstat`` file, or None if unreadable."""
+    return _times(_read(path))
+
+
+def group_cpu(pgid: int, exclude: int) -> float:
+    """CPU seconds over their whole lives of the live processes of group ``pgid`` but ``exclude``.
+
+    A bot's workers (processes it forked, and under the sandbox the bot
+    itself beside its launcher) are found only when the answer is late,
+    so their CPU time at the decision's start is unknown: counting their
+    whole life can only charge the bot more than it spent, never less.
+    """
+    total = 0.0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == exclude:
+            continue
+        fields = _stat_fields(int(entry))
+        if fields is None or int(fields[2]) != pgid or fields[0] in (b"Z", b"X"):
+            continue
+        total += (int(fields[11]) + int(fields[12])) * CLOCK_TICK
+    return total
+
+
+LAUNCHERS = frozenset({b"bwrap", b"unshare"})
+"""Programs that start a sandboxed bot and wait for it: the bot is their only descendant."""
+
+class _Files:
+    """The open ``/proc`` files of one bot process, read again and again with ``pread``.
+
+    Opening a file costs more than reading it; a decision's meter reads these two.
+    """
+
+    __slots__ = ("pid", "sched", "stat")
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.stat = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+        try:
+            self.sched = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
+        except OSError:
+            os.close(self.stat)
+            raise
+
+    def close(self) -> None:
+        for fd in (self.stat, self.sched):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+_bot_files: dict[int, _Files] = {}
+"""By process group leader: the bot's process and its open files."""
+
+_KEEP = 64
+"""Bots whose files stay open; more are all closed (their processes have mostly gone)."""
+
+
+def bot_task(leader: int) -> int:
+    """The process that runs the bot in the process group led by ``leader``.
+
+    The leader itself, unless it is a sandbox launcher (``bwrap``,
+    ``unshare``): then the process its chain of only children leads to.
+    """
+    comm: dict[int, bytes] = {}
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        entries = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        stat = _read(f"/proc/{entry}/stat")
+        if not stat:
+            continue
+        close = stat.rfind(b")")
+        fields = stat[close + 2 :].split(maxsplit=3)
+        if len(fields) > 2 and int(fields[2]) == leader and fields[0] not in (b"Z", b"X"):
+            comm[int(entry)] = stat[stat.find(b"(") + 1 : close]
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    task = leader
+    while comm.get(task) in LAUNCHERS and len(children.get(task, ())) == 1:
+        task = children[task][0]
+    return task
+
+
+def _files(leader: int) -> _Files | None:
+    """The bot's open files for the group ``leader`` leads (found once), or None."""
+    files = _bot_files.get(leader)
+    if files is None:
+        if len(_bot_files) >= _KEEP:
+            for stale in _bot_files.values():
+                stale.close()
+            _bot_files.clear()
+        try:
+            files = _bot_files[leader] = _Files(bot_task(leader))
+        except OSError:
+            return None
+    return files
+
+
+def _forget(leader: int) -> None:
+    files = _bot_files.pop(leader, None)
+    if files is not None:
+        files.close()
+
+
+_own: tuple[int, int, int] | None = None
+"""(process id, thread id, open file) of the referee thread's ``schedstat``."""
+
+
+def _own_times() -> TaskTimes | None:
+    """The calling thread's (the referee's) :class:`TaskTimes`, from a file kept open."""
+    global _own
+    pid, tid = os.getpid(), threading.get_native_id()
+    if _own is None or _own[:2] != (pid, tid):
+        try:
+            fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+        except OSError:
+            return None
+        if _own is not None and _own[0] == pid:
+            with contextlib.suppress(OSError):
+                os.close(_own[2])
+        _own = (pid, tid, fd)
+    return _times(_pread(_own[2]))
+
+
+class Meter:
+    """Scheduler accounting of one decision: the bot's process and the referee's own thread.
+
+    Start it right before the request is sent (:meth:`start`); call
+    :meth:`own_time` after the answer, only when the wall time was over
+    the deadline (it reads ``/proc`` again, and on that path also looks for
+    the bot's other processes).
+    """
+
+    __slots__ = ("_cpu0", "_leader", "_pid", "_referee0", "_task0", "cpu", "lag", "waited")
+
+    def __init__(self, leader: int, pid: int, cpu0: float, task0: TaskTimes,
+                 referee0: TaskTimes | None) -> None:
+        self._leader = leader
+        self._pid = pid
+        self._cpu0 = cpu0
+        self._task0 = task0
+        self._referee0 = referee0
+        self.cpu = 0.0
+        """CPU seconds the bot spent on the decision (after :meth:`own_time`)."""
+        self.waited = 0.0
+        """Seconds the bot's main thread waited for a CPU (after :meth:`own_time`)."""
+        self.lag = 0.0
+        """Seconds the referee's thread waited for a CPU (after :meth:`own_time`)."""
+
+    @classmethod
+    def start(cls, leader: int) -> Meter | None:
+        """A meter of the bot whose process group ``leader`` leads, or None if unreadable."""
+        files = _files(leader)
+        if files is None:
+            return None
+        cpu0 = _cpu(_fields(_pread(files.stat)))
+        task0 = _times(_pread(files.sched))
+        if cpu0 is None or task0 is None:
+            _forget(leader)
+            return None
+        return cls(leader, files.pid, cpu0, task0, _own_times())
+
+    def own_time(self, elapsed: float) -> float:
+        """Seconds of ``elapsed`` (the decision's wall time) that were the bot's own.
+
+        The larger of two figures, each of which a bot cannot shrink:
+
+        - the CPU time of the bot's process group during the decision
+          (its threads and reaped children exactly, other live processes
+          of its group over their whole lives);
+        - the wall time less the time the bot's main thread waited on a
+          run queue and the time the referee's own thread did (it could not
+          read an answer that had come while it waited for a CPU).
+
+        A bot that sleeps or blocks waits on no run queue, so it is charged
+        the wall time; one that spins is charged its CPU time, which on a
+        free CPU is the wall time too. Readings that fail (the process has
+        gone) leave the wall time charged.
+        """
+        cpu1 = process_cpu(self._pid)
+        task1 = task_times(f"/proc/{self._pid}/schedstat")
+        if cpu1 is None or task1 is None:
+            return elapsed
+        main_ran = task1.ran - self._task0.ran
+        self.cpu = max(cpu1 - self._cpu0, main_ran) + group_cpu(self._leader, exclude=self._pid)
+        self.waited = max(0.0, task1.waited - self._task0.waited)
+        referee1 = _own_times() if self._referee0 is not None else None
+        if referee1 is not None and self._referee0 is not None:
+            self.lag = max(0.0, referee1.waited - self._referee0.waited)
+        return min(elapsed, max(self.cpu, elapsed - self.waited - self.lag))
