@@ -11,7 +11,7 @@ tournament is run with fair clocks (``lag_ms``, the default) and without
 with the machine's load average. Target: at most 1 timeout per 10,000
 moves with fair clocks.
 
-    python benchmarks/clock_fairness.py [--repeat 4] [--rounds 3] [--move-ms 50]
+    python benchmarks/clock_fairness.py [--repeat 12] [--rounds 3] [--move-ms 50]
                                         [--grace-ms 100] [--jobs 4] [--runs 1] [--details 3]
 """
 
@@ -96,10 +96,10 @@ def line(name: str, figures: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=4, help="duplicate sets per variant")
+    parser.add_argument("--repeat", type=int, default=12, help="duplicate sets per variant")
     parser.add_argument("--rounds", type=int, default=3, help="deals per match")
-    parser.add_argument("--move-ms", type=float, default=50)
-    parser.add_argument("--grace-ms", type=float, default=100)
+    parser.add_argument("--move-ms", type=int, default=50)
+    parser.add_argument("--grace-ms", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2 * (os.cpu_count() or 1))
     parser.add_argument("--runs", type=int, default=1, help="runs of each variant, interleaved")
     parser.add_argument("--details", type=int, default=3,
