@@ -16,7 +16,7 @@ from arena.referee import make_bot, resolve
 from arena.referee.uecda import (
     PROTOCOL,
     TABLE_BYTES,
-    Table,
+    CardTable,
     TableError,
     card_cell,
     cell_card,
@@ -46,17 +46,17 @@ class _Connection:
             data += chunk
         return data
 
-    def table(self) -> Table:
+    def table(self) -> CardTable:
         return unpack_table(self.read(TABLE_BYTES))
 
     def int(self) -> int:
         return unpack_int(self.read(4))
 
-    def send(self, table: Table) -> None:
+    def send(self, table: CardTable) -> None:
         self.sock.sendall(pack_table(table))
 
 
-def _hand(table: Table) -> list[Card]:
+def _hand(table: CardTable) -> list[Card]:
     cards = [cell_card(r, c) for r in range(4) for c in range(1, 14) if table[r][c] == 1]
     if any(table[r][c] == 2 for r in range(5) for c in range(15)):
         cards.append(Card.parse("JK"))
@@ -75,7 +75,7 @@ class _Game:
         self.places: list[int] = []
         self.stage = empty_table()
 
-    def view(self, table: Table) -> View:
+    def view(self, table: CardTable) -> View:
         state = table[5]
         counts = [table[6][s] for s in range(PLAYERS)]
         for seat, count in enumerate(counts):
@@ -95,7 +95,7 @@ class _Game:
             trick=self.trick, plays=self.plays, places=places, roles=roles,
             scores=[0] * PLAYERS)
 
-    def after_turn(self, field: Table, mover: int) -> None:
+    def after_turn(self, field: CardTable, mover: int) -> None:
         cards = [row[:] for row in field[:5]]
         if cards == [row[:] for row in self.stage[:5]] or not any(any(r) for r in cards):
             move: Move = Move.PASS
@@ -117,7 +117,7 @@ class _Game:
             self.stage = empty_table()
 
 
-def _cards_table(cards: list[Card]) -> Table:
+def _cards_table(cards: list[Card]) -> CardTable:
     table = empty_table()
     for card in cards:
         if card.is_joker:

@@ -39,7 +39,7 @@ from ._loading import BotRef
 from .uecda import (
     PROTOCOL,
     TABLE_BYTES,
-    Table,
+    CardTable,
     TableError,
     empty_table,
     field_state,
@@ -72,7 +72,7 @@ class _Turn:
     counts: tuple[int, ...]
     roles: tuple[str | None, ...]
     submitted: Move | None = None  # this seat's own answer, when it was the mover
-    table: Table | None = None  # the table it sent
+    table: CardTable | None = None  # the table it sent
 
 
 class UecdaHost(Host):
@@ -101,7 +101,7 @@ class UecdaHost(Host):
         self._info: StartInfo | None = None
         self._deal = -1
         self._turn: _Turn | None = None
-        self._stage: Table = empty_table()
+        self._stage: CardTable = empty_table()
         self._broken: str | None = None
         self._finished = False
         self._pids: list[int] = []
@@ -271,7 +271,7 @@ class UecdaHost(Host):
                 os.killpg(proc.pid, signal.SIGKILL)
         return detail
 
-    async def _read_table(self) -> Table:
+    async def _read_table(self) -> CardTable:
         await self._flush()
         if self._broken is not None:
             raise BotFault("crash", self._broken)

@@ -31,7 +31,7 @@ from arena.game import (
 __all__ = [
     "PROTOCOL",
     "TABLE_BYTES",
-    "Table",
+    "CardTable",
     "TableError",
     "card_cell",
     "cell_card",
@@ -53,7 +53,8 @@ TABLE_BYTES: Final = ROWS * COLS * 4
 _FORMAT: Final = struct.Struct(f">{ROWS * COLS}i")
 _INT: Final = struct.Struct(">i")
 
-Table = list[list[int]]
+CardTable = list[list[int]]
+"""A UECda card table: 8 rows of 15 int32 (rows 0-3 the suits, columns 1-13 the ranks)."""
 
 CLASS_OF_ROLE: Final = {"president": 0, "vice-president": 1, None: 2, "vice-scum": 3, "scum": 4}
 """A role's UECda class (0 daifugo .. 4 daihinmin) at a table of five."""
@@ -63,17 +64,17 @@ class TableError(ValueError):
     """A table the reference server would reject; ``str(error)`` says why."""
 
 
-def empty_table() -> Table:
+def empty_table() -> CardTable:
     """An 8x15 table of zeros."""
     return [[0] * COLS for _ in range(ROWS)]
 
 
-def pack_table(table: Table) -> bytes:
+def pack_table(table: CardTable) -> bytes:
     """A table as its 480 bytes on the wire."""
     return _FORMAT.pack(*(value for row in table for value in row))
 
 
-def unpack_table(data: bytes) -> Table:
+def unpack_table(data: bytes) -> CardTable:
     """480 bytes as a table."""
     values = _FORMAT.unpack(data)
     return [list(values[r * COLS:(r + 1) * COLS]) for r in range(ROWS)]
@@ -102,7 +103,7 @@ def cell_card(row: int, col: int) -> Card:
 
 
 def hand_table(view: View, *, mover: int | None, exchange: int = 0,
-               distribution: bool = False) -> Table:
+               distribution: bool = False) -> CardTable:
     """The table the reference server sends a seat: its hand and the state rows 5 and 6.
 
     ``mover`` is the seat to play (``None`` for the table sent when a deal is dealt, which
@@ -128,7 +129,7 @@ def hand_table(view: View, *, mover: int | None, exchange: int = 0,
     return table
 
 
-def fill_players(table: Table, counts: Sequence[int], roles: Sequence[str | None],
+def fill_players(table: CardTable, counts: Sequence[int], roles: Sequence[str | None],
                  number: int) -> None:
     """Row 6: cards left per player, each player's class, the seat order (0 .. 4)."""
     players = len(counts)
@@ -138,7 +139,7 @@ def fill_players(table: Table, counts: Sequence[int], roles: Sequence[str | None
         table[6][10 + seat] = seat
 
 
-def move_table(move: Move, *, previous_suits: int = 0, revolution: bool = False) -> Table:
+def move_table(move: Move, *, previous_suits: int = 0, revolution: bool = False) -> CardTable:
     """The cards of ``move`` as a played table (all zeros for a pass).
 
     A joker in a set goes to the suit :func:`arena.game.move_suits` gives it (so the
@@ -174,7 +175,7 @@ def move_table(move: Move, *, previous_suits: int = 0, revolution: bool = False)
     return table
 
 
-def table_cards(table: Table) -> list[Card]:
+def table_cards(table: CardTable) -> list[Card]:
     """The cards of an exchange table: 1s in rows 0-3, columns 1-13, and a joker for a 2.
 
     Raises :class:`TableError` for anything else in rows 0-4.
@@ -194,7 +195,7 @@ def table_cards(table: Table) -> list[Card]:
     return cards
 
 
-def table_move(table: Table, hand: Iterable[Card]) -> tuple[Move, int]:
+def table_move(table: CardTable, hand: Iterable[Card]) -> tuple[Move, int]:
     """The move a submitted table means, as the reference server reads it, and its suits.
 
     Returns the arena move (``Move.PASS`` for an empty table) and the suit mask the table
@@ -266,8 +267,8 @@ def table_move(table: Table, hand: Iterable[Card]) -> tuple[Move, int]:
     raise TableError("the cards are neither a set (one column) nor a run (one row in a row)")
 
 
-def field_state(table: Table, *, mover: int, empty: bool, revolution: bool, locked: bool,
-                counts: Sequence[int], roles: Sequence[str | None], number: int) -> Table:
+def field_state(table: CardTable, *, mover: int, empty: bool, revolution: bool, locked: bool,
+                counts: Sequence[int], roles: Sequence[str | None], number: int) -> CardTable:
     """A copy of a played table with the state rows of the table sent after a turn."""
     out = [list(row) for row in table]
     out[5] = [0] * COLS
