@@ -39,12 +39,7 @@ import trio
 
 from arena.game import Match, Rules, View
 from arena.referee import MatchSpec, ProcessPool, decode, encode, make_host, play_match
-from arena.referee._wire import (  # timed here: the view encodings are internal
-    DeltaDecoder,
-    DeltaEncoder,
-    FullEncoder,
-    view_from_dict,
-)
+from arena.referee.wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
 
 _ECHO = r"""
 import os, sys

@@ -8,8 +8,8 @@ import typing
 
 import pytest
 
-PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.uecda", "arena.tournament",
-            "arena.records", "arena.ratings", "arena.report", "bots"]
+PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.uecda", "arena.referee.wire",
+            "arena.tournament", "arena.records", "arena.ratings", "arena.report", "bots"]
 
 
 @pytest.mark.parametrize("name", PACKAGES)

@@ -23,7 +23,7 @@ from arena.game import Rules, View
 
 from ._loading import make_bot
 from ._protocol import LineDecoder, ProtocolError, decode, encode
-from ._wire import DeltaDecoder, view_from_dict
+from .wire import DeltaDecoder, view_from_dict
 
 __all__ = ["main"]
 

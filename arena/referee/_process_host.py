@@ -19,7 +19,7 @@ from ._limits import Limits
 from ._loading import BotRef, resolve
 from ._protocol import PROTOCOL_VERSION, answer_value
 from ._sandbox import SandboxUnavailable, sandbox_argv
-from ._wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
+from .wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
     from arena.game import View

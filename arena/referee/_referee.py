@@ -31,7 +31,7 @@ from ._limits import Clock, Limits
 from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._spec import MatchSpec, MatchSpecError, Seat
 from ._uecda_host import UecdaHost
-from ._wire import parse_move
+from .wire import parse_move
 
 __all__ = ["make_host", "play_match", "run_match"]
 

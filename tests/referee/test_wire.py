@@ -13,7 +13,7 @@ import trio
 
 from arena.game import Match, Rules, View
 from arena.referee import CommandHost, Limits, Seat, decode, encode, make_host, play_match
-from arena.referee._wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
+from arena.referee.wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
 from tests.matchspecs import match_spec
 
 

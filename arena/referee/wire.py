@@ -16,6 +16,8 @@ of two encodings (docs/protocol.md, "Views"):
 
 Each side of a bot's pipe keeps one encoder or decoder per process start,
 so both forget everything together when the bot restarts (``start`` again).
+A Python bot that speaks the protocol itself can rebuild real views with
+:class:`DeltaDecoder` or :func:`view_from_dict`.
 """
 
 from __future__ import annotations
