@@ -27,10 +27,11 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from dataclasses import dataclass
 
-__all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "group_cpu", "process_cpu",
-           "task_times"]
+__all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "group_cpu", "process_clock",
+           "process_cpu", "task_times"]
 
 try:
     CLOCK_TICK = 1.0 / os.sysconf("SC_CLK_TCK")
@@ -80,6 +81,22 @@ def _cpu(fields: list[bytes] | None, children: bool = True) -> float | None:
     if children:
         ticks += int(fields[13]) + int(fields[14])
     return ticks * CLOCK_TICK
+
+
+def _children_cpu(fields: list[bytes] | None) -> float | None:
+    """CPU seconds of a process's reaped children (``cutime`` + ``cstime``)."""
+    if fields is None:
+        return None
+    return (int(fields[13]) + int(fields[14])) * CLOCK_TICK
+
+
+def process_clock(pid: int) -> float | None:
+    """CPU seconds of process ``pid``, all its threads, to the nanosecond (its CPU clock), or
+    None if it has gone. Reaped children are not in it: see :func:`process_cpu`."""
+    try:
+        return time.clock_gettime(_process_clock(pid))
+    except OSError:
+        return None
 
 
 def process_cpu(pid: int, children: bool = True) -> float | None:
@@ -137,21 +154,37 @@ def group_cpu(pgid: int, exclude: int) -> float:
 LAUNCHERS = frozenset({b"bwrap", b"unshare"})
 """Programs that start a sandboxed bot and wait for it: the bot is their only descendant."""
 
+def _process_clock(pid: int) -> int:
+    """The clock id of process ``pid``'s CPU time, all its threads (Linux's
+    ``MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)``, as ``clock_getcpuclockid`` gives)."""
+    return ((~pid) << 3) | 2
+
+
 class _Files:
     """The open ``/proc`` files of one bot process, read again and again with ``pread``.
 
-    Opening a file costs more than reading it; a decision's meter reads these two.
+    Opening a file costs more than reading it. A decision's meter starts by
+    reading the process's CPU clock (``clock_gettime``: nanoseconds, every
+    thread, a fraction of a ``stat`` read) and its ``schedstat``; ``stat``
+    is read only for a late answer, for the CPU time of reaped children.
+    ``children`` is that figure as last read: a meter counts the children's
+    time since then, which can only be more than since the decision began.
     """
 
-    __slots__ = ("pid", "sched", "stat")
+    __slots__ = ("children", "clock", "pid", "sched", "stat")
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
+        self.clock = _process_clock(pid)
         self.stat = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
         try:
             self.sched = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
+            children = _children_cpu(_fields(_pread(self.stat)))
+            if children is None:
+                raise OSError("unreadable stat")
+            self.children = children
         except OSError:
-            os.close(self.stat)
+            self.close()
             raise
 
     def close(self) -> None:
@@ -246,12 +279,17 @@ class Meter:
     the bot's other processes).
     """
 
-    __slots__ = ("_cpu0", "_leader", "_pid", "_referee0", "_task0", "cpu", "lag", "waited")
+    __slots__ = ("_children0", "_cpu0", "_leader", "_pid", "_referee0", "_task0", "cpu", "lag",
+                 "waited")
 
     def __init__(self, leader: int, pid: int, cpu0: float, task0: TaskTimes,
-                 referee0: TaskTimes | None) -> None:
+                 referee0: TaskTimes | None, children0: float | None = None) -> None:
+        """``cpu0`` is :func:`process_clock` of ``pid``, ``task0`` its :func:`task_times`,
+        ``referee0`` the referee thread's, at the decision's start; ``children0`` the CPU
+        time of its reaped children as last read (None: not counted)."""
         self._leader = leader
         self._pid = pid
+        self._children0 = children0
         self._cpu0 = cpu0
         self._task0 = task0
         self._referee0 = referee0
@@ -268,12 +306,15 @@ class Meter:
         files = _files(leader)
         if files is None:
             return None
-        cpu0 = _cpu(_fields(_pread(files.stat)))
+        try:
+            cpu0: float | None = time.clock_gettime(files.clock)
+        except OSError:
+            cpu0 = None
         task0 = _times(_pread(files.sched))
         if cpu0 is None or task0 is None:
             _forget(leader)
             return None
-        return cls(leader, files.pid, cpu0, task0, _own_times())
+        return cls(leader, files.pid, cpu0, task0, _own_times(), files.children)
 
     def own_time(self, elapsed: float) -> float:
         """Seconds of ``elapsed`` (the decision's wall time) that were the bot's own.
@@ -292,12 +333,20 @@ class Meter:
         free CPU is the wall time too. Readings that fail (the process has
         gone) leave the wall time charged.
         """
-        cpu1 = process_cpu(self._pid)
+        cpu1 = process_clock(self._pid)
+        children = _children_cpu(_stat_fields(self._pid))
         task1 = task_times(f"/proc/{self._pid}/schedstat")
-        if cpu1 is None or task1 is None:
+        if cpu1 is None or children is None or task1 is None:
             return elapsed
+        reaped = 0.0
+        if self._children0 is not None:  # since it was last read: never less than since t0
+            reaped = max(0.0, children - self._children0)
+            files = _bot_files.get(self._leader)
+            if files is not None and files.pid == self._pid:
+                files.children = children
         main_ran = task1.ran - self._task0.ran
-        self.cpu = max(cpu1 - self._cpu0, main_ran) + group_cpu(self._leader, exclude=self._pid)
+        self.cpu = (max(cpu1 - self._cpu0, main_ran) + reaped
+                    + group_cpu(self._leader, exclude=self._pid))
         self.waited = max(0.0, task1.waited - self._task0.waited)
         referee1 = _own_times() if self._referee0 is not None else None
         if referee1 is not None and self._referee0 is not None:

@@ -31,7 +31,14 @@ from arena.referee import (
     play_match,
     sandbox_mechanism,
 )
-from arena.referee._cputime import Meter, TaskTimes, bot_task, process_cpu, task_times
+from arena.referee._cputime import (
+    Meter,
+    TaskTimes,
+    bot_task,
+    process_clock,
+    process_cpu,
+    task_times,
+)
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the bots there too
 from arena_hostile_bots import Sleeper, Spinner, ref
@@ -148,7 +155,7 @@ def test_the_referees_own_wait_for_a_cpu_is_taken_off_the_bots_time() -> None:
                             start_new_session=True)
     try:
         time.sleep(0.2)  # the child has started and sleeps: it runs no more and waits for nothing
-        cpu0, bot0 = process_cpu(proc.pid), task_times(f"/proc/{proc.pid}/schedstat")
+        cpu0, bot0 = process_clock(proc.pid), task_times(f"/proc/{proc.pid}/schedstat")
         mine = task_times("/proc/thread-self/schedstat")
         assert cpu0 is not None and bot0 is not None and mine is not None
         # As if the referee's thread had waited 200 ms for a CPU since the decision started.
