@@ -250,7 +250,10 @@ class InlineHost(Host):
     @property
     def hears_end_deal(self) -> bool:
         """Whether the bot overrides ``Bot.end_deal`` (if not, there is nothing to tell it)."""
-        return self._bot is not None and type(self._bot).end_deal is not Bot.end_deal
+        if self._bot is None:
+            return False
+        method = getattr(self._bot, "end_deal", None)  # an instance's own attribute counts too
+        return getattr(method, "__func__", None) is not Bot.end_deal
 
     def end_deal_now(self, result: dict[str, Any]) -> None:
         """Tell the bot a deal ended, synchronously."""

@@ -88,3 +88,15 @@ def test_a_minimal_bot_plays_a_whole_match() -> None:
     assert [r["hand"] for r in first.results] == [d["hands"][0] for d in record["deals"]]
     assert first.results[-1]["scores"] == record["scores"]
     assert all("hands" not in r and "seed" not in r for r in first.results)
+
+
+def test_a_bot_given_an_end_deal_of_its_own_hears_every_deal_inline() -> None:
+    """The inline host tells only bots that listen (to save building results), and a bot
+    listens as soon as it has an ``end_deal`` of its own, on its class or on the instance."""
+    from arena.referee import play_bots
+
+    heard: list[int] = []
+    bot = Minimal()
+    bot.end_deal = lambda result: heard.append(result["deal"])  # type: ignore[method-assign]
+    record = play_bots([bot, Minimal(), Minimal()], Rules.preset("standard", rounds=3), seed=5)
+    assert heard == [deal["deal"] for deal in record["deals"]] == [0, 1, 2]
