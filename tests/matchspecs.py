@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.referee import Host, MatchSpec
+from arena.referee import CopyLabels, Host, MatchSpec
 
 
 def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> MatchSpec:
@@ -19,14 +19,12 @@ def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> 
         return MatchSpec.from_dict(data)
     given = list(data.get("seats") or [])
     seats: list[dict[str, Any]] = []
-    seen: dict[str, int] = {}
+    copies = CopyLabels()
     for index, host in enumerate(hosts):
         seat = dict(given[index]) if index < len(given) else {}
         if not seat.get("name") and not seat.get("command"):
             seat = {"label": seat.get("label"), "name": host.meta.bot, "host": "inline"}
         if not seat.get("label"):
-            base = host.meta.bot
-            seen[base] = seen.get(base, 0) + 1
-            seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+            seat["label"] = copies(host.meta.bot)
         seats.append(seat)
     return MatchSpec.from_dict({**data, "seats": seats})

@@ -20,6 +20,7 @@ from arena.records import RecordWriter
 from arena.referee import (
     BotFault,
     BotRef,
+    CopyLabels,
     Host,
     Limits,
     MatchSpec,
@@ -248,16 +249,13 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
         raise InputError(str(exc)) from None
     if seed is None:
         seed = secret_seed()
-    seats: list[Seat] = []
-    names = list(bots)
+    names = iter(bots)
+    copies = CopyLabels()
     try:
-        for index in range(players):
-            if index == seat:  # the person's seat: its host is the HumanHost below
-                seats.append(Seat(label=HUMAN_LABEL, name=HUMAN_LABEL))
-                continue
-            name = names.pop(0)
-            count = sum(s.name == name for s in seats)
-            seats.append(Seat(label=name if not count else f"{name}-{count + 1}", name=name))
+        # The person's seat gets its host, a HumanHost, below.
+        seats = [Seat(label=HUMAN_LABEL, name=HUMAN_LABEL) if index == seat
+                 else Seat(label=copies(name := next(names)), name=name)
+                 for index in range(players)]
         limits = Limits(move_ms=move_ms)
         spec = MatchSpec(match_id=match_id, seed=seed, seats=tuple(seats), rules=rules,
                          limits=limits)

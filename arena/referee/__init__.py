@@ -18,7 +18,7 @@ from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, enc
 from ._referee import make_host, play_match, process_pool, run_match
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._sandbox import mechanism as sandbox_mechanism
-from ._seats import bot_spec, seat_specs
+from ._seats import CopyLabels, bot_spec, seat_specs
 from ._selfplay import Places, compare, play_bots, play_on
 from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
 
@@ -30,6 +30,7 @@ __all__ = [
     "ChildProcess",
     "Clock",
     "CommandHost",
+    "CopyLabels",
     "Host",
     "HostKind",
     "InlineHost",

@@ -26,22 +26,16 @@ def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
     label, what = label.strip(), what.strip()
     if not label or not what:
         raise ValueError(f"bad bot {text!r}: expected NAME, LABEL=NAME or LABEL=cmd:COMMAND")
-    if what.startswith(UECDA_PREFIX):
-        command = what[len(UECDA_PREFIX):].strip()
-        if not command:
-            raise ValueError(f"bad bot {text!r}: empty command after 'cmd-uecda:'")
-        if label == what:
-            label = command
-        return {"label": label, "name": None, "command": command, "params": {},
-                "host": "uecda", "protocol": "uecda"}
-    if what.startswith(COMMAND_PREFIX):
-        command = what[len(COMMAND_PREFIX):].strip()
-        if not command:
-            raise ValueError(f"bad bot {text!r}: empty command after 'cmd:'")
-        if label == what:
-            label = command
-        return {"label": label, "name": None, "command": command, "params": {},
-                "host": "command"}
+    for prefix, kind in ((UECDA_PREFIX, "uecda"), (COMMAND_PREFIX, "command")):
+        if what.startswith(prefix):
+            command = what[len(prefix):].strip()
+            if not command:
+                raise ValueError(f"bad bot {text!r}: empty command after {prefix!r}")
+            spec: dict[str, Any] = {"label": command if label == what else label, "name": None,
+                                    "command": command, "params": {}, "host": kind}
+            if kind == "uecda":
+                spec["protocol"] = "uecda"
+            return spec
     return {"label": label, "name": what, "command": None, "params": {}, "host": host}
 
 
@@ -49,6 +43,20 @@ def given_label(text: str) -> bool:
     """Whether ``text`` starts with ``LABEL=`` (an ``=`` after a ``:`` is the bot's own)."""
     label, sep, _ = text.partition("=")
     return bool(sep) and ":" not in label
+
+
+class CopyLabels:
+    """Labels for the copies of a bot at one table: the first keeps the name, the second is
+    ``NAME-2``, the third ``NAME-3``; the one rule of ``arena match``, ``arena ab``,
+    ``arena play`` and self-play."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+
+    def __call__(self, name: str) -> str:
+        """The label of the next copy of ``name``."""
+        count = self._seen[name] = self._seen.get(name, 0) + 1
+        return name if count == 1 else f"{name}-{count}"
 
 
 def seat_specs(texts: Sequence[str], host: str = "inline") -> list[dict[str, Any]]:
@@ -60,13 +68,11 @@ def seat_specs(texts: Sequence[str], host: str = "inline") -> list[dict[str, Any
     is given to two seats.
     """
     seats = []
-    seen: dict[str, int] = {}
+    copies = CopyLabels()
     for text in texts:
         seat = bot_spec(text, host)
         if not given_label(text):
-            base = seat["label"]
-            seen[base] = seen.get(base, 0) + 1
-            seat["label"] = base if seen[base] == 1 else f"{base}-{seen[base]}"
+            seat["label"] = copies(seat["label"])
         seats.append(seat)
     labels = [seat["label"] for seat in seats]
     for label in labels:

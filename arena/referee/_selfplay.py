@@ -20,19 +20,22 @@ from arena.game import Match, Rules
 from ._host import InlineHost
 from ._limits import Limits
 from ._referee import _Referee, run_match
+from ._seats import CopyLabels
 from ._spec import MatchSpec, Seat
 
 __all__ = ["Places", "compare", "play_bots", "play_on"]
 
 
-def _labelled(names: Sequence[str]) -> list[str]:
-    """Seat labels for bot names: a repeated name gets ``-2``, ``-3``... after the first."""
-    seen: dict[str, int] = {}
-    labels = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        labels.append(name if seen[name] == 1 else f"{name}-{seen[name]}")
-    return labels
+def _inline(
+    bots: Sequence[Bot], match_id: str, seed: int, rules: Rules, limits: Limits | None
+) -> tuple[MatchSpec, list[InlineHost]]:
+    """The spec and inline hosts of a match between bot objects, labelled by their names."""
+    hosts = [InlineHost.from_bot(bot) for bot in bots]
+    copies = CopyLabels()
+    seats = tuple(Seat(copies(host.meta.bot), name=host.meta.ref) for host in hosts)
+    spec = MatchSpec(match_id=match_id, seed=seed, rules=rules, limits=limits or Limits(),
+                     seats=seats)
+    return spec, hosts
 
 
 def play_bots(
@@ -49,11 +52,7 @@ def play_bots(
     they do is judged as in a tournament, so an illegal answer is a fault in
     the record (``record["deals"][i]["faults"]``), never an exception.
     """
-    hosts = [InlineHost.from_bot(bot) for bot in bots]
-    labels = _labelled([host.meta.bot for host in hosts])
-    spec = MatchSpec(match_id=match_id, seed=seed, rules=rules, limits=limits or Limits(),
-                     seats=tuple(Seat(label, name=host.meta.ref)
-                                 for label, host in zip(labels, hosts, strict=True)))
+    spec, hosts = _inline(bots, match_id, seed, rules, limits)
     return run_match(spec, hosts=hosts)
 
 
@@ -73,12 +72,7 @@ def play_on(
     """
     if match.pending is None or (until_deal is not None and len(match.history) > until_deal):
         return []
-    hosts = [InlineHost.from_bot(bot) for bot in bots]
-    labels = _labelled([host.meta.bot for host in hosts])
-    spec = MatchSpec(match_id="play-on", seed=match.seed, rules=match.rules,
-                     limits=limits or Limits(),
-                     seats=tuple(Seat(label, name=host.meta.ref)
-                                 for label, host in zip(labels, hosts, strict=True)))
+    spec, hosts = _inline(bots, "play-on", match.seed, match.rules, limits)
     referee = _Referee(spec, hosts, None, match=match)
     return list(referee.run_inline(until_deal)["deals"])
 
@@ -115,8 +109,8 @@ def compare(
     players = len(names)
     for k in range(matches):
         order = [names[(seat + k) % players] for seat in range(players)]
-        seats = tuple(Seat(label, name=name)
-                      for label, name in zip(_labelled(order), order, strict=True))
+        copies = CopyLabels()
+        seats = tuple(Seat(copies(name), name=name) for name in order)
         spec = MatchSpec(match_id=f"selfplay-{k}", seed=seed + k, rules=rules,
                          limits=limits or Limits(), seats=seats)
         for deal in run_match(spec)["deals"]:
