@@ -8,6 +8,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from arena.tournament import TournamentConfig, load_config
+
+DEMO = Path(__file__).resolve().parents[1] / "configs" / "demo.yaml"
+
+
+def demo_config(repeat: int) -> TournamentConfig:
+    """The demo tournament (configs/demo.yaml: its six bots, Runs rules, duplicate 4-seat round
+    robin) played ``repeat`` times over: 15 tables x 4 seatings x ``repeat`` matches."""
+    return load_config(DEMO).model_copy(update={"repeat": repeat})
+
 
 def replicate(
     source: Path, target: Path, *, matches: int | None = None, deals: int | None = None

@@ -28,7 +28,8 @@ import os
 import statistics
 import tempfile
 import time
-from pathlib import Path
+
+from _records import demo_config
 
 from arena.tournament import (
     DaskExecutor,
@@ -38,12 +39,9 @@ from arena.tournament import (
     SerialExecutor,
     TournamentConfig,
     dry_run_match,
-    load_config,
     referee_match,
     run_tournament,
 )
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _load() -> str:
@@ -77,7 +75,7 @@ def _cluster(
 
 
 def real_matches(repeat: int, runs: int) -> None:
-    config = load_config(ROOT / "configs" / "demo.yaml").model_copy(update={"repeat": repeat})
+    config = demo_config(repeat)
     warm = config.model_copy(update={"repeat": 1})
     print(f"1. configs/demo.yaml with repeat={repeat}: real referee, inline built-in bots, "
           f"median of {runs} runs")
@@ -112,9 +110,7 @@ def real_matches(repeat: int, runs: int) -> None:
 
 
 def overhead(tables_repeat: int, runs: int) -> None:
-    config = load_config(ROOT / "configs" / "demo.yaml").model_copy(
-        update={"repeat": tables_repeat}
-    )
+    config = demo_config(tables_repeat)
     warm = config.model_copy(update={"repeat": 1})
     floor_s, played = _seconds(config, SerialExecutor(dry_run_match), runs)
     per_floor = floor_s / played

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from _records import replicate
+from _records import demo_config, replicate
 from openskill.models import PlackettLuce
 
 from arena.ratings import (
@@ -48,17 +48,7 @@ from arena.ratings._plackett_luce import rate_deals
 from arena.ratings._scan import read_results
 from arena.tournament import run_tournament
 
-REAL_CONFIG = {
-    "name": "bench",
-    "seed": 2026,
-    "rules": {"preset": "runs"},
-    "players": 4,
-    "format": {"type": "round_robin"},
-    "duplicate": True,
-    "repeat": 8,  # 15 tables x 4 seatings x 8 = 480 matches of 5 deals
-    "bots": [{"name": "greedy"}, {"name": "lowest"}, {"name": "highest"}, {"name": "random"},
-             {"name": "random", "label": "random-2"}, {"name": "passer"}],
-}
+REAL_CONFIG = demo_config(8)  # 15 tables x 4 seatings x 8 = 480 matches of 5 deals
 
 
 def main() -> None:

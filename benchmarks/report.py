@@ -26,24 +26,13 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-from _records import replicate
+from _records import demo_config, replicate
 
 from arena.report import write_report
 from arena.tournament import run_tournament
 
-CONFIG: dict[str, Any] = {
-    "name": "bench",
-    "seed": 2026,
-    "rules": {"preset": "runs"},
-    "players": 4,
-    "format": {"type": "round_robin"},
-    "duplicate": True,
-    "repeat": 2,
-    "bots": [{"name": "greedy"}, {"name": "lowest"}, {"name": "highest"}, {"name": "random"},
-             {"name": "random", "label": "random-2"}, {"name": "passer"}],
-}
+CONFIG = demo_config(2)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -36,17 +36,16 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from _records import demo_config
+
 from arena.tournament import (
     Reporter,
     SerialExecutor,
     Standings,
     dry_run_match,
-    load_config,
     run_tournament,
 )
 from arena.tournament._swiss import pair_round  # timed here: the pairing is internal
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 class _Clock(Reporter):
@@ -58,7 +57,7 @@ class _Clock(Reporter):
 
 
 def speedup(repeat: int) -> None:
-    config = load_config(ROOT / "configs" / "demo.yaml").model_copy(update={"repeat": repeat})
+    config = demo_config(repeat)
     rates: dict[int, tuple[float, float]] = {}
     print(f"2. configs/demo.yaml with repeat={repeat}: real referee, inline built-in bots")
     for jobs in (1, 2):
