@@ -202,7 +202,7 @@ class _Referee:
                 think = []
                 yield _DEAL_OVER
                 # A seat that failed to start gets a fresh attempt in the next deal.
-                self.start_faults[:] = [None] * self.players
+                self.start_faults = [None] * self.players
 
     def finish_deal(self, history: dict[str, Any], think: list[float]) -> dict[str, Any]:
         deal = dict(history)
@@ -281,19 +281,18 @@ class _Referee:
             self.start_now(seat)
         steps = self.loop()
         step = next(steps, None)
-        start_faults, started = self.start_faults, self.started
+        started = self.started
         clock = perf_counter
         move_s = self.limits.move_ms / 1000
         while step is not None:
             if type(step) is Decision:
                 seat = step.seat
                 reply: Reply
-                fault = start_faults[seat]
+                fault = self.pending_start_fault(seat)  # as in ask()
                 if fault is None and not started[seat]:
                     self.start_now(seat)
-                    fault = start_faults[seat]
+                    fault = self.pending_start_fault(seat)
                 if fault is not None:
-                    start_faults[seat] = None
                     reply = (None, 0.0, fault)
                 else:
                     host = hosts[seat]

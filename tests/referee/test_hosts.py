@@ -197,3 +197,22 @@ def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, kind)]
     assert text in faults[0]["detail"]
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
+
+
+class BadStarter(Bot):
+    def start_match(self, info: Any) -> None:
+        raise RuntimeError("no table for me")
+
+    def play(self, view: View) -> Move | str:
+        return view.legal_moves()[0]
+
+
+def test_an_inline_bot_that_cannot_start_faults_once_per_deal() -> None:
+    """The inline path without an event loop charges a failed start as the trio path does:
+    once, to the seat's first decision of each deal, with a fresh attempt every deal."""
+    hosts = [InlineHost.from_bot(BadStarter())] + [InlineHost("random") for _ in range(2)]
+    spec = match_spec({"match_id": "start", "seed": 2, "rules": {"rounds": 2}}, hosts)
+    record = run_match(spec, hosts=hosts)
+    faults = [(f["seat"], f["kind"], f["deal"]) for d in record["deals"] for f in d["faults"]]
+    assert faults == [(0, "crash", 0), (0, "crash", 1)]
+    assert all("no table for me" in f["detail"] for d in record["deals"] for f in d["faults"])
