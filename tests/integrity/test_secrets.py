@@ -16,35 +16,13 @@ from arena.referee import WRITABLE_ENV, MatchSpec, run_match, sandbox_mechanism
 from arena.seeds import bot_seed, derive
 from arena.tournament import run_tournament
 from arena.tournament._seeds import match_seed
+from tests.game.helpers import documented_deal_seed, documented_hands
 
 HERE = Path(__file__).parent
 SANDBOX = sandbox_mechanism() == "bwrap"
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK)\b")
 
 # -- the deal, recomputed from docs/rules.md ("3. A deal") alone ------------------------------
-M64 = (1 << 64) - 1
-RANKS = "3456789TJQKA2"
-
-
-def doc_mix(z: int) -> int:
-    z &= M64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def doc_hands(match_seed: int, d: int, players: int, jokers: int) -> tuple[int, list[list[str]]]:
-    seed = doc_mix(match_seed + d * 0xD1B54A32D192ED03)
-    deck = [r + s for r in RANKS for s in "CDHS"] + ["JK"] * jokers
-    state = seed
-    for i in range(len(deck) - 1, 0, -1):
-        state = (state + 0x9E3779B97F4A7C15) & M64
-        j = (doc_mix(state) * (i + 1)) >> 64
-        deck[i], deck[j] = deck[j], deck[i]
-    hands: list[list[str]] = [[] for _ in range(players)]
-    for i, card in enumerate(deck):
-        hands[(i + d) % players].append(card)
-    return seed, hands
 
 
 def test_recorded_deals_are_dealt_as_the_rules_document_says() -> None:
@@ -52,9 +30,10 @@ def test_recorded_deals_are_dealt_as_the_rules_document_says() -> None:
         {"match_id": "doc", "seed": 987654321, "rules": {"rounds": 3, "jokers": 1},
          "seats": [{"name": "random"}, {"name": "greedy"}, {"name": "lowest"}]}))
     for deal in record["deals"]:
-        seed, hands = doc_hands(record["seed"], deal["deal"], 3, 1)
-        assert deal["seed"] == seed
-        assert [sorted(h) for h in deal["hands"]] == [sorted(h) for h in hands]
+        # the shuffle written again from docs/rules.md alone, in the engine's tests' helpers
+        assert deal["seed"] == documented_deal_seed(record["seed"], deal["deal"])
+        hands = documented_hands(record["seed"], deal["deal"], 3, 1)
+        assert [sorted(h) for h in deal["hands"]] == hands
 
 
 # -- the derivation --------------------------------------------------------------------------
