@@ -48,15 +48,22 @@ _NEXT: Final = _next_table()
 
 
 class DealContext:
-    """What a deal knows about its match, for the views: roles, scores, exchanges."""
+    """What a deal knows about its match, for the views: roles, scores, exchanges.
+
+    A snapshot: the match makes a new one when any of them changes, so views can share it.
+    ``exchanges[seat]`` is ``(gave, received)``, or None for a seat that took no part.
+    """
 
     __slots__ = ("exchanges", "roles", "scores")
 
     def __init__(self, roles: Sequence[str | None], scores: Sequence[int],
-                 exchanges: Sequence[tuple[list[Card], list[Card]]]) -> None:
+                 exchanges: Sequence[tuple[Sequence[Card], Sequence[Card]]]) -> None:
         self.roles = tuple(roles)
         self.scores = tuple(scores)
-        self.exchanges = tuple(exchanges)
+        self.exchanges: tuple[tuple[tuple[Card, ...], tuple[Card, ...]] | None, ...] = tuple(
+            (tuple(gave), tuple(received)) if gave or received else None
+            for gave, received in exchanges
+        )
 
 
 class Deal:
@@ -357,15 +364,12 @@ class Deal:
         if not 0 <= seat < players:
             raise ValueError(f"no seat {seat} at a table of {players}")
         ctx = self._ctx
-        exchange: tuple[list[Card], list[Card]] | None = None
         if ctx is None:
             roles: tuple[str | None, ...] = (None,) * players
             scores: tuple[int, ...] = (0,) * players
+            exchange = None
         else:
-            roles, scores = ctx.roles, ctx.scores
-            gave, received = ctx.exchanges[seat]
-            if gave or received:  # copies: the match adds to its lists as the exchange goes on
-                exchange = (list(gave), list(received))
+            roles, scores, exchange = ctx.roles, ctx.scores, ctx.exchanges[seat]
         return View(seat, self.rules, self.number, self.to_move, self.pile, self.revolution,
                     (self._hands[seat], self._shands[seat], self._jokers[seat]),
                     tuple(self._counts), self._passed, self._sat_out, self._trick, self.moves,

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ._cards import JOKER_INDEX, Card, cards_of, parse_hand
+from ._cards import Card, cards_of, parse_hand
 from ._deal import Deal, DealContext, IllegalMove, as_move
 from ._moves import Move
 from ._rules import Rules
@@ -40,12 +40,15 @@ class Decision:
     count: int = 0
 
 
-def _strength(card: Card) -> tuple[int, int]:
-    # Exchange order: jokers highest, then rank in the normal order, then S > H > D > C.
-    if card.index == JOKER_INDEX:
-        return (13, 4)
-    assert card.rank is not None and card.suit is not None
-    return (card.rank, card.suit)
+# The play decisions, one per seat: ``Match.pending`` hands these out instead of making one
+# at every move (decisions are immutable, so sharing them is safe).
+_PLAYS: Final[tuple[Decision, ...]] = tuple(Decision("play", seat) for seat in range(8))
+
+
+def _strength(card: Card) -> int:
+    # Exchange order: jokers highest, then rank in the normal order, then S > H > D > C,
+    # which is the order of the cards' indices (rank * 4 + suit, jokers 52).
+    return card.index
 
 
 def highest_cards(hand: Iterable[Card], count: int) -> list[Card]:
@@ -104,8 +107,9 @@ class Match:
         if self._returns:
             seat, _, count = self._returns[0]
             return Decision("exchange", seat, count)
-        assert self.deal.to_move is not None
-        return Decision("play", self.deal.to_move)
+        to_move = self.deal.to_move
+        assert to_move is not None
+        return _PLAYS[to_move]
 
     def view(self, seat: int) -> View:
         """What ``seat`` sees now."""
@@ -147,9 +151,12 @@ class Match:
         if self.finished or self._returns:  # what ``pending`` says, without making a Decision
             raise IllegalMove("no move is expected now" if self.finished
                               else "an exchange is expected now, not a move")
-        move = as_move(move)
-        self.deal.play(move)
-        self._after_play()
+        if move.__class__ is not Move:
+            move = as_move(move)
+        deal = self.deal
+        deal.play(move)
+        if deal.finished:
+            self._after_play()
         return move
 
     def give(self, cards: Iterable[Card | str]) -> list[Card]:
@@ -244,6 +251,7 @@ class Match:
         self.deal.transfer(giver, receiver, cards)
         self._returns.pop(0)
         self._record_exchange(giver, receiver, cards, "return")
+        self._set_context()  # the views show what each seat gave and received so far
         if not self._returns:
             self._begin_play()
 

@@ -54,7 +54,7 @@ class View:
         finish_order: tuple[int, ...] | None,
         roles: tuple[str | None, ...],
         scores: tuple[int, ...],
-        exchange: tuple[list[Card], list[Card]] | None,
+        exchange: tuple[Sequence[Card], Sequence[Card]] | None,
     ) -> None:
         """A view from parts already in their final form (``hand`` as the rules' masks).
 
@@ -118,7 +118,7 @@ class View:
         return cls(seat, rules, number, to_move, pile, revolution, parsed, tuple(counts),
                    tuple(passed), tuple(sat_out), tuple(trick), tuple(plays), tuple(places),
                    tuple(s for s in places if s is not None), tuple(roles), tuple(scores),
-                   None if exchange is None else (list(exchange[0]), list(exchange[1])))
+                   None if exchange is None else (tuple(exchange[0]), tuple(exchange[1])))
 
     @property
     def passed(self) -> tuple[bool, ...]:
