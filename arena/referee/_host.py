@@ -219,11 +219,14 @@ class InlineHost(Host):
         try:
             return fn(*args)
         except (Exception, SystemExit) as exc:
-            tail = self._output.tail().strip()
-            note = f"; output tail: {tail}" if tail else ""
-            raise BotFault("crash", what + _crash_detail(exc) + note) from None
+            raise self._crash(what, exc) from None
         finally:
             sys.stdout, sys.stderr = stdout, stderr
+
+    def _crash(self, what: str, exc: BaseException) -> BotFault:
+        tail = self._output.tail().strip()
+        note = f"; output tail: {tail}" if tail else ""
+        return BotFault("crash", what + _crash_detail(exc) + note)
 
     def start_now(self, info: StartInfo) -> None:
         """Build (or reuse) the bot, bind it and call its ``start_match``, synchronously."""
@@ -239,8 +242,17 @@ class InlineHost(Host):
 
     def play_now(self, view: View) -> object:
         """The bot's answer to a ``play`` decision, synchronously."""
-        assert self._bot is not None, "start() first"
-        return self._call("", self._bot.play, view)
+        # _call's work without its extra call: this runs at every move of an inline bot.
+        bot = self._bot
+        assert bot is not None, "start() first"
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = self._output
+        try:
+            return bot.play(view)
+        except (Exception, SystemExit) as exc:
+            raise self._crash("", exc) from None
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
 
     def exchange_now(self, view: View, count: int) -> object:
         """The bot's answer to an ``exchange`` decision, synchronously."""

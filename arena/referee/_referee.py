@@ -21,7 +21,7 @@ from typing import Any, TypeVar, cast
 import trio
 
 import arena
-from arena.game import Card, Decision, IllegalMove, Match, Move
+from arena.game import Card, Deal, Decision, IllegalMove, Match, Move
 from arena.records import get_logger
 
 from ._cputime import Meter
@@ -161,60 +161,65 @@ class _Referee:
         """
         match = self.match
         think: list[float] = []  # think time (s) of each move of the current deal
+        decisions = self.decisions
+        deal = match.deal
         while (decision := match.pending) is not None:
-            self.decisions += 1
-            seat = decision.seat
-            deal_number = match.deal_number
-            moves_before = len(match.deal.moves)
-            reply = yield decision
-            assert reply is not None
-            answer, elapsed, fault = reply
-            try:
-                if fault is not None:
-                    raise fault
-                if decision.kind == "play":
-                    move = _judge_move(answer)
-                    try:
-                        match.play(move)
-                    except IllegalMove as exc:
-                        raise BotFault("illegal", f"{move}: {exc}") from None
-                else:
-                    cards = _judge_cards(answer)
-                    try:
-                        match.give(cards)
-                    except IllegalMove as exc:
-                        given = " ".join(str(c) for c in cards)
-                        raise BotFault("illegal", f"exchange [{given}]: {exc}") from None
-            except BotFault as fault_:
-                _log.info("fault", match=self.spec.match_id, seat=seat, bot=self.labels[seat],
-                          deal=deal_number, kind=fault_.kind, detail=fault_.detail[:300])
-                match.fault(fault_.kind, fault_.detail)
-            over = match.finished or match.deal_number != deal_number
-            if decision.kind == "play":
-                moves = match.history[-1]["moves"] if over else match.deal.moves
-                added = len(moves) - moves_before
-                if added == 1:
-                    think.append(elapsed)
-                else:  # a play that ended others' turns too (forfeits), or none (a fault)
-                    think.extend([elapsed] * added)
-            if over:
-                self.deals.append(self.finish_deal(match.history[-1], think))
+            decisions += 1
+            answer, elapsed, fault = yield decision  # type: ignore[misc]  # a Reply, not None
+            play = decision.kind == "play"
+            if fault is None:
+                try:
+                    if play:
+                        move = answer if answer.__class__ is Move else _judge_move(answer)
+                        try:
+                            match.play(move)
+                        except IllegalMove as exc:
+                            raise BotFault("illegal", f"{move}: {exc}") from None
+                        think.append(elapsed)  # a play adds exactly one move
+                        if match.deal is deal and not deal.finished:
+                            continue  # the common case: the deal goes on
+                    else:
+                        cards = _judge_cards(answer)
+                        try:
+                            match.give(cards)
+                        except IllegalMove as exc:
+                            given = " ".join(str(c) for c in cards)
+                            raise BotFault("illegal", f"exchange [{given}]: {exc}") from None
+                except BotFault as fault_:
+                    fault = fault_
+            if fault is not None:
+                _log.info("fault", match=self.spec.match_id, seat=decision.seat,
+                          bot=self.labels[decision.seat], deal=deal.number, kind=fault.kind,
+                          detail=fault.detail[:300])
+                before = len(deal.moves)
+                match.fault(fault.kind, fault.detail)
+                if play:  # the fault's move (a pass, the lowest single), or none (a forfeit)
+                    think.extend([elapsed] * (len(deal.moves) - before))
+            if match.deal is not deal or deal.finished:
+                self.decisions = decisions
+                self.deals.append(self.finish_deal(match.history[-1], deal, think))
                 think = []
+                deal = match.deal
                 yield _DEAL_OVER
                 # A seat that failed to start gets a fresh attempt in the next deal.
-                self.start_faults = [None] * self.players
+                self.start_faults[:] = [None] * self.players
+        self.decisions = decisions
 
-    def finish_deal(self, history: dict[str, Any], think: list[float]) -> dict[str, Any]:
-        deal = dict(history)
-        moves = [dict(m) for m in history["moves"]]
-        for entry, seconds in zip(moves, think, strict=False):
-            entry["ms"] = round(seconds * 1000, 3)
-        deal["moves"] = moves
-        deal["faults"] = [
+    def finish_deal(self, history: dict[str, Any], deal: Deal,
+                    think: list[float]) -> dict[str, Any]:
+        """The deal's record: its history entry with think times and labelled faults."""
+        record = dict(history)
+        # Milliseconds to three decimals: as round(seconds * 1000, 3), at a third of its cost.
+        moves = [{"seat": seat, "move": str(move), "ms": int(seconds * 1e6 + 0.5) / 1000}
+                 for (seat, move), seconds in zip(deal.moves, think, strict=False)]
+        # Moves without a think time (none so far): as the history has them.
+        moves.extend(dict(entry) for entry in history["moves"][len(moves):])
+        record["moves"] = moves
+        record["faults"] = [
             {**f, "bot": self.labels[f["seat"]], "deal": history["deal"]}
             for f in history["faults"]
         ]
-        return deal
+        return record
 
     def record(self, wall0: float) -> dict[str, Any]:
         """The match record (docs/records.md)."""
@@ -279,46 +284,52 @@ class _Referee:
         match = self.match
         for seat in range(self.players):
             self.start_now(seat)
-        steps = self.loop()
-        step = next(steps, None)
-        started = self.started
+        started, start_faults = self.started, self.start_faults
         clock = perf_counter
         move_s = self.limits.move_ms / 1000
-        while step is not None:
-            if type(step) is Decision:
-                seat = step.seat
-                reply: Reply
-                fault = self.pending_start_fault(seat)  # as in ask()
-                if fault is None and not started[seat]:
-                    self.start_now(seat)
+        steps = self.loop()
+        send = steps.send
+        step = next(steps, None)
+        try:
+            while step is not None:
+                if step.__class__ is not Decision:  # a deal is over: tell the bots
+                    for seat, host in enumerate(hosts):
+                        if started[seat] and host.hears_end_deal:
+                            try:
+                                host.end_deal_now(match.result_for(seat))
+                            except BotFault as failure:
+                                self.end_deal_failed(seat, failure)
+                    if until_deal is not None and len(match.history) > until_deal:
+                        steps.close()
+                        break
+                    step = send(None)
+                    continue
+                decision: Decision = step  # type: ignore[assignment]  # not a _DealOver
+                seat = decision.seat
+                if start_faults[seat] is not None or not started[seat]:  # as in ask()
                     fault = self.pending_start_fault(seat)
-                if fault is not None:
-                    reply = (None, 0.0, fault)
-                else:
-                    host = hosts[seat]
-                    view = match.deal.view(seat)
-                    t0 = clock()
-                    try:
-                        answer = (host.play_now(view) if step.kind == "play"
-                                  else host.exchange_now(view, step.count))
-                    except BotFault as exc:
-                        answer, fault = None, exc
-                    elapsed = clock() - t0
-                    # Within move_ms the clock has nothing to charge (the bank is untouched).
-                    late = self.late(seat, elapsed) if elapsed > move_s else None
-                    reply = (answer, elapsed, fault or late)
-                step = _send(steps, reply)
-            else:
-                for seat, host in enumerate(hosts):
-                    if started[seat] and host.hears_end_deal:
-                        try:
-                            host.end_deal_now(match.result_for(seat))
-                        except BotFault as fault:
-                            self.end_deal_failed(seat, fault)
-                if until_deal is not None and len(match.history) > until_deal:
-                    steps.close()
-                    break
-                step = _send(steps, None)
+                    if fault is None:
+                        self.start_now(seat)
+                        fault = self.pending_start_fault(seat)
+                    if fault is not None:
+                        step = send((None, 0.0, fault))
+                        continue
+                host = hosts[seat]
+                view = match.deal.view(seat)
+                t0 = clock()
+                try:
+                    answer = (host.play_now(view) if decision.kind == "play"
+                              else host.exchange_now(view, decision.count))
+                    fault = None
+                except BotFault as exc:
+                    answer, fault = None, exc
+                elapsed = clock() - t0
+                # Within move_ms the clock has nothing to charge (the bank is untouched).
+                if elapsed > move_s:
+                    fault = fault or self.late(seat, elapsed)
+                step = send((answer, elapsed, fault))
+        except StopIteration:
+            pass
         return self.record(wall0)
 
     def start_now(self, seat: int) -> None:
