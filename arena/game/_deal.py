@@ -537,7 +537,7 @@ class Deal:
             "deal": self.number,
             "seed": self.seed,
             "hands": [[str(c) for c in self.dealt_hand(s)] for s in range(self.players)],
-            "moves": [{"seat": s, "move": str(m)} for s, m in self.moves],
+            "moves": [{"seat": s, "move": m.text} for s, m in self.moves],
             "forfeits": [{"seat": s, "move": i} for s, i in self.forfeits],
             "finish_order": self.finish_order,
         }

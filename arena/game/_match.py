@@ -281,7 +281,7 @@ class Match:
             "roles": list(self.roles),
             "exchanges": self._exchanges,
             "leader": self._leader,
-            "moves": [{"seat": s, "move": str(m)} for s, m in deal.moves],
+            "moves": [{"seat": s, "move": m.text} for s, m in deal.moves],
             "faults": self._faults,
             "forfeits": [{"seat": s, "move": i} for s, i in deal.forfeits],
             "finish_order": places,

@@ -31,10 +31,12 @@ class Move:
         smask: the same cards as a suit-major bit mask.
         jokers: how many jokers the move uses.
         jmask: for a run, the cards its jokers stand for (rank-major mask); 0 for a set.
+        text: the move as written in records and on the wire (``str(move)``, cards in
+            sorted order, or ``pass``).
     """
 
-    __slots__ = ("_str", "high", "jmask", "jokers", "key", "kind", "low", "mask", "rank", "size",
-                 "smask", "suit")
+    __slots__ = ("high", "jmask", "jokers", "key", "kind", "low", "mask", "rank", "size", "smask",
+                 "suit", "text")
 
     PASS: ClassVar[Move]
 
@@ -49,6 +51,7 @@ class Move:
     jmask: int
     size: int
     key: int
+    text: str
 
     def __init__(self, kind: str, mask: int, smask: int, jokers: int, jmask: int, size: int,
                  rank: int | None, low: int | None, high: int | None, suit: int | None,
@@ -65,7 +68,7 @@ class Move:
         self.high = high
         self.suit = suit
         self.key = key
-        self._str = text
+        self.text = text
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
@@ -94,10 +97,10 @@ class Move:
         return self.size
 
     def __str__(self) -> str:
-        return self._str
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Move({self._str!r})"
+        return f"Move({self.text!r})"
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Move):
@@ -113,7 +116,7 @@ class Move:
         return hash(self.key)
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Move.parse, (self._str,))
+        return (Move.parse, (self.text,))
 
 
 def _cards(mask: int, jokers: int) -> tuple[Card, ...]:

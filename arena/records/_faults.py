@@ -97,12 +97,11 @@ class FaultLog:
         # Unless a fault forfeits the deal, the referee plays one move for the seat.
         forced_moves = (record.get("rules") or {}).get("on_fault", "forfeit") != "forfeit"
         for deal in record.get("deals") or []:
-            made = Counter(m["seat"] for m in deal.get("moves") or [])
-            if forced_moves:
-                made.subtract(f["seat"] for f in deal.get("faults") or []
-                              if f.get("stage", "play") == "play")
+            movers = [m["seat"] for m in deal.get("moves") or ()]  # list.count runs in C
+            forced = ([f["seat"] for f in deal.get("faults") or ()
+                       if f.get("stage", "play") == "play"] if forced_moves else [])
             for seat, row in enumerate(rows):
-                row.moves += max(0, made[seat])
+                row.moves += max(0, movers.count(seat) - forced.count(seat))
             for fault in deal.get("faults") or []:
                 seat = fault["seat"]
                 detail = str(fault.get("detail") or "")

@@ -81,7 +81,7 @@ class FullEncoder:
             self._plays = []
         built = self._plays
         for seat, move in plays[len(built):]:
-            built.append({"seat": seat, "move": str(move)})
+            built.append({"seat": seat, "move": move.text})
         counts, roles, scores = view.counts, view.roles, view.scores
         passed, sat_out = view.passed, view.sat_out
         exchange = None
@@ -99,7 +99,7 @@ class FullEncoder:
                 for s in range(view.players)
             ],
             "pile": None if view.pile is None else str(view.pile),
-            "trick": [{"seat": s, "move": str(m)} for s, m in view.trick],
+            "trick": [{"seat": s, "move": m.text} for s, m in view.trick],
             "plays": built[:],
             "finish_order": list(view.finish_order),
             "places": list(view.places),
@@ -129,7 +129,7 @@ class DeltaEncoder:
         flat: list[Any] = []
         for seat, move in plays[self._sent:]:
             flat.append(seat)
-            flat.append(str(move))
+            flat.append(move.text)
         self._sent = len(plays)
         data: dict[str, Any] = {"deal": view.number, "trick": len(view.trick), "plays": flat}
         # Everything else only when it differs from what this bot was last sent.
@@ -147,7 +147,7 @@ class DeltaEncoder:
         pile = view.pile
         if pile is not last[5]:
             last[5] = pile
-            data["pile"] = None if pile is None else str(pile)
+            data["pile"] = None if pile is None else pile.text
         if view.revolution != last[6]:
             data["revolution"] = last[6] = view.revolution
         if view.places != last[7]:
