@@ -293,14 +293,17 @@ class Meter:
     the bot's other processes).
     """
 
-    __slots__ = ("_children0", "_cpu0", "_leader", "_pid", "_referee0", "_task0", "cpu", "lag",
-                 "waited")
+    __slots__ = ("_children0", "_cpu0", "_head", "_leader", "_pid", "_referee0", "_task0", "cpu",
+                 "lag", "waited")
 
     def __init__(self, leader: int, pid: int, cpu0: float, task0: TaskTimes,
-                 referee0: TaskTimes | None, children0: float | None = None) -> None:
+                 referee0: TaskTimes | None, children0: float | None = None,
+                 head: float = 0.0) -> None:
         """``cpu0`` is :func:`process_clock` of ``pid``, ``task0`` its :func:`task_times`,
         ``referee0`` the referee thread's, at the decision's start; ``children0`` the CPU
-        time of its reaped children as last read (None: not counted)."""
+        time of its reaped children as last read (None: not counted); ``head`` seconds
+        of the decision had passed when these were read, all counted as the bot's CPU time."""
+        self._head = head
         self._leader = leader
         self._pid = pid
         self._children0 = children0
@@ -315,8 +318,11 @@ class Meter:
         """Seconds the referee's thread waited for a CPU (after :meth:`own_time`)."""
 
     @classmethod
-    def start(cls, leader: int) -> Meter | None:
-        """A meter of the bot whose process group ``leader`` leads, or None if unreadable."""
+    def start(cls, leader: int, head: float = 0.0) -> Meter | None:
+        """A meter of the bot whose process group ``leader`` leads, or None if unreadable.
+
+        ``head``: seconds since the decision began (the request was written), when
+        the meter starts after that: they count as the bot's CPU time, in full."""
         files = _files(leader)
         if files is None:
             return None
@@ -328,7 +334,7 @@ class Meter:
         if cpu0 is None or task0 is None:
             _forget(leader)
             return None
-        return cls(leader, files.pid, cpu0, task0, _own_times(), files.children)
+        return cls(leader, files.pid, cpu0, task0, _own_times(), files.children, head)
 
     def own_time(self, elapsed: float) -> float:
         """Seconds of ``elapsed`` (the decision's wall time) that were the bot's own.
@@ -359,7 +365,7 @@ class Meter:
             if files is not None and files.pid == self._pid:
                 files.children = children
         main_ran = task1.ran - self._task0.ran
-        self.cpu = (max(cpu1 - self._cpu0, main_ran) + reaped
+        self.cpu = (max(cpu1 - self._cpu0, main_ran) + reaped + self._head
                     + group_cpu(self._leader, exclude=self._pid))
         self.waited = max(0.0, task1.waited - self._task0.waited)
         referee1 = _own_times() if self._referee0 is not None else None

@@ -30,6 +30,8 @@ from ._loading import BotRef, make_bot, resolve
 if TYPE_CHECKING:
     from arena.game import Rules, View
 
+    from ._cputime import Meter
+
 __all__ = ["Host", "InlineHost", "MemoryHost", "StartInfo"]
 
 
@@ -68,6 +70,13 @@ class Host(abc.ABC):
     """How the record names this host: ``inline``, ``process``, ``command``, ``memory``."""
     timed: bool = True
     """Whether the seat plays under the clock; False for a person at the table."""
+    meters: bool = False
+    """Whether the host starts each decision's fair-clock meter itself, right after it has
+    written the request (:attr:`meter`), so that reading ``/proc`` overlaps the bot's
+    thinking instead of delaying the request; the referee starts the meter before the call
+    for a host that does not."""
+    meter: Meter | None = None
+    """The meter of the host's last ``play`` or ``exchange`` (with :attr:`meters`)."""
     preemptible: bool = True
     """Whether a call can be stopped at its deadline (it awaits something); the referee
     puts the calls of a host that cannot (``inline``) under no cancel scope, and judges

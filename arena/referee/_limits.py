@@ -103,6 +103,7 @@ class Clock:
         self._move = limits.move_ms / 1000
         self._grace = limits.grace_ms / 1000
         self._lag = limits.lag_ms / 1000
+        self._limits = limits
         self._bank = [(limits.bank_ms or 0) / 1000] * players
         self.charged = [0.0] * players
         """Seconds charged to each seat for its last decision (its own time when granted)."""
@@ -130,7 +131,8 @@ class Clock:
         last (``Host.pids()``; empty for a host without processes). None when
         fair clocks are off (``lag_ms: 0``) or ``/proc`` cannot be read.
         """
-        return Meter.start(pids[-1]) if pids and self._lag else None
+        return start_meter(self._limits, pids[-1], 0.0) if pids else None
+
 
     def charge(self, seat: int, elapsed: float, meter: Meter | None = None) -> bool:
         """Spend the seat's time on a decision that took ``elapsed`` seconds by the wall clock.
@@ -153,3 +155,10 @@ class Clock:
         if over > 0:
             self._bank[seat] = max(0.0, self._bank[seat] - over)
         return True
+
+
+def start_meter(limits: Limits, leader: int, head: float) -> Meter | None:
+    """The fair-clock meter of a decision that began ``head`` seconds ago, for the bot
+    whose process group ``leader`` leads; None with fair clocks off (``lag_ms: 0``), as
+    :meth:`Clock.meter`. For hosts that start it once their request is out."""
+    return Meter.start(leader, head) if limits.lag_ms else None

@@ -7,6 +7,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from arena.seeds import bot_seed
 from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import Host, StartInfo
-from ._limits import Limits
+from ._limits import Limits, start_meter
 from ._loading import BotRef, resolve
 from ._protocol import PROTOCOL_VERSION, answer_value
 from ._sandbox import SandboxUnavailable, sandbox_argv
@@ -85,6 +86,8 @@ def _reason(exc: Exception) -> str:
 
 class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
+
+    meters = True
 
     def __init__(self, limits: Limits | None, pool: ProcessPool | None,
                  private: Sequence[str] = ()) -> None:
@@ -196,17 +199,23 @@ class _ChildHost(Host):
             self._proc = None
         self._faulted = True
 
-    async def _ask(self, proc: ChildProcess, message: dict[str, Any]) -> Any:
+    async def _ask(self, proc: ChildProcess, message: dict[str, Any],
+                   decision: bool = False) -> Any:
         """A request and the payload of its answer; whatever goes wrong is a fault.
 
         The process is dropped unless the bot only said its code failed
         (an ``error`` answer): after a dead process, bytes out of step, or
         a call cancelled in the middle, the next request needs a fresh one.
+        For a ``decision``, the fair-clock :attr:`meter` starts once the
+        request is out, while the bot reads it.
         """
         self._late = None
         doing = "send"
         try:
+            sent = time.perf_counter()
             await proc.send(message)
+            if decision:
+                self.meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
             doing = "receive"
             answer = await proc.receive()
             return answer_value(answer, message["type"], message["id"])
@@ -248,6 +257,7 @@ class _ChildHost(Host):
     async def _request(
         self, kind: str, view: View, time_ms: int, count: int | None = None
     ) -> object:
+        self.meter = None
         if self._proc is None:
             await self._launch()
         proc = self._proc
@@ -259,8 +269,8 @@ class _ChildHost(Host):
         views = self._views
         message[views.field] = views.encode(view)
         if self._legal_moves and kind == "play":
-            message["legal"] = [str(move) for move in view.legal_moves()]
-        return await self._ask(proc, message)
+            message["legal"] = [move.text for move in view.legal_moves()]
+        return await self._ask(proc, message, decision=True)
 
     async def play(self, view: View, time_ms: int) -> object:
         return await self._request("play", view, time_ms)

@@ -414,7 +414,9 @@ class _Referee:
         # host's current process.
         ceiling = self.clock.ceiling(seat)
         time_ms = round(max(0.0, self.clock.budget(seat) * 1000))  # what the bot is told
-        meter = self.clock.meter(host.pids() if host.timed else ())
+        meter = None
+        if host.timed and not host.meters:  # a host that meters starts it once the request is out
+            meter = self.clock.meter(host.pids())
         late = False
         t0 = trio.current_time()
         try:
@@ -433,6 +435,8 @@ class _Referee:
                 answer = await host.exchange(view, count, time_ms)
         finally:
             elapsed = trio.current_time() - t0
+            if host.meters:
+                meter = host.meter if host.timed else None
             overdue = self.late(seat, elapsed, meter)
         if late:
             raise host.timeout_fault(kind, ceiling)

@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 import trio
 
-from arena.game import Rules
+from arena.game import Match, Rules
 from arena.referee import (
     Clock,
     Limits,
     MatchSpec,
     ProcessHost,
+    Seat,
     StartInfo,
     make_host,
     play_match,
@@ -169,6 +170,41 @@ def test_the_referees_own_wait_for_a_cpu_is_taken_off_the_bots_time() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_time_before_a_late_started_meter_counts_as_the_bots_cpu_time() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                            start_new_session=True)
+    try:
+        time.sleep(0.2)  # asleep: it spends no CPU time during the decision
+        on_time, late = Meter.start(proc.pid), Meter.start(proc.pid, head=0.25)
+        assert on_time is not None and late is not None
+        on_time.own_time(0.3)
+        late.own_time(0.3)
+        assert on_time.cpu < 0.05
+        assert late.cpu == pytest.approx(on_time.cpu + 0.25, abs=0.01)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_process_host_starts_its_meter_once_the_request_is_out() -> None:
+    async def decide(lag_ms: int) -> tuple[object, object]:
+        limits = Limits(lag_ms=lag_ms, start_ms=20000)
+        host = make_host(Seat("p", name="random", host="process"), limits)
+        assert host.meters and host.meter is None
+        match = Match(Rules(rounds=1), 2, 3)
+        try:
+            await host.start(StartInfo(0, 2, match.rules, "meter", ["p", "q"], 3,
+                                       limits.to_dict()))
+            answer = await host.play(match.view(match.deal.to_move or 0), 1000)
+            return answer, host.meter
+        finally:
+            await host.aclose()
+
+    answer, meter = trio.run(decide, 500)
+    assert isinstance(answer, str) and isinstance(meter, Meter)
+    assert trio.run(decide, 0)[1] is None  # fair clocks off: no meter
 
 
 # -- the clock ----------------------------------------------------------------------------
