@@ -84,7 +84,9 @@ class Match:
         self.points = rules.points_for(players)
         self.scores = [0] * players
         self.roles: list[str | None] = [None] * players
-        self.history: list[dict[str, Any]] = []
+        self._summaries: list[dict[str, Any]] = []  # per finished deal, "moves": None
+        self._ended: list[Deal] = []  # the finished deals, whose moves the entries list
+        self._history: list[dict[str, Any]] = []
         self._totals: list[tuple[int, ...]] = []  # scores after each finished deal
         self.deal_number = 0
         self.finished = False
@@ -114,6 +116,28 @@ class Match:
     def view(self, seat: int) -> View:
         """What ``seat`` sees now."""
         return self.deal.view(seat)
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """One entry per finished deal, as plain data: ``deal``, ``seed``, ``hands`` (as
+        dealt), ``roles``, ``exchanges``, ``leader``, ``moves``, ``faults``, ``forfeits``,
+        ``finish_order``, ``points``.
+
+        Entries are built when first read, so a referee that records the moves its own
+        way (:meth:`summary`) never pays for them.
+        """
+        history = self._history
+        for number in range(len(history), len(self._summaries)):
+            entry = dict(self._summaries[number])
+            entry["moves"] = [{"seat": s, "move": m.text} for s, m in self._ended[number].moves]
+            history.append(entry)
+        return history
+
+    def summary(self, number: int = -1) -> dict[str, Any]:
+        """A copy of the :attr:`history` entry of finished deal ``number`` (default: the
+        last) without its moves: ``"moves"`` is None, in its place among the keys. For a
+        caller that writes the moves its own way (the referee adds think times)."""
+        return dict(self._summaries[number])
 
     def ranking(self) -> list[int]:
         """Seats best first: by total points, ties by the better place in the last deal."""
@@ -274,14 +298,15 @@ class Match:
         for place, seat in enumerate(places):
             points[seat] = self.points[place]
             self.scores[seat] += self.points[place]
-        self.history.append({
+        self._ended.append(deal)
+        self._summaries.append({
             "deal": deal.number,
             "seed": deal.seed,
             "hands": [[str(c) for c in deal.dealt_hand(s)] for s in range(self.players)],
             "roles": list(self.roles),
             "exchanges": self._exchanges,
             "leader": self._leader,
-            "moves": [{"seat": s, "move": m.text} for s, m in deal.moves],
+            "moves": None,
             "faults": self._faults,
             "forfeits": [{"seat": s, "move": i} for s, i in deal.forfeits],
             "finish_order": places,

@@ -19,7 +19,7 @@ import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from arena.bot import Bot, MatchInfo
 from arena.seeds import bot_rng
@@ -173,6 +173,54 @@ class _OutputTail(io.StringIO):
 TAIL_CHARS = 2000
 
 
+class _Route(io.TextIOBase):
+    """``sys.stdout`` or ``sys.stderr`` while inline bots play a match synchronously: what is
+    written goes to the output tail of the bot being called (:attr:`OutputRoutes.tail`),
+    and between calls to the stream it stands in for."""
+
+    def __init__(self, routes: OutputRoutes, stream: TextIO) -> None:
+        self._routes = routes
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        tail = self._routes.tail
+        return (tail if tail is not None else self._stream).write(text)
+
+    def flush(self) -> None:
+        tail = self._routes.tail
+        (tail if tail is not None else self._stream).flush()
+
+
+class OutputRoutes:
+    """Captures inline bots' output for a whole match instead of call by call.
+
+    :meth:`InlineHost.play_now` swaps ``sys.stdout`` and ``sys.stderr`` at
+    every call. A driver that calls the bots of a match one after another
+    installs these routes once (as a context manager) and sets :attr:`tail`
+    to the calling bot's :meth:`InlineHost.output_tail` around each call:
+    two attribute stores a call. :meth:`restore` puts the routes back after
+    a bot replaced ``sys.stdout`` or ``sys.stderr`` itself.
+    """
+
+    def __init__(self) -> None:
+        self.tail: io.StringIO | None = None
+        self._saved = (sys.stdout, sys.stderr)
+        self.stdout = _Route(self, sys.stdout)
+        self.stderr = _Route(self, sys.stderr)
+
+    def restore(self) -> None:
+        """Install the routes again (a bot may have set ``sys.stdout`` while it was called)."""
+        sys.stdout, sys.stderr = self.stdout, self.stderr
+
+    def __enter__(self) -> OutputRoutes:
+        self.restore()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.tail = None
+        sys.stdout, sys.stderr = self._saved
+
+
 class InlineHost(Host):
     """Runs the bot in the referee's own process and thread: trusted, fastest.
 
@@ -228,11 +276,17 @@ class InlineHost(Host):
         try:
             return fn(*args)
         except (Exception, SystemExit) as exc:
-            raise self._crash(what, exc) from None
+            raise self.crash(what, exc) from None
         finally:
             sys.stdout, sys.stderr = stdout, stderr
 
-    def _crash(self, what: str, exc: BaseException) -> BotFault:
+    def output_tail(self) -> io.StringIO:
+        """Where the bot's output goes while it is called (see :class:`OutputRoutes`)."""
+        return self._output
+
+    def crash(self, what: str, exc: BaseException) -> BotFault:
+        """The ``crash`` fault for ``exc``, raised by the bot's code in a call of ``what``
+        (``""`` for a decision), quoting the tail of the bot's output."""
         tail = self._output.tail().strip()
         note = f"; output tail: {tail}" if tail else ""
         return BotFault("crash", what + _crash_detail(exc) + note)
@@ -259,7 +313,7 @@ class InlineHost(Host):
         try:
             return bot.play(view)
         except (Exception, SystemExit) as exc:
-            raise self._crash("", exc) from None
+            raise self.crash("", exc) from None
         finally:
             sys.stdout, sys.stderr = stdout, stderr
 

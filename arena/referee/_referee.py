@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from time import perf_counter
@@ -26,7 +27,7 @@ from arena.records import get_logger
 
 from ._cputime import Meter
 from ._faults import BotFault
-from ._host import Host, InlineHost, StartInfo
+from ._host import Host, InlineHost, OutputRoutes, StartInfo
 from ._limits import Clock, Limits
 from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._spec import MatchSpec, MatchSpecError, Seat
@@ -148,16 +149,19 @@ class _Referee:
 
     # -- the one match loop ------------------------------------------------------------------
 
-    def loop(self) -> Generator[Decision | _DealOver, Reply | None, None]:
+    def loop(self, decide: Callable[[Decision], Reply] | None = None
+             ) -> Generator[Decision | _DealOver, Reply | None, None]:
         """The match, decision by decision: the one loop every way of playing a match runs.
 
         It yields each pending :class:`Decision`; whoever drives it (the
-        trio driver :meth:`run`, or :meth:`run_inline` when every seat is
-        inline) asks the seat and sends back its :data:`Reply`. The loop
-        judges the answer with ``arena.game``, turns every failure into a
-        fault applied by ``Match.fault``, keeps the think times, and when a
-        deal ends stores its record and yields ``_DEAL_OVER`` so the driver
-        tells every bot ``match.result_for(seat)``.
+        trio driver :meth:`run`) asks the seat and sends back its
+        :data:`Reply`. A driver that can answer synchronously (:meth:`run_inline`,
+        when every seat is inline) passes ``decide`` instead, which the loop
+        calls for each decision. The loop judges the answer with
+        ``arena.game``, turns every failure into a fault applied by
+        ``Match.fault``, keeps the think times, and when a deal ends stores
+        its record and yields ``_DEAL_OVER`` so the driver tells every bot
+        ``match.result_for(seat)``.
         """
         match = self.match
         think: list[float] = []  # think time (s) of each move of the current deal
@@ -165,7 +169,10 @@ class _Referee:
         deal = match.deal
         while (decision := match.pending) is not None:
             decisions += 1
-            answer, elapsed, fault = yield decision  # type: ignore[misc]  # a Reply, not None
+            if decide is None:
+                answer, elapsed, fault = yield decision  # type: ignore[misc]  # a Reply
+            else:
+                answer, elapsed, fault = decide(decision)
             play = decision.kind == "play"
             if fault is None:
                 try:
@@ -197,7 +204,7 @@ class _Referee:
                     think.extend([elapsed] * (len(deal.moves) - before))
             if match.deal is not deal or deal.finished:
                 self.decisions = decisions
-                self.deals.append(self.finish_deal(match.history[-1], deal, think))
+                self.deals.append(self.finish_deal(match.summary(), deal, think))
                 think = []
                 deal = match.deal
                 yield _DEAL_OVER
@@ -205,21 +212,19 @@ class _Referee:
                 self.start_faults[:] = [None] * self.players
         self.decisions = decisions
 
-    def finish_deal(self, history: dict[str, Any], deal: Deal,
+    def finish_deal(self, summary: dict[str, Any], deal: Deal,
                     think: list[float]) -> dict[str, Any]:
-        """The deal's record: its history entry with think times and labelled faults."""
-        record = dict(history)
+        """The deal's record: ``Match.summary()`` with the moves, their think times, and
+        labelled faults."""
         # Milliseconds to three decimals: as round(seconds * 1000, 3), at a third of its cost.
         moves = [{"seat": seat, "move": move.text, "ms": int(seconds * 1e6 + 0.5) / 1000}
                  for (seat, move), seconds in zip(deal.moves, think, strict=False)]
-        # Moves without a think time (none so far): as the history has them.
-        moves.extend(dict(entry) for entry in history["moves"][len(moves):])
-        record["moves"] = moves
-        record["faults"] = [
-            {**f, "bot": self.labels[f["seat"]], "deal": history["deal"]}
-            for f in history["faults"]
-        ]
-        return record
+        # Moves without a think time (none so far) are written without one.
+        moves.extend({"seat": seat, "move": move.text} for seat, move in deal.moves[len(moves):])
+        summary["moves"] = moves
+        summary["faults"] = [{**f, "bot": self.labels[f["seat"]], "deal": summary["deal"]}
+                             for f in summary["faults"]]
+        return summary
 
     def record(self, wall0: float) -> dict[str, Any]:
         """The match record (docs/records.md)."""
@@ -281,56 +286,65 @@ class _Referee:
         """
         wall0 = time.perf_counter()
         hosts = cast(list[InlineHost], self.hosts)
+        with OutputRoutes() as routes:
+            self.play_inline(hosts, routes, until_deal)
+        return self.record(wall0)
+
+    def play_inline(self, hosts: list[InlineHost], routes: OutputRoutes,
+                    until_deal: int | None) -> None:
+        # InlineHost.play_now and exchange_now, arranged for a whole match: the output routes
+        # are installed once, and each call only points them at the calling bot's tail.
         match = self.match
         for seat in range(self.players):
             self.start_now(seat)
         started, start_faults = self.started, self.start_faults
+        tails = [host.output_tail() for host in hosts]
+        bots = [host.bot for host in hosts]
         clock = perf_counter
         move_s = self.limits.move_ms / 1000
-        steps = self.loop()
-        send = steps.send
-        step = next(steps, None)
-        try:
-            while step is not None:
-                if step.__class__ is not Decision:  # a deal is over: tell the bots
-                    for seat, host in enumerate(hosts):
-                        if started[seat] and host.hears_end_deal:
-                            try:
-                                host.end_deal_now(match.result_for(seat))
-                            except BotFault as failure:
-                                self.end_deal_failed(seat, failure)
-                    if until_deal is not None and len(match.history) > until_deal:
-                        steps.close()
-                        break
-                    step = send(None)
-                    continue
-                decision: Decision = step  # type: ignore[assignment]  # not a _DealOver
-                seat = decision.seat
-                if start_faults[seat] is not None or not started[seat]:  # as in ask()
+        stdout, stderr = routes.stdout, routes.stderr
+
+        def decide(decision: Decision) -> Reply:
+            seat = decision.seat
+            if start_faults[seat] is not None or not started[seat]:  # as in ask()
+                fault = self.pending_start_fault(seat)
+                if fault is None:
+                    self.start_now(seat)
+                    bots[seat] = hosts[seat].bot
                     fault = self.pending_start_fault(seat)
-                    if fault is None:
-                        self.start_now(seat)
-                        fault = self.pending_start_fault(seat)
-                    if fault is not None:
-                        step = send((None, 0.0, fault))
-                        continue
-                host = hosts[seat]
-                view = match.deal.view(seat)
-                t0 = clock()
-                try:
-                    answer = (host.play_now(view) if decision.kind == "play"
-                              else host.exchange_now(view, decision.count))
-                    fault = None
-                except BotFault as exc:
-                    answer, fault = None, exc
-                elapsed = clock() - t0
-                # Within move_ms the clock has nothing to charge (the bank is untouched).
-                if elapsed > move_s:
-                    fault = fault or self.late(seat, elapsed)
-                step = send((answer, elapsed, fault))
-        except StopIteration:
-            pass
-        return self.record(wall0)
+                if fault is not None:
+                    return None, 0.0, fault
+            bot = bots[seat]
+            assert bot is not None
+            view = match.deal.view(seat)
+            routes.tail = tails[seat]
+            t0 = clock()
+            try:
+                answer = (bot.play(view) if decision.kind == "play"
+                          else bot.exchange(view, decision.count))
+                fault = None
+            except (Exception, SystemExit) as exc:
+                answer, fault = None, hosts[seat].crash("", exc)
+            elapsed = clock() - t0
+            routes.tail = None
+            if sys.stdout is not stdout or sys.stderr is not stderr:
+                routes.restore()  # the bot set them itself
+            # Within move_ms the clock has nothing to charge (the bank is untouched).
+            if elapsed > move_s:
+                fault = fault or self.late(seat, elapsed)
+            return answer, elapsed, fault
+
+        steps = self.loop(decide)
+        for _ in steps:  # a deal is over: tell the bots
+            for seat, host in enumerate(hosts):
+                if started[seat] and host.hears_end_deal:
+                    try:
+                        host.end_deal_now(match.result_for(seat))
+                    except BotFault as failure:
+                        self.end_deal_failed(seat, failure)
+            if until_deal is not None and match.deal_number > until_deal:
+                steps.close()
+                break
 
     def start_now(self, seat: int) -> None:
         try:

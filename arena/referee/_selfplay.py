@@ -70,7 +70,7 @@ def play_on(
     (``bind``, ``start_match``) and asked exactly as in a tournament, and what they answer
     wrong is a fault that ``match`` applies, found in the deals' ``faults``.
     """
-    if match.pending is None or (until_deal is not None and len(match.history) > until_deal):
+    if match.pending is None or (until_deal is not None and match.deal_number > until_deal):
         return []
     spec, hosts = _inline(bots, "play-on", match.seed, match.rules, limits)
     referee = _Referee(spec, hosts, None, match=match)
