@@ -371,7 +371,7 @@ class Deal:
         else:
             roles, scores, exchange = ctx.roles, ctx.scores, ctx.exchanges[seat]
         return View(seat, self.rules, self.number, self.to_move, self.pile, self.revolution,
-                    (self._hands[seat], self._shands[seat], self._jokers[seat]),
+                    self._hands[seat], self._shands[seat], self._jokers[seat],
                     tuple(self._counts), self._passed, self._sat_out, self._trick, self.moves,
                     tuple(self._places), None, roles, scores, exchange)
 

@@ -44,7 +44,9 @@ class View:
         to_move: int | None,
         pile: Move | None,
         revolution: bool,
-        hand: tuple[int, int, int],
+        mask: int,
+        smask: int,
+        jokers: int,
         counts: tuple[int, ...],
         passed: tuple[bool, ...] | int,
         sat_out: tuple[bool, ...] | int,
@@ -56,7 +58,8 @@ class View:
         scores: tuple[int, ...],
         exchange: tuple[Sequence[Card], Sequence[Card]] | None,
     ) -> None:
-        """A view from parts already in their final form (``hand`` as the rules' masks).
+        """A view from parts already in their final form (the hand as the rules' masks:
+        rank-major ``mask``, suit-major ``smask``, ``jokers``).
 
         :meth:`arena.game.Deal.view` and :meth:`from_state` are the ways to make a view; the
         constructor stores what they computed, so the view module needs no deal. ``passed``
@@ -71,7 +74,9 @@ class View:
         self.to_move = to_move
         self.pile = pile
         self.revolution = revolution
-        self._mask, self._smask, self._jokers = hand
+        self._mask = mask
+        self._smask = smask
+        self._jokers = jokers
         self.counts = counts
         self._passed = passed
         self._sat_out = sat_out
@@ -114,8 +119,10 @@ class View:
         fast path); ``finish_order`` follows from ``places``. The parts are
         trusted to describe one state of a deal: nothing is cross-checked.
         """
-        parsed = _parse_hand_text(hand) if isinstance(hand, str) else parse_hand(hand)
-        return cls(seat, rules, number, to_move, pile, revolution, parsed, tuple(counts),
+        mask, smask, jokers = (_parse_hand_text(hand) if isinstance(hand, str)
+                               else parse_hand(hand))
+        return cls(seat, rules, number, to_move, pile, revolution, mask, smask, jokers,
+                   tuple(counts),
                    tuple(passed), tuple(sat_out), tuple(trick), tuple(plays), tuple(places),
                    tuple(s for s in places if s is not None), tuple(roles), tuple(scores),
                    None if exchange is None else (tuple(exchange[0]), tuple(exchange[1])))

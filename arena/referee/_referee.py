@@ -22,6 +22,7 @@ from typing import Any, TypeVar, cast
 import trio
 
 import arena
+from arena.bot import Bot
 from arena.game import Card, Deal, Decision, IllegalMove, Match, Move
 from arena.records import get_logger
 
@@ -141,6 +142,8 @@ class _Referee:
         self.labels = spec.labels
         self.players = len(self.hosts)
         self.clock = Clock(self.limits, self.players)
+        self.limits_dict = self.limits.to_dict()
+        """The limits as the record and every bot's start see them."""
         self.started = [False] * self.players
         self.start_faults: list[BotFault | None] = [None] * self.players
         self.match = match if match is not None else Match(spec.rules, self.players, spec.seed)
@@ -239,7 +242,7 @@ class _Referee:
                  "plugin": host.meta.plugin, "version": host.meta.version, "host": host.kind}
                 for seat, host in enumerate(self.hosts)
             ],
-            "limits": self.limits.to_dict(),
+            "limits": dict(self.limits_dict),
             "deals": self.deals,
             "scores": list(match.scores),
             "ranking": match.ranking(),
@@ -250,7 +253,7 @@ class _Referee:
 
     def start_info(self, seat: int) -> StartInfo:
         return StartInfo(seat, self.players, self.spec.rules, self.spec.match_id, self.labels,
-                         self.spec.seed, self.limits.to_dict())
+                         self.spec.seed, self.limits_dict)
 
     def start_failed(self, seat: int, fault: BotFault) -> None:
         self.start_faults[seat] = fault
@@ -299,7 +302,8 @@ class _Referee:
             self.start_now(seat)
         started, start_faults = self.started, self.start_faults
         tails = [host.output_tail() for host in hosts]
-        bots = [host.bot for host in hosts]
+        # A seat whose bot failed to start is asked nothing (its start fault is charged).
+        bots = cast(list[Bot], [host.bot for host in hosts])
         clock = perf_counter
         move_s = self.limits.move_ms / 1000
         stdout, stderr = routes.stdout, routes.stderr
@@ -310,12 +314,11 @@ class _Referee:
                 fault = self.pending_start_fault(seat)
                 if fault is None:
                     self.start_now(seat)
-                    bots[seat] = hosts[seat].bot
+                    bots[seat] = cast(Bot, hosts[seat].bot)
                     fault = self.pending_start_fault(seat)
                 if fault is not None:
                     return None, 0.0, fault
             bot = bots[seat]
-            assert bot is not None
             view = match.deal.view(seat)
             routes.tail = tails[seat]
             t0 = clock()
