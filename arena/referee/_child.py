@@ -21,7 +21,7 @@ from typing import Any
 from arena.bot import Bot, MatchInfo
 from arena.game import Rules, View
 
-from ._loading import make_bot
+from ._loading import hears_end_deal, make_bot
 from ._protocol import LineDecoder, ProtocolError, decode, encode
 from .wire import DeltaDecoder, view_from_dict
 
@@ -90,8 +90,11 @@ class _Runner:
                     list(message["labels"]),
                 )
                 bot.start_match(info)
-                return {"type": "ready", "id": reply_id, "name": bot.name, "version": bot.version,
-                        "views": "delta"}
+                ready = {"type": "ready", "id": reply_id, "name": bot.name,
+                         "version": bot.version, "views": "delta"}
+                if not hears_end_deal(bot):
+                    ready["end_deal"] = False  # nothing to tell it: spare the pipe
+                return ready
             if self.bot is None:
                 return {"type": "error", "id": reply_id, "message": f"{kind!r} before 'start'"}
             if kind == "play":

@@ -25,7 +25,7 @@ from arena.bot import Bot, MatchInfo
 from arena.seeds import bot_rng
 
 from ._faults import BotFault
-from ._loading import BotRef, make_bot, resolve
+from ._loading import BotRef, hears_end_deal, make_bot, resolve
 
 if TYPE_CHECKING:
     from arena.game import Rules, View
@@ -117,6 +117,12 @@ class Host(abc.ABC):
 
     async def end_deal(self, result: dict[str, Any]) -> None:  # noqa: B027
         """Tell the bot a deal ended; faults here are logged, never charged."""
+
+    @property
+    def hears_end_deal(self) -> bool:
+        """Whether the bot wants :meth:`end_deal` (a bot may say it does nothing with deal
+        results); the referee builds and sends results only to those that do."""
+        return True
 
     observes: bool = False
     """Whether the referee calls :meth:`observe` before the other seats' decisions."""
@@ -325,10 +331,7 @@ class InlineHost(Host):
     @property
     def hears_end_deal(self) -> bool:
         """Whether the bot overrides ``Bot.end_deal`` (if not, there is nothing to tell it)."""
-        if self._bot is None:
-            return False
-        method = getattr(self._bot, "end_deal", None)  # an instance's own attribute counts too
-        return getattr(method, "__func__", None) is not Bot.end_deal
+        return self._bot is not None and hears_end_deal(self._bot)
 
     def end_deal_now(self, result: dict[str, Any]) -> None:
         """Tell the bot a deal ended, synchronously."""

@@ -72,3 +72,11 @@ def make_bot(ref: str, params: dict[str, Any] | None = None) -> Bot:
     from arena.plugins import registry
 
     return registry().create(ref, **params)
+
+
+def hears_end_deal(bot: Bot) -> bool:
+    """Whether ``bot`` does something with deal results: its ``end_deal`` is not
+    :meth:`arena.Bot.end_deal` itself (an instance's own attribute counts too). Hosts
+    tell only such bots how each deal ended."""
+    method = getattr(bot, "end_deal", None)
+    return getattr(method, "__func__", None) is not Bot.end_deal

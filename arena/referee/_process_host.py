@@ -102,6 +102,7 @@ class _ChildHost(Host):
         self.trace: Callable[[str, bytes], None] | None = None
         """Given to each process this host runs: hears every protocol line (``--trace``)."""
         self._legal_moves = False
+        self._end_deal = True
         self._late: tuple[str, str, str] | None = None
         """(what it was doing, how the process had ended, output note) of a cancelled call."""
 
@@ -187,9 +188,15 @@ class _ChildHost(Host):
             self._drop()
             raise BotFault("malformed", f"start failed: 'legal_moves' must be true or false, "
                            f"got {legal_moves!r}")
+        end_deal = ready.get("end_deal", True)
+        if not isinstance(end_deal, bool):
+            self._drop()
+            raise BotFault("malformed", f"start failed: 'end_deal' must be true or false, "
+                           f"got {end_deal!r}")
         # A fresh encoder per process start: the bot remembers nothing from before.
         self._views = DeltaEncoder() if views == "delta" else FullEncoder()
         self._legal_moves = legal_moves
+        self._end_deal = end_deal
         self._on_ready(ready)
 
     def _drop(self) -> None:
@@ -278,8 +285,13 @@ class _ChildHost(Host):
     async def exchange(self, view: View, count: int, time_ms: int) -> object:
         return await self._request("exchange", view, time_ms, count)
 
+    @property
+    def hears_end_deal(self) -> bool:
+        """False for a bot that answered ``ready`` with ``"end_deal": false``."""
+        return self._end_deal
+
     async def end_deal(self, result: dict[str, Any]) -> None:
-        if self._proc is None or self._proc.poll() is not None:
+        if not self._end_deal or self._proc is None or self._proc.poll() is not None:
             return
         try:
             await self._proc.send({"type": "end_deal", "result": result})

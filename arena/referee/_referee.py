@@ -476,7 +476,7 @@ class _Referee:
     async def end_deal(self) -> None:
         """Tell every started bot how the deal ended: only what its seat may know."""
         for seat, host in enumerate(self.hosts):
-            if not self.started[seat]:
+            if not self.started[seat] or not host.hears_end_deal:
                 continue
             try:
                 await self.call(seat, "end_deal", self.clock.deadline(seat), host.end_deal,
