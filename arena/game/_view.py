@@ -173,6 +173,18 @@ class View:
         return cards_of(self._mask, self._jokers)
 
     @property
+    def hand_text(self) -> str:
+        """The seat's own cards, sorted, as one string separated by spaces (``"3C 5H JK"``):
+        what ``from_state`` reads fastest and the protocol's delta views carry."""
+        key = (self._mask, self._jokers)
+        text = _HAND_TEXTS.get(key)
+        if text is None:
+            if len(_HAND_TEXTS) >= 256:
+                _HAND_TEXTS.clear()
+            text = _HAND_TEXTS[key] = " ".join([str(card) for card in self.hand])
+        return text
+
+    @property
     def out(self) -> tuple[bool, ...]:
         """Per seat: whether it holds no more cards (gone out or forfeited)."""
         return tuple(count == 0 for count in self.counts)
@@ -268,6 +280,7 @@ _BITS: list[list[tuple[bool, ...]]] = [
 """``_BITS[players][mask]``: a seat bit mask as one flag per seat."""
 
 _HANDS: dict[str, tuple[int, int, int]] = {}
+_HAND_TEXTS: dict[tuple[int, int], str] = {}
 _HAND_BITS: dict[str, tuple[int, int, int]] = {
     str(card): (1 << card.index, suit_major_bit(card.index), 0) for card in CARDS
 }

@@ -99,6 +99,12 @@ class PipeStream(trio.abc.Stream):
     async def wait_send_all_might_not_block(self) -> None:
         await trio.lowlevel.wait_writable(self._write_fd)
 
+    def hung_up(self) -> bool:
+        """Whether the peer's end of the read pipe is closed (it exited, or closed it),
+        asked of the kernel without waiting: one ``poll(2)``."""
+        return any(events & (select.POLLHUP | select.POLLERR)
+                   for _, events in self._poller.poll(0))
+
     def receive_now(self) -> bytes | None:
         """What the peer has written so far (``b""`` at its end), or ``None`` if nothing yet."""
         try:

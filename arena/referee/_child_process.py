@@ -277,6 +277,13 @@ class ChildProcess:
 
     # -- life and death --------------------------------------------------------------------
 
+    def gone(self) -> bool:
+        """Whether the child has exited (reaping it), asked cheaply: the status is looked
+        for only once its output pipe has hung up, which its exit does first."""
+        if self.returncode is None and not self._pipes.hung_up():
+            return False
+        return self.poll() is not None
+
     def poll(self) -> int | None:
         """The exit status if the child has exited (reaping it), else ``None``."""
         if self.returncode is None:

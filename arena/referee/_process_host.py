@@ -253,7 +253,7 @@ class _ChildHost(Host):
         return BotFault("timeout", f"no answer within {within}{note}")
 
     def needs_prepare(self) -> bool:
-        return self._proc is None or self._proc.poll() is not None
+        return self._proc is None or self._proc.gone()
 
     async def prepare(self) -> None:
         if self.needs_prepare():

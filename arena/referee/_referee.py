@@ -143,6 +143,7 @@ class _Referee:
         self.players = len(self.hosts)
         self.clock = Clock(self.limits, self.players)
         self.limits_dict = self.limits.to_dict()
+        self.move_s = self.limits.move_ms / 1000
         """The limits as the record and every bot's start see them."""
         self.started = [False] * self.players
         self.start_faults: list[BotFault | None] = [None] * self.players
@@ -305,7 +306,7 @@ class _Referee:
         # A seat whose bot failed to start is asked nothing (its start fault is charged).
         bots = cast(list[Bot], [host.bot for host in hosts])
         clock = perf_counter
-        move_s = self.limits.move_ms / 1000
+        move_s = self.move_s
         stdout, stderr = routes.stdout, routes.stderr
 
         def decide(decision: Decision) -> Reply:
@@ -452,9 +453,11 @@ class _Referee:
                 answer = await host.exchange(view, count, time_ms)
         finally:
             elapsed = trio.current_time() - t0
-            if host.meters:
-                meter = host.meter if host.timed else None
-            overdue = self.late(seat, elapsed, meter)
+            overdue = None
+            if elapsed > self.move_s:  # within move_ms the clock has nothing to charge
+                if host.meters:
+                    meter = host.meter if host.timed else None
+                overdue = self.late(seat, elapsed, meter)
         if late:
             raise host.timeout_fault(kind, ceiling)
         if overdue is not None:

@@ -49,10 +49,6 @@ def parse_move(text: str) -> Move:
     return move
 
 
-def _hand_text(view: View) -> str:
-    return " ".join([str(card) for card in view.hand])
-
-
 def view_to_wire(view: View) -> dict[str, Any]:
     """The full view as sent in a request: ``view.to_dict()`` minus the rules (sent at start)."""
     return FullEncoder().encode(view)
@@ -135,7 +131,7 @@ class DeltaEncoder:
         # Everything else only when it differs from what this bot was last sent.
         if view.to_move != last[0]:
             data["to_move"] = last[0] = view.to_move
-        hand = _hand_text(view)
+        hand = view.hand_text
         if hand != last[1]:
             data["hand"] = last[1] = hand
         if view.counts != last[2]:

@@ -260,3 +260,20 @@ def test_a_finished_deals_result_shows_a_player_no_other_hand() -> None:
                 allowed |= {c for e in own for c in e["cards"]}
                 assert not card_tokens(result) - allowed, (seed, number, seat)
         assert m.result_for(0) == m.result_for(0, len(m.history) - 1)
+
+
+def test_the_hand_as_text_is_the_sorted_cards_and_reads_back_as_the_same_hand() -> None:
+    rules = Rules(jokers=2)
+    rng = random.Random(4)
+    for seed in range(20):
+        deal = Deal.new(rules, 4, seed)
+        while not deal.finished:
+            view = deal.view(deal.to_move or 0)
+            assert view.hand_text == " ".join(str(card) for card in view.hand)
+            copy = type(view).from_state(
+                rules, view.seat, view.number, hand=view.hand_text, to_move=view.to_move,
+                pile=view.pile, revolution=view.revolution, counts=view.counts,
+                passed=view.passed, sat_out=view.sat_out, trick=view.trick, plays=view.plays,
+                places=view.places, roles=view.roles, scores=view.scores)
+            assert copy.hand == view.hand
+            deal.play(rng.choice(deal.legal_moves()))
