@@ -19,7 +19,7 @@ import traceback
 from typing import Any
 
 from arena.bot import Bot, MatchInfo
-from arena.game import Rules, View
+from arena.game import Move, Rules, View
 
 from ._loading import hears_end_deal, make_bot
 from ._protocol import LineDecoder, ProtocolError, decode, encode
@@ -41,6 +41,8 @@ def _error(exc: BaseException) -> str:
 
 def _jsonable(value: object) -> object:
     """A bot's answer in a form JSON can carry; the referee judges it."""
+    if value.__class__ is Move:  # the usual answer
+        return value.text  # type: ignore[attr-defined]
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, list | tuple):

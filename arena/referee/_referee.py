@@ -143,8 +143,8 @@ class _Referee:
         self.players = len(self.hosts)
         self.clock = Clock(self.limits, self.players)
         self.limits_dict = self.limits.to_dict()
-        self.move_s = self.limits.move_ms / 1000
         """The limits as the record and every bot's start see them."""
+        self.move_s = self.limits.move_ms / 1000
         self.started = [False] * self.players
         self.start_faults: list[BotFault | None] = [None] * self.players
         self.match = match if match is not None else Match(spec.rules, self.players, spec.seed)
@@ -208,7 +208,7 @@ class _Referee:
                     think.extend([elapsed] * (len(deal.moves) - before))
             if match.deal is not deal or deal.finished:
                 self.decisions = decisions
-                self.deals.append(self.finish_deal(match.summary(), deal, think))
+                self.deals.append(self.finish_deal(match.summary(deal.number), deal, think))
                 think = []
                 deal = match.deal
                 yield _DEAL_OVER
@@ -416,17 +416,18 @@ class _Referee:
     async def ask(self, kind: str, seat: int, count: int) -> tuple[object, float]:
         """The seat's raw answer and the seconds it took; faults propagate."""
         host = self.hosts[seat]
-        pending = self.pending_start_fault(seat)
-        if pending is None and not self.started[seat]:
-            await self.start(seat)
+        if self.start_faults[seat] is not None or not self.started[seat]:
             pending = self.pending_start_fault(seat)
-        if pending is not None:
-            raise pending
+            if pending is None:
+                await self.start(seat)
+                pending = self.pending_start_fault(seat)
+            if pending is not None:
+                raise pending
         if host.needs_prepare():
             await self.call(seat, "start", self.limits.start_ms / 1000, host.prepare)
         if self.observers:
             await self.show_others(kind, seat)
-        view = self.match.view(seat)
+        view = self.match.deal.view(seat)
         # The referee waits up to the clock's ceiling; the clock then judges the answer by the
         # bot's own time (fair clocks). The meter starts after prepare(): it measures the
         # host's current process.

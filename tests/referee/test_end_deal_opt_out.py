@@ -11,6 +11,7 @@ import trio
 
 from arena.referee import Host, make_host, play_match
 from tests.matchspecs import match_spec
+from tests.referee.scripts import greeting_bot
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find contract_bot there too
 
@@ -50,16 +51,8 @@ def test_a_bot_that_learns_from_results_still_gets_every_one(tmp_path: Path) -> 
 @pytest.mark.parametrize("value", ["no", 0])
 def test_an_end_deal_flag_that_is_not_a_boolean_fails_the_start(tmp_path: Path,
                                                                   value: object) -> None:
-    bot = tmp_path / "bot.py"
-    bot.write_text(
-        "import json, sys\n"
-        "for line in sys.stdin:\n"
-        "    msg = json.loads(line)\n"
-        "    if msg['type'] == 'start':\n"
-        f"        print(json.dumps({{'type': 'ready', 'id': msg['id'], 'end_deal': {value!r}}}),"
-        " flush=True)\n"
-    )
-    seats = [{"label": "odd", "command": f"{sys.executable} {bot}", "host": "command"}] + [
+    seats = [{"label": "odd", "command": greeting_bot(tmp_path, end_deal=value),
+              "host": "command"}] + [
         {"label": f"g{i}", "name": "greedy"} for i in range(2)]
     record, _ = _requests(seats)
     faults = [f for d in record["deals"] for f in d["faults"]]

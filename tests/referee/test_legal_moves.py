@@ -14,6 +14,7 @@ from arena.records import read_records
 from arena.referee import make_host, play_match
 from arena.tournament import run_tournament
 from tests.matchspecs import match_spec
+from tests.referee.scripts import greeting_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = Path(__file__).with_name("legal_moves_bot.py")
@@ -43,16 +44,7 @@ def test_requests_carry_no_legal_moves_unless_asked() -> None:
 
 
 def test_a_legal_moves_request_that_is_not_a_boolean_fails_the_start(tmp_path: Path) -> None:
-    bot = tmp_path / "bot.py"
-    bot.write_text(
-        "import json, sys\n"
-        "for line in sys.stdin:\n"
-        "    msg = json.loads(line)\n"
-        "    if msg['type'] == 'start':\n"
-        "        print(json.dumps({'type': 'ready', 'id': msg['id'], 'legal_moves': 'yes'}),"
-        " flush=True)\n"
-    )
-    record = _match(f"{sys.executable} {bot}", "runs")
+    record = _match(greeting_bot(tmp_path, legal_moves="yes"), "runs")
     faults = [f for d in record["deals"] for f in d["faults"]]
     assert faults and faults[0]["kind"] == "malformed"
     assert "'legal_moves' must be true or false" in faults[0]["detail"]
