@@ -124,7 +124,7 @@ class View:
         return cls(seat, rules, number, to_move, pile, revolution, mask, smask, jokers,
                    tuple(counts),
                    tuple(passed), tuple(sat_out), tuple(trick), tuple(plays), tuple(places),
-                   tuple(s for s in places if s is not None), tuple(roles), tuple(scores),
+                   None, tuple(roles), tuple(scores),
                    None if exchange is None else (tuple(exchange[0]), tuple(exchange[1])))
 
     @property
