@@ -276,7 +276,7 @@ class InlineHost(Host):
 
     def _call(self, what: str, fn: Callable[..., object], *args: object) -> object:
         # What contextlib.redirect_stdout/stderr do, without their two context managers per
-        # call: this runs at every decision of an inline bot.
+        # call. (A match of inline bots only is played through OutputRoutes instead.)
         stdout, stderr = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = self._output
         try:
@@ -311,17 +311,8 @@ class InlineHost(Host):
 
     def play_now(self, view: View) -> object:
         """The bot's answer to a ``play`` decision, synchronously."""
-        # _call's work without its extra call: this runs at every move of an inline bot.
-        bot = self._bot
-        assert bot is not None, "start() first"
-        stdout, stderr = sys.stdout, sys.stderr
-        sys.stdout = sys.stderr = self._output
-        try:
-            return bot.play(view)
-        except (Exception, SystemExit) as exc:
-            raise self.crash("", exc) from None
-        finally:
-            sys.stdout, sys.stderr = stdout, stderr
+        assert self._bot is not None, "start() first"
+        return self._call("", self._bot.play, view)
 
     def exchange_now(self, view: View, count: int) -> object:
         """The bot's answer to an ``exchange`` decision, synchronously."""

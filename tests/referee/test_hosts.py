@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -172,6 +173,37 @@ def test_an_inline_bots_prints_never_reach_the_referees_output(
     captured = capsys.readouterr()
     assert captured.out == "" and "to stderr" not in captured.err
     assert not any(d["faults"] for d in record["deals"])
+
+
+class Hijacker(Bot):
+    """Points sys.stdout and sys.stderr at a buffer of its own, then prints."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buffer = io.StringIO()
+
+    def play(self, view: View) -> Move | str:
+        sys.stdout = sys.stderr = self.buffer
+        print("hijacked")
+        return view.legal_moves()[0]
+
+
+def test_an_inline_bot_that_replaces_sys_stdout_cannot_keep_it_or_catch_others_output(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    before = (sys.stdout, sys.stderr)
+    hijacker = Hijacker()
+    hosts = [InlineHost.from_bot(hijacker), InlineHost.from_bot(Printer())]
+    record = trio.run(lambda: play_match(
+        match_spec({"match_id": "hijack", "seed": 3, "rules": {"rounds": 1}}, hosts),
+        hosts=hosts))
+    assert (sys.stdout, sys.stderr) == before
+    assert not any(d["faults"] for d in record["deals"])
+    assert "to stderr" not in hijacker.buffer.getvalue()  # the printer's output is its own
+    assert "hijacked" in hijacker.buffer.getvalue()
+    assert hosts[1].output().count("to stderr") >= 1
+    captured = capsys.readouterr()
+    assert "hijacked" not in captured.out and "to stderr" not in captured.err
 
 
 @pytest.mark.parametrize(
