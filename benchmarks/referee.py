@@ -38,6 +38,7 @@ from typing import Any
 import trio
 
 from arena.game import Match, Rules, View
+from arena.records import deal_moves
 from arena.referee import MatchSpec, ProcessPool, decode, encode, make_host, play_match
 from arena.referee.wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
 
@@ -130,7 +131,7 @@ def run_matches(
 
 
 def _moves_only(record: dict[str, Any]) -> list[list[tuple[int, str]]]:
-    return [[(m["seat"], m["move"]) for m in d["moves"]] for d in record["deals"]]
+    return [[(m.seat, m.move) for m in deal_moves(d)] for d in record["deals"]]
 
 
 def sample_views(players: int = 4, decisions: int = 3000, seed: int = 5) -> list[View]:
@@ -239,7 +240,7 @@ def main() -> None:
                 map(_moves_only, process_records)
             ):
                 sys.exit("the hosts played different matches: the benchmark compares nothing")
-            think = [m["ms"] for rec in process_records for d in rec["deals"] for m in d["moves"]]
+            think = [m.ms for rec in process_records for d in rec["deals"] for m in deal_moves(d)]
             one_cpu = raw_same = float("nan")
             if pin is not None:
                 raw_same = raw_round_trip(args.round_trips, children=len(bots), cpus=(pin, pin))

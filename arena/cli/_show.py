@@ -37,7 +37,15 @@ def cards_text(cards: str | Sequence[str]) -> Text:
 
 def print_match(console: Console, record: Mapping[str, Any], deal: int | None = None) -> None:
     """A match record move by move (one deal with ``deal``), replayed through the rules."""
-    from arena.report import CLEAR, FORFEIT, OUT, REVOLUTION, ReplayError, replay_deals
+    from arena.report import (
+        CLEAR,
+        FORFEIT,
+        OUT,
+        REVOLUTION,
+        ReplayError,
+        moves_as_recorded,
+        replay_deals,
+    )
 
     labels = [str(s["label"]) for s in record["seats"]]
     console.print(Text.assemble(
@@ -74,7 +82,7 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
         if replayed is not None:
             events = [(e.seat, e.text, e.ms, e.flags, e.fault) for e in replayed[number]]
         else:
-            events = [(m["seat"], m["move"], m.get("ms"), 0, None) for m in entry["moves"]]
+            events = [(seat, move, ms, 0, None) for seat, move, ms in moves_as_recorded(entry)]
         for index, (seat, text, ms, flags, fault) in enumerate(events, start=1):
             notes = []
             if fault is not None:

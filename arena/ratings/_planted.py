@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from arena.records import SCHEMA
+
 
 def simulate_records(
     strengths: Mapping[str, float],
@@ -28,7 +30,7 @@ def simulate_records(
     tournament: str = "planted",
     round_robin: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """Yield minimal match records (schema 1 fields that ratings read) of planted bots.
+    """Yield minimal match records (the fields that ratings read) of planted bots.
 
     Every set seats ``players`` bots (all of them when there are exactly that many, else a fresh
     random draw per set, or with ``round_robin`` every ``players``-subset of the bots in turn, so
@@ -77,7 +79,7 @@ def simulate_records(
                         {"deal": d, "finish_order": order, "points": pts, "faults": []}
                     )
                 yield {
-                    "schema": 1,
+                    "schema": SCHEMA,
                     "type": "match",
                     "match_id": f"{tournament}-s{set_index}-r{r}",
                     "tournament": tournament,

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._schema import deal_movers
+
 __all__ = ["BotFaults", "FaultLog", "short_detail"]
 
 _START = "start failed: "
@@ -97,7 +99,7 @@ class FaultLog:
         # Unless a fault forfeits the deal, the referee plays one move for the seat.
         forced_moves = (record.get("rules") or {}).get("on_fault", "forfeit") != "forfeit"
         for deal in record.get("deals") or []:
-            movers = [m["seat"] for m in deal.get("moves") or ()]  # list.count runs in C
+            movers = deal_movers(deal)  # list.count runs in C
             forced = ([f["seat"] for f in deal.get("faults") or ()
                        if f.get("stage", "play") == "play"] if forced_moves else [])
             for seat, row in enumerate(rows):

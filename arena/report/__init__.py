@@ -7,7 +7,16 @@ replays a record through the rules engine as events a viewer shows. See docs/rep
 
 from ._build import BATCH, REPORT_DIR, ReportResult, write_report
 from ._live import ReportRefresher
-from ._replay import CLEAR, FORFEIT, OUT, REVOLUTION, Event, ReplayError, replay_deals
+from ._replay import (
+                      CLEAR,
+                      FORFEIT,
+                      OUT,
+                      REVOLUTION,
+                      Event,
+                      ReplayError,
+                      moves_as_recorded,
+                      replay_deals,
+)
 from ._saved import STANDINGS_CSV, STANDINGS_JSON, write_standings
 
 __all__ = [
@@ -23,6 +32,7 @@ __all__ = [
     "ReplayError",
     "ReportRefresher",
     "ReportResult",
+    "moves_as_recorded",
     "replay_deals",
     "write_report",
     "write_standings",

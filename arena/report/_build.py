@@ -33,9 +33,10 @@ import yaml
 
 import arena
 from arena.ratings import Results, finite, rate_results, read_many
+from arena.records import deal_moves
 from arena.tournament import Standings
 
-from ._replay import ReplayError, replay_deals
+from ._replay import ReplayError, moves_as_recorded, replay_deals
 
 __all__ = ["BATCH", "REPORT_DIR", "ReportResult", "write_report"]
 
@@ -325,12 +326,15 @@ def _count(record: Mapping[str, Any], stats: dict[str, _BotStats]) -> None:
                            str(seat.get("version"))))
         lines.append(line)
     for deal in record.get("deals") or ():
-        for move in deal.get("moves") or ():
-            line = lines[move["seat"]]
+        try:
+            moves = deal_moves(deal)
+        except ValueError:  # its replay entry says what is wrong
+            moves = []
+        for seat, _, ms in moves:
+            line = lines[seat]
             line.moves += 1
-            ms = move.get("ms")
-            if isinstance(ms, int | float):
-                line.times.add(float(ms))
+            if ms is not None:
+                line.times.add(ms)
         for fault in deal.get("faults") or ():
             faults = lines[fault["seat"]].faults
             faults[fault["kind"]] = faults.get(fault["kind"], 0) + 1
@@ -381,7 +385,7 @@ def _replay_entry(record: Mapping[str, Any], deals: list[Any] | None,
             events = [[e.seat, e.text, e.ms, e.flags] + ([e.fault] if e.fault else [])
                       for e in deals[number]]
         else:  # shown as recorded, without what only a replay tells
-            events = [[m["seat"], m["move"], m.get("ms"), 0] for m in deal.get("moves") or ()]
+            events = [[seat, move, ms, 0] for seat, move, ms in moves_as_recorded(deal)]
         out_deals.append({
             "deal": deal.get("deal", number),
             "seed": str(deal.get("seed")),

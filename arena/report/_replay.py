@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.game import Deal, IllegalMove, Match, Move, Rules
+from arena.records import RecordedMove, deal_moves
 
 __all__ = [
     "CLEAR",
@@ -85,7 +86,7 @@ def replay_deals(record: Mapping[str, Any]) -> list[list[Event]]:
 def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
     number = match.deal_number
     returns = [e for e in deal["exchanges"] if e["kind"] == "return"]
-    moves = deal["moves"]
+    moves = deal_moves(deal)
     exchange_faults = [f for f in deal["faults"] if f.get("stage") == "exchange"]
     play_faults = [f for f in deal["faults"] if f.get("stage", "play") == "play"]
     events: list[Event] = []
@@ -122,11 +123,11 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
                 events.append(Event(decision.seat, "", None, flags, fault["kind"]))
             continue
         entry = moves[taken]
-        if entry["seat"] != decision.seat:
-            raise ValueError(f"move {taken} is by seat {entry['seat']}, "
+        if entry.seat != decision.seat:
+            raise ValueError(f"move {taken} is by seat {entry.seat}, "
                              f"but seat {decision.seat} is to move")
         revolution = current.revolution
-        match.play(_move(entry["move"]))
+        match.play(_move(entry.move))
         events.append(_after(current, decision.seat, entry, before, revolution))
         taken += 1
     if taken != len(moves):
@@ -134,7 +135,7 @@ def _replay_deal(match: Match, deal: Mapping[str, Any]) -> list[Event]:
     return events
 
 
-def _after(deal: Deal, seat: int, entry: Mapping[str, Any], before: int,
+def _after(deal: Deal, seat: int, entry: RecordedMove, before: int,
            revolution_before: bool) -> Event:
     """The event of the move just played (``deal.moves[before]``), with its flags."""
     _, move = deal.moves[before]
@@ -145,5 +146,13 @@ def _after(deal: Deal, seat: int, entry: Mapping[str, Any], before: int,
         flags |= REVOLUTION
     if move.kind != "pass" and deal.card_count(seat) == 0:
         flags |= OUT
-    ms = entry.get("ms")
-    return Event(seat, str(move), float(ms) if isinstance(ms, int | float) else None, flags)
+    return Event(seat, str(move), entry.ms, flags)
+
+
+def moves_as_recorded(deal: Mapping[str, Any]) -> list[RecordedMove]:
+    """A deal's moves as its record lists them, for showing a deal that cannot be replayed:
+    none when the moves themselves are malformed (the replay's error says how)."""
+    try:
+        return deal_moves(deal)
+    except ValueError:
+        return []

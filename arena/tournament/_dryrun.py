@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from arena.records import SCHEMA
 from arena.seeds import rng as seeded
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def dry_run_match(spec: MatchSpec) -> dict[str, Any]:
     for place, seat in enumerate(ranking):
         scores[seat] = m - 1 - place
     return {
-        "schema": 1,
+        "schema": SCHEMA,
         "type": "match",
         "dry_run": True,
         **spec.identity(),

@@ -40,6 +40,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
 
+from arena.records import SCHEMA
+
 if TYPE_CHECKING:
     from arena.referee import MatchSpec
 
@@ -101,7 +103,7 @@ def error_record(spec: MatchSpec, exc: BaseException) -> dict[str, Any]:
     frame = traceback.extract_tb(exc.__traceback__)[-1:] or None
     where = f" ({frame[0].filename}:{frame[0].lineno})" if frame else ""
     return {
-        "schema": 1,
+        "schema": SCHEMA,
         "type": "error",
         **spec.identity(),
         "seats": [{"seat": i, "label": seat.label} for i, seat in enumerate(spec.seats)],

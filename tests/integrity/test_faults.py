@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from arena.records import FaultLog, short_detail
@@ -74,13 +75,16 @@ def test_a_python_bots_crash_is_summed_up_by_its_own_frame() -> None:
                         ) == "last words (process exited (exit code 1))"
 
 
-def test_the_fault_log_counts_matches_kinds_and_moves() -> None:
+@pytest.mark.parametrize("schema", [1, 2])
+def test_the_fault_log_counts_matches_kinds_and_moves(schema: int) -> None:
     def record(seat_faults: list[tuple[int, str, str]], moves: list[int]) -> dict[str, object]:
-        return {"type": "match", "rules": {"on_fault": "forfeit"},
-                "seats": [{"label": "a"}, {"label": "b"}],
-                "deals": [{"moves": [{"seat": s, "move": "3C"} for s in moves],
-                           "faults": [{"seat": s, "kind": k, "detail": d, "stage": "play"}
-                                      for s, k, d in seat_faults]}]}
+        deal: dict[str, object] = (
+            {"moves": [{"seat": s, "move": "3C"} for s in moves]} if schema == 1 else
+            {"movers": moves, "moves": ["3C"] * len(moves), "think_us": [5] * len(moves)})
+        deal["faults"] = [{"seat": s, "kind": k, "detail": d, "stage": "play"}
+                          for s, k, d in seat_faults]
+        return {"schema": schema, "type": "match", "rules": {"on_fault": "forfeit"},
+                "seats": [{"label": "a"}, {"label": "b"}], "deals": [deal]}
 
     log = FaultLog(["a", "b"])
     log.add(record([(1, "timeout", "no answer within 5 ms")], [0, 1]))

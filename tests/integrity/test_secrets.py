@@ -100,7 +100,7 @@ def test_a_spy_bot_learns_no_hidden_card_and_no_seed(
             seen = set(deal["hands"][seat])
             seen |= {card for e in deal["exchanges"] if seat in (e["from"], e["to"])
                      for card in e["cards"]}
-            seen |= set(CARD.findall(" ".join(m["move"] for m in deal["moves"])))
+            seen |= set(CARD.findall(" ".join(deal["moves"])))
             allowed[deal["deal"]] = seen
         played = 0
         for line in lines[record["match_id"]]:

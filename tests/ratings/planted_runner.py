@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from arena.records import SCHEMA
 from arena.referee import MatchSpec
 from arena.seeds import rng as seeded
 
@@ -30,11 +31,10 @@ def play(spec: MatchSpec) -> dict[str, Any]:
         points = [0] * n
         for place, seat in enumerate(order):
             points[seat] = n - 1 - place
-        moves = [{"seat": seat, "move": "pass"} for seat in range(n)]
-        deals.append({"deal": d, "finish_order": order, "points": points, "moves": moves,
-                      "faults": []})
+        deals.append({"deal": d, "finish_order": order, "points": points,
+                      "movers": list(range(n)), "moves": ["pass"] * n, "faults": []})
     scores = [sum(deal["points"][seat] for deal in deals) for seat in range(n)]
-    return {"schema": 1, "type": "match", "match_id": spec.match_id,
+    return {"schema": SCHEMA, "type": "match", "match_id": spec.match_id,
             "tournament": spec.tournament, "seed": spec.seed, "set": spec.set,
             "round": spec.round, "seats": [s.to_dict() for s in spec.seats], "deals": deals,
             "scores": scores, "ranking": sorted(range(n), key=lambda seat: -scores[seat])}

@@ -28,6 +28,7 @@ from arena.tournament import (
     validate_config,
 )
 from arena.tournament._sprt import SprtPlan
+from tests.recordtools import without_timings
 
 from .planted_runner import play, play_faulty_baseline
 
@@ -146,12 +147,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
     """The records of a file without what depends on the clock."""
     records = []
     for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        record.pop("wall_s")
-        for deal in record["deals"]:
-            for move in deal["moves"]:
-                move.pop("ms", None)
-        records.append(record)
+        records.append(without_timings(json.loads(line)))
     return records
 
 

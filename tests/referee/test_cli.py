@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.records import read_records
+from tests.recordtools import without_timings
 
 PERL_BOT = Path(__file__).resolve().parents[2] / "examples" / "perl-bot" / "bot.pl"
 
@@ -48,10 +49,7 @@ def test_same_seed_same_result_with_either_host(tmp_path: Path) -> None:
         assert code == 0, err
         (record,) = read_records(path, strict=True)
         assert [s["host"] for s in record["seats"]] == [host] * 3
-        for deal in record["deals"]:
-            for move in deal["moves"]:
-                del move["ms"]
-        results.append((record["deals"], record["scores"], record["ranking"]))
+        results.append((without_timings(record)["deals"], record["scores"], record["ranking"]))
     assert results[0] == results[1]
 
 
@@ -120,8 +118,4 @@ def test_a_module_class_bot_is_found_from_the_current_directory(
         assert code == 0, err
     first, second = read_records(records, strict=True)
     assert first["seats"][0]["version"] == "0.3" and first["seats"][0]["plugin"] == "cli_local_bot"
-    assert first["deals"] == [
-        {**d, "moves": [{**m, "ms": first["deals"][i]["moves"][j]["ms"]}
-                        for j, m in enumerate(d["moves"])]}
-        for i, d in enumerate(second["deals"])
-    ]
+    assert without_timings(first)["deals"] == without_timings(second)["deals"]

@@ -21,6 +21,7 @@ import pytest
 import trio
 
 from arena.game import Match, Rules
+from arena.records import deal_moves
 from arena.referee import (
     Clock,
     Limits,
@@ -84,7 +85,7 @@ def faults(record: dict[str, Any], seat: int = 1) -> list[str]:
 
 
 def slowest_move_ms(record: dict[str, Any], seat: int = 1) -> float:
-    return max(m["ms"] for deal in record["deals"] for m in deal["moves"] if m["seat"] == seat)
+    return max(m.ms or 0.0 for deal in record["deals"] for m in deal_moves(deal) if m.seat == seat)
 
 
 # -- the readers --------------------------------------------------------------------------

@@ -88,8 +88,7 @@ def test_every_host_tells_the_bot_what_the_inline_host_tells_it(
     inline_record, inline_log = logs["inline"]
     record, log = logs[kind]
     assert not any(d["faults"] for d in record["deals"])
-    assert [d["moves"][i]["move"] for d in record["deals"] for i in range(len(d["moves"]))] == [
-        d["moves"][i]["move"] for d in inline_record["deals"] for i in range(len(d["moves"]))]
+    assert [d["moves"] for d in record["deals"]] == [d["moves"] for d in inline_record["deals"]]
     assert [kind_ for kind_, _ in log] == [kind_ for kind_, _ in inline_log]
     for (what, body), (_, expected) in zip(log, inline_log, strict=True):
         assert body == expected, what

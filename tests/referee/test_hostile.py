@@ -16,7 +16,7 @@ import pytest
 import trio
 
 from arena.game import Match, Rules
-from arena.records import RecordWriter, read_records
+from arena.records import RecordWriter, deal_moves, read_records
 from arena.referee import Limits, make_host, play_match
 from arena.referee._child_process import group_members, process_alive
 
@@ -61,7 +61,7 @@ def check_whole(record: dict[str, Any], tmp_path: Path) -> None:
     for deal in record["deals"]:
         assert sorted(deal["finish_order"]) == list(range(players))
         assert sum(len(hand) for hand in deal["hands"]) == 52 + rules.jokers
-        assert all("ms" in move for move in deal["moves"])
+        assert all(m.ms is not None for m in deal_moves(deal))
     assert sorted(record["ranking"]) == list(range(players))
     first = Match(rules, players, record["seed"]).deal
     assert record["deals"][0]["hands"] == [[str(c) for c in first.hand(s)] for s in range(players)]
@@ -120,7 +120,7 @@ def test_a_killed_bot_gets_a_fresh_process_for_the_next_deal(tmp_path: Path) -> 
 def test_a_chatty_bot_that_plays_legally_has_no_fault(tmp_path: Path) -> None:
     record, pids = play("chatty", tmp_path)
     assert [f for deal in record["deals"] for f in deal["faults"]] == []
-    chatty_moves = [m for deal in record["deals"] for m in deal["moves"] if m["seat"] == 1]
+    chatty_moves = [m for deal in record["deals"] for m in deal_moves(deal) if m.seat == 1]
     assert len(chatty_moves) > 5
     check_whole(record, tmp_path)
     check_nothing_left(pids)

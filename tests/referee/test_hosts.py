@@ -13,6 +13,7 @@ import trio
 
 from arena import Bot
 from arena.game import Move, View
+from arena.records import deal_moves
 from arena.referee import (
     CommandHost,
     InlineHost,
@@ -26,6 +27,7 @@ from arena.referee import (
 )
 from arena.referee._child_process import group_members, process_alive
 from tests.matchspecs import match_spec
+from tests.recordtools import without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
@@ -40,17 +42,6 @@ def spec(host: str, bots: tuple[str, ...] = ("random", "greedy", "random", "lowe
     })
 
 
-def without_timings(record: dict[str, Any]) -> dict[str, Any]:
-    """The record minus what may differ between runs: think times, wall time, hosts."""
-    out = {k: v for k, v in record.items() if k not in ("wall_s", "seats")}
-    out["deals"] = [
-        {**d, "moves": [{k: v for k, v in m.items() if k != "ms"} for m in d["moves"]]}
-        for d in record["deals"]
-    ]
-    out["seats"] = [{k: v for k, v in s.items() if k != "host"} for s in record["seats"]]
-    return out
-
-
 def test_same_seed_same_record_inline_and_process() -> None:
     """Python bots in processes see delta views; they play exactly as they do inline."""
     inline = trio.run(play_match, spec("inline"))
@@ -59,7 +50,7 @@ def test_same_seed_same_record_inline_and_process() -> None:
     process = trio.run(lambda: play_match(spec("process"), hosts=hosts))
     assert [s["host"] for s in process["seats"]] == ["process"] * 4
     assert [h.views for h in hosts] == ["delta"] * 4  # type: ignore[attr-defined]
-    assert without_timings(inline) == without_timings(process)
+    assert without_timings(inline, hosts=True) == without_timings(process, hosts=True)
     assert inline["decisions"] > 50
 
 
@@ -71,7 +62,8 @@ def test_a_different_seed_gives_a_different_match() -> None:
 
 def test_run_match_is_a_synchronous_wrapper_giving_the_same_record() -> None:
     record = run_match(spec("inline"), reuse_processes=False)
-    assert without_timings(record) == without_timings(trio.run(play_match, spec("inline")))
+    assert without_timings(record, hosts=True) == without_timings(
+        trio.run(play_match, spec("inline")), hosts=True)
 
 
 def test_a_pool_reuses_healthy_processes_across_matches_and_kills_them_on_close() -> None:
@@ -107,7 +99,7 @@ def test_the_perl_example_bot_plays_a_match_through_the_command_host() -> None:
                                   "plugin": "command", "version": "1.0", "host": "command"}
     assert not any(d["faults"] for d in record["deals"])
     assert hosts[0].views == "full"  # type: ignore[attr-defined]  # the default encoding
-    perl_moves = [m["move"] for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
+    perl_moves = [m.move for d in record["deals"] for m in deal_moves(d) if m.seat == 0]
     assert "pass" in perl_moves and any(m != "pass" for m in perl_moves)
     pids = hosts[0].pids()
     assert pids and not any(process_alive(pid) for pid in pids)

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.game import Match, Rules
+from arena.records import deal_moves
 
 
 def _play(tmp_path: Path, typed: str, *args: str) -> tuple[Any, list[dict[str, Any]]]:
@@ -29,7 +30,7 @@ def _replay(record: dict[str, Any]) -> Match:
             if entry["kind"] == "return":
                 match.give(entry["cards"])
         for move in deal["moves"]:
-            match.play(move["move"])
+            match.play(move)
     return match
 
 
@@ -42,7 +43,7 @@ def test_a_person_plays_a_whole_match_by_numbers_and_it_is_recorded(tmp_path: Pa
     assert len(record["deals"]) == 5
     assert record["seats"][0]["host"] == "human" and record["seats"][0]["label"] == "you"
     assert not [f for d in record["deals"] for f in d["faults"]]
-    mine = [m for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
+    mine = [m for d in record["deals"] for m in deal_moves(d) if m.seat == 0]
     assert len(mine) > 20
     gave = [e for d in record["deals"] for e in d["exchanges"]
             if e["kind"] == "return" and e["from"] == 0]

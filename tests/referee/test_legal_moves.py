@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import trio
 
-from arena.records import read_records
+from arena.records import deal_moves, read_records
 from arena.referee import make_host, play_match
 from arena.tournament import run_tournament
 from tests.matchspecs import match_spec
@@ -34,7 +34,7 @@ def _match(command: str, preset: str) -> dict[str, Any]:
 def test_requests_carry_exactly_the_legal_moves_when_asked(preset: str) -> None:
     record = _match(f"{sys.executable} {CHECKER}", preset)
     assert not [f for d in record["deals"] for f in d["faults"]]
-    moves = [m["move"] for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
+    moves = [m.move for d in record["deals"] for m in deal_moves(d) if m.seat == 0]
     assert len(moves) > 10 and "pass" in moves and any(m != "pass" for m in moves)
 
 
@@ -60,6 +60,6 @@ def test_the_javascript_example_plays_a_tournament(tmp_path: Path, monkeypatch: 
     for record in records:
         assert not [f for d in record["deals"] for f in d["faults"]]
         seat = next(s["seat"] for s in record["seats"] if s["label"] == "node")
-        node_moves += sum(m["move"] != "pass" for d in record["deals"] for m in d["moves"]
-                          if m["seat"] == seat)
+        node_moves += sum(m.move != "pass" for d in record["deals"] for m in deal_moves(d)
+                          if m.seat == seat)
     assert node_moves > 50

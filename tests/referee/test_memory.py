@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from arena import Bot
 from arena.game import Match, Move, Rules, View
+from arena.records import deal_moves
 from arena.referee import BotFault, InlineHost, MatchSpecError, MemoryHost, play_match
 from tests.matchspecs import match_spec
 
@@ -78,7 +79,7 @@ def replay(record: dict[str, Any]) -> Match:
             elif decision.kind == "exchange":
                 match.give(returns.pop(0)["cards"])
             else:
-                match.play(moves[len(match.deal.moves)]["move"])
+                match.play(moves[len(match.deal.moves)])
         assert faults == [] and returns == []
         assert match.history[-1]["finish_order"] == deal["finish_order"]
     assert match.finished
@@ -94,7 +95,7 @@ def test_well_behaved_bots_play_a_whole_match_without_faults() -> None:
     assert record["decisions"] == sum(
         sum(r["type"] in ("play", "exchange") for r in h.requests) for h in hosts
     )
-    assert all("ms" in move for deal in record["deals"] for move in deal["moves"])
+    assert all(m.ms is not None for deal in record["deals"] for m in deal_moves(deal))
     assert record["scores"] == list(replay(record).scores)
 
 
@@ -122,10 +123,10 @@ def test_time_beyond_move_ms_comes_from_the_bank_until_it_is_spent() -> None:
 
     limits = {"move_ms": 100, "bank_ms": 500, "grace_ms": 10}
     record = run(spec(limits=limits), table(slow))
-    moves = [m for m in record["deals"][0]["moves"] if m["seat"] == 1]
+    moves = [m for m in deal_moves(record["deals"][0]) if m.seat == 1]
     found = faults(record)
     # 500 ms of bank pays for three slow moves (450 ms); the fourth has only 50 ms left
-    assert len(moves) == 3 and all(m["ms"] == pytest.approx(250, abs=1) for m in moves)
+    assert len(moves) == 3 and all(m.ms == pytest.approx(250, abs=1) for m in moves)
     assert [(f["seat"], f["kind"]) for f in found] == [(1, "timeout")]
 
 
@@ -173,7 +174,7 @@ def test_on_fault_pass_keeps_the_seat_in_the_deal() -> None:
     deal = record["deals"][0]
     assert len(found) > 1 and {f["kind"] for f in found} == {"malformed"}
     # every fault of the seat became a move in the record (a pass, or its lowest single)
-    assert sum(m["seat"] == 1 for m in deal["moves"]) == len(found)
+    assert deal["movers"].count(1) == len(found)
     assert record["scores"] == list(replay(record).scores)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import trio
 
-from arena.records import configure_logging
+from arena.records import configure_logging, deal_moves
 from arena.referee import MatchSpec, play_match
 from tests.matchspecs import match_spec
 
@@ -60,7 +60,7 @@ def test_five_uecda_clients_play_a_whole_match_every_play_accepted(tmp_path: Pat
     for seat, s in enumerate(seen):
         assert s["games"] == 4 and s["end"] == 2
         assert s["turns"] == moves  # every client sees every turn
-        mine = sum(1 for d in record["deals"] for m in d["moves"] if m["seat"] == seat)
+        mine = sum(d["movers"].count(seat) for d in record["deals"])
         assert s["mine"] == s["accepted"] == mine and s["rejected"] == 0
         assert s["count_mismatch"] == 0
     assert sum(s["exchanges"] for s in seen) == 2 * 3  # president and vice, deals 1-3
@@ -90,7 +90,7 @@ def test_a_table_the_reference_server_rejects_is_an_illegal_fault_and_a_pass(
     assert bad and all(f["kind"] == "illegal" and "jokers" in f["detail"] for f in bad)
     seen = json.loads((tmp_path / "bad.json").read_text())
     assert seen["accepted"] == 0 and seen["rejected"] == seen["mine"] > 0
-    own = [m["move"] for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
+    own = [m.move for d in record["deals"] for m in deal_moves(d) if m.seat == 0]
     assert set(own) == {"pass"}
 
 

@@ -22,8 +22,9 @@ def test_verbose_prints_every_move_and_each_deal_result(tmp_path: Path) -> None:
     (record,) = list(read_records(records))
     labels = [s["label"] for s in record["seats"]]
     for number, deal in enumerate(record["deals"], start=1):
-        expected = [f"deal {number} move {k:>3} {labels[m['seat']]}: {m['move']}"
-                    for k, m in enumerate(deal["moves"], start=1)]
+        expected = [f"deal {number} move {k:>3} {labels[seat]}: {move}"
+                    for k, (seat, move) in enumerate(zip(deal["movers"], deal["moves"],
+                                                         strict=True), start=1)]
         shown = [line.strip().rsplit("  (", 1)[0] for line in out.output.splitlines()
                  if line.strip().startswith(f"deal {number} move")]
         assert shown == [e.strip() for e in expected]
@@ -48,6 +49,7 @@ def test_trace_prints_each_protocol_line_of_a_command_bot(tmp_path: Path) -> Non
                 if line.startswith(f"{label} << ")]
     assert sent[0]["type"] == "start" and received[0]["type"] == "ready"
     assert [m["id"] for m in sent if "id" in m] == [m["id"] for m in received]
-    mine = [m["move"] for m in record["deals"][0]["moves"] if m["seat"] == 0]
+    deal = record["deals"][0]
+    mine = [move for seat, move in zip(deal["movers"], deal["moves"], strict=True) if seat == 0]
     assert [m["move"] for m in received if m["type"] == "move"] == mine
     assert sent[-1]["type"] in ("end_deal", "quit")

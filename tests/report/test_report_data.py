@@ -45,9 +45,9 @@ def test_replayed_events_are_the_recorded_moves_and_faults(run_folder: Path) -> 
         assert len(deals) == len(record["deals"])
         for deal, events in zip(record["deals"], deals, strict=True):
             moves = [e for e in events if e.fault is None]
-            assert [(e.seat, e.text) for e in moves] == \
-                [(m["seat"], m["move"]) for m in deal["moves"]]
-            assert [e.ms for e in moves] == [m["ms"] for m in deal["moves"]]
+            assert [(e.seat, e.text) for e in moves] == list(zip(deal["movers"], deal["moves"],
+                                                                  strict=True))
+            assert [e.ms for e in moves] == [us / 1000 for us in deal["think_us"]]
             faults = [(e.seat, e.fault) for e in events if e.fault is not None]
             assert faults == [(f["seat"], f["kind"]) for f in deal["faults"]]
             faults_seen += len(faults)
@@ -74,10 +74,9 @@ def test_replayed_events_are_the_recorded_moves_and_faults(run_folder: Path) -> 
 
 def test_a_move_the_rules_refuse_names_the_match_and_deal(run_folder: Path) -> None:
     record = copy.deepcopy(_records(run_folder)[0])
-    move = record["deals"][0]["moves"][0]  # deal 0: no exchange, the dealt hands are held
-    held = set(record["deals"][0]["hands"][move["seat"]])
-    other = next(c for hand in record["deals"][0]["hands"] for c in hand if c not in held)
-    move["move"] = other
+    deal = record["deals"][0]  # deal 0: no exchange, the dealt hands are held
+    held = set(deal["hands"][deal["movers"][0]])
+    deal["moves"][0] = next(c for hand in deal["hands"] for c in hand if c not in held)
     with pytest.raises(ReplayError, match=rf"match {record['match_id']}, deal 0: .*does not hold"):
         replay_deals(record)
 
@@ -86,7 +85,7 @@ def test_a_record_that_does_not_replay_is_kept_and_marked(tmp_path: Path,
                                                           run_folder: Path) -> None:
     records = _records(run_folder)
     bad = copy.deepcopy(records[2])
-    bad["deals"][0]["moves"][3]["seat"] = (bad["deals"][0]["moves"][3]["seat"] + 1) % 4
+    bad["deals"][0]["movers"][3] = (bad["deals"][0]["movers"][3] + 1) % 4
     lines = [json.dumps(r) for r in [*records[:2], bad, *records[3:]]]
     (tmp_path / "records.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = write_report(tmp_path, resamples=0)
@@ -95,8 +94,7 @@ def test_a_record_that_does_not_replay_is_kept_and_marked(tmp_path: Path,
     assert list(index["errors"]) == ["2"]
     entry = _batch(tmp_path / "report" / "data" / "replays" / "00000.js")[2]
     assert entry["error"] == result.unreplayable[0]
-    assert [e[1] for e in entry["deals"][0]["events"]] == \
-        [m["move"] for m in bad["deals"][0]["moves"]]
+    assert [e[1] for e in entry["deals"][0]["events"]] == bad["deals"][0]["moves"]
 
 
 def test_summary_holds_the_leaderboard_arena_ratings_prints(run_folder: Path) -> None:
@@ -121,8 +119,8 @@ def test_per_bot_faults_time_losses_and_think_times(run_folder: Path) -> None:
         for deal in record["deals"]:
             for fault in deal["faults"]:
                 faults[labels[fault["seat"]]] = faults.get(labels[fault["seat"]], 0) + 1
-            for move in deal["moves"]:
-                times.setdefault(labels[move["seat"]], []).append(move["ms"])
+            for seat, us in zip(deal["movers"], deal["think_us"], strict=True):
+                times.setdefault(labels[seat], []).append(us / 1000)
     assert faults[HOSTILE_LABEL] >= 4
     for label, bot in summary["bots"].items():
         assert bot["faults"] == faults.get(label, 0)
@@ -231,7 +229,7 @@ def test_a_rebuild_reuses_the_replay_files_of_unchanged_matches(
     # a match that changed is replayed again, with its batch
     changed = json.loads(lines[5])
     changed["wall_s"] += 1
-    changed["deals"][0]["moves"][0]["ms"] = 123.0
+    changed["deals"][0]["think_us"][0] = 123000
     lines[5] = json.dumps(changed)
     records.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = write_report(tmp_path, resamples=0)

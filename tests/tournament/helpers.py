@@ -9,15 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-
-def without_timings(record: dict[str, Any]) -> dict[str, Any]:
-    """A record minus what depends on the clock: wall_s and each move's ms."""
-    out = {key: value for key, value in record.items() if key != "wall_s"}
-    out["deals"] = [
-        {**deal, "moves": [{k: v for k, v in m.items() if k != "ms"} for m in deal["moves"]]}
-        for deal in record.get("deals", [])
-    ]
-    return out
+from tests.recordtools import without_timings
 
 
 def load_records(path: Path) -> list[dict[str, Any]]:
