@@ -20,10 +20,11 @@ before it waits in the event loop.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import select
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import trio
@@ -82,6 +83,24 @@ class PipeStream(trio.abc.Stream):
         self._poller = select.poll()
         self._poller.register(read_fd, select.POLLIN)
         self.closed = False
+        self.deadline = math.inf
+        """The ``trio.current_time()`` past which a wait raises ``trio.TooSlowError``
+        (``trio.fail_at``), for a caller that keeps its deadline here instead of in a
+        cancel scope (``Host.keeps_deadline``); infinite: only the caller's scopes apply."""
+
+    async def _wait(self, wait: Callable[[int], Awaitable[None]], fd: int) -> None:
+        """Wait in the event loop until ``fd`` is ready, or raise ``trio.TooSlowError`` at
+        :attr:`deadline`."""
+        deadline = self.deadline
+        if deadline == math.inf:
+            await wait(fd)
+            return
+        if trio.current_time() >= deadline:
+            raise trio.TooSlowError
+        with trio.CancelScope(deadline=deadline) as scope:
+            await wait(fd)
+        if scope.cancelled_caught:
+            raise trio.TooSlowError
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         view = memoryview(data)
@@ -90,7 +109,7 @@ class PipeStream(trio.abc.Stream):
             try:
                 written = os.write(self._write_fd, view)
             except BlockingIOError:
-                await trio.lowlevel.wait_writable(self._write_fd)
+                await self._wait(trio.lowlevel.wait_writable, self._write_fd)
                 continue
             except OSError as exc:  # EPIPE: the peer closed its input or died
                 raise trio.BrokenResourceError(str(exc)) from None
@@ -117,9 +136,11 @@ class PipeStream(trio.abc.Stream):
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
         # poll(2) first for a quick peer: it returns at once when the answer is there, and
         # spares the failed read (and its exception) when it is not there yet.
+        if self.deadline != math.inf and trio.current_time() >= self.deadline:
+            raise trio.TooSlowError  # bytes that keep coming do not keep the caller past it
         data = self.receive_now() if not self._quick or self._poller.poll(_WAIT_MS) else None
         while data is None:
-            await trio.lowlevel.wait_readable(self._read_fd)
+            await self._wait(trio.lowlevel.wait_readable, self._read_fd)
             data = self.receive_now()
         self._quick = time.perf_counter() - self._sent_at < WAIT_S
         return data

@@ -246,6 +246,15 @@ class ChildProcess:
     def trace(self, trace: Callable[[str, bytes], None] | None) -> None:
         self.channel.trace = trace
 
+    @property
+    def deadline(self) -> float:
+        """When a wait for the child raises ``trio.TooSlowError`` (``PipeStream.deadline``)."""
+        return self._pipes.deadline
+
+    @deadline.setter
+    def deadline(self, deadline: float) -> None:
+        self._pipes.deadline = deadline
+
     def new_id(self) -> int:
         """A fresh request id."""
         self._next_id += 1

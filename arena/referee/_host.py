@@ -15,6 +15,7 @@ from __future__ import annotations
 import abc
 import inspect
 import io
+import math
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -81,6 +82,17 @@ class Host(abc.ABC):
     """Whether a call can be stopped at its deadline (it awaits something); the referee
     puts the calls of a host that cannot (``inline``) under no cancel scope, and judges
     their time after the fact."""
+    keeps_deadline: bool = False
+    """Whether the host bounds its own waits in :meth:`play` and :meth:`exchange` by
+    :attr:`deadline`, as ``trio.fail_at`` does (a wait past it raises ``trio.TooSlowError``,
+    and the host is then ready for :meth:`prepare` as after a cancelled call). For such a
+    host the referee sets :attr:`deadline` instead of entering a cancel scope at every
+    decision: the scope costs more than the rest of a quick bot's round trip in the
+    referee, while the host waits in the event loop only for a slow bot."""
+    deadline: float = math.inf
+    """The ``trio.current_time()`` after which the call under way is too late: set by the
+    referee around each ``play`` and ``exchange`` of a host that :attr:`keeps_deadline`,
+    infinite otherwise (its other calls run under the referee's cancel scopes)."""
 
     @property
     @abc.abstractmethod

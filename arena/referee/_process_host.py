@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import subprocess
@@ -10,6 +11,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
+
+import trio
 
 from arena.seeds import bot_seed
 
@@ -88,6 +91,7 @@ class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
 
     meters = True
+    keeps_deadline = True
 
     def __init__(self, limits: Limits | None, pool: ProcessPool | None,
                  private: Sequence[str] = ()) -> None:
@@ -230,14 +234,22 @@ class _ChildHost(Host):
             if fault.kind != "crash" or not fault.detail.startswith("bot error"):
                 self._drop()
             raise
+        except trio.TooSlowError:  # past the deadline it keeps (keeps_deadline)
+            self._cut_off(proc, doing)
+            raise
         except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
             self._drop()
             raise BotFault("malformed", _reason(exc)) from None
         except BaseException:  # cancelled at the referee's deadline, in the middle
-            ended = "" if proc.poll() is None else proc.status()
-            self._late = (doing, ended, proc.tail_note())
-            self._drop()
+            self._cut_off(proc, doing)
             raise
+
+    def _cut_off(self, proc: ChildProcess, doing: str) -> None:
+        """The call was stopped at its deadline while ``doing``: note what the timeout
+        fault will say, and drop the process, which is out of step."""
+        ended = "" if proc.poll() is None else proc.status()
+        self._late = (doing, ended, proc.tail_note())
+        self._drop()
 
     def timeout_fault(self, call: str, allowed: float) -> BotFault:
         doing, ended, note = self._late or ("receive", "", "")
@@ -265,8 +277,11 @@ class _ChildHost(Host):
         self, kind: str, view: View, time_ms: int, count: int | None = None
     ) -> object:
         self.meter = None
-        if self._proc is None:
-            await self._launch()
+        if self._proc is None:  # the referee's prepare() failed, or a caller skipped it
+            with trio.CancelScope(deadline=self.deadline) as scope:
+                await self._launch()
+            if scope.cancelled_caught:
+                raise trio.TooSlowError
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()
@@ -277,7 +292,11 @@ class _ChildHost(Host):
         message[views.field] = views.encode(view)
         if self._legal_moves and kind == "play":
             message["legal"] = [move.text for move in view.legal_moves()]
-        return await self._ask(proc, message, decision=True)
+        proc.deadline = self.deadline
+        try:
+            return await self._ask(proc, message, decision=True)
+        finally:
+            proc.deadline = math.inf
 
     async def play(self, view: View, time_ms: int) -> object:
         return await self._request("play", view, time_ms)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import math
 import os
 import sys
 import time
@@ -450,7 +451,20 @@ class _Referee:
         late = False
         t0 = trio.current_time()
         try:
-            if host.timed and host.preemptible:
+            if host.timed and host.keeps_deadline:
+                # The host waits in the event loop only for a slow bot, and keeps the
+                # deadline there: no cancel scope to enter and leave at every decision.
+                host.deadline = t0 + ceiling
+                try:
+                    if kind == "play":
+                        answer = await host.play(view, time_ms)
+                    else:
+                        answer = await host.exchange(view, count, time_ms)
+                except trio.TooSlowError:
+                    late = True
+                finally:
+                    host.deadline = math.inf
+            elif host.timed and host.preemptible:
                 # A bare cancel scope: trio.move_on_at is the same behind a generator-based
                 # context manager, which costs microseconds at every decision.
                 with trio.CancelScope(deadline=t0 + ceiling) as scope:

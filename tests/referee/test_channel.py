@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import threading
 from collections.abc import Awaitable, Callable
@@ -200,7 +201,9 @@ def test_the_pipe_stream_carries_a_request_and_its_answer() -> None:
         os.close(peer_out)
 
 
-def test_a_peer_flooding_blank_lines_cannot_keep_the_pipe_reader_past_its_deadline() -> None:
+@pytest.mark.parametrize("kept_by", ["cancel scope", "stream"])
+def test_a_peer_flooding_blank_lines_cannot_keep_the_pipe_reader_past_its_deadline(
+        kept_by: str) -> None:
     stream, peer_in, peer_out = pipes()
     stop = threading.Event()
 
@@ -217,6 +220,11 @@ def test_a_peer_flooding_blank_lines_cannot_keep_the_pipe_reader_past_its_deadli
     writer.start()
 
     async def main() -> bool:
+        if kept_by == "stream":  # Host.keeps_deadline: no cancel scope around the call
+            stream.deadline = trio.current_time() + 0.3
+            with pytest.raises(trio.TooSlowError):
+                await Channel(stream).receive()
+            return True
         with trio.move_on_after(0.3) as scope:
             await Channel(stream).receive()
         return scope.cancelled_caught
@@ -232,3 +240,35 @@ def test_a_peer_flooding_blank_lines_cannot_keep_the_pipe_reader_past_its_deadli
         os.close(peer_in)
         os.close(peer_out)
     assert not writer.is_alive()
+
+
+def test_a_stream_deadline_stops_a_wait_for_an_answer_and_for_room_to_write() -> None:
+    stream, peer_in, peer_out = pipes()
+
+    async def main() -> list[float]:
+        waited = []
+        for wait in ("answer", "room"):
+            if wait == "room":  # a peer that does not read: fill its pipe first
+                with contextlib.suppress(BlockingIOError):
+                    while True:
+                        os.write(stream._write_fd, b"x" * 65536)
+            start = trio.current_time()
+            stream.deadline = start + 0.2
+            with pytest.raises(trio.TooSlowError):
+                if wait == "answer":
+                    await stream.receive_some()
+                else:
+                    await stream.send_all(b"more\n")
+            waited.append(trio.current_time() - start)
+        stream.deadline = math.inf  # an infinite deadline: the caller's scopes alone apply
+        with trio.move_on_after(0.1) as scope:
+            await stream.receive_some()
+        assert scope.cancelled_caught
+        return waited
+
+    try:
+        assert all(0.2 <= w < 1.0 for w in trio.run(main))
+    finally:
+        stream.close()
+        os.close(peer_in)
+        os.close(peer_out)
