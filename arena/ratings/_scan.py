@@ -1,6 +1,6 @@
 """Reading record files into :class:`Results` fast: only the fields ratings use are decoded.
 
-A record of a real match is mostly hands, moves and timings (about 3.3 KB a deal); ratings
+A record of a real match is mostly hands, moves and timings (about 1.6 KB a deal); ratings
 read only the seats' labels and each deal's finishing order, points and faulting seats. A
 typed msgspec decoder skips everything else without building it (about ten times faster than
 ``json.loads`` on the demo tournament's records, and more than four times faster than
