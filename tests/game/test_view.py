@@ -277,3 +277,34 @@ def test_the_hand_as_text_is_the_sorted_cards_and_reads_back_as_the_same_hand() 
                 places=view.places, roles=view.roles, scores=view.scores)
             assert copy.hand == view.hand
             deal.play(rng.choice(deal.legal_moves()))
+
+
+def test_a_deals_view_sets_every_field_a_view_has_as_its_constructor_would() -> None:
+    # Deal.view makes its views without calling View's constructor (it runs at every
+    # decision): every field must still be set, to what the constructor makes of the parts.
+    from arena.game import View
+
+    rules = Rules.preset("runs")
+    rng = random.Random(9)
+    match = Match(rules, 4, 21)
+    seen = 0
+    while not match.finished:
+        decision = match.pending
+        assert decision is not None
+        view = match.view(decision.seat)
+        fields = {name: getattr(view, name) for name in View.__slots__}  # none unset
+        rebuilt = View.from_state(
+            rules, view.seat, view.number, hand=view.hand_text, to_move=view.to_move,
+            pile=view.pile, revolution=view.revolution, counts=view.counts,
+            passed=view.passed, sat_out=view.sat_out, trick=view.trick, plays=view.plays,
+            places=view.places, roles=view.roles, scores=view.scores,
+            exchange=(view.gave, view.received) if view.gave or view.received else None)
+        assert view.to_dict() == rebuilt.to_dict()
+        assert view.legal_moves() == rebuilt.legal_moves()
+        assert fields["_nplays"] == len(view.plays) and fields["_ntrick"] == len(view.trick)
+        seen += bool(view.gave)
+        if decision.kind == "play":
+            match.play(rng.choice(view.legal_moves()))
+        else:
+            match.give(rng.sample(view.hand, decision.count))
+    assert seen
