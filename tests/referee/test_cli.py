@@ -113,8 +113,10 @@ def test_a_module_class_bot_is_found_from_the_current_directory(
     monkeypatch.setattr(sys, "path", list(sys.path))  # the command adds the directory
     records = tmp_path / "r.jsonl"
     for host in ("inline", "process"):
+        # What is tested is finding the bot: a generous clock, for a loaded machine.
         code, _out, err = arena("match", "cli_local_bot:Last", "random", "--seed", "6",
-                                "--rounds", "1", "--host", host, "--records", str(records))
+                                "--rounds", "1", "--host", host, "--records", str(records),
+                                "--move-ms", "10000")
         assert code == 0, err
     first, second = read_records(records, strict=True)
     assert first["seats"][0]["version"] == "0.3" and first["seats"][0]["plugin"] == "cli_local_bot"
