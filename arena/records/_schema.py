@@ -57,13 +57,16 @@ def deal_moves(deal: Mapping[str, Any]) -> list[RecordedMove]:
 
 
 def deal_movers(deal: Mapping[str, Any]) -> Sequence[int]:
-    """The seat of each move of a deal record (either schema), in order, unchecked: what
-    counting moves per seat needs, at the cost of one lookup in schema 2 (the record's own
-    list, not a copy)."""
+    """The seat of each move of a deal record (either schema), in order: what counting
+    moves per seat needs, at the cost of one lookup in schema 2 (the record's own list, not
+    a copy). Malformed moves give none; :func:`deal_moves` says what is wrong with them."""
     movers = deal.get("movers")
     if movers is not None:
-        return movers  # type: ignore[no-any-return]
-    return [m["seat"] for m in deal.get("moves") or ()]
+        return movers if isinstance(movers, list) else []
+    try:
+        return [m["seat"] for m in deal.get("moves") or ()]
+    except (TypeError, KeyError):
+        return []
 
 
 def _checked(index: int, seat: object, move: object, ms: float | None) -> RecordedMove:

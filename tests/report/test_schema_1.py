@@ -128,6 +128,16 @@ def test_malformed_moves_are_named(deal: dict[str, Any], message: str) -> None:
     assert moves_as_recorded(deal) == []
 
 
+@pytest.mark.parametrize("deal", [{"movers": 5, "moves": []}, {"movers": "01", "moves": []},
+                                  {"moves": ["pass"]}, {"moves": [{"move": "pass"}]},
+                                  {"moves": 7}])
+def test_malformed_movers_count_no_moves(deal: dict[str, Any]) -> None:
+    assert list(deal_movers(deal)) == []
+    log = FaultLog()
+    log.add({"type": "match", "seats": [{"label": "a"}, {"label": "b"}], "deals": [deal]})
+    assert [row.moves for row in log.bots.values()] == [0, 0]
+
+
 def test_a_move_without_a_think_time_reads_as_none() -> None:
     assert deal_moves({"movers": [2, 3], "moves": ["3C", "pass"], "think_us": [1500, None]}) == [
         RecordedMove(2, "3C", 1.5), RecordedMove(3, "pass", None)]
