@@ -50,6 +50,7 @@ class WatchedHost(Host):
         self.kind = inner.kind
         self.timed = inner.timed
         self.preemptible = inner.preemptible
+        self.observes = inner.observes  # a UECda client watches every turn, watched or not
 
     @property
     def meta(self) -> BotRef:
@@ -104,6 +105,9 @@ class WatchedHost(Host):
             board.deal = number + 1
             board.moves = 0
         await self.inner.end_deal(result)
+
+    async def observe(self, view: View, kind: str, seat: int) -> None:
+        await self.inner.observe(view, kind, seat)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

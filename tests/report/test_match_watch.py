@@ -53,3 +53,35 @@ def test_trace_prints_each_protocol_line_of_a_command_bot(tmp_path: Path) -> Non
     mine = [move for seat, move in zip(deal["movers"], deal["moves"], strict=True) if seat == 0]
     assert [m["move"] for m in received if m["type"] == "move"] == mine
     assert sent[-1]["type"] in ("end_deal", "quit")
+
+
+def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
+    import trio
+
+    from arena.cli._watch import WatchedHost, _Board
+    from arena.game import View
+    from arena.referee import MemoryHost, play_match
+    from tests.matchspecs import match_spec
+
+    class Watcher(MemoryHost):  # a host that sees every turn, as the uecda host does
+        observes = True
+
+        def __init__(self) -> None:
+            super().__init__(lambda r: r["view"].legal_moves()[0] if r["type"] == "play"
+                             else r["view"].hand[:r["count"]] if r["type"] == "exchange"
+                             else None, name="watcher")
+            self.seen: list[tuple[str, int]] = []
+
+        async def observe(self, view: View, kind: str, seat: int) -> None:
+            self.seen.append((kind, seat))
+
+    inner = Watcher()
+    others = [MemoryHost(inner._handler, name=f"m{i}") for i in range(2)]
+    lines: list[str] = []
+    board = _Board(["watcher", "m0", "m1"], lines.append)
+    hosts = [WatchedHost(inner, 0, board), *others]
+    spec = match_spec({"match_id": "w", "seed": 3, "rules": {"rounds": 1}}, hosts)
+    record = trio.run(lambda: play_match(spec, hosts=hosts))
+    others_turns = sum(1 for seat in record["deals"][0]["movers"] if seat != 0)
+    assert others_turns > 5 and len(inner.seen) == others_turns
+    assert all(seat != 0 for _, seat in inner.seen) and any("move" in line for line in lines)
