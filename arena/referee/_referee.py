@@ -225,22 +225,18 @@ class _Referee:
         think_us: list[int | None] = [int(seconds * 1e6 + 0.5) for seconds in think]
         if len(think_us) < len(moves):  # moves without a think time (none so far): null
             think_us += [None] * (len(moves) - len(think_us))
-        return {
-            "deal": number,
-            "seed": summary["seed"],
-            "hands": summary["hands"],
-            "roles": summary["roles"],
-            "exchanges": summary["exchanges"],
-            "leader": summary["leader"],
-            "movers": [seat for seat, _ in moves],
-            "moves": [move.text for _, move in moves],
-            "think_us": think_us,
-            "faults": [{**f, "bot": self.labels[f["seat"]], "deal": number}
-                       for f in summary["faults"]],
-            "forfeits": summary["forfeits"],
-            "finish_order": summary["finish_order"],
-            "points": summary["points"],
-        }
+        record: dict[str, Any] = {}
+        for key, value in summary.items():  # the summary's order, its moves in their place
+            if key == "moves":
+                record["movers"] = [seat for seat, _ in moves]
+                record["moves"] = [move.text for _, move in moves]
+                record["think_us"] = think_us
+            elif key == "faults":
+                record["faults"] = [{**f, "bot": self.labels[f["seat"]], "deal": number}
+                                    for f in value]
+            else:
+                record[key] = value
+        return record
 
     def record(self, wall0: float) -> dict[str, Any]:
         """The match record (docs/records.md)."""
