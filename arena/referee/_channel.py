@@ -24,7 +24,7 @@ import math
 import os
 import select
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Final
 
 import trio
@@ -88,20 +88,6 @@ class PipeStream(trio.abc.Stream):
         (``trio.fail_at``), for a caller that keeps its deadline here instead of in a
         cancel scope (``Host.keeps_deadline``); infinite: only the caller's scopes apply."""
 
-    async def _wait(self, wait: Callable[[int], Awaitable[None]], fd: int) -> None:
-        """Wait in the event loop until ``fd`` is ready, or raise ``trio.TooSlowError`` at
-        :attr:`deadline`."""
-        deadline = self.deadline
-        if deadline == math.inf:
-            await wait(fd)
-            return
-        if trio.current_time() >= deadline:
-            raise trio.TooSlowError
-        with trio.CancelScope(deadline=deadline) as scope:
-            await wait(fd)
-        if scope.cancelled_caught:
-            raise trio.TooSlowError
-
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         view = memoryview(data)
         self._sent_at = time.perf_counter()
@@ -109,7 +95,8 @@ class PipeStream(trio.abc.Stream):
             try:
                 written = os.write(self._write_fd, view)
             except BlockingIOError:
-                await self._wait(trio.lowlevel.wait_writable, self._write_fd)
+                with trio.fail_at(self.deadline):
+                    await trio.lowlevel.wait_writable(self._write_fd)
                 continue
             except OSError as exc:  # EPIPE: the peer closed its input or died
                 raise trio.BrokenResourceError(str(exc)) from None
@@ -140,7 +127,8 @@ class PipeStream(trio.abc.Stream):
             raise trio.TooSlowError  # bytes that keep coming do not keep the caller past it
         data = self.receive_now() if not self._quick or self._poller.poll(_WAIT_MS) else None
         while data is None:
-            await self._wait(trio.lowlevel.wait_readable, self._read_fd)
+            with trio.fail_at(self.deadline):
+                await trio.lowlevel.wait_readable(self._read_fd)
             data = self.receive_now()
         self._quick = time.perf_counter() - self._sent_at < WAIT_S
         return data

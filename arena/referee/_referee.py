@@ -446,16 +446,14 @@ class _Referee:
             meter = self.clock.meter(host.pids())
         late = False
         t0 = trio.current_time()
+        call = host.play(view, time_ms) if kind == "play" else host.exchange(view, count, time_ms)
         try:
             if host.timed and host.keeps_deadline:
                 # The host waits in the event loop only for a slow bot, and keeps the
                 # deadline there: no cancel scope to enter and leave at every decision.
                 host.deadline = t0 + ceiling
                 try:
-                    if kind == "play":
-                        answer = await host.play(view, time_ms)
-                    else:
-                        answer = await host.exchange(view, count, time_ms)
+                    answer = await call
                 except trio.TooSlowError:
                     late = True
                 finally:
@@ -464,15 +462,10 @@ class _Referee:
                 # A bare cancel scope: trio.move_on_at is the same behind a generator-based
                 # context manager, which costs microseconds at every decision.
                 with trio.CancelScope(deadline=t0 + ceiling) as scope:
-                    if kind == "play":
-                        answer = await host.play(view, time_ms)
-                    else:
-                        answer = await host.exchange(view, count, time_ms)
+                    answer = await call
                 late = scope.cancelled_caught
-            elif kind == "play":  # judged after the fact: it cannot be stopped, or is a person
-                answer = await host.play(view, time_ms)
-            else:
-                answer = await host.exchange(view, count, time_ms)
+            else:  # judged after the fact: it cannot be stopped, or is a person
+                answer = await call
         finally:
             elapsed = trio.current_time() - t0
             overdue = None
