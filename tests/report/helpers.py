@@ -1,9 +1,13 @@
-"""What the report tests share: the run they build and the hostile label in it."""
+"""What the report tests share: the run they build, the hostile label in it, and reading
+back what the run and its report wrote."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from arena.records import read_records
 from arena.referee import MatchSpec
 
 HOSTILE_LABEL = '<img src=x onerror="window.PWNED=1">clumsy'
@@ -31,3 +35,16 @@ def clumsy_spec(match_id: str, on_fault: str, seed: int) -> MatchSpec:
                   "on_fault": on_fault},
         "seats": seats,
     })
+
+
+def js_value(path: Path, name: str) -> Any:
+    """The value a report data file assigns to ``window.NAME``."""
+    text = path.read_text(encoding="utf-8")
+    prefix = f"window.{name}="
+    assert text.startswith(prefix) and text.endswith(";\n")
+    return json.loads(text[len(prefix):-2])
+
+
+def folder_records(folder: Path) -> list[dict[str, Any]]:
+    """The records of a run's folder, in file order."""
+    return list(read_records(folder / "records.jsonl"))

@@ -15,16 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.records import read_records
 from arena.report import CLEAR, FORFEIT, OUT, ReplayError, replay_deals, write_report
 from arena.report._build import _ThinkTimes
 
-
-def _js_value(path: Path, name: str) -> Any:
-    text = path.read_text(encoding="utf-8")
-    prefix = f"window.{name}="
-    assert text.startswith(prefix) and text.endswith(";\n")
-    return json.loads(text[len(prefix):-2])
+from .helpers import folder_records, js_value
 
 
 def _batch(path: Path) -> list[dict[str, Any]]:
@@ -34,13 +28,9 @@ def _batch(path: Path) -> list[dict[str, Any]]:
     return value
 
 
-def _records(folder: Path) -> list[dict[str, Any]]:
-    return list(read_records(folder / "records.jsonl"))
-
-
 def test_replayed_events_are_the_recorded_moves_and_faults(run_folder: Path) -> None:
     faults_seen = 0
-    for record in _records(run_folder):
+    for record in folder_records(run_folder):
         deals = replay_deals(record)
         assert len(deals) == len(record["deals"])
         for deal, events in zip(record["deals"], deals, strict=True):
@@ -73,7 +63,7 @@ def test_replayed_events_are_the_recorded_moves_and_faults(run_folder: Path) -> 
 
 
 def test_a_move_the_rules_refuse_names_the_match_and_deal(run_folder: Path) -> None:
-    record = copy.deepcopy(_records(run_folder)[0])
+    record = copy.deepcopy(folder_records(run_folder)[0])
     deal = record["deals"][0]  # deal 0: no exchange, the dealt hands are held
     held = set(deal["hands"][deal["movers"][0]])
     deal["moves"][0] = next(c for hand in deal["hands"] for c in hand if c not in held)
@@ -83,14 +73,14 @@ def test_a_move_the_rules_refuse_names_the_match_and_deal(run_folder: Path) -> N
 
 def test_a_record_that_does_not_replay_is_kept_and_marked(tmp_path: Path,
                                                           run_folder: Path) -> None:
-    records = _records(run_folder)
+    records = folder_records(run_folder)
     bad = copy.deepcopy(records[2])
     bad["deals"][0]["movers"][3] = (bad["deals"][0]["movers"][3] + 1) % 4
     lines = [json.dumps(r) for r in [*records[:2], bad, *records[3:]]]
     (tmp_path / "records.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = write_report(tmp_path, resamples=0)
     assert len(result.unreplayable) == 1 and bad["match_id"] in result.unreplayable[0]
-    index = _js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")
+    index = js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")
     assert list(index["errors"]) == ["2"]
     entry = _batch(tmp_path / "report" / "data" / "replays" / "00000.js")[2]
     assert entry["error"] == result.unreplayable[0]
@@ -98,7 +88,7 @@ def test_a_record_that_does_not_replay_is_kept_and_marked(tmp_path: Path,
 
 
 def test_summary_holds_the_leaderboard_arena_ratings_prints(run_folder: Path) -> None:
-    summary = _js_value(run_folder / "report" / "data" / "summary.js", "ARENA_SUMMARY")
+    summary = js_value(run_folder / "report" / "data" / "summary.js", "ARENA_SUMMARY")
     out = CliRunner().invoke(main, ["ratings", "--json", "--resamples", "200",
                                     str(run_folder / "records.jsonl")])
     assert out.exit_code == 0, out.output
@@ -110,8 +100,8 @@ def test_summary_holds_the_leaderboard_arena_ratings_prints(run_folder: Path) ->
 def test_per_bot_faults_time_losses_and_think_times(run_folder: Path) -> None:
     from .helpers import HOSTILE_LABEL
 
-    summary = _js_value(run_folder / "report" / "data" / "summary.js", "ARENA_SUMMARY")
-    records = _records(run_folder)
+    summary = js_value(run_folder / "report" / "data" / "summary.js", "ARENA_SUMMARY")
+    records = folder_records(run_folder)
     faults: dict[str, int] = {}
     times: dict[str, list[float]] = {}
     for record in records:
@@ -145,8 +135,8 @@ def test_think_time_quantiles_are_within_one_percent() -> None:
 
 
 def test_every_match_is_listed_and_replayable_in_its_batch(run_folder: Path) -> None:
-    records = _records(run_folder)
-    index = _js_value(run_folder / "report" / "data" / "matches.js", "ARENA_MATCHES")
+    records = folder_records(run_folder)
+    index = js_value(run_folder / "report" / "data" / "matches.js", "ARENA_MATCHES")
     assert index["ids"] == [r["match_id"] for r in records]
     entries = _batch(run_folder / "report" / "data" / "replays" / "00000.js")
     assert [e["id"] for e in entries] == index["ids"]
@@ -170,7 +160,7 @@ def test_batches_split_every_batch_size_matches(tmp_path: Path, run_folder: Path
     assert [f.name for f in files] == ["00000.js", "00001.js", "00002.js", "00003.js"]
     assert result.batches == 4
     assert [len(_batch(f)) for f in files] == [4, 4, 4, 2]
-    assert _js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")["batch"] == 4
+    assert js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")["batch"] == 4
 
 
 def test_a_torn_last_line_is_reported_and_the_rest_kept(tmp_path: Path,

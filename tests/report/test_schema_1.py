@@ -12,9 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.records import SCHEMA, FaultLog, RecordedMove, deal_movers, deal_moves, read_records
+from arena.records import SCHEMA, FaultLog, RecordedMove, deal_movers, deal_moves
 from arena.report import moves_as_recorded, replay_deals, write_report
 from arena.tournament import Standings
+
+from .helpers import folder_records, js_value
 
 
 def as_schema_1(record: dict[str, Any]) -> dict[str, Any]:
@@ -28,10 +30,6 @@ def as_schema_1(record: dict[str, Any]) -> dict[str, Any]:
     return old
 
 
-def _records(folder: Path) -> list[dict[str, Any]]:
-    return list(read_records(folder / "records.jsonl"))
-
-
 def _write(folder: Path, records: list[dict[str, Any]]) -> Path:
     folder.mkdir()
     (folder / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records),
@@ -40,14 +38,13 @@ def _write(folder: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def _summary(path: Path) -> dict[str, Any]:
-    text = path.read_text(encoding="utf-8")
-    summary: dict[str, Any] = json.loads(text[text.index("=") + 1:-2])
+    summary: dict[str, Any] = js_value(path, "ARENA_SUMMARY")
     return {k: v for k, v in summary.items() if k not in ("name", "records")}
 
 
 def test_todays_records_are_schema_2_with_one_entry_per_move_in_each_array(
         run_folder: Path) -> None:
-    for record in _records(run_folder):
+    for record in folder_records(run_folder):
         assert record["schema"] == SCHEMA == 2
         for deal in record["deals"]:
             assert len(deal["movers"]) == len(deal["moves"]) == len(deal["think_us"]) > 0
@@ -55,7 +52,7 @@ def test_todays_records_are_schema_2_with_one_entry_per_move_in_each_array(
 
 
 def test_both_schemas_give_the_same_moves(run_folder: Path) -> None:
-    for record in _records(run_folder):
+    for record in folder_records(run_folder):
         for new, old in zip(record["deals"], as_schema_1(record)["deals"], strict=True):
             moves = deal_moves(new)
             assert moves == deal_moves(old)
@@ -66,10 +63,10 @@ def test_both_schemas_give_the_same_moves(run_folder: Path) -> None:
 
 def test_a_folder_of_old_and_new_records_reports_as_one_of_new_records(
         run_folder: Path, tmp_path: Path) -> None:
-    records = _records(run_folder)
+    records = folder_records(run_folder)
     mixed = [as_schema_1(r) if n % 2 else r for n, r in enumerate(records)]
     new, old = _write(tmp_path / "new", records), _write(tmp_path / "mixed", mixed)
-    assert [r["schema"] for r in _records(old)].count(1) == len(records) // 2
+    assert [r["schema"] for r in folder_records(old)].count(1) == len(records) // 2
     for folder in (new, old):
         write_report(folder, resamples=0)
     data = Path("report") / "data"
@@ -87,7 +84,7 @@ def test_a_folder_of_old_and_new_records_reports_as_one_of_new_records(
 
 def test_standings_and_fault_counts_of_old_records_are_those_of_new_ones(
         run_folder: Path) -> None:
-    records = _records(run_folder)
+    records = folder_records(run_folder)
     counted = []
     for batch in (records, [as_schema_1(r) for r in records]):
         standings, faults = Standings([]), FaultLog()
@@ -101,7 +98,7 @@ def test_standings_and_fault_counts_of_old_records_are_those_of_new_ones(
 
 def test_show_prints_an_old_record_as_it_prints_the_new(run_folder: Path,
                                                         tmp_path: Path) -> None:
-    record = next(r for r in _records(run_folder) if r["match_id"] == "zz-clumsy-pass")
+    record = next(r for r in folder_records(run_folder) if r["match_id"] == "zz-clumsy-pass")
     shown = []
     for name, each in (("new", record), ("old", as_schema_1(record))):
         folder = _write(tmp_path / name, [each])
