@@ -32,12 +32,18 @@ import shlex
 import signal
 import threading
 import time
-from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from arena.tournament._executor import MatchFailed, MatchFn, _checked, _play, referee_match
+from arena.tournament._executor import (
+    MatchFailed,
+    MatchFn,
+    Task,
+    in_spec_order,
+    play_outcome,
+    referee_match,
+)
 
 if TYPE_CHECKING:
     from arena.referee import MatchSpec, Seat
@@ -195,16 +201,14 @@ class DaskExecutor:
         """Yield one record per spec, in order."""
         self.start()
         client = self._client
-        window = self.window or 4 * self.jobs
         source = iter(specs)
-        pending: deque[tuple[list[MatchSpec], Any]] = deque()
         size = [self.batch or 1]
-        played, busy = 0, 0.0
+        played, busy = [0], [0.0]
 
-        def submit() -> bool:
+        def submit() -> Task | None:
             chunk = list(islice(source, size[0]))
             if not chunk:
-                return False
+                return None
             try:
                 future = client.submit(
                     play_batch, self.match_fn, chunk, self._files_of(chunk), pure=False,
@@ -212,27 +216,23 @@ class DaskExecutor:
                 )
             except Exception as exc:
                 raise self._lost(exc) from None
-            pending.append((chunk, future))
-            return True
+            return chunk, future
 
-        finished = False
-        try:
-            while len(pending) < window and submit():
-                pass
-            while pending:
-                chunk, future = pending.popleft()
-                outcomes, seconds = self._result(chunk, future)
-                if self.batch is None:
-                    played, busy = played + len(chunk), busy + seconds
-                    size[0] = _batch_for(self.task_s, busy / played)
-                submit()
-                for spec, (ok, value) in zip(chunk, outcomes, strict=True):
-                    yield _checked(spec, ok, value)
-            finished = True
-        finally:
-            if not finished and pending:
+        def outcomes(task: Task) -> list[tuple[bool, Any]]:
+            chunk, future = task
+            results, seconds = self._result(chunk, future)
+            if self.batch is None:
+                played[0] += len(chunk)
+                busy[0] += seconds
+                size[0] = _batch_for(self.task_s, busy[0] / played[0])
+            return results
+
+        def cancel(futures: list[Any]) -> None:
+            if futures:
                 with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
-                    client.cancel([future for _, future in pending])
+                    client.cancel(futures)
+
+        yield from in_spec_order(submit, outcomes, cancel, self.window or 4 * self.jobs)
 
     def _files_of(self, chunk: list[MatchSpec]) -> dict[str, list[str]]:
         """The files the chunk's commands name that exist here: workers must have them too."""
@@ -364,7 +364,7 @@ def _play_here(
         problem = _seat_problem(seat, files.get(str(seat.command), []))
         if problem is not None:
             return False, problem
-    return _play(match_fn, spec)
+    return play_outcome(match_fn, spec)
 
 
 def _seat_problem(seat: Seat, files: list[str]) -> str | None:
