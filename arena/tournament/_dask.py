@@ -376,7 +376,7 @@ def _seat_problem(seat: Seat, files: list[str]) -> str | None:
 
 
 def _check_seat(seat: Seat, files: list[str]) -> str | None:
-    from arena.tournament._config import bot_problem
+    from arena.tournament._bots import bot_problem
 
     problem = bot_problem(seat.name, seat.command, dict(seat.params))
     if problem is None:
