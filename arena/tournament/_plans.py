@@ -35,7 +35,7 @@ from arena.tournament._sprt import SprtFeed
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
     from arena.referee import MatchSpec
-    from arena.tournament._runner import Reporter
+    from arena.tournament._reporter import Reporter
 
 
 @dataclass

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.records import RECORDS, RecordWriter
 from arena.referee import MatchSpec
@@ -48,30 +48,12 @@ from arena.tournament._output import (
 )
 from arena.tournament._plans import Plan, plan_for
 from arena.tournament._recordlog import RecordFileError, resume_records
+from arena.tournament._reporter import Reporter
 from arena.tournament._schedule import Schedule
 from arena.tournament._standings import Standings
 
-if TYPE_CHECKING:
-    from arena.ratings import SprtStatus
-
 __all__ = ["SECRET_SEED", "Reporter", "TournamentError", "TournamentResult", "output_dir",
            "run_tournament"]
-
-
-class Reporter:
-    """Hears about progress; the CLI's live display subclasses it. Does nothing by default."""
-
-    def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
-        """The run begins: ``done`` of ``total`` matches were recorded before."""
-
-    def match(self, record: Mapping[str, Any], standings: Standings) -> None:
-        """One more match is recorded."""
-
-    def sprt(self, status: SprtStatus) -> None:
-        """An sprt tournament's test took one more set (also called once at the start)."""
-
-    def stop(self) -> None:
-        """The run ends (finished, interrupted or failed)."""
 
 
 @dataclass
