@@ -94,23 +94,12 @@ def _table_specs(schedule: Schedule, tables: Iterable[Table]) -> Iterator[MatchS
         yield from schedule.specs(table)
 
 
-class AllTables:
-    """Round robin and gauntlet: every table in one batch; results change nothing."""
+class _Fixed:
+    """What a plan of a known number of matches, never cut short, says beyond its batches."""
 
     def __init__(self, schedule: Schedule) -> None:
         self.schedule = schedule
         self.labels = list(schedule.labels)
-        self._given = False
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        """Nothing to keep: the schedule does not depend on results."""
-
-    def next_batch(self) -> Batch | None:
-        """Every table, once."""
-        if self._given:
-            return None
-        self._given = True
-        return Batch(_table_specs(self.schedule, self.schedule.tables(0)))
 
     @property
     def finished(self) -> bool:
@@ -129,7 +118,25 @@ class AllTables:
         return None
 
 
-class SwissRounds:
+class AllTables(_Fixed):
+    """Round robin and gauntlet: every table in one batch; results change nothing."""
+
+    def __init__(self, schedule: Schedule) -> None:
+        super().__init__(schedule)
+        self._given = False
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Nothing to keep: the schedule does not depend on results."""
+
+    def next_batch(self) -> Batch | None:
+        """Every table, once."""
+        if self._given:
+            return None
+        self._given = True
+        return Batch(_table_specs(self.schedule, self.schedule.tables(0)))
+
+
+class SwissRounds(_Fixed):
     """Swiss: one batch per round, paired from the history of the rounds before.
 
     Records are held per round until the next round is paired; they are then added to the
@@ -138,8 +145,7 @@ class SwissRounds:
     """
 
     def __init__(self, schedule: Schedule) -> None:
-        self.schedule = schedule
-        self.labels = list(schedule.labels)
+        super().__init__(schedule)
         self.history = SwissHistory(schedule.labels, schedule.config.players)
         self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
         self._round = 0
@@ -172,22 +178,6 @@ class SwissRounds:
         records.sort(key=lambda r: order.get(r["match_id"], len(order)))
         for record in records:
             self.history.add(record)
-
-    @property
-    def finished(self) -> bool:
-        """Never cut short."""
-        return False
-
-    def total(self) -> int:
-        """Every match of every round."""
-        return self.schedule.total
-
-    def report(self, reporter: Reporter) -> None:
-        """Nothing beyond the standings."""
-
-    def summary(self) -> dict[str, Any] | None:
-        """No result of its own."""
-        return None
 
 
 class SprtTest:

@@ -345,23 +345,6 @@ def _executor_for(
     return executor
 
 
-def _start(executor: Executor, workers: int, records_path: Path, recorded: int) -> int:
-    """Start the executor's workers; the number of matches it plays at once."""
-    start = getattr(executor, "start", None)
-    if start is None:
-        return workers
-    try:
-        start()
-        return int(getattr(executor, "jobs", workers))
-    except ClusterError as exc:
-        if not recorded:
-            raise TournamentError(str(exc)) from None
-        raise TournamentError(
-            f"{exc}; the {recorded} records so far are kept in {records_path}, run again to "
-            "resume"
-        ) from None
-
-
 def _fingerprint(match: Mapping[str, Any] | MatchSpec) -> int:
     """Seed and seating of a spec or record: a recorded match must be the scheduled one."""
     if isinstance(match, MatchSpec):
