@@ -27,6 +27,7 @@ from arena.referee import (
 )
 from arena.referee._child_process import group_members, process_alive
 from tests.matchspecs import match_spec
+from tests.matchspecs import spec as one_spec
 from tests.recordtools import without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,11 +36,9 @@ PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
 
 def spec(host: str, bots: tuple[str, ...] = ("random", "greedy", "random", "lowest"),
          **extra: Any) -> MatchSpec:
-    return match_spec({
-        "match_id": "same", "seed": 987654321, "rules": {"rounds": 2},
-        "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
-        "limits": {"move_ms": 2000}, **extra,
-    })
+    seats = [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)]
+    return one_spec(match_id="same", seed=987654321, rounds=2, seats=seats,
+                    limits={"move_ms": 2000}, **extra)
 
 
 def test_same_seed_same_record_inline_and_process() -> None:

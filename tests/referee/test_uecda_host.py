@@ -18,7 +18,7 @@ import trio
 
 from arena.records import configure_logging, deal_moves
 from arena.referee import MatchSpec, play_match
-from tests.matchspecs import match_spec
+from tests.matchspecs import spec as one_spec
 
 CLIENT = Path(__file__).with_name("uecda_test_client.py")
 
@@ -37,9 +37,8 @@ def uecda_seat(report: Path, mode: str = "play") -> dict[str, Any]:
 
 def spec(seats: list[dict[str, Any]], rounds: int = 3, move_ms: int = 3000,
          **rules: Any) -> MatchSpec:
-    return match_spec({"match_id": "u", "seed": 11,
-                       "rules": {"preset": "uecda", "rounds": rounds, **rules},
-                       "seats": seats, "limits": {"move_ms": move_ms, "start_ms": 10000}})
+    return one_spec(match_id="u", preset="uecda", rounds=rounds, rules=rules, seats=seats,
+                    limits={"move_ms": move_ms, "start_ms": 10000})
 
 
 def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
