@@ -29,7 +29,7 @@ from typing import Any
 
 from arena.records import RECORDS, RecordWriter
 from arena.referee import MatchSpec
-from arena.tournament._config import TournamentConfig, load_config, validate_config
+from arena.tournament._config import TournamentConfig, read_config, validate_config
 from arena.tournament._dask import ClusterError, DaskExecutor
 from arena.tournament._executor import (
     Executor,
@@ -103,14 +103,12 @@ class TournamentResult:
 def coerce_config(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str]) -> tuple[
     TournamentConfig, str | None
 ]:
-    """A validated config and its YAML text (when it came from a file)."""
+    """A validated config and its YAML text (when it came from a file, read once)."""
     if isinstance(config, TournamentConfig):
         return config, None
     if isinstance(config, Mapping):
         return validate_config(config), None
-    text_path = Path(config)
-    model = load_config(text_path)
-    return model, text_path.read_text(encoding="utf-8")
+    return read_config(config)
 
 
 def run_tournament(

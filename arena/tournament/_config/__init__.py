@@ -2,7 +2,12 @@
 (:mod:`._yaml`), the one validation path (:mod:`._checks`) and its one-line errors
 (:mod:`._errors`). See docs/tournaments.md, "The config"."""
 
-from arena.tournament._config._checks import load_config, parse_config, validate_config
+from arena.tournament._config._checks import (
+    load_config,
+    parse_config,
+    read_config,
+    validate_config,
+)
 from arena.tournament._config._errors import ConfigError, ConfigIssue
 from arena.tournament._config._models import (
     BotConfig,
@@ -32,5 +37,6 @@ __all__ = [
     "config_schema",
     "load_config",
     "parse_config",
+    "read_config",
     "validate_config",
 ]

@@ -48,6 +48,13 @@ Problems = list[tuple[tuple[str | int, ...], str]]
 
 def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> TournamentConfig:
     """Read and validate a YAML config file; raises :class:`ConfigError`."""
+    return read_config(path, check_bots=check_bots)[0]
+
+
+def read_config(
+    path: str | os.PathLike[str], *, check_bots: bool = True
+) -> tuple[TournamentConfig, str]:
+    """The validated config of a YAML file and the file's text (read once)."""
     source = os.fspath(path)
     try:
         text = Path(source).read_text(encoding="utf-8")
@@ -55,7 +62,7 @@ def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> Tou
         raise ConfigError(source, [ConfigIssue("", None, f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError:
         raise ConfigError(source, [ConfigIssue("", None, "not a UTF-8 text file")]) from None
-    return parse_config(text, source=source, check_bots=check_bots)
+    return parse_config(text, source=source, check_bots=check_bots), text
 
 
 def parse_config(
