@@ -20,6 +20,11 @@ The paths in use (``derive(parent, *path)``):
 ``derive(M, "dryrun", *labels)``  the ranking a dry run invents for a match
 ================================  ==========================================
 
+Match seeds are ``match_seed(T, key)``, that is ``derive(T, "match", key)``. One
+generator is not a secret and is no derivation: the ratings' bootstrap draws for bot
+``i`` from numpy seeded with ``[S, i]`` (``bootstrap_rng``), ``S`` the ratings' own
+public seed, so adding a bot to the records shifts no other bot's interval.
+
 The deck of each deal is shuffled from the match seed by the game's own
 published shuffle (docs/rules.md, "The deal"), so that any language can
 replay a record; the match seed itself is never sent to a bot.
@@ -30,9 +35,21 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-__all__ = ["SEED_LIMIT", "bot_rng", "bot_seed", "derive", "rng", "secret_seed"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "SEED_LIMIT",
+    "bootstrap_rng",
+    "bot_rng",
+    "bot_seed",
+    "derive",
+    "match_seed",
+    "rng",
+    "secret_seed",
+]
 
 SEED_LIMIT: Final = 2**63
 """Seeds are integers in ``0 .. SEED_LIMIT - 1`` (they fit a signed 64-bit integer)."""
@@ -65,6 +82,25 @@ def derive(seed: int, *path: str | int) -> int:
 def rng(seed: int, *path: str | int) -> random.Random:
     """A ``random.Random`` seeded with ``derive(seed, *path)``."""
     return random.Random(derive(seed, *path))
+
+
+def match_seed(tournament_seed: int, key: str) -> int:
+    """The seed of the match (or duplicate set) named ``key``, in 0..2**63-1.
+
+    A keyed hash (:func:`derive`), so a match's cards never depend on when or where it
+    runs (the order of execution, the number of jobs and resuming change nothing), and no
+    match seed reveals the tournament seed.
+    """
+    return derive(tournament_seed, "match", key)
+
+
+def bootstrap_rng(seed: int, index: int) -> np.random.Generator:
+    """numpy's generator for the bootstrap of bot ``index`` in ratings seeded ``seed``:
+    ``numpy.random.default_rng([seed, index])``, one stream per bot, independent of the
+    others (the seed is public: nothing here is secret)."""
+    import numpy as np
+
+    return np.random.default_rng([seed, index])
 
 
 def bot_seed(match_seed: int, seat: int) -> int:

@@ -148,10 +148,21 @@ class LineReporter(Reporter):
         text = (f"{self.name}: {self.meter.done}/{self.total} matches ({share:.1%})  "
                 f"{self.meter.describe(self.total)}")
         if self.status is not None:
-            from arena.cli._run import sprt_line
-
             text += f"  {sprt_line(self.status)}"
         return text
 
     def _tenth(self, done: int) -> int:
         return done * 10 // self.total if self.total else 10
+
+
+def sprt_line(status: SprtStatus) -> str:
+    """The test's progress: sets, the LLR between its bounds, the estimate so far."""
+    line = (
+        f"SPRT  set {status.sets}  LLR {status.llr:+.3f} in [{status.lower:+.3f}, "
+        f"{status.upper:+.3f}]"
+    )
+    if status.sets:
+        line += (
+            f"  elo {status.elo:+.1f} [{status.elo_low:+.1f}, {status.elo_high:+.1f}]"
+        )
+    return line

@@ -7,9 +7,9 @@ import json
 import re
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 from rich import box
@@ -27,7 +27,7 @@ from arena.ratings import (
     read_many,
     sprt_from_records,
 )
-from arena.referee import bot_spec, seat_specs
+from arena.referee import Limits, bot_spec, seat_specs
 from arena.seeds import SEED_LIMIT
 
 if TYPE_CHECKING:
@@ -180,54 +180,6 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
     console.print(pairs)
 
 
-AB_NAME = "ab"
-"""The tournament name of an ``arena ab`` run: its match ids are ``ab-s<set>-<r|m><rotation>``."""
-
-
-def ab_config(
-    seats: Sequence[Mapping[str, Any]],
-    *,
-    players: int = 4,
-    preset: str = "standard",
-    seed: int = 0,
-    move_ms: int = 1000,
-    elo0: float = 0.0,
-    elo1: float = 20.0,
-    alpha: float = 0.05,
-    beta: float = 0.05,
-    max_sets: int = 1000,
-) -> dict[str, Any]:
-    """The tournament config (``format: sprt``) that ``arena ab`` runs, as a plain mapping.
-
-    ``seats`` are bot specs (``arena.referee.seat_specs``): the challenger, the baseline, then
-    the field; copies of the baseline fill the seats left. Validate and run it like a YAML
-    config (``arena.tournament.run_tournament``).
-    """
-    bots = []
-    for seat in seats:
-        entry: dict[str, Any] = {"label": seat["label"]}
-        if seat.get("name") is not None:
-            entry["name"] = seat["name"]
-            if seat.get("host", "inline") != "inline":
-                entry["host"] = seat["host"]
-        else:
-            entry["command"] = seat["command"]
-            if seat.get("protocol") is not None:
-                entry["protocol"] = seat["protocol"]
-        bots.append(entry)
-    return {
-        "name": AB_NAME,
-        "seed": seed,
-        "rules": {"preset": preset},
-        "players": players,
-        "format": {"type": "sprt", "challenger": bots[0]["label"],
-                   "baseline": bots[1]["label"], "elo0": elo0, "elo1": elo1, "alpha": alpha,
-                   "beta": beta, "max_sets": max_sets},
-        "bots": bots,
-        "limits": {"move_ms": move_ms},
-    }
-
-
 # Where a config key of ab_config came from on the command line.
 _AB_OPTIONS = {"players": "--players", "seed": "--seed", "rules": "--preset",
                "limits": "--move-ms", "bots": "--field", "format.challenger": "CHALLENGER",
@@ -272,7 +224,7 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
                    "the same command again resumes there. Without it nothing is kept.")
 @click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
               show_default=True, help="Where installed bots run.")
-@click.option("--move-ms", default=1000, show_default=True, type=click.IntRange(1),
+@click.option("--move-ms", default=Limits().move_ms, show_default=True, type=click.IntRange(1),
               help="Time limit per decision.")
 @click.option("--from", "from_records", multiple=True, type=click.Path(),
               metavar="RECORDS",
@@ -296,7 +248,7 @@ def ab_command(
     bounds or at --max-sets. Progress goes to stderr; the verdict to stdout.
     """
     from arena.records import configure_logging
-    from arena.tournament import ConfigError, validate_config
+    from arena.tournament import ConfigError, ab_config, validate_config
 
     if quiet:
         configure_logging("ERROR")

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from arena.cli import main
 from arena.cli._closing import closing_status, log_to_folder, sandbox_header, sandbox_option
-from arena.cli._progress import LineReporter, RateMeter, TimingColumn
+from arena.cli._progress import LineReporter, RateMeter, TimingColumn, sprt_line
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.records import RECORDS
@@ -207,19 +207,6 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     status = closing_status(result, log, quiet=quiet or as_json)
     if status:
         sys.exit(status)
-
-
-def sprt_line(status: SprtStatus) -> str:
-    """The test's progress: sets, the LLR between its bounds, the estimate so far."""
-    line = (
-        f"SPRT  set {status.sets}  LLR {status.llr:+.3f} in [{status.lower:+.3f}, "
-        f"{status.upper:+.3f}]"
-    )
-    if status.sets:
-        line += (
-            f"  elo {status.elo:+.1f} [{status.elo_low:+.1f}, {status.elo_high:+.1f}]"
-        )
-    return line
 
 
 def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from arena.seeds import bootstrap_rng
+
 from ._bootstrap import balanced_strata, bootstrap_ratio
 from ._head_to_head import HeadToHead, head_to_head_arrays
 from ._plackett_luce import PlackettLuceParams, Z, rate_deals
@@ -214,7 +216,7 @@ def _intervals(
         mine = seated[:, i]
         # one generator per bot, seeded by (seed, bot index): intervals do not shift when
         # another bot is added to the records
-        rng = np.random.default_rng([seed, i])
+        rng = bootstrap_rng(seed, i)
         out.append(bootstrap_ratio(totals[mine, i], counts[mine, i], resamples, confidence, rng,
                                    balanced_strata(table[mine])))
     return out

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
 
 from ._cputime import Meter
 
-__all__ = ["Clock", "Limits"]
+__all__ = ["Clock", "LimitError", "Limits"]
+
+_LEAST = {"bank_ms": 0, "memory_mb": 1, "lag_ms": 0}
+"""The limits that may be null (none), and their least value otherwise."""
+
+
+class LimitError(ValueError):
+    """A limit out of its range: ``limit`` names it, ``problem`` says what is wrong."""
+
+    def __init__(self, limit: str, problem: str) -> None:
+        self.limit = limit
+        self.problem = problem
+        super().__init__(f"limit {limit!r} {problem}")
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,34 +49,54 @@ class Limits:
     ``lag_ms``: that is the hard wall-clock ceiling of every decision, for
     a bot that sleeps, hangs or forks alike. ``0`` turns the fairness off.
 
-    Every field is checked when the object is made (a ``ValueError`` naming
-    the field), so whoever holds a ``Limits`` holds valid limits: the
-    tournament config, the command line and the referee share this one check.
+    Every field is checked when the object is made (a :class:`LimitError`, a
+    ``ValueError`` naming the field), so whoever holds a ``Limits`` holds valid
+    limits: the tournament config, the command line and the referee share this
+    one check (:meth:`check`), and the config's keys, types and descriptions are
+    read from these fields (``doc`` in each field's metadata).
     """
 
-    move_ms: int = 1000
-    bank_ms: int | None = None
-    start_ms: int = 5000
-    memory_mb: int | None = 1024
-    grace_ms: int = 100
-    cpu_s: int = 3600
-    sandbox: bool = False
-    lag_ms: int = 500
+    NULLABLE: ClassVar[tuple[str, ...]] = ("bank_ms", "memory_mb")
+    """The limits whose null in plain data means none; null for any other takes its default."""
+
+    move_ms: int = field(default=1000, metadata={"doc": "Time for one decision (ms)."})
+    bank_ms: int | None = field(default=None, metadata={
+        "doc": "Extra time a seat may draw on over a match (ms); null: none."})
+    start_ms: int = field(default=5000, metadata={"doc": "Time for a bot to start (ms)."})
+    memory_mb: int | None = field(default=1024, metadata={
+        "doc": "Memory cap of process and command bots (MB); null: none."})
+    grace_ms: int = field(default=100, metadata={
+        "doc": "Slack after a decision's time for pipes and scheduling; a later answer is a "
+        "timeout (ms)."})
+    cpu_s: int = field(default=3600, metadata={
+        "doc": "CPU time cap of a bot process over its life (s)."})
+    sandbox: bool = field(default=False, metadata={
+        "doc": "Run process and command bots in their own namespaces (docs/security.md)."})
+    lag_ms: int = field(default=500, metadata={
+        "doc": "Most time past move time plus grace a decision may take when the delay was the "
+        "machine's, not the bot's (fair clocks, docs/tournaments.md); 0 turns them off (ms)."})
 
     def __post_init__(self) -> None:
-        if not isinstance(self.sandbox, bool):
-            raise ValueError(f"limit 'sandbox' must be true or false, got {self.sandbox!r}")
-        for name in ("move_ms", "start_ms", "grace_ms", "cpu_s"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"limit {name!r} must be a whole number > 0, got {value!r}")
-        for name, least in (("bank_ms", 0), ("memory_mb", 1), ("lag_ms", 0)):
-            value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < least
-            ):
-                raise ValueError(f"limit {name!r} must be a whole number >= {least} or null, "
-                                 f"got {value!r}")
+        for name in _NAMES:
+            problem = Limits.problem(name, getattr(self, name))
+            if problem is not None:
+                raise LimitError(name, problem)
+
+    @staticmethod
+    def problem(name: str, value: object) -> str | None:
+        """What is wrong with ``value`` for limit ``name`` (None: valid): the one check of
+        every limit, which the dataclass, the tournament config and the CLI share."""
+        if name == "sandbox":
+            return None if isinstance(value, bool) else f"must be true or false, got {value!r}"
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        least = _LEAST.get(name)
+        if least is not None:  # may be null
+            if value is None or (whole and value >= least):  # type: ignore[operator]
+                return None
+            return f"must be a whole number >= {least} or null, got {value!r}"
+        if whole and value > 0:  # type: ignore[operator]
+            return None
+        return f"must be a whole number > 0, got {value!r}"
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -82,7 +115,7 @@ class Limits:
         unknown = sorted(set(data) - set(known))
         if unknown:
             raise ValueError(f"unknown limit {unknown[0]!r} (known: {', '.join(known)})")
-        values = {k: v for k, v in data.items() if v is not None or k in ("bank_ms", "memory_mb")}
+        values = {k: v for k, v in data.items() if v is not None or k in cls.NULLABLE}
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:

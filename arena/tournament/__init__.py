@@ -11,6 +11,7 @@ The names below are what a user of the Python API needs; pairing, seating
 designs, seeds and resume live in the private modules that use them.
 """
 
+from ._ab import AB_NAME, ab_config
 from ._config import (
     BotConfig,
     ConfigError,
@@ -48,6 +49,7 @@ from ._schedule import Schedule, SwissHistory, Table
 from ._standings import Standing, Standings
 
 __all__ = [
+    "AB_NAME",
     "SECRET_SEED",
     "BotConfig",
     "ClusterError",
@@ -73,6 +75,7 @@ __all__ = [
     "TournamentConfig",
     "TournamentError",
     "TournamentResult",
+    "ab_config",
     "config_schema",
     "dry_run_match",
     "load_config",

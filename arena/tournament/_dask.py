@@ -25,22 +25,24 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import json
 import logging
-import os
-import shlex
 import signal
 import threading
-import time
-from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from arena.tournament._executor import MatchFailed, MatchFn, _checked, _play, referee_match
+from arena.tournament._dask_tasks import named_files, play_batch
+from arena.tournament._executor import (
+    MatchFailed,
+    MatchFn,
+    Task,
+    in_spec_order,
+    referee_match,
+)
 
 if TYPE_CHECKING:
-    from arena.referee import MatchSpec, Seat
+    from arena.referee import MatchSpec
 
 LOCAL = "local"
 """``--dask local[:N]``: a LocalCluster of N worker processes on this machine."""
@@ -195,16 +197,14 @@ class DaskExecutor:
         """Yield one record per spec, in order."""
         self.start()
         client = self._client
-        window = self.window or 4 * self.jobs
         source = iter(specs)
-        pending: deque[tuple[list[MatchSpec], Any]] = deque()
         size = [self.batch or 1]
-        played, busy = 0, 0.0
+        played, busy = [0], [0.0]
 
-        def submit() -> bool:
+        def submit() -> Task | None:
             chunk = list(islice(source, size[0]))
             if not chunk:
-                return False
+                return None
             try:
                 future = client.submit(
                     play_batch, self.match_fn, chunk, self._files_of(chunk), pure=False,
@@ -212,27 +212,23 @@ class DaskExecutor:
                 )
             except Exception as exc:
                 raise self._lost(exc) from None
-            pending.append((chunk, future))
-            return True
+            return chunk, future
 
-        finished = False
-        try:
-            while len(pending) < window and submit():
-                pass
-            while pending:
-                chunk, future = pending.popleft()
-                outcomes, seconds = self._result(chunk, future)
-                if self.batch is None:
-                    played, busy = played + len(chunk), busy + seconds
-                    size[0] = _batch_for(self.task_s, busy / played)
-                submit()
-                for spec, (ok, value) in zip(chunk, outcomes, strict=True):
-                    yield _checked(spec, ok, value)
-            finished = True
-        finally:
-            if not finished and pending:
+        def outcomes(task: Task) -> list[tuple[bool, Any]]:
+            chunk, future = task
+            results, seconds = self._result(chunk, future)
+            if self.batch is None:
+                played[0] += len(chunk)
+                busy[0] += seconds
+                size[0] = _batch_for(self.task_s, busy[0] / played[0])
+            return results
+
+        def cancel(futures: list[Any]) -> None:
+            if futures:
                 with contextlib.suppress(Exception):  # a scheduler gone: nothing to cancel
-                    client.cancel([future for _, future in pending])
+                    client.cancel(futures)
+
+        yield from in_spec_order(submit, outcomes, cancel, self.window or 4 * self.jobs)
 
     def _files_of(self, chunk: list[MatchSpec]) -> dict[str, list[str]]:
         """The files the chunk's commands name that exist here: workers must have them too."""
@@ -321,84 +317,3 @@ def _reason(exc: BaseException) -> str:
         return "the connection closed"
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
-
-
-# --- on the workers -----------------------------------------------------------------
-
-_match_lock = threading.Lock()
-_bots_checked: dict[str, str | None] = {}
-
-
-def named_files(command: str) -> list[str]:
-    """The words of a command after its program that name files here (a script, a model)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return []
-    return [w for w in words[1:] if not w.startswith("-") and ("/" in w or os.sep in w)
-            and os.path.isfile(w)]
-
-
-def play_batch(
-    match_fn: MatchFn,
-    specs: list[MatchSpec],
-    files: dict[str, list[str]] | None = None,
-) -> tuple[list[tuple[bool, Any]], float]:
-    """Play specs one after the other on a worker: each outcome is ``(ok, record or error)``,
-    and the seconds they took. ``files`` maps a command to the files it names that exist on
-    the machine running the tournament; they must exist here too.
-
-    Matches in one worker process run one at a time (the referee keeps bot processes per
-    process), whatever the worker's thread count.
-    """
-    with _match_lock:
-        start = time.perf_counter()
-        outcomes = [_play_here(match_fn, spec, files or {}) for spec in specs]
-        return outcomes, time.perf_counter() - start
-
-
-def _play_here(
-    match_fn: MatchFn, spec: MatchSpec, files: dict[str, list[str]]
-) -> tuple[bool, Any]:
-    for seat in spec.seats:
-        problem = _seat_problem(seat, files.get(str(seat.command), []))
-        if problem is not None:
-            return False, problem
-    return _play(match_fn, spec)
-
-
-def _seat_problem(seat: Seat, files: list[str]) -> str | None:
-    """Why this worker cannot start the seat's bot (checked once per distinct seat)."""
-    key = json.dumps([seat.to_dict(), files], sort_keys=True, default=str)
-    if key not in _bots_checked:
-        _bots_checked[key] = _check_seat(seat, files)
-    return _bots_checked[key]
-
-
-def _check_seat(seat: Seat, files: list[str]) -> str | None:
-    from arena.tournament._config import bot_problem
-
-    problem = bot_problem(seat.name, seat.command, dict(seat.params))
-    if problem is None:
-        missing = [name for name in files if not os.path.isfile(name)]
-        if not missing:
-            return None
-        problem = ("command", f"file {missing[0]!r} not found (the command names it, and it "
-                   "exists on the machine running the tournament)")
-    return f"Dask worker {_worker_name()} cannot start bot {seat.label!r}: {problem[1]}"
-
-
-def _worker_name() -> str:
-    try:
-        from distributed import get_worker
-
-        worker = get_worker()
-        return f"{worker.address} ({_host()})"
-    except (ImportError, ValueError):
-        return _host()
-
-
-def _host() -> str:
-    import socket
-
-    return socket.gethostname()

@@ -159,28 +159,7 @@ def equitable_seats(tables: Sequence[Sequence[int]], k: int) -> list[Table]:
             at[u][a] = v
             at[v][a] = u
             continue
-        # Swap a and b along the path from v that alternates a, b, ...; in a bipartite
-        # graph it cannot reach u, after which a is free at both ends.
-        path = [v]
-        colour = a
-        x = v
-        while colour in at[x]:
-            y = at[x][colour]
-            path.append(y)
-            x = y
-            colour = b if colour == a else a
-        colour = a
-        pairs: list[tuple[int, int, int]] = []
-        for p in range(len(path) - 1):
-            pairs.append((path[p], path[p + 1], colour))
-            colour = b if colour == a else a
-        for x, y, c in pairs:
-            del at[x][c]
-            del at[y][c]
-        for x, y, c in pairs:
-            other = b if c == a else a
-            at[x][other] = y
-            at[y][other] = x
+        _swap_path(at, v, a, b)
         at[u][a] = v
         at[v][a] = u
     seated: list[Table] = []
@@ -190,3 +169,28 @@ def equitable_seats(tables: Sequence[Sequence[int]], k: int) -> list[Table]:
             seats[colour] = bot_of[group]
         seated.append(tuple(seats))
     return seated
+
+
+def _swap_path(at: list[dict[int, int]], v: int, a: int, b: int) -> None:
+    """Swap colours a and b along the path from v that alternates a, b, ...; in a bipartite
+    graph it cannot reach the edge's other end, after which a is free at both ends."""
+    path = [v]
+    colour = a
+    x = v
+    while colour in at[x]:
+        y = at[x][colour]
+        path.append(y)
+        x = y
+        colour = b if colour == a else a
+    colour = a
+    pairs: list[tuple[int, int, int]] = []
+    for p in range(len(path) - 1):
+        pairs.append((path[p], path[p + 1], colour))
+        colour = b if colour == a else a
+    for x, y, c in pairs:
+        del at[x][c]
+        del at[y][c]
+    for x, y, c in pairs:
+        other = b if c == a else a
+        at[x][other] = y
+        at[y][other] = x

@@ -35,7 +35,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, Protocol
@@ -112,22 +112,19 @@ def error_record(spec: MatchSpec, exc: BaseException) -> dict[str, Any]:
     }
 
 
-def _play(match_fn: MatchFn, spec: MatchSpec) -> tuple[bool, Any]:
-    """Run one match in a worker; failures come back as data, never as a dead worker."""
+def play_outcome(match_fn: MatchFn, spec: MatchSpec) -> tuple[bool, Any]:
+    """Run one match where it is played (a worker, a Dask task): ``(True, record)``, or
+    ``(False, error record)`` when the match function raised; never a dead worker."""
     try:
         return True, match_fn(spec)
     except Exception as exc:
         return False, error_record(spec, exc)
 
 
-def _run_one(match_fn: MatchFn, spec: MatchSpec) -> dict[str, Any]:
-    return _checked(spec, *_play(match_fn, spec))
-
-
-def _checked(spec: MatchSpec, ok: bool, value: Any) -> dict[str, Any]:
-    """The record (an error record when the match function failed), or MatchFailed when the
-    match could not be played here at all (``value`` says why) or the match function answered
-    nonsense."""
+def checked(spec: MatchSpec, ok: bool, value: Any) -> dict[str, Any]:
+    """The record of an outcome (an error record when the match function failed), or
+    MatchFailed when the match could not be played at all (``value`` says why) or the match
+    function answered nonsense."""
     match_id = spec.match_id
     if not ok:
         if isinstance(value, dict):
@@ -138,6 +135,45 @@ def _checked(spec: MatchSpec, ok: bool, value: Any) -> dict[str, Any]:
     if value.get("match_id") != spec.match_id:
         raise MatchFailed(match_id, f"the record is of match {value.get('match_id')!r}")
     return value
+
+
+Task = tuple[list["MatchSpec"], Any]
+"""Specs submitted together, and the handle (a future) of their outcomes."""
+
+
+def in_spec_order(
+    submit: Callable[[], Task | None],
+    outcomes: Callable[[Task], Sequence[tuple[bool, Any]]],
+    cancel: Callable[[list[Any]], None],
+    window: int,
+) -> Generator[dict[str, Any], None, None]:
+    """The ordered window every executor runs: records in spec order, ``window`` tasks in
+    flight.
+
+    ``submit`` submits the next task (None when the specs are exhausted); ``outcomes``
+    waits for a task's ``(ok, value)`` per spec (raising MatchFailed or ClusterError when it
+    cannot have them); ``cancel`` gets the handles still in flight when the iteration
+    ends early (closed, an exception, Ctrl-C). After each task is collected one more is
+    submitted, before its records are yielded, so workers stay busy while the caller
+    writes.
+    """
+    pending: deque[Task] = deque()
+    finished = False
+    try:
+        while len(pending) < window and (task := submit()) is not None:
+            pending.append(task)
+        while pending:
+            task = pending.popleft()
+            results = outcomes(task)
+            more = submit()
+            if more is not None:
+                pending.append(more)
+            for spec, (ok, value) in zip(task[0], results, strict=True):
+                yield checked(spec, ok, value)
+        finished = True
+    finally:
+        if not finished:
+            cancel([handle for _, handle in pending])
 
 
 def _worker_init() -> None:
@@ -200,7 +236,7 @@ class SerialExecutor:
     def run(self, specs: Iterable[MatchSpec]) -> Generator[dict[str, Any], None, None]:
         """Yield one record per spec, in order."""
         for spec in specs:
-            yield _run_one(self.match_fn, spec)
+            yield checked(spec, *play_outcome(self.match_fn, spec))
 
     def close(self) -> None:
         """Nothing to release."""
@@ -259,32 +295,27 @@ class LocalExecutor:
             yield from SerialExecutor(self.match_fn).run(specs)
             return
         pool = self._workers()
-        pending: deque[tuple[MatchSpec, Future[tuple[bool, Any]]]] = deque()
         source = iter(specs)
-        finished = False
-        try:
-            for spec in source:
-                pending.append((spec, pool.submit(_play, self.match_fn, spec)))
-                if len(pending) >= self.window:
-                    break
-            while pending:
-                spec, future = pending.popleft()
-                try:
-                    ok, value = future.result()
-                except BrokenProcessPool:
-                    raise MatchFailed(
-                        spec.match_id,
-                        "a worker process died (killed, or out of memory)",
-                    ) from None
-                next_spec = next(source, None)
-                if next_spec is not None:
-                    pending.append((next_spec, pool.submit(_play, self.match_fn, next_spec)))
-                yield _checked(spec, ok, value)
-            finished = True
-        finally:
-            if not finished:
-                self._pool = None
-                _stop(pool, [future for _, future in pending])
+
+        def submit() -> Task | None:
+            spec = next(source, None)
+            if spec is None:
+                return None
+            return [spec], pool.submit(play_outcome, self.match_fn, spec)
+
+        def outcomes(task: Task) -> list[tuple[bool, Any]]:
+            try:
+                return [task[1].result()]
+            except BrokenProcessPool:
+                raise MatchFailed(
+                    task[0][0].match_id, "a worker process died (killed, or out of memory)"
+                ) from None
+
+        def cancel(futures: list[Any]) -> None:
+            self._pool = None
+            _stop(pool, futures)
+
+        yield from in_spec_order(submit, outcomes, cancel, self.window)
 
 
 def _stop(pool: ProcessPoolExecutor, futures: list[Future[Any]]) -> None:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from arena.referee import MatchSpec
+from arena.seeds import match_seed
 from arena.seeds import rng as seeded
 from arena.tournament._config import (
     GauntletFormat,
@@ -30,7 +31,6 @@ from arena.tournament._design import (
     round_robin_tables,
     sampled_round_robin,
 )
-from arena.tournament._seeds import match_seed
 from arena.tournament._sprt import SprtPlan
 from arena.tournament._standings import Standings
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes

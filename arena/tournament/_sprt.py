@@ -137,6 +137,7 @@ def _table(
 def _slim(record: Mapping[str, Any]) -> dict[str, Any]:
     """What scoring needs of a record (labels, finishing orders): little memory per match."""
     return {
+        "type": record.get("type", "match"),
         "match_id": record.get("match_id"),
         "seats": [{"label": seat.get("label")} for seat in record.get("seats") or []],
         "deals": [{"finish_order": deal.get("finish_order")}
@@ -159,16 +160,19 @@ class SprtFeed:
         """Index of the first set not yet fed to the test."""
         self._pending: dict[int, dict[str, dict[str, Any]]] = {}
         self._order: dict[int, list[MatchSpec]] = {}
+        self.failed: int | None = None
+        """Index of a set holding an error record: the test stopped there, undecided."""
 
     @property
     def finished(self) -> bool:
-        """Whether the test has stopped (a decision, or the maximum number of sets)."""
-        return self._test.status().finished
+        """Whether the test has stopped (a decision, the maximum number of sets, or a set it
+        cannot score)."""
+        return self.failed is not None or self._test.status().finished
 
     @property
-    def pending(self) -> int:
-        """Records held for sets not fed yet."""
-        return sum(len(matches) for matches in self._pending.values())
+    def read(self) -> int:
+        """Sets the test read: those it took, and the one it stopped at for an error."""
+        return self.next + (self.failed is not None)
 
     def status(self) -> SprtStatus:
         """The test's status after the sets fed so far."""
@@ -208,6 +212,9 @@ class SprtFeed:
             if len(held) < len(specs):
                 break
             records = [held[s.match_id] for s in specs]  # spec order: same float sums
+            if any(record.get("type") == "error" for record in records):
+                self.failed = self.next
+                break
             score = self.plan.score(records)
             if score is None:
                 raise ValueError(

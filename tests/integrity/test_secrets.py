@@ -13,9 +13,8 @@ import pytest
 
 from arena.records import read_records
 from arena.referee import WRITABLE_ENV, MatchSpec, run_match, sandbox_mechanism
-from arena.seeds import bot_seed, derive
+from arena.seeds import bot_seed, derive, match_seed
 from arena.tournament import run_tournament
-from arena.tournament._seeds import match_seed
 from tests.game.helpers import documented_deal_seed, documented_hands
 
 HERE = Path(__file__).parent

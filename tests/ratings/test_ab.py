@@ -17,12 +17,12 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.cli._ratings import ab_config
 from arena.ratings import sprt_from_records
 from arena.referee import Seat, seat_specs
 from arena.tournament import (
     Schedule,
     TournamentConfig,
+    ab_config,
     parse_config,
     run_tournament,
     validate_config,

@@ -40,6 +40,10 @@ EXPECTED = {
     "than the 2 opponents a table of 3 needs",
     "gauntlet_unknown_challenger.yaml": "5: format.challengers[1]: no bot is labelled "
     "'champion' (labels: greedy, random, lowest)",
+    "gauntlet_near_challenger.yaml": "5: format.challengers[0]: no bot is labelled 'gredy' "
+    "(did you mean 'greedy'?) (labels: greedy, random, lowest)",
+    "format_near.yaml": "3: format.type: unknown format 'round-robin' (did you mean "
+    "'round_robin'?) (expected one of: ",
     "limits_negative.yaml": "5: limits.move_ms: must be a whole number > 0, got -5",
     "limits_unknown_fault.yaml": "5: limits.on_fault: input should be 'forfeit' or 'pass' "
     "(got 'ignore')",
@@ -70,7 +74,8 @@ EXPECTED = {
     "the challenger",
     "sprt_unknown_challenger.yaml": "5: format.challenger: no bot is labelled 'champion' "
     "(labels: greedy, lowest)",
-    "sprt_unknown_key.yaml": "7: format.elo_0: unknown key 'elo_0' (allowed: type, "
+    "sprt_unknown_key.yaml": "7: format.elo_0: unknown key 'elo_0' (did you mean 'elo0'?) "
+    "(allowed: type, "
     "challenger, baseline, elo0, elo1, alpha, beta, max_sets)",
     "swiss_bad_rounds.yaml": "5: format.rounds: input should be greater than 0 (got 0)",
     "swiss_missing_rounds.yaml": "3: format.rounds: missing required key",
@@ -81,7 +86,8 @@ EXPECTED = {
     "too_many_seats.yaml": "2: players: 7 seats per table but only 5 bots, and a bot cannot "
     "sit at a table twice",
     "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (installed bots: ",
-    "unknown_key.yaml": "2: seeed: unknown key 'seeed' (allowed: name, seed, rules, players, "
+    "unknown_key.yaml": "2: seeed: unknown key 'seeed' (did you mean 'seed'?) (allowed: name, "
+    "seed, rules, players, "
     "format, duplicate, repeat, bots, limits, jobs, out, executor)",
     "wrong_type.yaml": "2: players: input should be a valid integer (got 'four')",
 }
@@ -198,7 +204,7 @@ def test_a_duplicate_key_does_not_hide_the_other_problems() -> None:
          "table twice (list a bot again under another label to field a copy)"],  # the last won
         ["c.yaml:3", "players", "duplicate key"],
         ["c.yaml:4", "bots[1].name", "unknown bot 'gredy' (installed bots"],
-        ["c.yaml:5", "seeed", "unknown key 'seeed' (allowed"],
+        ["c.yaml:5", "seeed", "unknown key 'seeed' (did you mean 'seed'?) (allowed"],
     ]
 
 
@@ -212,3 +218,31 @@ def test_an_unknown_key_does_not_hide_clashes_between_the_other_keys() -> None:
         ["c.yaml:4", "format.challengers[0]"],  # no bot labelled 'champ'
         ["c.yaml:5", "seeed"],
     ]
+
+
+def test_a_near_bot_name_gets_did_you_mean() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config("name: x\nplayers: 2\nbots: [greedy, lowst]\n", source="c.yaml")
+    assert str(info.value).startswith("c.yaml:3: bots[1].name: unknown bot 'lowst' (installed")
+    assert str(info.value).endswith("; did you mean 'lowest'?")
+
+
+def test_an_alias_bomb_is_refused_in_one_line_at_once() -> None:
+    # Nine levels of ten aliases each: 10**9 values once expanded, a few hundred bytes.
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 10)]
+    text = "\n".join(["name: bomb", "players: 2", "bots: [greedy, lowest]", *lines]) + "\n"
+    with pytest.raises(ConfigError) as info:  # unbounded, the checks would walk 10**9 values
+        parse_config(text, source="bomb.yaml")
+    message = str(info.value)
+    assert len(message.splitlines()) == 1
+    assert "expands to more than 100000 values through its aliases" in message
+    assert message.startswith("bomb.yaml:")
+
+
+def test_a_recursive_alias_and_deep_nesting_are_one_line_errors() -> None:
+    with pytest.raises(ConfigError, match=r"c.yaml:1: a YAML alias refers to a value that "
+                       r"contains it"):
+        parse_config("a: &a [*a]\n", source="c.yaml")
+    with pytest.raises(ConfigError, match=r"^c.yaml: the YAML is nested too deeply$"):
+        parse_config("a: " + "[" * 20000 + "]" * 20000 + "\n", source="c.yaml")

@@ -205,3 +205,30 @@ def test_cli_shows_the_result_and_validate_describes_the_test(tmp_path: Path) ->
 def test_shipped_sprt_config_is_small() -> None:
     config = load_config(ROOT / "configs" / "sprt.yaml")
     assert Schedule(config).sprt_plan().set_size == 8
+
+
+def _broken_in_set_2(spec: Any) -> dict[str, Any]:
+    if spec.match_id == "ab-s2-m1":
+        raise RuntimeError("referee bug")
+    return referee_match(spec)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_record_stops_the_test_undecided_at_its_set(tmp_path: Path, jobs: int) -> None:
+    # The one error policy: the error is recorded in its place and the run goes on; the
+    # test cannot score a set with a hole, so it stops there, its status that of set 1.
+    config = _config(elo1=500, max_sets=10)  # far from deciding in 3 sets
+    out = tmp_path / "ab"
+    with LocalExecutor(jobs, _broken_in_set_2) as executor:
+        result = run_tournament(config, out=out, executor=executor)
+    assert [e["match_id"] for e in result.errors] == ["ab-s2-m1"]
+    assert result.sprt is not None and result.sprt["decision"] == "continue"
+    assert result.sprt["sets"] == 2 and not result.complete
+    records = load_records(out / "records.jsonl")
+    # set 2 whole (its other matches were in flight or next), nothing of later sets
+    assert [r["match_id"] for r in records[12:]] == [
+        "ab-s2-r0", "ab-s2-r1", "ab-s2-r2", "ab-s2-m0", "ab-s2-m1", "ab-s2-m2"]
+    assert records[16]["type"] == "error"
+    again = run_tournament(config, out=out, jobs=1)
+    assert again.played == 0 and again.sprt == result.sprt
+    assert [e["match_id"] for e in again.errors] == ["ab-s2-m1"]

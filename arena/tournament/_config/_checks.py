@@ -1,0 +1,341 @@
+"""Reading and checking a config: one path from text (or a mapping) to a valid model.
+
+:func:`parse_config` parses the YAML once (:func:`._yaml.load_yaml`) and hands the data
+and its nodes to :func:`validate_config`, the one validation path: the schema's errors
+(pydantic's), then the checks the schema cannot make (clashes between keys, the rules at
+the table's size, bots this machine cannot start), every issue at once, sorted by line.
+When the schema refuses some top-level keys, the checks still run on the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from arena.tournament._bots import bot_problem
+from arena.tournament._config._errors import (
+    ConfigError,
+    ConfigIssue,
+    did_you_mean,
+    dotted,
+    pydantic_issue,
+)
+from arena.tournament._config._models import (
+    GauntletFormat,
+    RoundRobinFormat,
+    SprtFormat,
+    SwissFormat,
+    TournamentConfig,
+    short_bot,
+)
+from arena.tournament._config._yaml import (
+    YamlProblem,
+    duplicate_keys,
+    load_yaml,
+    node_line,
+    yaml_problem,
+)
+
+Problems = list[tuple[tuple[str | int, ...], str]]
+"""Issues as (key path, message), before their lines are looked up."""
+
+
+def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> TournamentConfig:
+    """Read and validate a YAML config file; raises :class:`ConfigError`."""
+    source = os.fspath(path)
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(source, [ConfigIssue("", None, f"cannot read: {exc.strerror}")]) from None
+    except UnicodeDecodeError:
+        raise ConfigError(source, [ConfigIssue("", None, "not a UTF-8 text file")]) from None
+    return parse_config(text, source=source, check_bots=check_bots)
+
+
+def parse_config(
+    text: str, *, source: str = "<config>", check_bots: bool = True
+) -> TournamentConfig:
+    """Validate YAML text as a config; raises :class:`ConfigError` naming path and line."""
+    try:
+        data, root = load_yaml(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(source, [ConfigIssue("", *yaml_problem(exc, text))]) from None
+    except YamlProblem as exc:
+        raise ConfigError(source, [ConfigIssue("", exc.line, str(exc))]) from None
+    duplicates = [
+        ConfigIssue(dotted(p), line, "duplicate key") for p, line in duplicate_keys(root, ())
+    ]
+    if not isinstance(data, Mapping):
+        line = root.start_mark.line + 1 if root is not None else None
+        raise ConfigError(
+            source, [ConfigIssue("", line, "the config must be a mapping of keys (name: ...)")]
+        )
+    try:
+        config = validate_config(data, source=source, root=root, check_bots=check_bots)
+    except ConfigError as exc:
+        if not duplicates:
+            raise
+        issues = sorted(duplicates + exc.issues, key=lambda i: (i.line is None, i.line or 0))
+        raise ConfigError(source, issues) from None
+    if duplicates:  # YAML kept the last value of a key given twice: still a mistake
+        raise ConfigError(source, duplicates)
+    return config
+
+
+def validate_config(
+    data: Mapping[str, Any],
+    *,
+    source: str = "<config>",
+    root: yaml.Node | None = None,
+    check_bots: bool = True,
+) -> TournamentConfig:
+    """Validate a mapping as a config (``root`` gives line numbers when it came from YAML).
+
+    Every problem found is reported at once, sorted by line: the rules and the bots are
+    checked even when other keys break the schema.
+    """
+    found: list[ConfigIssue] = []
+    config: TournamentConfig | None = None
+    checked: TournamentConfig | None = None
+    try:
+        config = checked = TournamentConfig.model_validate(dict(data))
+    except ValidationError as exc:
+        found = [pydantic_issue(error, root) for error in exc.errors()]
+        checked = _without_broken_keys(data, exc)
+    if checked is not None:
+        problems = _semantic_issues(checked, check_bots=check_bots)
+    else:
+        problems = _raw_issues(data, check_bots=check_bots)
+    found.extend(
+        ConfigIssue(dotted(path), node_line(root, path), message) for path, message in problems
+    )
+    if found:
+        unique = list(dict.fromkeys(found))
+        unique.sort(key=lambda issue: (issue.line is None, issue.line or 0))
+        raise ConfigError(source, unique)
+    return config  # type: ignore[return-value]  # found is empty only when config is set
+
+
+def _without_broken_keys(
+    data: Mapping[str, Any], exc: ValidationError
+) -> TournamentConfig | None:
+    """The config without the top-level keys the schema refused, if that leaves one (the
+    refused keys have defaults); its other problems can then be checked as usual."""
+    broken = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+    if not broken or broken & {"name", "players", "bots", "format"}:
+        return None  # the checks that are left depend on these
+    try:
+        return TournamentConfig.model_validate({k: v for k, v in data.items() if k not in broken})
+    except ValidationError:
+        return None
+
+
+def _raw_issues(
+    data: Mapping[str, Any], *, check_bots: bool
+) -> Problems:
+    """The rules and bot checks, on a mapping that failed the schema elsewhere."""
+    issues: Problems = []
+    rules = data.get("rules", {})
+    players = data.get("players")
+    if isinstance(rules, Mapping):
+        table = players if isinstance(players, int) and 2 <= players <= 8 else None
+        issues.extend(_rules_issues(rules, table))
+    bots = data.get("bots")
+    if check_bots and isinstance(bots, list):
+        entries: list[tuple[int, str | None, str | None, Mapping[str, Any]]] = []
+        for i, raw in enumerate(bots):
+            raw = short_bot(raw)
+            if not isinstance(raw, Mapping):
+                continue
+            name, command, params = raw.get("name"), raw.get("command"), raw.get("params", {})
+            if isinstance(name, str) and command is None and isinstance(params, dict):
+                entries.append((i, name, None, params))
+            elif isinstance(command, str) and command.strip() and name is None:
+                entries.append((i, None, command, {}))
+        issues.extend(_bot_issues(entries))
+    return issues
+
+
+def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
+    """Problems the schema cannot see: clashes between keys, unknown bots, bad rules."""
+    seen: dict[str, int] = {}
+    issues = _label_issues(config, seen)
+    n, k = len(config.bots), config.players
+    for i, bot in enumerate(config.bots):
+        if bot.protocol == "uecda" and k != 5:
+            issues.append((("bots", i, "protocol"),
+                           f"a UECda client plays at a table of 5, but 'players' is {k}"))
+    fmt = config.format
+    if isinstance(fmt, SprtFormat):
+        issues.extend(_sprt_issues(config, fmt, seen))
+    elif k > n:
+        issues.append((("players",), f"{k} seats per table but only {n} bots, and a bot "
+                       "cannot sit at a table twice (list a bot again under another label to "
+                       "field a copy)"))
+    if isinstance(fmt, RoundRobinFormat) and fmt.max_tables is not None and fmt.max_tables < n:
+        issues.append((("format", "max_tables"), f"must be at least the number of bots ({n}) "
+                       "so every bot plays equally often"))
+    if isinstance(fmt, GauntletFormat):
+        issues.extend(_gauntlet_issues(config, fmt, seen))
+    if check_bots and config.limits.sandbox:
+        from arena.referee import sandbox_mechanism
+
+        if sandbox_mechanism() is None:
+            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots: install "
+                           "bubblewrap (apt-get install bubblewrap), or set sandbox: false"))
+    if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
+        from arena.tournament._swiss import table_sizes
+
+        sizes, _ = table_sizes(n, k, fmt.odd)
+        if any(size != k for size in sizes):
+            issues.append((("format", "odd"), f"{n} bots do not fill tables of {k}, and short "
+                           "tables cannot use 'rules.points' (a list per place); use odd: byes"))
+    swiss_short = any(path == ("format", "odd") for path, _ in issues)
+    issues.extend(
+        _rules_issues(config.rules_mapping(), None if swiss_short else config.players)
+    )
+    if check_bots:
+        issues.extend(
+            _bot_issues([(i, b.name, b.command, b.params) for i, b in enumerate(config.bots)])
+        )
+    return issues
+
+
+def _label_issues(config: TournamentConfig, seen: dict[str, int]) -> Problems:
+    """Labels used twice; fills ``seen`` with each label's first index."""
+    issues: Problems = []
+    for i, label in enumerate(config.labels):
+        bot = config.bots[i]
+        key = "label" if bot.label is not None else ("name" if bot.name is not None else "command")
+        if label in seen:
+            issues.append((("bots", i, key), f"label {label!r} is already used by "
+                           f"bots[{seen[label]}]; give each entrant a unique 'label'"))
+        else:
+            seen[label] = i
+    return issues
+
+
+def unknown_label(label: str, labels: Sequence[str]) -> str:
+    """The message for a label no bot has, with the nearest one and every one."""
+    return f"no bot is labelled {label!r}{did_you_mean(label, labels)} (labels: " \
+        f"{', '.join(labels)})"
+
+
+def _gauntlet_issues(
+    config: TournamentConfig, fmt: GauntletFormat, seen: Mapping[str, int]
+) -> Problems:
+    """Challengers the field knows, listed once, leaving enough opponents for a table."""
+    issues: Problems = []
+    labels, k = config.labels, config.players
+    for j, challenger in enumerate(fmt.challengers):
+        if challenger not in seen:
+            issues.append((("format", "challengers", j), unknown_label(challenger, labels)))
+    if len(set(fmt.challengers)) != len(fmt.challengers):
+        issues.append((("format", "challengers"), "a challenger is listed twice"))
+    field = len(labels) - len(set(fmt.challengers) & set(labels))
+    if field < k - 1:
+        issues.append((("format", "challengers"), f"leaves {field} bot"
+                       f"{'s' if field != 1 else ''} in the field, fewer than the {k - 1} "
+                       f"opponents a table of {k} needs"))
+    return issues
+
+
+def _sprt_issues(
+    config: TournamentConfig, fmt: SprtFormat, seen: Mapping[str, int]
+) -> Problems:
+    """What an A/B test needs: known labels, a table its bots fill, sensible bounds."""
+    issues: Problems = []
+    labels = config.labels
+    known = True
+    for key in ("challenger", "baseline"):
+        label = getattr(fmt, key)
+        if label is not None and label not in seen:
+            known = False
+            issues.append((("format", key), unknown_label(label, labels)))
+    if fmt.baseline is not None and fmt.baseline == fmt.challenger:
+        known = False
+        issues.append((("format", "baseline"), "the baseline must be another bot than the "
+                       "challenger"))
+    if not fmt.elo0 < fmt.elo1:
+        issues.append((("format", "elo1"), f"must be above elo0 ({fmt.elo0:g}), got {fmt.elo1:g}"))
+    if "duplicate" in config.model_fields_set and not config.duplicate:
+        issues.append((("duplicate",), "format sprt always plays duplicate sets; leave "
+                       "'duplicate' out"))
+    if config.repeat != 1:
+        issues.append((("repeat",), "format sprt plays duplicate sets until the test decides "
+                       "(bounded by format.max_sets); 'repeat' does not apply"))
+    if known:
+        issues.extend(_sprt_table_issues(labels, config.players, fmt))
+    return issues
+
+
+def _sprt_table_issues(labels: Sequence[str], k: int, fmt: SprtFormat) -> Problems:
+    """Whether the challenger, the baseline (or the field) and the copies fill a table."""
+    issues: Problems = []
+    n = len(labels)
+    if fmt.baseline is not None:
+        field = n - 2
+        if field > k - 2:
+            issues.append((("bots",), f"{field} bot{'s' if field != 1 else ''} besides the "
+                           f"challenger and the baseline do not fit in the {k - 2} other "
+                           f"seat{'s' if k != 3 else ''} of a table of {k}"))
+        copy = re.compile(re.escape(fmt.baseline) + r"#\d+")
+        for i, label in enumerate(labels):
+            if copy.fullmatch(label):
+                issues.append((("bots", i, "label"), f"label {label!r} is kept for the "
+                               "baseline's copies; choose another"))
+    elif n - 1 != k - 1:
+        others = "the other bot is" if n == 2 else f"the {n - 1} other bots are"
+        seats = "seat" if k == 2 else "seats"
+        issues.append((("format", "baseline"), f"without a baseline, {others} the "
+                       f"challenger's field and must fill the {k - 1} other {seats} of a "
+                       f"table of {k} exactly; set players: {n} or name a baseline (its "
+                       "copies fill free seats)"))
+    return issues
+
+
+def _rules_issues(
+    rules: Mapping[str, Any], players: int | None
+) -> Problems:
+    """What is wrong with the rules, alone and (given ``players``) at tables of that size."""
+    from arena.game import Rules
+
+    try:
+        parsed = Rules.from_dict(rules)
+        if players is not None:
+            parsed.check_table(players)
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        # Point at the option the message names: quoted first ('jokerz'), then bare.
+        for pattern in ("'{}'", r"\b{}\b"):
+            for key in rules:
+                if re.search(pattern.format(re.escape(str(key))), message):
+                    return [(("rules", key), message)]
+        return [(("rules",), message)]
+    return []
+
+
+def _bot_issues(
+    bots: Sequence[tuple[int, str | None, str | None, Mapping[str, Any]]],
+) -> Problems:
+    """Unknown bot names, params a bot refuses, programs not found: ``(index, name, command,
+    params)`` per entrant."""
+    from arena.plugins import registry
+
+    issues: Problems = []
+    for i, name, command, params in bots:
+        problem = bot_problem(name, command, params)
+        if problem is None:
+            continue
+        key, message = problem
+        if key == "name" and name is not None and name not in registry():
+            near = did_you_mean(name, registry().names()).strip()
+            message += f"; {near[1:-1]}" if near else ""
+        issues.append((("bots", i, key), message))
+    return issues
