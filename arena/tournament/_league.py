@@ -37,7 +37,7 @@ from typing import Literal
 
 import numpy as np
 
-from arena.ratings._strength import StageCounts, StrengthFit, fit_strengths
+from arena.ratings import StageCounts, StrengthFit, fit_strengths
 from arena.seeds import derive
 from arena.seeds import rng as seeded_rng
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from arena.ratings._strength import StageCounts, stage_counts
+from arena.ratings import StageCounts, stage_counts
 from arena.seeds import derive
 from arena.tournament._league import Assessment, LeagueRules, Table, assess, choose_round
 
