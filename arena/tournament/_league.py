@@ -154,11 +154,14 @@ def choose_round(
     seed: int,
     round_index: int,
     played: Mapping[Table, int],
+    teams: Mapping[int, str] | None = None,
 ) -> list[Table]:
     """The tables of round ``round_index``: entrant indices, first seating order.
 
-    ``played`` counts the tables played so far (keys: sorted entrant tuples). An empty list
-    when fewer active entrants than a table's seats remain.
+    ``played`` counts the tables played so far (keys: sorted entrant tuples). ``teams`` maps
+    entrants to their team: team-mates never share a table (a table that cannot be filled
+    so is left out of the round). An empty list when fewer active entrants than a table's
+    seats remain.
     """
     pool = assessment.active
     if len(pool) < rules.players:
@@ -167,10 +170,11 @@ def choose_round(
     jitter = {entrant: tie.random() for entrant in pool}
     sets = {entrant: int(assessment.fit.sets[entrant]) for entrant in pool}
     count = rules.tables(len(pool))
+    team = dict(teams or {})
     if rules.table_choice == "uniform":
-        tables = _uniform(pool, sets, jitter, count, rules.players)
+        tables = _uniform(pool, sets, jitter, count, rules.players, team)
     else:
-        tables = _informative(assessment, rules, sets, jitter, count, played)
+        tables = _informative(assessment, rules, sets, jitter, count, played, team)
     seatings = []
     for table in tables:
         seating = sorted(table)
@@ -179,12 +183,32 @@ def choose_round(
     return seatings
 
 
+def _apart(members: Sequence[int], team: Mapping[int, str]) -> bool:
+    """Whether no two of ``members`` are team-mates."""
+    named = [team[e] for e in members if e in team]
+    return len(named) == len(set(named))
+
+
+def _fill(first: Sequence[int], candidates: Sequence[int], players: int,
+          team: Mapping[int, str]) -> list[int] | None:
+    """``first`` and the earliest candidates that keep team-mates apart, up to a full table."""
+    chosen = list(first)
+    for entrant in candidates:
+        if len(chosen) == players:
+            break
+        if entrant not in chosen and _apart([*chosen, entrant], team):
+            chosen.append(entrant)
+    return chosen if len(chosen) == players else None
+
+
 def _uniform(pool: Sequence[int], sets: Mapping[int, int], jitter: Mapping[int, float],
-             count: int, players: int) -> list[Table]:
+             count: int, players: int, team: Mapping[int, str]) -> list[Table]:
     seats = dict(sets)
     tables: list[Table] = []
     for _ in range(count):
-        chosen = sorted(pool, key=lambda e: (seats[e], jitter[e], e))[:players]
+        chosen = _fill((), sorted(pool, key=lambda e: (seats[e], jitter[e], e)), players, team)
+        if chosen is None:
+            break
         for entrant in chosen:
             seats[entrant] += 1
         tables.append(tuple(sorted(chosen)))
@@ -193,7 +217,7 @@ def _uniform(pool: Sequence[int], sets: Mapping[int, int], jitter: Mapping[int, 
 
 def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, int],
                  jitter: Mapping[int, float], count: int,
-                 played: Mapping[Table, int]) -> list[Table]:
+                 played: Mapping[Table, int], team: Mapping[int, str]) -> list[Table]:
     pool = assessment.active
     mean_sets = sum(sets.values()) / len(pool)
     theta = assessment.fit.theta
@@ -212,17 +236,23 @@ def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, 
     tables: list[Table] = []
     for k in range(count):
         anchor = anchors[k % len(anchors)]
-        others = sorted((e for e in pool if e != anchor),
+        others = sorted((e for e in pool if e != anchor and _apart((anchor, e), team)),
                         key=lambda e: (abs(float(theta[e] - theta[anchor])), jitter[e], e))
         near = others[: rules.players - 1 + SPARE]
         best: tuple[tuple[int, float, int], Table] | None = None
         for rest in combinations(near, rules.players - 1):
+            if not _apart(rest, team):
+                continue
             table = tuple(sorted((anchor, *rest)))
             distance = sum(abs(float(theta[e] - theta[anchor])) for e in rest)
             key = (plays.get(table, 0), distance, played.get(table, 0))
             if best is None or key < best[0]:
                 best = (key, table)
-        assert best is not None  # len(pool) >= players, so near holds players - 1
+        if best is None:  # team-mates among the closest: the closest table that keeps them apart
+            filled = _fill((anchor,), others, rules.players, team)
+            if filled is None:
+                continue
+            best = ((0, 0.0, 0), tuple(sorted(filled)))
         table = best[1]
         plays[table] = plays.get(table, 0) + 1
         tables.append(table)

@@ -134,3 +134,30 @@ def test_assess_counts_deals_and_reports_p_top_only_when_asked() -> None:
                    round_index=1)
     assert plain.p_top is None and asked.p_top is not None and plain.deals == 2 * 8
     assert asked.stop is None  # one set each is below min_sets
+
+
+@pytest.mark.parametrize("choice", ["information", "uniform"])
+def test_team_mates_never_share_a_table(choice: str) -> None:
+    theta = [1.4, 1.3, 1.2, 1.1, -0.2, -0.6, -1.0, -1.4]
+    unsure = [0.9, 0.8, 0.7, 0.6, 0.0, 0.0, 0.0, 0.0]
+    teams = {0: "red", 1: "red", 2: "blue", 3: "blue"}  # the four closest, in two teams
+    rules = LeagueRules(tables_per_round=4, min_sets=1, table_choice=choice)  # type: ignore[arg-type]
+    assessment = _assessment(theta, [10] * 8, unsure)
+    for round_index in range(5):
+        tables = choose_round(assessment, rules, seed=1, round_index=round_index, played={},
+                              teams=teams)
+        assert tables
+        for table in tables:
+            named = [teams[e] for e in table if e in teams]
+            assert len(named) == len(set(named)), table
+    # without teams the closest four do sit together
+    free = choose_round(assessment, rules, seed=1, round_index=0, played={})
+    assert choice == "uniform" or any(sorted(t) == [0, 1, 2, 3] for t in free)
+
+
+def test_a_table_that_teams_cannot_fill_is_left_out() -> None:
+    theta = [0.5, 0.4, 0.3, 0.2, 0.1]
+    teams = {0: "a", 1: "a", 2: "a", 3: "a"}  # one team of four and one free entrant
+    rules = LeagueRules(tables_per_round=2, min_sets=1)
+    assert choose_round(_assessment(theta, [3] * 5, [0.5] * 5), rules, seed=1, round_index=0,
+                        played={}, teams=teams) == []
