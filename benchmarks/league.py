@@ -13,7 +13,8 @@ with the cards' luck, arena/tournament/_league_sim.py) play
 Per seed: deals until each stops and whether its top 3 is the planted top 3 in order; then
 the medians over the seeds and the league's share of the round robin's deals (the target: at
 most 0.5). Then a late entrant of planted strength ``--late`` joins each converged league:
-deals until its 95% interval is as narrow as the median of the others'. The machine's load
+deals until its 95% interval is as narrow as the median of the others' (counted once it has
+``min_sets`` sets: from fewer the bootstrap has too little to resample). The machine's load
 average is printed before and after: the figures are counts of deals, not times, so load
 changes only how long the benchmark takes.
 """
@@ -68,10 +69,12 @@ def main() -> None:
                 newcomer = league.add(args.late)
                 joined = league.deals
 
-                def narrow(a: Assessment, who: int = newcomer) -> bool:
+                def narrow(a: Assessment, who: int = newcomer, least: int = rules.min_sets) -> bool:
+                    # from a few sets the bootstrap has little to resample (from one, nothing:
+                    # a zero width), so the width counts once the entrant has min_sets
                     w = widths(a)
                     others = statistics.median(v for k, v in w.items() if k != who)
-                    return a.fit.sets[who] > 0 and w[who] <= others
+                    return int(a.fit.sets[who]) >= least and w[who] <= others
 
                 league.run(until=narrow, max_deals=joined + MAX_DEALS)
                 late_deals.append(league.deals - joined)

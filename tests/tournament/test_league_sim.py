@@ -71,3 +71,19 @@ def test_adaptive_scheduling_leaves_the_fit_unbiased_but_not_the_mean_score() ->
     gap = (np.mean([s[best] for s in scores["uniform"]])
            - np.mean([s[best] for s in scores["information"]]))
     assert gap > 0.05, gap
+
+
+def test_the_floor_keeps_every_entrant_in_play() -> None:
+    # Anchoring on the unsure ranks alone would leave the clearly weak entrants at min_sets for
+    # ever; the floor keeps each at a quarter of the mean at least (one round of slack).
+    def sets_after(floor: float) -> list[int]:
+        # a rule that stops only when all 20 resamples agree on the top 2, or at 640 deals
+        rules = LeagueRules(confident=0.9999, top=2, min_sets=2, floor=floor, deals=640,
+                            tables_per_round=2, resamples=20)
+        league = PlantedLeague(list(FIELD), rules, seed=5)
+        return [int(s) for s in league.run().fit.sets]
+
+    kept = sets_after(0.25)
+    assert min(kept) >= 0.25 * statistics.mean(kept) - 2 and min(kept) > 2, kept
+    starved = sets_after(0.0)
+    assert min(starved) == 2, starved  # the weak never play beyond min_sets
