@@ -64,22 +64,16 @@ class LeagueRules:
     resamples: int = 200  # bootstrap resamples per round
 
     def __post_init__(self) -> None:
-        if self.players < 2:
-            raise ValueError(f"a league table seats at least 2 players, not {self.players}")
-        if self.tables_per_round is not None and self.tables_per_round < 1:
-            raise ValueError(f"tables_per_round must be at least 1, not {self.tables_per_round}")
-        if self.min_sets < 1:
-            raise ValueError(f"min_sets must be at least 1, not {self.min_sets}")
+        least = {"players": 2, "tables_per_round": 1, "min_sets": 1, "top": 1, "deals": 1,
+                 "resamples": 10}
+        for name, bound in least.items():
+            value = getattr(self, name)
+            if value is not None and value < bound:
+                raise ValueError(f"{name} must be at least {bound}, not {value}")
         if not 0.0 <= self.floor < 1.0:
             raise ValueError(f"floor is a share of the mean sets in [0, 1), not {self.floor}")
         if self.confident is not None and not 0.0 < self.confident < 1.0:
             raise ValueError(f"confident must be between 0 and 1, not {self.confident}")
-        if self.top < 1:
-            raise ValueError(f"top must be at least 1, not {self.top}")
-        if self.deals is not None and self.deals < 1:
-            raise ValueError(f"stop deals must be at least 1, not {self.deals}")
-        if self.resamples < 10:
-            raise ValueError(f"resamples must be at least 10, not {self.resamples}")
 
     def tables(self, active: int) -> int:
         """Tables in a round of ``active`` entrants."""
