@@ -18,6 +18,12 @@ The paths in use (``derive(parent, *path)``):
 ``derive(M, "bot", seat)``        the generator of the bot at ``seat`` of
                                   a match seeded ``M``
 ``derive(M, "dryrun", *labels)``  the ranking a dry run invents for a match
+``derive(T, "league", "round",    a league's tie-breaks and seatings of
+r)``                              round ``r``
+``derive(T, "league",             the bootstrap a league fits before round
+"bootstrap", r)``                 ``r`` (numpy's generator)
+``derive(T, "planted", r, t)``    the planted draws of table ``t`` of round
+                                  ``r`` of a simulated league
 ================================  ==========================================
 
 Match seeds are ``match_seed(T, key)``, that is ``derive(T, "match", key)``. One

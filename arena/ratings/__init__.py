@@ -22,6 +22,7 @@ from ._sprt import (
     set_score,
     sprt_from_records,
 )
+from ._strength import StageCounts, StrengthFit, fit_strengths, stage_counts
 
 __all__ = [
     "BotRating",
@@ -33,9 +34,12 @@ __all__ = [
     "Results",
     "Sprt",
     "SprtStatus",
+    "StageCounts",
+    "StrengthFit",
     "elo_to_score",
     "expected_scores",
     "finite",
+    "fit_strengths",
     "head_to_head",
     "rate",
     "rate_files",
@@ -46,5 +50,6 @@ __all__ = [
     "set_score",
     "simulate_records",
     "sprt_from_records",
+    "stage_counts",
 ]
 

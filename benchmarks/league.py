@@ -1,0 +1,98 @@
+"""Benchmark: deals a league needs to order its top 3, against a uniform round robin.
+
+    nice .venv/bin/python benchmarks/league.py [--seeds 5] [--spacing 0.2] [--late 0.1]
+
+Twelve planted entrants (strengths ``spacing`` apart, duplicate sets of 4 rotations x 2 deals
+with the cards' luck, arena/tournament/_league_sim.py) play
+
+- as a league, ``table_choice: information`` with ``stop: {confident: 0.95, top: 3}``;
+- as the floor of the same work: a uniform duplicate round robin (``table_choice: uniform``,
+  every entrant as often as every other) stopped by the same rule, checked after each round of
+  the same size (3 tables).
+
+Per seed: deals until each stops and whether its top 3 is the planted top 3 in order; then
+the medians over the seeds and the league's share of the round robin's deals (the target: at
+most 0.5). Then a late entrant of planted strength ``--late`` joins each converged league,
+which goes on without a stopping rule (so every rank counts in its schedule, not only the top
+3 the rule was about): deals until its 95% interval is as narrow as the median of the
+others' (counted once it has ``min_sets`` sets: from fewer the bootstrap has too little to
+resample). The machine's load
+average is printed before and after: the figures are counts of deals, not times, so load
+changes only how long the benchmark takes.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small products: threads only cost here
+
+import argparse
+import statistics
+import time
+from dataclasses import replace
+
+import numpy as np
+
+from arena.tournament._league import Assessment, LeagueRules
+from arena.tournament._league_sim import PlantedLeague, top_right
+
+TOP = 3
+MAX_DEALS = 40_000
+
+
+def widths(assessment: Assessment) -> dict[int, float]:
+    """Width of every active entrant's 95% interval of theta."""
+    low, high = assessment.fit.interval(0.95)
+    return {i: float(high[i] - low[i]) for i in assessment.active}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--spacing", type=float, default=0.2)
+    parser.add_argument("--late", type=float, default=0.1, help="the late entrant's strength")
+    args = parser.parse_args()
+    strengths = [args.spacing * (5.5 - i) for i in range(12)]
+    print(f"12 entrants, strengths {strengths[0]:+.2f} .. {strengths[-1]:+.2f}; "
+          f"load before {os.getloadavg()[0]:.2f}")
+    started = time.perf_counter()
+    league_deals, uniform_deals, late_deals = [], [], []
+    for seed in range(args.seeds):
+        row = []
+        for choice in ("information", "uniform"):
+            rules = LeagueRules(table_choice=choice, confident=0.95, top=TOP, tables_per_round=3)
+            league = PlantedLeague(list(strengths), rules, seed=seed)
+            final = league.run(max_deals=MAX_DEALS)
+            right = top_right(final, strengths, TOP)
+            (league_deals if choice == "information" else uniform_deals).append(league.deals)
+            row.append(f"{choice} {league.deals:6d} deals (top {TOP} "
+                       f"{'right' if right else 'WRONG'}, stop {final.stop})")
+            if choice == "information":
+                # the season goes on (no stopping rule, so every rank counts) and one joins
+                league.rules = replace(rules, confident=None)
+                newcomer = league.add(args.late)
+                joined = league.deals
+
+                def narrow(a: Assessment, who: int = newcomer, least: int = rules.min_sets) -> bool:
+                    # from a few sets the bootstrap has little to resample (from one, nothing:
+                    # a zero width), so the width counts once the entrant has min_sets
+                    w = widths(a)
+                    others = statistics.median(v for k, v in w.items() if k != who)
+                    return int(a.fit.sets[who]) >= least and w[who] <= others
+
+                league.run(until=narrow, max_deals=joined + MAX_DEALS)
+                late_deals.append(league.deals - joined)
+                row.append(f"late entrant {league.deals - joined:5d} deals")
+        print(f"seed {seed}: " + "; ".join(row), flush=True)
+    ratio = statistics.median(league_deals) / statistics.median(uniform_deals)
+    print(f"median deals: league {statistics.median(league_deals):.0f}, uniform round robin "
+          f"{statistics.median(uniform_deals):.0f} (the floor): ratio {ratio:.2f} (target <= 0.5)")
+    print(f"per seed ratio: {np.round(np.divide(league_deals, uniform_deals), 2).tolist()}")
+    print(f"late entrant: median {statistics.median(late_deals):.0f} deals until its interval "
+          f"is the others' median width")
+    print(f"load after {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
