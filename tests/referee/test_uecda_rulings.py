@@ -171,10 +171,11 @@ def test_tables_the_reference_server_rejects_before_judging(
 
 
 def test_tables_the_reference_server_reads_as_moves() -> None:
-    """A set with the joker in a suit row, a run with the joker inside, a lone joker at
+    """A set with the joker in a suit row (the joker is that suit's card), a run with the joker
+    inside, a lone joker at
     [0][14] as the kit's client puts it, the joker below the 3 of a run (column 0, moved to
     the other end, the same run as a lead), an empty table (a pass)."""
-    assert str(table_move(_table((1, 3, 1), (0, 3, 2)), HAND)[0]) == "5H JK"
+    assert str(table_move(_table((1, 3, 1), (0, 3, 2)), HAND)[0]) == "5H JK=5S"
     assert str(table_move(_table((0, 1, 1), (0, 2, 2), (0, 3, 1)), HAND)[0]) == "3S JK=4S 5S"
     assert str(table_move(_table((0, 14, 2)), HAND)[0]) == "JK"
     assert str(table_move(_table((0, 0, 2), (0, 1, 1), (0, 2, 1)), HAND)[0]) == "3S 4S JK=5S"

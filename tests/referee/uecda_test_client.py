@@ -70,11 +70,16 @@ def main() -> int:
     send_table(sock, profile)
     me = read_int(sock)
     counts = {"player": me, "games": 0, "turns": 0, "mine": 0, "accepted": 0, "rejected": 0,
-              "exchanges": 0, "count_mismatch": 0, "end": None}
+              "exchanges": 0, "count_mismatch": 0, "dealt_mismatch": 0, "passes": 0,
+              "passes_answered_8": 0, "end": None}
     while True:  # one game
         hand = read_table(sock)
         assert hand[5][0] == 1, "the dealt table has row 5 column 0 set"
         give = hand[5][1]
+        held = sum(1 for r in range(5) for c in range(15) if hand[r][c] in (1, 2))
+        # the dealt counts: a top player's table holds the gift beside them, no other's differs
+        if held - hand[6][me] != give or sum(hand[6][:5]) != 53 or hand[5][3:5] != [6, 0]:
+            counts["dealt_mismatch"] += 1
         if 0 < give < 100:
             send_table(sock, lowest_cards(hand, give))
             counts["exchanges"] += 1
@@ -109,7 +114,11 @@ def main() -> int:
                         play[0][14] = 2
                 send_table(sock, play)
                 answer = read_int(sock)
-                counts["accepted" if answer == 9 else "rejected"] += 1
+                if any(any(row) for row in play) or hand[5][4] == 1:
+                    counts["accepted" if answer == 9 else "rejected"] += 1
+                else:  # a pass on a table with cards
+                    counts["passes"] += 1
+                    counts["passes_answered_8"] += answer == 8
             read_table(sock)  # the cards on the table
             flag = read_int(sock)
         counts["games"] += 1
