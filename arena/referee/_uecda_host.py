@@ -58,6 +58,14 @@ __all__ = ["UecdaHost"]
 PLAYERS = 5
 """The table size of UECda protocol 20070: its state rows have room for five players."""
 
+_Played = dict[tuple[int, int], tuple[Move, CardTable]]
+_TABLES: dict[tuple[str, int], tuple[set[int], _Played]] = {}
+"""The tables the UECda clients of a match played, by (match id, seed): the hosts holding
+it, and per (deal, move index) the move and its cells (rows 0-4), so that every client is
+shown the cells the player chose (a lone joker's cell, a run's joker below the 3), as
+tndhms shows every client the table played. Row 7 stays the player's: it carries nothing
+of the game and would let clients pass messages."""
+
 
 @dataclass
 class _Turn:
@@ -105,6 +113,7 @@ class UecdaHost(Host):
         self._broken: str | None = None
         self._finished = False
         self._pids: list[int] = []
+        self._key: tuple[str, int] = ("", 0)
         self._cut: str | None = None
         """Why a send was cut short by the referee's deadline (a ``crash``), until reported."""
 
@@ -123,6 +132,8 @@ class UecdaHost(Host):
                            f"{PLAYERS}, not {info.players}")
         await self.aclose()
         self._info = info
+        self._key = (info.match_id, info.seed)
+        _TABLES.setdefault(self._key, (set(), {}))[0].add(id(self))
         self._deal, self._turn, self._broken, self._finished = -1, None, None, False
         self._stage = empty_table()
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -173,6 +184,11 @@ class UecdaHost(Host):
         return result[0]
 
     async def aclose(self) -> None:
+        shared = _TABLES.get(self._key)
+        if shared is not None:
+            shared[0].discard(id(self))
+            if not shared[0]:
+                del _TABLES[self._key]
         stream, self._stream = self._stream, None
         if stream is not None:
             with contextlib.suppress(Exception):
@@ -343,9 +359,9 @@ class UecdaHost(Host):
             counts[turn.mover] -= move.size
             if counts[turn.mover] == 0 and turn.mover not in self._gone:
                 self._gone.append(turn.mover)
-            echo = turn.table if accepted else None
-            self._stage = echo if echo is not None else move_table(
-                move, previous_suits=turn.suits, revolution=turn.revolution)
+            self._stage = turn.table if accepted and turn.table is not None else (
+                self._played(turn, move) or move_table(
+                    move, previous_suits=turn.suits, revolution=turn.revolution))
         revolution = turn.revolution != self._info.rules.starts_revolution(move)
         table = field_state(self._stage, mover=turn.mover,
                             empty=move.kind == "pass" and turn.pile is None,
@@ -356,6 +372,14 @@ class UecdaHost(Host):
         self._finished = final
         if trick_over:
             self._stage = empty_table()
+
+    def _played(self, turn: _Turn, move: Move) -> CardTable | None:
+        """The cells another UECda client of the match played ``move`` in, if it did."""
+        shared = _TABLES.get(self._key)
+        entry = None if shared is None else shared[1].get((self._deal, turn.index))
+        if entry is None or entry[0] != move:
+            return None
+        return [list(row) for row in entry[1][:5]] + [[0] * 15 for _ in range(3)]
 
     def _open_turn(self, view: View, mover: int) -> _Turn:
         lock, suits = trick_lock(view.rules, view.trick)
@@ -389,6 +413,12 @@ class UecdaHost(Host):
                            ) from None
         # tndhms shows the submitted table as it came, its state rows 5 and 6 replaced
         turn.submitted, turn.table = move, [list(row) for row in table]
+        shared = _TABLES.get(self._key)
+        if shared is not None:
+            played = shared[1]
+            played[(view.number, turn.index)] = (move, turn.table)
+            for old in [k for k in played if k[0] < view.number - 1]:
+                del played[old]
         return move
 
     async def exchange(self, view: View, count: int, time_ms: int) -> object:

@@ -98,6 +98,17 @@ def test_a_table_the_reference_server_rejects_is_an_illegal_fault_and_a_pass(
     assert set(own) == {"pass"}
 
 
+def test_every_client_sees_the_cell_a_client_put_its_lone_joker_in(tmp_path: Path) -> None:
+    """tndhms sends every client the table played: a lone joker led in the clubs row above
+    the 2 ([3][14]) is shown there to all five, not where arena would put it ([0][14])."""
+    reports = [tmp_path / f"r{i}.json" for i in range(5)]
+    record = trio.run(play_match, spec([uecda_seat(r, "lonejoker") for r in reports]))
+    assert faults(record) == []
+    assert any(m.move == "JK" for d in record["deals"] for m in deal_moves(d))
+    for report in reports:
+        assert json.loads(report.read_text())["joker_cells"] == [[3, 14]]
+
+
 @pytest.mark.parametrize("mode", ["garbage", "hang", "quit"])
 def test_a_client_that_hangs_quits_or_sends_garbage_is_a_fault_never_a_hung_referee(
         tmp_path: Path, mode: str) -> None:
