@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.game import Card, Deal, IllegalMove, Match, Rules
+from arena.game import Card, Deal, IllegalMove, Match, Move, Rules
 from arena.referee.uecda import TableError, empty_table, table_move
 
 UECDA = Rules.preset("uecda")
@@ -212,7 +212,7 @@ def test_under_a_lock_the_jokers_cell_must_keep_to_it() -> None:
 def test_tables_with_a_sets_joker_round_trip_through_its_cell() -> None:
     """The table arena sends for another seat's set shows the joker in the cell its move
     declares (what the client sent); an undeclared joker in the suit the lock rule gives it."""
-    from arena.game import Move
+
     from arena.referee.uecda import move_table
 
     declared = move_table(Move.parse("2C 2D JK=2H"))
@@ -265,7 +265,7 @@ def test_the_dealt_table_holds_the_dealt_counts_and_the_scums_hand_before_its_gi
 def test_a_pass_is_answered_8_on_a_table_with_cards_and_9_on_an_empty_one() -> None:
     """compare_card_status: a pass's 0 cards differ from the stage's number of cards, an error
     (answer 8; the pass stands); on an empty stage every submission passes that check."""
-    from arena.game import Move
+
     from arena.referee.uecda import answer
 
     pile = Move.parse("9C")
@@ -285,3 +285,25 @@ def test_the_classes_row_follows_tndhms_mibun_array_as_players_go_out() -> None:
     assert class_row(5, 1, order, [4]) == [1, 3, 0, 4, 2]  # seat 4 is listed again, as 2
     assert class_row(5, 1, order, [4, 1]) == [0, 3, 0, 4, 2]  # seat 0 is no longer listed
     assert class_row(5, 0, [], [4, 1]) == [0] * 5  # the first deal of a block
+
+
+def test_arena_uecda_client_reads_another_clients_set_joker_from_its_cell() -> None:
+    """analyze_card and RULE_SHIBARI, seen from `arena uecda-client`: a lead of 4C with the
+    joker in the spades row stands on clubs and spades, so 5C 5S locks the trick to them and
+    tndhms rejects 6C 6D. The client once read that joker as arena's undeclared joker
+    (clubs and diamonds), saw no lock, and its bot's 6C 6D was rejected."""
+    from arena.cli._uecda_client import _Game
+
+    game = _Game(UECDA, 0, 0)
+    lead = _table((3, 2, 1), (0, 2, 2))
+    lead[5][3] = 1
+    game.after_turn(lead, 1)
+    follow = _table((3, 3, 1), (0, 3, 1))
+    follow[5][3] = 2
+    game.after_turn(follow, 2)
+    hand = _table((3, 4, 1), (2, 4, 1), (3, 9, 1))
+    hand[5][2], hand[5][3] = 1, 0
+    hand[6][:5] = [3, 10, 10, 11, 11]
+    view = game.view(hand)
+    assert view.lock == "CS"
+    assert Move.parse("6C 6D") not in view.legal_moves()
