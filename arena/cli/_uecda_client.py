@@ -18,7 +18,7 @@ from arena.referee.uecda import (
     TABLE_BYTES,
     CardTable,
     TableError,
-    card_cell,
+    cards_table,
     cell_card,
     empty_table,
     move_table,
@@ -117,17 +117,6 @@ class _Game:
             self.stage = empty_table()
 
 
-def _cards_table(cards: list[Card]) -> CardTable:
-    table = empty_table()
-    for card in cards:
-        if card.is_joker:
-            table[4][1] = 2
-        else:
-            row, col = card_cell(card)
-            table[row][col] = 1
-    return table
-
-
 def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
                params: dict[str, Any] | None = None) -> tuple[int, int, int]:
     """Play as a UECda client until the server says all games are over.
@@ -159,7 +148,7 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
                     cards = [Card.parse(str(c)) for c in bot.exchange(view, give)]  # type: ignore[arg-type]
                 except Exception:  # a bot's failure: the server gives the strongest cards
                     cards = []
-                conn.send(_cards_table(cards))
+                conn.send(cards_table(cards))
             flag = 0
             while flag == 0:
                 table = conn.table()

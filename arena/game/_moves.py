@@ -30,7 +30,8 @@ class Move:
         mask: the natural cards used, as a rank-major bit mask.
         smask: the same cards as a suit-major bit mask.
         jokers: how many jokers the move uses.
-        jmask: for a run, the cards its jokers stand for (rank-major mask); 0 for a set.
+        jmask: the cards its jokers stand for (rank-major mask): for a run, every joker's;
+            for a set, those of the jokers whose suit is declared (``9C JK=9H``), 0 for none.
         text: the move as written in records and on the wire (``str(move)``, cards in
             sorted order, or ``pass``).
     """
@@ -90,7 +91,8 @@ class Move:
 
     @property
     def joker_cards(self) -> tuple[Card, ...]:
-        """For a run, the cards its jokers stand for (empty for sets and passes)."""
+        """The cards its jokers stand for: every joker of a run, the declared jokers of a set
+        (empty for bare set jokers and passes)."""
         return _cards(self.jmask, 0)
 
     def __len__(self) -> int:
@@ -136,25 +138,30 @@ def _key(mask: int, jokers: int, jmask: int) -> int:
     return mask | (jokers << 52) | (jmask << 56)
 
 
-def make_set(rank: int | None, suits: int, jokers: int) -> Move:
+def make_set(rank: int | None, suits: int, jokers: int, declared: int = 0) -> Move:
     """The set of ``rank`` with the suits in bit mask ``suits`` plus ``jokers`` jokers.
 
-    ``rank=None`` (with ``suits=0``) is a set of jokers alone.
+    ``declared`` (a suit mask, disjoint from ``suits``) gives the suits of as many of the
+    jokers as it has bits (``9C JK=9H``); the other jokers are bare. ``rank=None`` (with
+    ``suits=0`` and nothing declared) is a set of jokers alone.
     """
     if rank is None:
-        mask = smask = 0
+        mask = smask = jmask = 0
     else:
         mask = suits << (rank * 4)
+        jmask = declared << (rank * 4)
         smask = 0
         for suit in range(4):
             if suits >> suit & 1:
                 smask |= 1 << (suit * 16 + rank)
-    key = _key(mask, jokers, 0)
+    key = _key(mask, jokers, jmask)
     move = _INTERN.get(key)
     if move is None:
         size = bin(suits).count("1") + jokers
-        text = " ".join([str(c) for c in _cards(mask, jokers)])
-        move = Move(SET, mask, smask, jokers, 0, size, rank, rank, rank, None, key, text)
+        stood = _cards(jmask, 0)
+        text = " ".join([str(c) for c in _cards(mask, 0)] + ["JK=" + str(c) for c in stood]
+                        + ["JK"] * (jokers - len(stood)))
+        move = Move(SET, mask, smask, jokers, jmask, size, rank, rank, rank, None, key, text)
         _INTERN[key] = move
     return move
 
@@ -222,16 +229,23 @@ def _parse(text: str) -> Move:
     if len(ranks) == 1:
         (rank,) = ranks
         assert rank is not None
+        suits = 0
+        for card in naturals:
+            assert card.suit is not None
+            suits |= 1 << card.suit
+        stood = 0
         for card in declared:
             if card.rank != rank:
                 raise ValueError(
                     f"jokers beside cards of one rank make a set of {RANKS[rank]}s, "
                     f"so JK={card} is not allowed: {text.strip()!r}")
-        suits = 0
-        for card in naturals:
             assert card.suit is not None
-            suits |= 1 << card.suit
-        return make_set(rank, suits, jokers)
+            bit = 1 << card.suit
+            if (suits | stood) & bit:
+                raise ValueError(
+                    f"JK={card} stands for a card the set already has: {text.strip()!r}")
+            stood |= bit
+        return make_set(rank, suits, jokers, stood)
     return _parse_run(text.strip(), naturals, declared, bare)
 
 

@@ -424,17 +424,18 @@ def move_suits(move: Move, previous: int) -> int:
     """The suits ``move`` stands on, for the suit lock.
 
     A run stands on its suit; a set on its natural cards' suits plus one suit per joker. A
-    joker in a set takes a suit of the previous play (``previous``, a mask) that the set's
-    natural cards leave free, else the lowest free suit (C, D, H, S): so a joker continues
-    a lock whenever it can. A set of jokers alone stands on no suit (0).
+    joker in a set whose suit is declared (``9C JK=9H``) stands on that suit; an undeclared
+    one takes a suit of the previous play (``previous``, a mask) that the set's cards leave
+    free, else the lowest free suit (C, D, H, S): so it continues a lock whenever it can. A
+    set of jokers alone stands on no suit (0).
     """
     if move.kind == RUN:
         assert move.suit is not None
         return 1 << move.suit
     if move.rank is None:
         return 0
-    suits = (move.mask >> (move.rank << 2)) & 15
-    for _ in range(move.jokers):
+    suits = ((move.mask | move.jmask) >> (move.rank << 2)) & 15
+    for _ in range(move.jokers - bin(move.jmask).count("1")):
         free = previous & ~suits & 15 or ~suits & 15
         if not free:
             break

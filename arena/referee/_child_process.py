@@ -167,7 +167,9 @@ class ChildProcess:
     pipes whose descriptor numbers are appended to ``argv`` as ``--in N
     --out M``, and sends its stdout and stderr to the tail file. ``stdio=True``
     (the ``command`` host) makes the program's stdin and stdout the protocol
-    and captures only its stderr.
+    and captures only its stderr. ``pipes=False`` (the ``uecda`` host, whose
+    program talks over a socket) gives the program no protocol pipes: stdin
+    from /dev/null, stdout discarded, stderr to the tail file.
 
     The object does not belong to any trio run, so a pool can hand a healthy
     process to the next match even when every match runs under its own
@@ -183,6 +185,7 @@ class ChildProcess:
         cpu_s: int,
         cwd: str | None = None,
         sandbox: Sequence[str] | None = None,
+        pipes: bool = True,
     ) -> None:
         fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
         os.close(fd)
@@ -200,7 +203,12 @@ class ChildProcess:
             "close_fds": True,
         }
         try:
-            if stdio:
+            if not pipes:
+                self._popen = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                    stderr=self._out_fd, **options
+                )
+            elif stdio:
                 self._popen = subprocess.Popen(
                     argv, stdin=to_child_r, stdout=from_child_w, stderr=self._out_fd, **options
                 )

@@ -20,18 +20,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
-import signal
-import subprocess
-import tempfile
-import threading
 from dataclasses import dataclass
 from typing import Any
 
 import trio
 
-from arena.game import Move, View, trick_lock
+from arena.game import Card, Move, View, trick_lock
 
-from ._child_process import clean_environment, group_members, limit_setter
+from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits
@@ -41,6 +37,9 @@ from .uecda import (
     TABLE_BYTES,
     CardTable,
     TableError,
+    answer,
+    class_row,
+    dealt_table,
     empty_table,
     field_state,
     hand_table,
@@ -48,6 +47,7 @@ from .uecda import (
     move_table,
     pack_int,
     pack_table,
+    previous_order,
     table_cards,
     table_move,
     unpack_table,
@@ -57,6 +57,14 @@ __all__ = ["UecdaHost"]
 
 PLAYERS = 5
 """The table size of UECda protocol 20070: its state rows have room for five players."""
+
+_Played = dict[tuple[int, int], tuple[Move, CardTable]]
+_TABLES: dict[tuple[str, int], tuple[set[int], _Played]] = {}
+"""The tables the UECda clients of a match played, by (match id, seed): the hosts holding
+it, and per (deal, move index) the move and its cells (rows 0-4), so that every client is
+shown the cells the player chose (a lone joker's cell, a run's joker below the 3), as
+tndhms shows every client the table played. Row 7 stays the player's: it carries nothing
+of the game and would let clients pass messages."""
 
 
 @dataclass
@@ -70,7 +78,6 @@ class _Turn:
     suits: int
     revolution: bool
     counts: tuple[int, ...]
-    roles: tuple[str | None, ...]
     submitted: Move | None = None  # this seat's own answer, when it was the mover
     table: CardTable | None = None  # the table it sent
 
@@ -93,8 +100,7 @@ class UecdaHost(Host):
         self._command = command
         self._limits = limits or Limits()
         self._meta = BotRef(command, os.path.basename(words[0]), "uecda", "")
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._err_fd = -1
+        self._child: ChildProcess | None = None
         self._stream: trio.SocketStream | None = None
         self._buffer = bytearray()
         self._out = bytearray()
@@ -102,9 +108,12 @@ class UecdaHost(Host):
         self._deal = -1
         self._turn: _Turn | None = None
         self._stage: CardTable = empty_table()
+        self._order: list[int] = []  # the previous deal's finishing order (seats)
+        self._gone: list[int] = []  # the seats that went out in this deal, in order
         self._broken: str | None = None
         self._finished = False
         self._pids: list[int] = []
+        self._key: tuple[str, int] = ("", 0)
         self._cut: str | None = None
         """Why a send was cut short by the referee's deadline (a ``crash``), until reported."""
 
@@ -123,6 +132,8 @@ class UecdaHost(Host):
                            f"{PLAYERS}, not {info.players}")
         await self.aclose()
         self._info = info
+        self._key = (info.match_id, info.seed)
+        _TABLES.setdefault(self._key, (set(), {}))[0].add(id(self))
         self._deal, self._turn, self._broken, self._finished = -1, None, None, False
         self._stage = empty_table()
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -146,20 +157,13 @@ class UecdaHost(Host):
         await self._flush()
 
     def _spawn(self, argv: list[str]) -> None:
-        fd, path = tempfile.mkstemp(prefix="arena-uecda-", suffix=".err")
-        os.unlink(path)
-        self._err_fd = fd
         limits = self._limits
         try:
-            self._proc = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=fd,
-                env=clean_environment(), start_new_session=True, close_fds=True,
-                preexec_fn=limit_setter(limits.memory_mb, limits.cpu_s, die_with_parent=(
-                    threading.current_thread() is threading.main_thread())),
-            )
-        except (OSError, subprocess.SubprocessError) as exc:
+            self._child = ChildProcess(argv, stdio=False, pipes=False,
+                                       memory_mb=limits.memory_mb, cpu_s=limits.cpu_s)
+        except (OSError, ValueError) as exc:
             raise BotFault("crash", f"start failed: cannot start {argv[0]!r}: {exc}") from None
-        self._pids.append(self._proc.pid)
+        self._pids.append(self._child.pid)
 
     async def _accept(self, listener: trio.SocketListener) -> trio.SocketStream:
         async with trio.open_nursery() as nursery:
@@ -171,51 +175,37 @@ class UecdaHost(Host):
 
             nursery.start_soon(accept)
             while not result:
-                assert self._proc is not None
-                if self._proc.poll() is not None:
+                assert self._child is not None
+                if self._child.poll() is not None:
                     raise BotFault("crash", f"start failed: the client exited with status "
-                                   f"{self._proc.returncode} before connecting"
+                                   f"{self._child.returncode} before connecting"
                                    f"{self._tail_note()}")
                 await trio.sleep(0.01)
         return result[0]
 
     async def aclose(self) -> None:
+        shared = _TABLES.get(self._key)
+        if shared is not None:
+            shared[0].discard(id(self))
+            if not shared[0]:
+                del _TABLES[self._key]
         stream, self._stream = self._stream, None
         if stream is not None:
             with contextlib.suppress(Exception):
                 await stream.aclose()
-        proc, self._proc = self._proc, None
-        if proc is not None:
+        child, self._child = self._child, None
+        if child is not None:
             # A client told that all games are over leaves by itself (the kit's exits 0);
             # give it a moment to finish its own bookkeeping before its group is killed.
             with trio.move_on_after(1.0 if self._finished else 0):
-                while proc.poll() is None:
+                while child.poll() is None:
                     await trio.sleep(0.005)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=5)
-            for _ in range(100):
-                if not group_members(proc.pid):
-                    break
-                await trio.sleep(0.01)
-        if self._err_fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._err_fd)
-            self._err_fd = -1
+            child.kill()
 
     # -- bytes ------------------------------------------------------------------------------
 
     def _tail_note(self) -> str:
-        if self._err_fd < 0:
-            return ""
-        try:
-            size = os.lseek(self._err_fd, 0, os.SEEK_END)
-            os.lseek(self._err_fd, max(0, size - 1000), os.SEEK_SET)
-            tail = os.read(self._err_fd, 1000).decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
-        return f"; stderr tail: {tail}" if tail else ""
+        return "" if self._child is None else self._child.tail_note()
 
     def _queue(self, data: bytes) -> None:
         """Messages go out together when the client must answer or a call ends: fewer
@@ -265,10 +255,8 @@ class UecdaHost(Host):
         """Kill the client and fault its later turns; the detail of this fault."""
         detail = why + self._tail_note()
         self._broken = f"{detail} (earlier in the match)"
-        proc = self._proc
-        if proc is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
+        if self._child is not None:
+            self._child.kill()
         return detail
 
     async def _read_table(self) -> CardTable:
@@ -279,9 +267,8 @@ class UecdaHost(Host):
             return unpack_table(await self._read(TABLE_BYTES))
         except trio.Cancelled:  # the referee's deadline: the client is out of step for good
             self._broken = "stopped after it timed out (earlier in the match)"
-            if self._proc is not None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(self._proc.pid, signal.SIGKILL)
+            if self._child is not None:
+                self._child.kill()
             raise
 
     def timeout_fault(self, call: str, allowed: float) -> BotFault:
@@ -295,18 +282,26 @@ class UecdaHost(Host):
 
     # -- the game ---------------------------------------------------------------------------
 
-    async def _sync(self, view: View) -> None:
-        """Close the turn still open, and send the dealt table when a new deal begins."""
+    async def _sync(self, view: View, pending: int | None = None) -> None:
+        """Close the turn still open, and send the dealt table when a new deal begins.
+
+        ``pending`` is the seat whose exchange return is asked now (``None`` once the
+        exchange is over): the returns from its pair on have not moved any card yet.
+        """
         if view.number != self._deal:
             self._deal = view.number
             self._turn = None
             self._stage = empty_table()
+            self._gone = []
+            self._order = previous_order(view.roles) if view.number > 0 else []
             count = 0
             if view.number > 0 and view.roles[view.seat] in ("president", "vice-president"):
                 pairs = view.rules.exchange_pairs(view.players)
                 place = 0 if view.roles[view.seat] == "president" else 1
                 count = next((c for high, _, c in pairs if high == place), 0)
-            table = hand_table(view, mover=None, exchange=count, distribution=True)
+            table = dealt_table(self._dealt_hand(view), exchange=count,
+                                counts=self._dealt_counts(view, pending),
+                                classes=self._classes())
             self._queue(pack_table(table))
             return
         if self._turn is not None:
@@ -314,62 +309,120 @@ class UecdaHost(Host):
             await self._close_turn(moves[self._turn.index] if len(moves) > self._turn.index
                                    else None, view.pile is None, last=False)
 
+    @staticmethod
+    def _dealt_hand(view: View) -> list[Card]:
+        """The hand tndhms deals: the Scum's and Vice-Scum's before their gift (and before the
+        cards given back to them), the President's and Vice-President's with the gift they
+        received and before they give back (``daihu.c``: ``tmp_card`` is copied before
+        ``trans_strong_card``, the others are sent after it)."""
+        hand = list(view.hand)
+        role = view.roles[view.seat]
+        if role in ("vice-scum", "scum"):
+            for card in view.received:
+                hand.remove(card)
+        if role in ("president", "vice-president", "vice-scum", "scum"):
+            hand += view.gave
+        return hand
+
+    @staticmethod
+    def _dealt_counts(view: View, pending: int | None) -> list[int]:
+        """The cards dealt per seat: tndhms fills row 6 before the exchange moves a card."""
+        counts = list(view.counts)
+        if view.number == 0:
+            return counts
+        order = previous_order(view.roles)
+        waiting = False
+        for high, low, count in view.rules.exchange_pairs(view.players):
+            receiver, giver = order[high], order[low]
+            counts[receiver] -= count  # the gift, received by every pair by now
+            counts[giver] += count
+            waiting = waiting or receiver == pending
+            if not waiting:  # the return, made already
+                counts[receiver] += count
+                counts[giver] -= count
+        return counts
+
+    def _classes(self) -> list[int]:
+        return class_row(PLAYERS, self._deal, self._order, self._gone)
+
     async def _close_turn(self, made: tuple[int, Move] | None, trick_over: bool,
                           last: bool, final: bool = False) -> None:
         turn, self._turn = self._turn, None
         assert turn is not None and self._info is not None
         move = made[1] if made is not None and made[0] == turn.mover else Move.PASS
+        accepted = turn.submitted is not None and move == turn.submitted
         if turn.mover == self._info.seat:
-            accepted = turn.submitted is not None and move == turn.submitted
-            self._queue(pack_int(9 if accepted else 8))
+            self._queue(pack_int(answer(move, turn.pile, accepted)))
         lock, _ = lock_after(self._info.rules, turn.lock, turn.suits, move)
         counts = list(turn.counts)
         if move.kind != "pass":
             counts[turn.mover] -= move.size
-            echo = turn.table if turn.submitted is not None and move == turn.submitted else None
-            self._stage = echo if echo is not None else move_table(
-                move, previous_suits=turn.suits, revolution=turn.revolution)
+            if counts[turn.mover] == 0 and turn.mover not in self._gone:
+                self._gone.append(turn.mover)
+            self._stage = turn.table if accepted and turn.table is not None else (
+                self._played(turn, move) or move_table(
+                    move, previous_suits=turn.suits, revolution=turn.revolution))
         revolution = turn.revolution != self._info.rules.starts_revolution(move)
         table = field_state(self._stage, mover=turn.mover,
                             empty=move.kind == "pass" and turn.pile is None,
                             revolution=revolution, locked=bool(lock), counts=counts,
-                            roles=turn.roles, number=self._deal)
+                            classes=self._classes())
         self._queue(pack_table(table))
         self._queue(pack_int((2 if final else 1) if last else 0))
         self._finished = final
         if trick_over:
             self._stage = empty_table()
 
+    def _played(self, turn: _Turn, move: Move) -> CardTable | None:
+        """The cells another UECda client of the match played ``move`` in, if it did."""
+        shared = _TABLES.get(self._key)
+        entry = None if shared is None else shared[1].get((self._deal, turn.index))
+        if entry is None or entry[0] != move:
+            return None
+        return [list(row) for row in entry[1][:5]] + [[0] * 15 for _ in range(3)]
+
     def _open_turn(self, view: View, mover: int) -> _Turn:
         lock, suits = trick_lock(view.rules, view.trick)
         return _Turn(mover, len(view.plays), view.pile, lock, suits, view.revolution,
-                     tuple(view.counts), tuple(view.roles))
+                     tuple(view.counts))
+
+    def _hand_table(self, view: View, turn: _Turn) -> bytes:
+        return pack_table(hand_table(
+            view.hand, seat=view.seat, mover=turn.mover, empty=view.pile is None,
+            revolution=view.revolution, locked=bool(turn.lock), counts=view.counts,
+            classes=self._classes()))
 
     async def observe(self, view: View, kind: str, seat: int) -> None:
-        await self._sync(view)
+        await self._sync(view, seat if kind == "exchange" else None)
         if kind != "play":
             await self._flush()
             return
         self._turn = self._open_turn(view, seat)
-        self._queue(pack_table(hand_table(view, mover=seat)))
+        self._queue(self._hand_table(view, self._turn))
         await self._flush()
 
     async def play(self, view: View, time_ms: int) -> object:
         await self._sync(view)
         turn = self._turn = self._open_turn(view, view.seat)
-        self._queue(pack_table(hand_table(view, mover=view.seat)))
+        self._queue(self._hand_table(view, turn))
         table = await self._read_table()
         try:
             move, _ = table_move(table, view.hand)
         except TableError as exc:
             raise BotFault("illegal", f"table rejected as the reference server would: {exc}"
                            ) from None
-        turn.submitted, turn.table = move, [list(row) for row in table[:5]] + [
-            [0] * 15 for _ in range(3)]
+        # tndhms shows the submitted table as it came, its state rows 5 and 6 replaced
+        turn.submitted, turn.table = move, [list(row) for row in table]
+        shared = _TABLES.get(self._key)
+        if shared is not None:
+            played = shared[1]
+            played[(view.number, turn.index)] = (move, turn.table)
+            for old in [k for k in played if k[0] < view.number - 1]:
+                del played[old]
         return move
 
     async def exchange(self, view: View, count: int, time_ms: int) -> object:
-        await self._sync(view)
+        await self._sync(view, view.seat)
         table = await self._read_table()
         try:
             cards = table_cards(table)

@@ -22,10 +22,8 @@ from arena.game import (
     Card,
     Move,
     Rules,
-    View,
     move_suits,
     next_lock,
-    trick_lock,
 )
 
 __all__ = [
@@ -33,13 +31,19 @@ __all__ = [
     "TABLE_BYTES",
     "CardTable",
     "TableError",
+    "answer",
     "card_cell",
+    "cards_table",
     "cell_card",
+    "class_row",
+    "dealt_table",
     "empty_table",
+    "field_state",
     "hand_table",
     "move_table",
     "pack_int",
     "pack_table",
+    "previous_order",
     "table_cards",
     "table_move",
     "unpack_int",
@@ -102,49 +106,91 @@ def cell_card(row: int, col: int) -> Card:
     return Card.parse(RANKS[col - 1] + SUITS[3 - row])
 
 
-def hand_table(view: View, *, mover: int | None, exchange: int = 0,
-               distribution: bool = False) -> CardTable:
-    """The table the reference server sends a seat: its hand and the state rows 5 and 6.
-
-    ``mover`` is the seat to play (``None`` for the table sent when a deal is dealt, which
-    carries 6 there, as the reference server's does); ``exchange`` the cards the seat gives
-    back in this deal's exchange (row 5, column 1).
-    """
+def cards_table(cards: Iterable[Card]) -> CardTable:
+    """A table of ``cards``: a 1 in each natural card's cell, a joker as 2 at ``[4][1]``."""
     table = empty_table()
-    for card in view.hand:
+    for card in cards:
         if card.is_joker:
             table[4][1] = 2
         else:
             row, col = card_cell(card)
             table[row][col] = 1
-    state = table[5]
-    state[0] = 1 if distribution else 0
-    state[1] = exchange
-    state[2] = 1 if mover == view.seat else 0
-    state[3] = 6 if mover is None else mover
-    state[4] = 1 if view.pile is None else 0
-    state[6] = 1 if view.revolution else 0
-    state[7] = 1 if view.rules.suit_lock and trick_lock(view.rules, view.trick)[0] else 0
-    fill_players(table, view.counts, view.roles, view.number)
     return table
 
 
-def fill_players(table: CardTable, counts: Sequence[int], roles: Sequence[str | None],
-                 number: int) -> None:
+def dealt_table(hand: Iterable[Card], *, exchange: int, counts: Sequence[int],
+                classes: Sequence[int]) -> CardTable:
+    """The table tndhms deals a seat (``daihu.c``, the deal before ``trans_strong_card``).
+
+    Row 5: ``[0]`` 1 (the exchange phase), ``[1]`` the cards the seat gives back
+    (``exchange``), ``[3]`` 6, the rest 0. Row 6: the dealt ``counts`` (filled before the
+    exchange gifts move any card), the ``classes``, the seat order.
+    """
+    table = cards_table(hand)
+    table[5][0] = 1
+    table[5][1] = exchange
+    table[5][3] = 6
+    fill_players(table, counts, classes)
+    return table
+
+
+def hand_table(hand: Iterable[Card], *, seat: int, mover: int, empty: bool, revolution: bool,
+               locked: bool, counts: Sequence[int], classes: Sequence[int]) -> CardTable:
+    """The table tndhms sends every seat at the start of a turn: its hand and the state rows.
+
+    Row 5: ``[2]`` 1 for the seat to move, ``[3]`` that seat, ``[4]`` the table is empty,
+    ``[6]`` the revolution, ``[7]`` the suit lock. Row 6: see :func:`fill_players`.
+    """
+    table = cards_table(hand)
+    state = table[5]
+    state[2] = 1 if mover == seat else 0
+    state[3] = mover
+    state[4] = 1 if empty else 0
+    state[6] = 1 if revolution else 0
+    state[7] = 1 if locked else 0
+    fill_players(table, counts, classes)
+    return table
+
+
+def fill_players(table: CardTable, counts: Sequence[int], classes: Sequence[int]) -> None:
     """Row 6: cards left per player, each player's class, the seat order (0 .. 4)."""
-    players = len(counts)
-    for seat in range(min(players, 5)):
+    for seat in range(min(len(counts), 5)):
         table[6][seat] = counts[seat]
-        table[6][5 + seat] = 0 if number == 0 else CLASS_OF_ROLE.get(roles[seat], 2)
+        table[6][5 + seat] = classes[seat]
         table[6][10 + seat] = seat
+
+
+def class_row(players: int, number: int, order: Sequence[int], out: Sequence[int]) -> list[int]:
+    """Row 6's classes (0 daifugo .. 4 daihinmin) as tndhms fills them during a deal.
+
+    ``order`` is the previous deal's finishing order (seats), ``out`` the seats that went
+    out in this deal so far. tndhms keeps one array (``mibun``) for both: the seat that goes
+    out ``k``-th overwrites entry ``k``, and row 6 is refilled from the array in order, so a
+    seat listed twice shows its later entry and a seat no longer listed keeps what was in
+    that cell before (0 here; tndhms leaves there the value from the last table a client
+    submitted, which clients send as 0). All 0 in the first deal of a block.
+    """
+    classes = [0] * players
+    if number == 0 or not order:
+        return classes
+    mibun = [*out, *order[len(out):]]
+    for place, seat in enumerate(mibun):
+        classes[seat] = place
+    return classes
+
+
+def previous_order(roles: Sequence[str | None]) -> list[int]:
+    """The seats from daifugo to daihinmin, from a deal's roles at a table of five."""
+    return sorted(range(len(roles)), key=lambda seat: CLASS_OF_ROLE.get(roles[seat], 2))
 
 
 def move_table(move: Move, *, previous_suits: int = 0, revolution: bool = False) -> CardTable:
     """The cards of ``move`` as a played table (all zeros for a pass).
 
-    A joker in a set goes to the suit :func:`arena.game.move_suits` gives it (so the
-    lock the clients see is arena's); a fifth card of a set goes to row 4; a lone joker goes to
-    ``[0][14]`` (``[0][0]`` during a revolution), where the development kit's client puts it.
+    A joker in a set goes to the suit it declares (``2C 2D JK=2H``), an undeclared one to the
+    suit :func:`arena.game.move_suits` gives it (so the lock the clients see is arena's); a
+    fifth card of a set goes to row 4; a lone joker goes to ``[0][14]`` (``[0][0]`` during a
+    revolution), where the development kit's client puts it.
     """
     table = empty_table()
     if move.kind == "pass":
@@ -244,8 +290,8 @@ def table_move(table: CardTable, hand: Iterable[Card]) -> tuple[Move, int]:
             raise TableError("row 4 holds only the fifth card of a set")
         if not 1 <= col <= 13:
             raise TableError(f"a set in column {col}, outside the ranks")
-        parts = [str(cell_card(r, c)) for r, c, v in cells if v == 1]
-        parts += ["JK"] * jokers
+        parts = [str(cell_card(r, c)) if v == 1 else "JK=" + str(cell_card(r, c))
+                 if r < 4 else "JK" for r, c, v in cells]
         suits = 0
         for r in rows:
             if r < 4:
@@ -268,8 +314,10 @@ def table_move(table: CardTable, hand: Iterable[Card]) -> tuple[Move, int]:
 
 
 def field_state(table: CardTable, *, mover: int, empty: bool, revolution: bool, locked: bool,
-                counts: Sequence[int], roles: Sequence[str | None], number: int) -> CardTable:
-    """A copy of a played table with the state rows of the table sent after a turn."""
+                counts: Sequence[int], classes: Sequence[int]) -> CardTable:
+    """A copy of a played table (rows 0-4 and 7 as played) with the state rows tndhms sends
+    after a turn: ``[5][3]`` the seat that moved, ``[5][4]`` the table is still empty (a
+    pass on an empty table), the revolution and the lock after the turn, row 6 after it."""
     out = [list(row) for row in table]
     out[5] = [0] * COLS
     out[6] = [0] * COLS
@@ -277,7 +325,7 @@ def field_state(table: CardTable, *, mover: int, empty: bool, revolution: bool, 
     out[5][4] = 1 if empty else 0
     out[5][6] = 1 if revolution else 0
     out[5][7] = 1 if locked else 0
-    fill_players(out, counts, roles, number)
+    fill_players(out, counts, classes)
     return out
 
 
@@ -286,3 +334,12 @@ def lock_after(rules: Rules, lock: int, suits: int, move: Move) -> tuple[int, in
     if move.kind == "pass" or not rules.suit_lock:
         return lock, suits
     return next_lock(lock, suits, move)
+
+
+def answer(move: Move, pile: Move | None, accepted: bool) -> int:
+    """What tndhms answers the mover: 9 for an accepted play, 8 for a rejected one, and for a
+    pass 9 on an empty table, 8 on a table with cards (``compare_card_status`` finds a pass's
+    0 cards unlike the pile's and sets the error, which the pass then takes)."""
+    if move.kind == "pass" and accepted:
+        return 9 if pile is None else 8
+    return 9 if accepted else 8

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.game import Deal, Move, Rules
+from arena.game import Card, Deal, Move, Rules
 
 from .helpers import legal_set, move, moves
 
@@ -268,14 +268,18 @@ def test_a_pass_is_written_pass() -> None:
     assert p.cards == ()
 
 
-def test_a_joker_in_a_set_is_written_bare_and_jk_eq_card_of_its_rank_is_accepted_too() -> None:
-    """Rule: "A joker in a set is written bare (`JK`), and `JK=<card>` naming a card of the set's
-    rank is accepted too."""
-    assert move("9C JK=9D") == move("9C JK")
-    assert "=" not in str(move("9C JK=9H"))
-    assert str(move("9C JK=9H")).split().count("JK") == 1
-    with pytest.raises(ValueError):
-        Move.parse("9C JK=8D")
+def test_a_joker_in_a_set_is_written_bare_or_with_the_card_it_stands_for() -> None:
+    """Rule: "A joker in a set is written bare (`JK`) or as the card it stands for, `JK=<card>`
+    of the set's rank and of a suit its natural cards do not have"; the declaration is kept."""
+    declared = move("9C JK=9D")
+    assert declared != move("9C JK") and declared == move("jk=9d 9c")
+    assert str(declared) == "9C JK=9D" and move(str(declared)) is declared
+    assert declared.joker_cards == (Card.parse("9D"),) and move("9C JK").joker_cards == ()
+    assert declared.rank == move("9C JK").rank and len(declared) == 2 and declared.jokers == 1
+    assert str(move("JK JK=3S 3H")) == "3H JK=3S JK"
+    for bad in ["9C JK=8D", "9C JK=9C", "9C JK=9H JK=9H", "9C 9D 9H 9S JK=9S"]:
+        with pytest.raises(ValueError):
+            Move.parse(bad)
 
 
 @pytest.mark.parametrize("bad", ["5H 5H", "5H 6H 7H 7H", "9C 9C JK", "JK=5H 5H 6H 5H"])
@@ -430,7 +434,7 @@ def test_legal_moves_accepts_card_strings_or_cards() -> None:
     ("written", "printed"),
     [
         ("7h 7s", "7H 7S"),
-        ("9C JK=9H", "9C JK"),
+        ("JK=9H 9C", "9C JK=9H"),
         ("JK JK", "JK JK"),
         ("3H 4H JK", "3H 4H JK=5H"),
         ("5H JK 7H", "5H JK=6H 7H"),
@@ -458,7 +462,7 @@ def test_a_set_of_jokers_names_no_card_and_there_are_at_most_two_jokers(bad: str
 
 @pytest.mark.parametrize(
     ("written", "printed"),
-    [("5♥ 6♥ 7♥", "5H 6H 7H"), ("jk=10h jh qh", "JK=TH JH QH"), ("9c jk=9h", "9C JK"),
+    [("5♥ 6♥ 7♥", "5H 6H 7H"), ("jk=10h jh qh", "JK=TH JH QH"), ("9c jk=9h", "9C JK=9H"),
      ("10♠ 10c", "TC TS")],
 )  # fmt: skip
 def test_moves_accept_every_card_spelling_the_notation_allows(written: str, printed: str) -> None:

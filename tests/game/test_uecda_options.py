@@ -136,6 +136,31 @@ def test_suit_lock_a_joker_in_a_set_takes_a_free_suit_of_the_previous_play() -> 
     assert move("7C JK") not in r.legal_moves(["7C", "JK"], "6S JK", lock="HS")
 
 
+def test_suit_lock_a_declared_joker_stands_on_its_suit_and_may_avoid_a_lock() -> None:
+    """Rule: "A joker in a set whose suit is declared (`6S JK=6C`) stands on that suit": a
+    declared suit other than the previous play's does not lock; the previous play's does."""
+    r = Rules(suit_lock=True, jokers=1)
+    hands = [["5H", "5S", "AC"], ["6S", "JK", "KC"], ["7C", "7D", "7H", "7S"]]
+    free = _deal(r, hands)
+    play(free, "5H 5S", "6S JK=6C")
+    assert free.lock == "" and free.pile == move("6S JK=6C")
+    free.play("7C 7D")
+    assert free.lock == ""
+    locked = _deal(r, hands)
+    play(locked, "5H 5S", "6S JK=6H")
+    assert locked.lock == "HS"
+    assert_illegal(locked, "7C 7D", 3)
+
+
+def test_suit_lock_a_declared_joker_must_keep_to_a_lock_in_force() -> None:
+    """Rule: "every later play of the trick must stand on them": under a lock on H S, a set
+    whose declared joker stands on another suit is illegal, one on the locked suit legal."""
+    r = Rules(suit_lock=True, jokers=1)
+    assert r.why_not(move("7H JK=7S"), move("6H 6S"), lock=0b1100) is None
+    assert "locked" in (r.why_not(move("7H JK=7C"), move("6H 6S"), lock=0b1100) or "")
+    assert r.why_not(move("7H JK"), move("6H 6S"), lock=0b1100) is None
+
+
 def test_suit_lock_a_set_of_jokers_alone_may_be_played_whatever_the_lock_and_lifts_it() -> None:
     """Rule: "A set of jokers alone may be played whatever the lock, and lifts it"."""
     r = Rules(suit_lock=True, jokers=1)

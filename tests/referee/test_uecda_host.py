@@ -47,7 +47,9 @@ def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_five_uecda_clients_play_a_whole_match_every_play_accepted(tmp_path: Path) -> None:
     """The handshake gives each client its seat; every turn reaches every client; its plays
-    are answered 9; the exchange is asked of the two top players; the last flag is 2."""
+    are answered 9 and its passes on a table with cards 8, as tndhms answers them; the dealt
+    tables show the dealt counts; the exchange is asked of the two top players; the last flag
+    is 2."""
     reports = [tmp_path / f"r{i}.json" for i in range(5)]
     record = trio.run(play_match, spec([uecda_seat(r) for r in reports], rounds=4))
     assert faults(record) == []
@@ -60,8 +62,9 @@ def test_five_uecda_clients_play_a_whole_match_every_play_accepted(tmp_path: Pat
         assert s["games"] == 4 and s["end"] == 2
         assert s["turns"] == moves  # every client sees every turn
         mine = sum(d["movers"].count(seat) for d in record["deals"])
-        assert s["mine"] == s["accepted"] == mine and s["rejected"] == 0
-        assert s["count_mismatch"] == 0
+        assert s["mine"] == s["accepted"] + s["passes"] == mine and s["rejected"] == 0
+        assert s["passes"] == s["passes_answered_8"] > 0
+        assert s["count_mismatch"] == 0 and s["dealt_mismatch"] == 0
     assert sum(s["exchanges"] for s in seen) == 2 * 3  # president and vice, deals 1-3
 
 
@@ -88,9 +91,21 @@ def test_a_table_the_reference_server_rejects_is_an_illegal_fault_and_a_pass(
     bad = [f for f in faults(record) if f["seat"] == 0]
     assert bad and all(f["kind"] == "illegal" and "jokers" in f["detail"] for f in bad)
     seen = json.loads((tmp_path / "bad.json").read_text())
-    assert seen["accepted"] == 0 and seen["rejected"] == seen["mine"] > 0
+    assert seen["accepted"] == 0 and seen["rejected"] + seen["passes"] == seen["mine"] > 0
+    assert seen["rejected"] > 0
     own = [m.move for d in record["deals"] for m in deal_moves(d) if m.seat == 0]
     assert set(own) == {"pass"}
+
+
+def test_every_client_sees_the_cell_a_client_put_its_lone_joker_in(tmp_path: Path) -> None:
+    """tndhms sends every client the table played: a lone joker led in the clubs row above
+    the 2 ([3][14]) is shown there to all five, not where arena would put it ([0][14])."""
+    reports = [tmp_path / f"r{i}.json" for i in range(5)]
+    record = trio.run(play_match, spec([uecda_seat(r, "lonejoker") for r in reports]))
+    assert faults(record) == []
+    assert any(m.move == "JK" for d in record["deals"] for m in deal_moves(d))
+    for report in reports:
+        assert json.loads(report.read_text())["joker_cells"] == [[3, 14]]
 
 
 @pytest.mark.parametrize("mode", ["garbage", "hang", "quit"])

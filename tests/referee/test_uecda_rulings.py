@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.game import Card, Deal, IllegalMove, Rules
+from arena.game import Card, Deal, IllegalMove, Match, Move, Rules
 from arena.referee.uecda import TableError, empty_table, table_move
 
 UECDA = Rules.preset("uecda")
@@ -171,11 +171,139 @@ def test_tables_the_reference_server_rejects_before_judging(
 
 
 def test_tables_the_reference_server_reads_as_moves() -> None:
-    """A set with the joker in a suit row, a run with the joker inside, a lone joker at
+    """A set with the joker in a suit row (the joker is that suit's card), a run with the joker
+    inside, a lone joker at
     [0][14] as the kit's client puts it, the joker below the 3 of a run (column 0, moved to
     the other end, the same run as a lead), an empty table (a pass)."""
-    assert str(table_move(_table((1, 3, 1), (0, 3, 2)), HAND)[0]) == "5H JK"
+    assert str(table_move(_table((1, 3, 1), (0, 3, 2)), HAND)[0]) == "5H JK=5S"
     assert str(table_move(_table((0, 1, 1), (0, 2, 2), (0, 3, 1)), HAND)[0]) == "3S JK=4S 5S"
     assert str(table_move(_table((0, 14, 2)), HAND)[0]) == "JK"
     assert str(table_move(_table((0, 0, 2), (0, 1, 1), (0, 2, 1)), HAND)[0]) == "3S 4S JK=5S"
     assert str(table_move(empty_table(), HAND)[0]) == "pass"
+
+
+# -- the joker's suit, the dealt table, the answers, the classes ----------------------------
+
+
+@pytest.mark.parametrize(("row", "lock"), [(1, "CDH"), (0, "")])
+def test_a_sets_joker_stands_on_the_suit_of_its_cell_for_the_lock(row: int, lock: str) -> None:
+    """analyze_card: a set's suit bits are the rows of its cells, the joker's included; daihu.c,
+    RULE_SHIBARI: now_shibari is set when they equal the stage's. After JC JD JH, a client's
+    2C 2D with the joker in the hearts row locks the trick; in the spades row it does not."""
+    deal = deal_with(["JC", "JD", "JH", "9C"], ["2C", "2D", "JK", "9D"])
+    deal.play("JC JD JH")
+    two = table_move(_table((3, 13, 1), (2, 13, 1), (row, 13, 2)), deal.hand(1))[0]
+    assert str(two) == "2C 2D JK=" + ("2H" if row == 1 else "2S")
+    deal.play(two)
+    assert deal.lock == lock
+
+
+def test_under_a_lock_the_jokers_cell_must_keep_to_it() -> None:
+    """daihu.c, RULE_SHIBARI: with now_shibari, a play whose suit bits differ is an error, the
+    joker's row counted like a natural card's."""
+    deal = deal_with(["5C", "5D", "9C"], ["6C", "6D", "9D"], ["7C", "JK", "KS"])
+    deal.play("5C 5D")
+    deal.play("6C 6D")
+    assert deal.lock == "CD"
+    assert not accepted(deal, "7C JK=7H")
+    assert accepted(deal, "7C JK=7D")
+
+
+def test_tables_with_a_sets_joker_round_trip_through_its_cell() -> None:
+    """The table arena sends for another seat's set shows the joker in the cell its move
+    declares (what the client sent); an undeclared joker in the suit the lock rule gives it."""
+
+    from arena.referee.uecda import move_table
+
+    declared = move_table(Move.parse("2C 2D JK=2H"))
+    assert declared[1][13] == 2 and declared[3][13] == declared[2][13] == 1
+    assert sum(map(sum, declared)) == 4
+    bare = move_table(Move.parse("2C 2D JK"), previous_suits=0b1001)  # on spades and clubs
+    assert bare[0][13] == 2
+
+
+def _match_at_the_second_deal() -> Match:
+    """A uecda match whose first deal was played (lowest legal move each turn)."""
+    match = Match(UECDA, 5, seed=27)
+    while match.deal_number == 0:
+        decision = match.pending
+        assert decision is not None and decision.kind == "play"
+        match.play(match.view(decision.seat).legal_moves()[0])
+    return match
+
+
+def test_the_dealt_table_holds_the_dealt_counts_and_the_scums_hand_before_its_gift() -> None:
+    """daihu.c: row 6's counts are filled before trans_strong_card moves the gifts; the
+    daihinmin's and hinmin's tables are copies (tmp_card) made before it, the daifugo's and
+    hugo's are sent after it (their hand with the gift, before they give back)."""
+    from arena.referee._uecda_host import UecdaHost
+
+    match = _match_at_the_second_deal()
+    deal = match.deal
+    dealt = [deal.dealt_hand(s) for s in range(5)]
+    counts = [len(h) for h in dealt]
+    roles = match.view(0).roles
+    seat_of = {role: s for s, role in enumerate(roles)}
+    president, scum = seat_of["president"], seat_of["scum"]
+    asked = match.pending
+    assert asked is not None and asked.kind == "exchange" and asked.seat == president
+    for seat in range(5):
+        view = match.view(seat)
+        assert UecdaHost._dealt_counts(view, president) == counts
+    assert view.counts != tuple(counts)  # the gifts have moved cards by now
+    gift = match.view(scum).gave
+    assert sorted(UecdaHost._dealt_hand(match.view(scum))) == sorted(dealt[scum])
+    assert sorted(UecdaHost._dealt_hand(match.view(president))) == sorted(dealt[president] + gift)
+    while match.pending is not None and match.pending.kind == "exchange":
+        count = match.pending.count
+        match.give(match.view(match.pending.seat).hand[:count])
+    for seat in range(5):  # after the returns, a table dealt late shows the same
+        assert UecdaHost._dealt_counts(match.view(seat), None) == counts
+    assert sorted(UecdaHost._dealt_hand(match.view(scum))) == sorted(dealt[scum])
+
+
+def test_a_pass_is_answered_8_on_a_table_with_cards_and_9_on_an_empty_one() -> None:
+    """compare_card_status: a pass's 0 cards differ from the stage's number of cards, an error
+    (answer 8; the pass stands); on an empty stage every submission passes that check."""
+
+    from arena.referee.uecda import answer
+
+    pile = Move.parse("9C")
+    assert answer(Move.PASS, pile, True) == 8
+    assert answer(Move.PASS, None, True) == 9
+    assert answer(pile, None, True) == 9 and answer(Move.PASS, pile, False) == 8
+
+
+def test_the_classes_row_follows_tndhms_mibun_array_as_players_go_out() -> None:
+    """daihu.c: mibun[j - 1] = the player who goes out j-th, and row 6 is refilled with
+    work_card[6][mibun[i] + 5] = i for i = 0..4: a seat listed twice keeps its later entry,
+    a seat no longer listed keeps the cell's earlier value (0)."""
+    from arena.referee.uecda import class_row
+
+    order = [2, 0, 4, 1, 3]  # the previous deal: seat 2 daifugo .. seat 3 daihinmin
+    assert class_row(5, 1, order, []) == [1, 3, 0, 4, 2]
+    assert class_row(5, 1, order, [4]) == [1, 3, 0, 4, 2]  # seat 4 is listed again, as 2
+    assert class_row(5, 1, order, [4, 1]) == [0, 3, 0, 4, 2]  # seat 0 is no longer listed
+    assert class_row(5, 0, [], [4, 1]) == [0] * 5  # the first deal of a block
+
+
+def test_arena_uecda_client_reads_another_clients_set_joker_from_its_cell() -> None:
+    """analyze_card and RULE_SHIBARI, seen from `arena uecda-client`: a lead of 4C with the
+    joker in the spades row stands on clubs and spades, so 5C 5S locks the trick to them and
+    tndhms rejects 6C 6D. The client once read that joker as arena's undeclared joker
+    (clubs and diamonds), saw no lock, and its bot's 6C 6D was rejected."""
+    from arena.cli._uecda_client import _Game
+
+    game = _Game(UECDA, 0, 0)
+    lead = _table((3, 2, 1), (0, 2, 2))
+    lead[5][3] = 1
+    game.after_turn(lead, 1)
+    follow = _table((3, 3, 1), (0, 3, 1))
+    follow[5][3] = 2
+    game.after_turn(follow, 2)
+    hand = _table((3, 4, 1), (2, 4, 1), (3, 9, 1))
+    hand[5][2], hand[5][3] = 1, 0
+    hand[6][:5] = [3, 10, 10, 11, 11]
+    view = game.view(hand)
+    assert view.lock == "CS"
+    assert Move.parse("6C 6D") not in view.legal_moves()

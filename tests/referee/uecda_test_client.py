@@ -6,7 +6,9 @@ and passes on a non-empty table (always legal), gives back its lowest cards in a
 exchange, counts what it sees and writes the counts to REPORT (JSON) when the server
 says all games are over. MODE makes it misbehave: ``garbage`` sends bytes that are no
 table on its first turn, ``hang`` stops answering on its first turn, ``quit`` closes the
-connection on its first turn, ``twojokers`` submits a table with two jokers on its turns.
+connection on its first turn, ``twojokers`` submits a table with two jokers on its turns,
+``lonejoker`` leads the joker alone, in the clubs row above the 2 ([3][14]), when it holds
+it. Every client lists the cells of the jokers it sees in played tables.
 """
 
 from __future__ import annotations
@@ -70,11 +72,16 @@ def main() -> int:
     send_table(sock, profile)
     me = read_int(sock)
     counts = {"player": me, "games": 0, "turns": 0, "mine": 0, "accepted": 0, "rejected": 0,
-              "exchanges": 0, "count_mismatch": 0, "end": None}
+              "exchanges": 0, "count_mismatch": 0, "dealt_mismatch": 0, "passes": 0,
+              "passes_answered_8": 0, "joker_cells": [], "end": None}
     while True:  # one game
         hand = read_table(sock)
         assert hand[5][0] == 1, "the dealt table has row 5 column 0 set"
         give = hand[5][1]
+        held = sum(1 for r in range(5) for c in range(15) if hand[r][c] in (1, 2))
+        # the dealt counts: a top player's table holds the gift beside them, no other's differs
+        if held - hand[6][me] != give or sum(hand[6][:5]) != 53 or hand[5][3:5] != [6, 0]:
+            counts["dealt_mismatch"] += 1
         if 0 < give < 100:
             send_table(sock, lowest_cards(hand, give))
             counts["exchanges"] += 1
@@ -98,6 +105,8 @@ def main() -> int:
                 play = empty()
                 if mode == "twojokers":
                     play[0][3] = play[1][3] = 2
+                elif mode == "lonejoker" and hand[5][4] == 1 and hand[4][1] == 2:
+                    play[3][14] = 2
                 elif hand[5][4] == 1:
                     done = False
                     for col in range(1, 14):
@@ -109,8 +118,16 @@ def main() -> int:
                         play[0][14] = 2
                 send_table(sock, play)
                 answer = read_int(sock)
-                counts["accepted" if answer == 9 else "rejected"] += 1
-            read_table(sock)  # the cards on the table
+                if any(any(row) for row in play) or hand[5][4] == 1:
+                    counts["accepted" if answer == 9 else "rejected"] += 1
+                else:  # a pass on a table with cards
+                    counts["passes"] += 1
+                    counts["passes_answered_8"] += answer == 8
+            field = read_table(sock)  # the cards on the table
+            for r in range(5):
+                for c in range(15):
+                    if field[r][c] == 2 and [r, c] not in counts["joker_cells"]:
+                        counts["joker_cells"].append([r, c])
             flag = read_int(sock)
         counts["games"] += 1
         if flag == 2:
