@@ -173,6 +173,12 @@ class Encoding:
                         for s in range(p)]
         self._roles_bits: dict[tuple[tuple[str | None, ...], int], int] = {}
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
+        return self  # immutable once built: copies of a game state share it
+
+    def __reduce__(self) -> tuple[object, tuple[Rules, int]]:
+        return (encoding, (self.rules, self.players))
+
     # ------------------------------------------------------------------ actions
 
     @property

@@ -28,6 +28,10 @@ def default_exchange(view: View, count: int) -> list[Card]:
     return lowest_cards(view.hand, count)
 
 
+def _any_seat_default(seat: int, view: View, count: int) -> list[Card]:
+    return default_exchange(view, count)
+
+
 def match_rules(preset: str, options: dict[str, object]) -> Rules:
     """The rules of ``preset`` with ``options``, a ``ValueError`` naming a bad one."""
     return Rules.preset(preset, **options)
@@ -62,7 +66,7 @@ class Table:
         self.rules = rules
         self.players = players
         self.match = Match(rules, players, seed)
-        self._exchange = exchange or (lambda seat, view, count: default_exchange(view, count))
+        self._exchange = exchange or _any_seat_default
         self._played = PlayedCards(players)
         self._deals = 0
         self.points = [0] * players
