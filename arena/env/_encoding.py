@@ -150,6 +150,8 @@ class Encoding:
         self.observation_size = offset
         self._bytes = (offset + 7) // 8
         self._mask_bytes = (len(moves) + 7) // 8
+        self._both_bytes = (offset + len(moves) + 7) // 8
+        self._rules_seen = rules
         at = {s.name: s.offset for s in segments}
         self._at = at
         self._o_played = at["played"]
@@ -218,9 +220,27 @@ class Encoding:
         ``played`` keeps the cards played across calls (see :class:`PlayedCards`); without it
         they are counted from the view's plays.
         """
+        return _unpack(self._flags(view, played), self._bytes, self.observation_size)
+
+    def observe_with_mask(self, view: View, moves: Iterable[Move],
+                          played: PlayedCards | None = None) -> tuple[Observation, Observation]:
+        """``(observe(view, played), action_mask(moves))``, made together (the environments'
+        fast path: two views of one array)."""
+        size = self.observation_size
+        bits = 0
+        table = self._bit
+        for move in moves:
+            bits |= table[move.key]
+        both = _unpack(self._flags(view, played) | (bits << size), self._both_bytes,
+                       size + len(self.actions))
+        return both[:size], both[size:]
+
+    def _flags(self, view: View, played: PlayedCards | None) -> int:
+        # Every flag is a bit of one integer, unpacked into bytes at the end: fewer steps
+        # of the interpreter than writing the flags one by one.
         seat = view.seat
         p = self.players
-        if view.players != p or (view.rules is not self.rules and view.rules != self.rules):
+        if view.players != p or (view.rules is not self._rules_seen and not self._check(view)):
             raise ValueError(f"this encoding is for {p} players under its own rules, "
                              f"not the view's {view.players}")
         if played is None:
@@ -255,15 +275,19 @@ class Encoding:
         if view.to_move is not None:
             bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
         passed = view.passed
+        if True in passed:
+            mask = 0
+            for s in range(p):
+                if passed[s]:
+                    mask |= 1 << s
+            bits |= rotate[mask] << self._o_passed
         sat_out = view.sat_out
-        pmask = smask = 0
-        for s in range(p):
-            if passed[s]:
-                pmask |= 1 << s
-            if sat_out[s]:
-                smask |= 1 << s
-        bits |= rotate[pmask] << self._o_passed
-        bits |= rotate[smask] << self._o_sat_out
+        if True in sat_out:
+            mask = 0
+            for s in range(p):
+                if sat_out[s]:
+                    mask |= 1 << s
+            bits |= rotate[mask] << self._o_sat_out
         if self.rules.suit_lock and view.trick:
             lock = view.lock
             for suit, letter in enumerate("CDHS"):
@@ -278,10 +302,12 @@ class Encoding:
         for k in range(p):
             count = counts[(seat + k) % p]
             bits |= 1 << (offset + k * width + (count if count < most else most))
-        offset = self._o_places
-        for place, done in enumerate(view.places):
-            if done is not None:
-                bits |= 1 << (offset + ((done - seat) % p) * p + place)
+        places = view.places
+        if places[0] is not None or places[-1] is not None:  # a place is taken
+            offset = self._o_places
+            for place, done in enumerate(places):
+                if done is not None:
+                    bits |= 1 << (offset + ((done - seat) % p) * p + place)
         key = (view.roles, seat)
         known = self._roles_bits.get(key)
         if known is None:
@@ -299,7 +325,13 @@ class Encoding:
         received = view.received
         if received:
             bits |= self._cards_bits(received) << self._o_received
-        return _unpack(bits, self._bytes, self.observation_size)
+        return bits
+
+    def _check(self, view: View) -> bool:
+        if view.rules != self.rules:
+            return False
+        self._rules_seen = view.rules
+        return True
 
     def _cards_bits(self, cards: Iterable[Card]) -> int:
         bits = jokers = 0

@@ -57,7 +57,8 @@ class Table:
 
     Every exchange return is settled by ``exchange(seat, view, count)`` as soon as it is
     pending, so the match waits only for moves. :attr:`points` holds, per seat, the points of
-    the deals finished by the last action (all 0 when none finished).
+    the deals finished by the last action (all 0 when none finished, and then
+    :attr:`deal_ended` is false).
     """
 
     def __init__(self, rules: Rules, players: int, seed: int,
@@ -70,6 +71,7 @@ class Table:
         self._played = PlayedCards(players)
         self._deals = 0
         self.points = [0] * players
+        self.deal_ended = False
         self.faults: list[tuple[int, str, str]] = []
         self._settle()
 
@@ -88,6 +90,12 @@ class Table:
     def observe(self, seat: int) -> Observation:
         """What ``seat`` sees now, encoded."""
         return self.encoding.observe(self.match.view(seat), self._played)
+
+    def observe_with_mask(self, seat: int) -> tuple[Observation, Observation]:
+        """``(observe(seat), action_mask(seat))``, made together."""
+        match = self.match
+        moves = match.deal.legal_moves() if seat == self.to_move else ()
+        return self.encoding.observe_with_mask(match.view(seat), moves, self._played)
 
     def action_mask(self, seat: int) -> Observation:
         """The legal-action mask of ``seat``: its legal moves if it is to move, else none."""
@@ -141,7 +149,9 @@ class Table:
         seat = self.to_move
         if seat is None:
             raise ValueError("the match is over: reset the environment")
-        self.points = [0] * self.players
+        if self.deal_ended:
+            self.points = [0] * self.players
+            self.deal_ended = False
         return seat
 
     def _fault(self, seat: int, kind: str, detail: str) -> None:
@@ -169,3 +179,4 @@ class Table:
             for seat, points in enumerate(match.summary(self._deals)["points"]):
                 self.points[seat] += points
             self._deals += 1
+            self.deal_ended = True

@@ -24,16 +24,17 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ._table import Table, match_rules, series_seed
 
 __all__ = ["env", "raw_env"]
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, Any], int | None]:
-    """The environment, wrapped as PettingZoo's own are (order of calls enforced)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+def env(**kwargs: Any) -> raw_env:
+    """The environment. It enforces the order of calls itself (as PettingZoo's
+    ``OrderEnforcingWrapper`` does: nothing before :meth:`~raw_env.reset`), so it needs no
+    wrapper between the learner and the match, which is the cost of every step."""
+    return raw_env(**kwargs)
 
 
 class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
@@ -54,7 +55,9 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         self.players = players
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._seat: dict[str, int] | None = None  # set by reset
+        self._rewarded = False
         size, actions = self.encoding.observation_size, self.encoding.action_size
         self.observation_spaces = {
             agent: spaces.Dict({
@@ -87,6 +90,8 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._seat = self._seats
+        self._rewarded = False
         self._select()
 
     def _select(self) -> None:
@@ -95,11 +100,14 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
-        table = self.table
-        return {"observation": table.observe(seat), "action_mask": table.action_mask(seat)}
+        if self._seat is None:
+            raise RuntimeError("call reset() before observe()")
+        observation, mask = self.table.observe_with_mask(self._seat[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        if self._seat is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -107,18 +115,29 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         table = self.table
         faults = len(table.faults)
         table.step(action if action is not None else -1)
+        rewards = self.rewards
+        if self._rewarded:  # the last step ended a deal: its rewards are paid
+            for name in rewards:
+                rewards[name] = 0.0
+            self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        for seat, points in enumerate(table.points):
-            self.rewards[self.possible_agents[seat]] = float(points)
+        if table.deal_ended:
+            cumulative = self._cumulative_rewards
+            for seat, points in enumerate(table.points):
+                name = self.possible_agents[seat]
+                rewards[name] = float(points)
+                cumulative[name] += float(points)
+            self._rewarded = True
         if len(table.faults) > faults:
             self.infos[agent] = {"fault": table.faults[-1][1:]}
         elif self.infos[agent]:
             self.infos[agent] = {}
-        if table.finished:
+        to_move = table.to_move
+        if to_move is None:
             for name in self.agents:
                 self.terminations[name] = True
-        self._select()
-        self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[to_move]
         if self.render_mode == "human":
             self.render()
 
