@@ -22,3 +22,16 @@ def test_the_sizes_in_docs_learning_are_the_encodings() -> None:
         assert f"`{segment.name}`" in text, f"docs/learning.md does not describe {segment.name}"
 
 
+
+
+def test_every_public_name_of_arena_env_says_what_it_is() -> None:
+    import inspect
+
+    import arena.env
+
+    assert arena.env.__doc__
+    missing = [name for name in arena.env.__all__
+               if (inspect.isclass(getattr(arena.env, name))
+                   or inspect.isfunction(getattr(arena.env, name)))
+               and not getattr(arena.env, name).__doc__]
+    assert missing == []
