@@ -119,7 +119,8 @@ class PresidentState(pyspiel.State):  # type: ignore[misc]
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.table is not None and player == self.table.to_move
+        if self.table is None or player != self.table.to_move:
+            return []  # only the seat to move has actions
         return self.table.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -83,6 +83,7 @@ class PresidentEnv(gymnasium.Env[dict[str, Any], int]):
         self.bots: list[Bot | None] = [None] * players
         self._base = -1
         self._resets = 0
+        self._carried = 0
 
     # ------------------------------------------------------------------ gymnasium
 
@@ -98,9 +99,11 @@ class PresidentEnv(gymnasium.Env[dict[str, Any], int]):
         self._resets += 1
         self._seat_bots(match_seed)
         self.table = Table(self.rules, self.players, match_seed, self._exchange)
-        reward = self._opponents_play()
+        # Points of deals that end before the learner's first move (an opponent forfeiting a
+        # deal at a table of two) are paid with the first step's reward.
+        self._carried = self._opponents_play()
         observation = self._observation()
-        return observation, {"action_mask": observation["action_mask"], "points": reward}
+        return observation, {"action_mask": observation["action_mask"]}
 
     def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action``, then the opponents until the learner is to move
@@ -108,7 +111,8 @@ class PresidentEnv(gymnasium.Env[dict[str, Any], int]):
         table = self.table
         faults = len(table.faults)
         table.step(int(action) if isinstance(action, (int, np.integer)) else -1)
-        reward = table.points[self.seat]
+        reward = table.points[self.seat] + self._carried
+        self._carried = 0
         self._end_deals()
         info: dict[str, Any] = {}
         if len(table.faults) > faults and table.faults[faults][0] == self.seat:
