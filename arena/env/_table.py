@@ -117,11 +117,23 @@ class Table:
         ``illegal`` fault, applied as the rules' ``on_fault`` says (the referee's judgement);
         :attr:`faults` lists them.
         """
+        actions = self.encoding.actions
+        if not (action.__class__ is int and 0 <= action < len(actions)):
+            try:
+                move = self.encoding.move(action)
+            except ValueError as error:
+                return self.fault("malformed", str(error))
+            return self.play(move)
+        # The path of every step, in short: the same as play() with a Move in hand.
+        match = self.match
+        seat = self._begin()
         try:
-            move = self.encoding.move(action)
-        except ValueError as error:
-            return self.fault("malformed", str(error))
-        return self.play(move)
+            match.play(actions[action])
+        except IllegalMove as error:
+            return self.fault("illegal", f"{actions[action]}: {error}")
+        if match.deal_number != self._deals:  # a deal ended: points, maybe an exchange
+            self._settle()
+        return seat
 
     def play(self, answer: Move | str) -> int:
         """Play a bot's answer (a move or its text) for the seat to move, judged as
@@ -146,7 +158,8 @@ class Table:
         return seat
 
     def _begin(self) -> int:
-        seat = self.to_move
+        match = self.match
+        seat = None if match.finished else match.deal.to_move
         if seat is None:
             raise ValueError("the match is over: reset the environment")
         if self.deal_ended:
