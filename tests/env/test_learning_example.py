@@ -1,5 +1,6 @@
 """The learning example (examples/learning-agent): its stored agent beats ``random`` without
-training, training runs, and the installed package's agent plays a tournament as a process bot.
+training, training runs, and the installed package's agent plays a tournament as a process bot
+and a match as a command.
 """
 
 from __future__ import annotations
@@ -57,8 +58,7 @@ def test_training_runs(on_path: None) -> None:
     assert 0 <= fitness <= 3  # one deal's points, at a table of four
 
 
-def test_the_installed_agent_plays_the_example_tournament_as_a_process_bot(
-        tmp_path: Path) -> None:
+def test_the_installed_agent_plays_as_a_process_bot_and_as_a_command(tmp_path: Path) -> None:
     source = tmp_path / "src"
     shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info",
                                                                    "__pycache__"))
@@ -82,3 +82,13 @@ def test_the_installed_agent_plays_the_example_tournament_as_a_process_bot(
     first = json.loads((out / "records.jsonl").read_text(encoding="utf-8").splitlines()[0])
     seat = next(s for s in first["seats"] if s["label"] == "trained")
     assert seat["host"] == "process" and seat["bot"] == "trained-agent"
+    # A command speaking the protocol on stdin and stdout: the process host's own child.
+    command = f"{sys.executable} -m arena.referee._child --bot trained-agent --in 0 --out 1"
+    match = subprocess.run(
+        [sys.executable, "-c", "from arena.cli import main; main()", "match",
+         f"agent=cmd:{command}", "random", "--preset", "runs", "--rounds", "2", "--json"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True,
+        text=True, timeout=300)
+    assert match.returncode == 0, match.stderr
+    result = json.loads(match.stdout)
+    assert result["seats"] == ["agent", "random"] and result["faults"] == []
