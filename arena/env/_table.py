@@ -17,10 +17,7 @@ from arena.seeds import SEED_LIMIT, derive, secret_seed
 
 from ._encoding import Encoding, Observation, PlayedCards, encoding
 
-__all__ = ["Exchange", "Table", "default_exchange", "match_rules", "series_seed"]
-
-Exchange = Callable[[View, int], list[Card]]
-"""Chooses the cards a seat gives back in the exchange: ``(view, count) -> cards``."""
+__all__ = ["Table", "default_exchange", "match_rules", "series_seed"]
 
 
 def default_exchange(view: View, count: int) -> list[Card]:

@@ -12,8 +12,8 @@ Agents are ``player_0`` .. ``player_{n-1}``, one per seat. An observation is a m
 ``observation`` (the seat's view, encoded by :class:`arena.env.Encoding`) and
 ``action_mask`` (its legal actions; all 0 when it is not to move). An agent's reward is the
 points its place earns when a deal ends (``rules.points``, by default ``players - 1`` for the
-President down to 0); the match ends after ``rules.rounds`` deals. Exchange returns are given
-by ``exchange`` (default: the lowest cards, as :meth:`arena.Bot.exchange`). An illegal
+President down to 0); the match ends after ``rules.rounds`` deals. Exchange returns are the
+lowest cards, as :meth:`arena.Bot.exchange` gives by default. An illegal
 action is judged as the referee judges an illegal move: a fault under ``rules.on_fault``.
 """
 
