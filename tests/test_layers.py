@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "bots": 1,
     "arena": 1,  # the top-level namespace: eagerly only the bot API, the rest loads lazily
     "arena.referee": 2,
+    "arena.env": 2,  # learning environments: the game, the bot API, bots by name (plugins)
     "arena.ratings": 3,
     "arena.tournament": 4,
     "arena.report": 5,
@@ -35,7 +36,12 @@ LAYERS: dict[str, int] = {
 }
 
 # What a package may import besides itself, when the layers alone would allow more.
-ONLY: dict[str, set[str]] = {"arena.ratings": {"arena.records", "arena.seeds"}}
+ONLY: dict[str, set[str]] = {
+    "arena.ratings": {"arena.records", "arena.seeds"},
+    # Environments drive arena.game themselves and find opponents through the registry:
+    # never through the referee, whose loop, hosts and time limits a learner does not need.
+    "arena.env": {"arena.game", "arena.bot", "arena.plugins", "arena.seeds"},
+}
 
 # Exceptions to the rules above, each with its reason; a test fails once one is not needed.
 ALLOWED: set[tuple[str, str]] = set()
@@ -166,6 +172,7 @@ def test_the_temporary_allowances_are_still_needed() -> None:
     ("arena.cli._x", "from arena.game import _deal", "private to arena.game"),
     ("arena.cli._x", "from arena.tournament import _private", "private to arena.tournament"),
     ("arena.ratings._x", "from arena.game import Rules", "may import only arena.records"),
+    ("arena.env._x", "from arena.referee import play_bots", "may import only arena.bot"),
     ("bots._x", "def f():\n    from arena.cli import main", "a layer above bots"),
     ("arena.referee._x", "from arena import run_tournament", "a layer above arena.referee"),
 ])

@@ -1,0 +1,384 @@
+"""The observation and the action space of a seat, as fixed-length arrays (docs/learning.md).
+
+This module imports only :mod:`arena.game` (and numpy): the environments, the policy bot and
+any learning code share one encoding, so an agent trained in an environment sees in a
+tournament exactly what it saw in training.
+
+An :class:`Encoding` is built once per rules and table size. Its *actions* are every move the
+rules allow, whatever the hand (every set, run and joker declaration, and the pass, which is
+always action 0), found by asking the rules for the moves of a hand holding the whole deck; an
+action is an index into that table. Its *observation* is a vector of 0/1 flags (``int8``)
+holding what :class:`arena.game.View` shows the seat, seats counted from the observer (0 is the
+observer, 1 the next to play after it, ...), so an agent is the same in every seat.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from arena.game import (
+    PRESIDENT,
+    SCUM,
+    VICE_PRESIDENT,
+    VICE_SCUM,
+    Card,
+    Move,
+    Rules,
+    View,
+    cards_of,
+)
+
+__all__ = ["Encoding", "PlayedCards", "Segment", "decode_action", "encode_move", "encoding"]
+
+_NATURALS: Final = 52
+_ROLES: Final = {PRESIDENT: 0, VICE_PRESIDENT: 1, VICE_SCUM: 2, SCUM: 3}
+_FULL_MASK: Final = (1 << _NATURALS) - 1
+_FULL_SMASK: Final = sum(1 << (suit * 16 + rank) for suit in range(4) for rank in range(13))
+_KIND_ORDER: Final = {"pass": 0, "set": 1, "run": 2}
+
+Observation = npt.NDArray[np.int8]
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One named field of the observation: ``length`` flags from ``offset``."""
+
+    name: str
+    offset: int
+    length: int
+    doc: str
+
+
+class PlayedCards:
+    """The cards each seat has played so far in the current deal, kept up to date cheaply.
+
+    An environment keeps one and hands it to :meth:`Encoding.observe` at every step: it reads
+    only the plays made since its last call, instead of the deal's whole history. It notices
+    a new deal (or a view of another deal) by itself and starts over.
+    """
+
+    __slots__ = ("jokers", "last", "masks", "seen")
+
+    def __init__(self, players: int) -> None:
+        self.masks = [0] * players
+        self.jokers = [0] * players
+        self.seen = 0
+        self.last: tuple[int, Move] | None = None
+
+    def update(self, plays: Sequence[tuple[int, Move]]) -> None:
+        """Take in ``plays`` (a view's :attr:`~arena.game.View.plays`)."""
+        seen = self.seen
+        if len(plays) < seen or (seen and plays[seen - 1] is not self.last):
+            self.masks = [0] * len(self.masks)
+            self.jokers = [0] * len(self.jokers)
+            seen = 0
+        masks, jokers = self.masks, self.jokers
+        for seat, move in plays[seen:]:
+            if move.size:
+                masks[seat] |= move.mask
+                jokers[seat] += move.jokers
+        self.seen = len(plays)
+        self.last = plays[-1] if plays else None
+
+
+class Encoding:
+    """The observation and action encoding of one rules variant at one table size.
+
+    Build it with :func:`encoding` (cached). Attributes:
+
+    - ``actions``: every move the rules allow, the action ``i`` being ``actions[i]``; the pass
+      is action 0, then the sets, then the runs (each in the order of their cards).
+    - ``observation_size``: the length of an observation; ``segments`` names its fields.
+    """
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        if not isinstance(players, int) or not 2 <= players <= 8:
+            raise ValueError(f"a table has 2 to 8 players, not {players!r}")
+        rules.check_table(players)
+        self.rules = rules
+        self.players = players
+        every = rules.moves(_FULL_MASK, _FULL_SMASK, rules.jokers, None, False)
+        moves = sorted({m.key: m for m in (*every, Move.PASS)}.values(),
+                       key=lambda m: (_KIND_ORDER[m.kind], m.key))
+        self.actions: tuple[Move, ...] = tuple(moves)
+        self._index: dict[int, int] = {m.key: i for i, m in enumerate(moves)}
+        self._bit: dict[int, int] = {m.key: 1 << i for i, m in enumerate(moves)}
+        jokers = rules.jokers
+        self._jokers = jokers
+        self._cards = _NATURALS + jokers
+        # Most cards a hand can hold: a dealt hand, plus the cards received in an exchange
+        # while they are not given back yet.
+        self._most = math.ceil(self._cards / players) + max(rules.exchange, default=0)
+        p = players
+        layout = [
+            ("hand", self._cards, "the seat's own cards: 52 natural cards (index rank * 4 + "
+             "suit), then one flag per joker held"),
+            ("played", p * self._cards, "per seat (the observer first), the cards it has played "
+             "in this deal, laid out as the hand"),
+            ("pile_kind", 2, "the top of the pile is a set / a run (both 0: the pile is empty)"),
+            ("pile_cards", _NATURALS, "the natural cards of the top of the pile"),
+            ("pile_joker_cards", _NATURALS, "the cards the jokers of the top of the pile stand "
+             "for (a run's)"),
+            ("pile_jokers", jokers, "one flag per joker in the top of the pile"),
+            ("pile_owner", p, "the seat that played the top of the pile"),
+            ("to_move", p, "the seat to move"),
+            ("passed", p, "per seat: it has passed since the last play"),
+            ("sat_out", p, "per seat: it sits out the rest of the trick (pass_is_final)"),
+            ("lock", 4, "the suits the trick is locked to (suit_lock), C D H S"),
+            ("revolution", 1, "the rank order is reversed"),
+            ("counts", p * (self._most + 1), f"per seat, its number of cards (0 .. {self._most}),"
+             " one-hot"),
+            ("places", p * p, "per seat, the place it finished in (one-hot), if it is out"),
+            ("roles", p * 4, "per seat, its role from the last deal: president, vice-president, "
+             "vice-scum, scum (all 0: none)"),
+            ("gave", self._cards, "the cards the seat gave in this deal's exchange"),
+            ("received", self._cards, "the cards the seat received in this deal's exchange"),
+        ]
+        segments = []
+        offset = 0
+        for name, length, doc in layout:
+            segments.append(Segment(name, offset, length, doc))
+            offset += length
+        self.segments: tuple[Segment, ...] = tuple(segments)
+        self.observation_size = offset
+        self._bytes = (offset + 7) // 8
+        self._mask_bytes = (len(moves) + 7) // 8
+        self._both_bytes = (offset + len(moves) + 7) // 8
+        self._rules_seen = rules
+        at = {s.name: s.offset for s in segments}
+        self._at = at
+        self._o_played = at["played"]
+        self._o_pile = at["pile_kind"]
+        self._o_pile_cards = at["pile_cards"]
+        self._o_pile_jcards = at["pile_joker_cards"]
+        self._o_pile_jokers = at["pile_jokers"]
+        self._o_owner = at["pile_owner"]
+        self._o_to_move = at["to_move"]
+        self._o_passed = at["passed"]
+        self._o_sat_out = at["sat_out"]
+        self._o_lock = at["lock"]
+        self._o_revolution = at["revolution"]
+        self._o_counts = at["counts"]
+        self._o_places = at["places"]
+        self._o_roles = at["roles"]
+        self._o_gave = at["gave"]
+        self._o_received = at["received"]
+        # _rotate[seat][mask]: a mask of absolute seats as seats counted from `seat`.
+        self._rotate = [[((m >> s) | (m << (p - s))) & ((1 << p) - 1) for m in range(1 << p)]
+                        for s in range(p)]
+        self._roles_bits: dict[tuple[tuple[str | None, ...], int], int] = {}
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
+        return self  # immutable once built: copies of a game state share it
+
+    def __reduce__(self) -> tuple[object, tuple[Rules, int]]:
+        return (encoding, (self.rules, self.players))
+
+    # ------------------------------------------------------------------ actions
+
+    @property
+    def action_size(self) -> int:
+        """The number of actions."""
+        return len(self.actions)
+
+    def index(self, move: Move | str) -> int:
+        """The action of ``move`` (a Move or its text); ``ValueError`` for a move these rules
+        never allow."""
+        move = Move.parse(move)
+        try:
+            return self._index[move.key]
+        except KeyError:
+            raise ValueError(f"the move {move} is not an action under these rules") from None
+
+    def move(self, action: int) -> Move:
+        """The move of ``action``; ``ValueError`` naming it when it is not an action."""
+        if (action.__class__ is int or isinstance(action, np.integer)) and (
+                0 <= action < len(self.actions)):
+            return self.actions[action]
+        raise ValueError(f"action {action!r} is not in 0 .. {len(self.actions) - 1}")
+
+    def action_mask(self, moves: Iterable[Move]) -> Observation:
+        """The legal-action mask of ``moves`` (a view's legal moves): 1 for each of them."""
+        bits = 0
+        table = self._bit
+        for move in moves:
+            bits |= table[move.key]
+        return _unpack(bits, self._mask_bytes, len(self.actions))
+
+    # ------------------------------------------------------------------ observations
+
+    def observe(self, view: View, played: PlayedCards | None = None) -> Observation:
+        """The observation of ``view``: what its seat sees, as 0/1 flags.
+
+        ``played`` keeps the cards played across calls (see :class:`PlayedCards`); without it
+        they are counted from the view's plays.
+        """
+        return _unpack(self._flags(view, played), self._bytes, self.observation_size)
+
+    def observe_with_mask(self, view: View, moves: Iterable[Move],
+                          played: PlayedCards | None = None) -> tuple[Observation, Observation]:
+        """``(observe(view, played), action_mask(moves))``, made together (the environments'
+        fast path: two views of one array)."""
+        size = self.observation_size
+        bits = 0
+        table = self._bit
+        for move in moves:
+            bits |= table[move.key]
+        both = _unpack(self._flags(view, played) | (bits << size), self._both_bytes,
+                       size + len(self.actions))
+        return both[:size], both[size:]
+
+    def _flags(self, view: View, played: PlayedCards | None) -> int:
+        # Every flag is a bit of one integer, unpacked into bytes at the end: fewer steps
+        # of the interpreter than writing the flags one by one.
+        seat = view.seat
+        p = self.players
+        if view.players != p or (view.rules is not self._rules_seen and not self._check(view)):
+            raise ValueError(f"this encoding is for {p} players under its own rules, "
+                             f"not the view's {view.players}")
+        if played is None:
+            played = PlayedCards(p)
+        played.update(view.plays)
+        rotate = self._rotate[seat]
+        cards = self._cards
+        hand = 0
+        held_jokers = 0
+        for card in view.hand:
+            if card.index < _NATURALS:
+                hand |= 1 << card.index
+            else:
+                held_jokers += 1
+        bits = hand | (((1 << held_jokers) - 1) << _NATURALS)
+        offset = self._o_played
+        masks, jokers = played.masks, played.jokers
+        for k in range(p):
+            s = (seat + k) % p
+            bits |= (masks[s] | (((1 << jokers[s]) - 1) << _NATURALS)) << (offset + k * cards)
+        pile = view.pile
+        if pile is not None:
+            bits |= 1 << (self._o_pile + (0 if pile.kind == "set" else 1))
+            bits |= pile.mask << self._o_pile_cards
+            bits |= pile.jmask << self._o_pile_jcards
+            bits |= ((1 << pile.jokers) - 1) << self._o_pile_jokers
+            trick = view.trick
+            for owner, move in reversed(trick):
+                if move.size:
+                    bits |= 1 << (self._o_owner + (owner - seat) % p)
+                    break
+        if view.to_move is not None:
+            bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
+        passed = view.passed
+        if True in passed:
+            mask = 0
+            for s in range(p):
+                if passed[s]:
+                    mask |= 1 << s
+            bits |= rotate[mask] << self._o_passed
+        sat_out = view.sat_out
+        if True in sat_out:
+            mask = 0
+            for s in range(p):
+                if sat_out[s]:
+                    mask |= 1 << s
+            bits |= rotate[mask] << self._o_sat_out
+        if self.rules.suit_lock and view.trick:
+            lock = view.lock
+            for suit, letter in enumerate("CDHS"):
+                if letter in lock:
+                    bits |= 1 << (self._o_lock + suit)
+        if view.revolution:
+            bits |= 1 << self._o_revolution
+        width = self._most + 1
+        offset = self._o_counts
+        most = self._most
+        counts = view.counts
+        for k in range(p):
+            count = counts[(seat + k) % p]
+            bits |= 1 << (offset + k * width + (count if count < most else most))
+        places = view.places
+        if places[0] is not None or places[-1] is not None:  # a place is taken
+            offset = self._o_places
+            for place, done in enumerate(places):
+                if done is not None:
+                    bits |= 1 << (offset + ((done - seat) % p) * p + place)
+        key = (view.roles, seat)
+        known = self._roles_bits.get(key)
+        if known is None:
+            known = 0
+            for s, role in enumerate(view.roles):
+                if role is not None:
+                    known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
+            if len(self._roles_bits) > 4096:
+                self._roles_bits.clear()
+            self._roles_bits[key] = known
+        bits |= known << self._o_roles
+        gave = view.gave
+        if gave:
+            bits |= self._cards_bits(gave) << self._o_gave
+        received = view.received
+        if received:
+            bits |= self._cards_bits(received) << self._o_received
+        return bits
+
+    def _check(self, view: View) -> bool:
+        if view.rules != self.rules:
+            return False
+        self._rules_seen = view.rules
+        return True
+
+    def _cards_bits(self, cards: Iterable[Card]) -> int:
+        bits = jokers = 0
+        for card in cards:
+            if card.index < _NATURALS:
+                bits |= 1 << card.index
+            else:
+                jokers += 1
+        return bits | (((1 << jokers) - 1) << _NATURALS)
+
+    def cards(self, flags: npt.ArrayLike) -> list[Card]:
+        """The cards of a card field of an observation (``hand``, ``gave``, a seat's
+        ``played``): its 52 natural flags and its joker flags, read back."""
+        array = np.asarray(flags)
+        if array.shape != (self._cards,):
+            raise ValueError(f"a card field has {self._cards} flags, not {array.shape}")
+        mask = 0
+        for index in np.flatnonzero(array[:_NATURALS]):
+            mask |= 1 << int(index)
+        return cards_of(mask, int(array[_NATURALS:].sum()))
+
+    def field(self, observation: npt.ArrayLike, name: str) -> npt.NDArray[np.int8]:
+        """The flags of field ``name`` of an observation."""
+        for segment in self.segments:
+            if segment.name == name:
+                array = np.asarray(observation)
+                return array[segment.offset: segment.offset + segment.length]
+        raise ValueError(f"no observation field {name!r}; known: "
+                         f"{', '.join(s.name for s in self.segments)}")
+
+
+def _unpack(bits: int, nbytes: int, length: int) -> Observation:
+    raw = np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=length, bitorder="little").view(np.int8)
+
+
+@lru_cache(maxsize=64)
+def encoding(rules: Rules, players: int) -> Encoding:
+    """The :class:`Encoding` of ``rules`` at a table of ``players`` (built once, then cached)."""
+    return Encoding(rules, players)
+
+
+def encode_move(rules: Rules, move: Move | str) -> int:
+    """The action of ``move`` under ``rules`` (the same at every table size)."""
+    return encoding(rules, 2 if rules.points is None else len(rules.points)).index(move)
+
+
+def decode_action(rules: Rules, action: int) -> Move:
+    """The move of ``action`` under ``rules``."""
+    return encoding(rules, 2 if rules.points is None else len(rules.points)).move(action)

@@ -1,0 +1,88 @@
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests, and what it means."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the extra 'env' (pettingzoo) is not installed")
+
+from pettingzoo.test import api_test, seed_test
+
+from arena.env import president_v0
+from arena.game import Match, Rules
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("runs", 4), ("standard", 2), ("daifugo", 8), ("uecda", 5)])
+def test_pettingzoo_api_test(preset: str, players: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its hints for Dict observations, as on its own envs
+        api_test(president_v0.env(preset=preset, players=players), num_cycles=200)
+
+
+def test_pettingzoo_seed_test() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seed_test(lambda: president_v0.env(preset="daifugo", players=4, jokers=2),
+                  num_cycles=200)
+
+
+def play_out(env: president_v0.raw_env, seed: int) -> dict[str, float]:
+    """Random legal actions to the end of the match; the rewards each agent collected."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    return totals
+
+
+def test_the_rewards_are_the_matchs_points() -> None:
+    env = president_v0.raw_env(preset="runs", players=4, rounds=3)
+    totals = play_out(env, 7)
+    match = env.table.match
+    assert match.finished and match.rules.rounds == 3
+    assert [totals[f"player_{s}"] for s in range(4)] == [float(p) for p in match.scores]
+    assert sum(totals.values()) == 3 * sum(match.points)
+
+
+def test_reset_with_a_seed_plays_that_match_and_continues_its_series() -> None:
+    env = president_v0.raw_env(preset="runs", players=4)
+    env.reset(seed=11)
+    assert env.table.match.deal.dealt_hand(0) == Match(Rules.preset("runs"), 4, 11).deal.hand(0)
+    env.reset()
+    second = env.table.match.deal.dealt_hand(0)
+    again = president_v0.raw_env(preset="runs", players=4)
+    again.reset(seed=11)
+    again.reset()
+    assert again.table.match.deal.dealt_hand(0) == second
+    assert second != Match(Rules.preset("runs"), 4, 11).deal.dealt_hand(0)
+
+
+def test_an_illegal_action_is_a_fault_as_in_the_referee() -> None:
+    env = president_v0.env(preset="standard", players=4)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    observation = env.observe(agent)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[1])
+    env.step(illegal)
+    kind, _ = env.infos[agent]["fault"]
+    assert kind == "illegal"
+    table = env.unwrapped.table
+    assert table.match.deal.forfeits  # on_fault: forfeit, the seat leaves the deal
+
+
+def test_bad_rules_options_say_what_is_wrong() -> None:
+    with pytest.raises(ValueError, match="unknown rules option 'jokerz'"):
+        president_v0.env(preset="runs", jokerz=1)
+    with pytest.raises(ValueError, match="2 to 8 players"):
+        president_v0.env(players=9)
