@@ -102,12 +102,9 @@ def test_a_bot_cannot_read_the_config_or_the_records(home: Path,
     files = [home / "reader.yaml", out / "records.jsonl", out / "config.yaml"]
     record, version = tournament(home, "reader", "read", *map(str, files))
     # Outside the sandbox all three exist (the records file is open, still empty); inside,
-    # the config is covered (an empty file, or one it may not read) and the output folder is
-    # an empty one.
+    # none of them is there.
     assert all(path.exists() for path in files)
-    config, records, copy = version.removeprefix("read:").split(",")
-    assert config in ("0B", "PermissionError")
-    assert records == copy == "FileNotFoundError"
+    assert version == "read:FileNotFoundError,FileNotFoundError,FileNotFoundError"
     same_play(record, reference)
 
 
@@ -145,5 +142,7 @@ def test_a_bot_sees_only_its_own_processes(home: Path, reference: dict[str, Any]
     seen = version.removeprefix("proc:").split(" | ")
     assert seen and all("hostile_entrant.py" in line or "bwrap" in line or "sh -c" in line
                         or "unshare" in line for line in seen), seen
-    assert len(seen) <= 3 and "pytest" not in version
+    # bubblewrap's own command line (the namespace's first process) lists what it shows
+    assert len(seen) <= 3 and not any("pytest" in line for line in seen
+                                      if not line.startswith(shutil.which("bwrap") or "bwrap"))
     same_play(record, reference)
