@@ -26,7 +26,9 @@ class Limits:
     punctual bot into a timeout. ``cpu_s`` caps a child process's CPU time
     over its life, a backstop if the referee itself dies. ``sandbox`` runs
     ``process`` and ``command`` bots in their own namespaces (see
-    ``arena.referee.sandbox_mechanism`` and docs/security.md).
+    ``arena.referee.sandbox_mechanism`` and docs/security.md); ``tmp_mb``
+    bounds a sandboxed bot's private ``/tmp`` and ``/dev/shm`` (each; ``None``:
+    ``memory_mb``'s figure).
 
     ``lag_ms`` makes the clock fair on a loaded machine: an answer later
     than budget plus grace by the wall clock is still in time if the bot's
@@ -49,6 +51,7 @@ class Limits:
     cpu_s: int = 3600
     sandbox: bool = False
     lag_ms: int = 500
+    tmp_mb: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.sandbox, bool):
@@ -57,7 +60,7 @@ class Limits:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"limit {name!r} must be a whole number > 0, got {value!r}")
-        for name, least in (("bank_ms", 0), ("memory_mb", 1), ("lag_ms", 0)):
+        for name, least in (("bank_ms", 0), ("memory_mb", 1), ("lag_ms", 0), ("tmp_mb", 1)):
             value = getattr(self, name)
             if value is not None and (
                 isinstance(value, bool) or not isinstance(value, int) or value < least

@@ -131,6 +131,8 @@ class LimitsConfig(BaseModel):
     grace_ms: int | None = _limit("Slack after a decision's time for pipes and scheduling; a "
                                   "later answer is a timeout (ms).")
     cpu_s: int | None = _limit("CPU time cap of a bot process over its life (s).")
+    tmp_mb: int | None = _limit("Size of a sandboxed bot's private /tmp and /dev/shm, each "
+                                "(MB); null: memory_mb's.")
     lag_ms: int | None = _limit("Most time past move time plus grace a decision may take when "
                                 "the delay was the machine's, not the bot's (fair clocks, "
                                 "docs/tournaments.md); 0 turns them off (ms).")
@@ -143,7 +145,8 @@ class LimitsConfig(BaseModel):
         "default: wherever this machine can.",
     )
 
-    @field_validator("move_ms", "bank_ms", "start_ms", "memory_mb", "grace_ms", "cpu_s", "lag_ms")
+    @field_validator("move_ms", "bank_ms", "start_ms", "memory_mb", "grace_ms", "cpu_s", "lag_ms",
+                     "tmp_mb")
     @classmethod
     def _check(cls, value: int | None, info: ValidationInfo) -> int | None:
         from arena.referee import Limits
@@ -609,10 +612,12 @@ def _semantic_issues(
                 )
             )
     if check_bots and config.limits.sandbox:
-        from arena.referee import sandbox_mechanism
+        from arena.referee import sandbox_unavailable_reason
 
-        if sandbox_mechanism() is None:
-            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots: install "
+        why = sandbox_unavailable_reason()
+        if why is not None:
+            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots ("
+                           f"{why.removeprefix('no sandbox on this machine: ')}): install "
                            "bubblewrap (apt-get install bubblewrap), or set sandbox: false"))
     if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
         from arena.tournament._swiss import table_sizes

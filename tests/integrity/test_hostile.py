@@ -57,25 +57,34 @@ def marked(marker: str) -> list[str]:
     return found
 
 
-def tournament(home: Path, name: str, mode: str, *args: str) -> tuple[dict[str, Any], str]:
+def entrant(marker: str, mode: str, *args: str) -> str:
+    """The command line of a hostile entrant."""
+    return " ".join([sys.executable, str(HERE / "hostile_entrant.py"), marker, mode, *args])
+
+
+def tournament(home: Path, name: str, mode: str, *args: str,
+               second: tuple[str, ...] | None = None, sandbox: bool = True,
+               **limits: Any) -> tuple[dict[str, Any], str]:
     """One match of the entrant against two built-in bots, sandboxed, in folder ``name``;
     its record and what the entrant's attempt achieved. Every run is the same tournament,
-    so the cards are the same."""
+    so the cards are the same. ``second``: the mode and arguments of a second entrant,
+    in the place of ``greedy``."""
     marker = f"arena-mark-{uuid.uuid4().hex}"
     config = home / f"{name}.yaml"
-    command = " ".join([sys.executable, str(HERE / "hostile_entrant.py"), marker, mode, *args])
+    other = ({"label": "second", "command": entrant(marker, *second)} if second
+             else {"name": "greedy"})
     config.write_text(yaml.safe_dump({
         "name": "hostile", "seed": 77, "players": 3, "rules": {"rounds": 2},
         # jobs 2: the workers end with the run, and with them the bot processes they keep
         "format": {"type": "round_robin"}, "jobs": 2,
-        "bots": [{"label": "entrant", "command": command}, {"name": "greedy"},
+        "bots": [{"label": "entrant", "command": entrant(marker, mode, *args)}, other,
                  {"name": "random"}],
-        "limits": {"move_ms": 3000, "start_ms": 20000, "sandbox": True},
+        "limits": {"move_ms": 3000, "start_ms": 20000, "sandbox": sandbox, **limits},
     }))
     result = run_tournament(config, out=home / name)
     assert result.complete and not result.errors
     [record] = list(read_records(Path(result.records)))
-    assert record["limits"]["sandbox"] is True
+    assert record["limits"]["sandbox"] is sandbox
     assert marked(marker) == [], "a process of the entrant survived its match"
     return record, record["seats"][0]["version"]
 
