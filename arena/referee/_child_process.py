@@ -238,6 +238,8 @@ class ChildProcess:
         self.closed = False
         self.uses = 0
         """Matches this process has served (for pools that retire old processes)."""
+        self.sandboxed = bool(sandbox)
+        """Whether it runs in the sandbox (a pool never reuses such a process)."""
         self._last_tail = ""
 
     # -- talking ---------------------------------------------------------------------------
