@@ -194,15 +194,14 @@ def _probe(choice: str) -> tuple[str | None, str]:
     """(the mechanism, or None; why not, for each that was tried)."""
     if choice in ("none", "off"):
         return None, f"{MECHANISM_ENV}={choice}"
-    kinds = [choice] if choice in ("bwrap", "unshare") else ["bwrap", "unshare"]
+    if choice and choice not in ("bwrap", "unshare"):
+        return None, f"{MECHANISM_ENV}={choice!r} is not one of bwrap, unshare, none"
     reasons = []
-    for kind in kinds:
+    for kind in [choice] if choice else ["bwrap", "unshare"]:
         why = _try(kind)
         if why is None:
             return kind, ""
         reasons.append(why)
-    if choice and choice not in kinds:
-        reasons.append(f"{MECHANISM_ENV}={choice!r} is not one of bwrap, unshare, none")
     return None, "; ".join(reasons)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +20,8 @@ __all__ = ["home"]  # a fixture, used by name
 @pytest.fixture
 def only(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Pretend only some sandbox programs are installed (mechanism() is found again)."""
+
+    monkeypatch.delenv(sandbox.MECHANISM_ENV, raising=False)
 
     def choose(*programs: str) -> str | None:
         real = shutil.which
@@ -42,10 +43,42 @@ def test_validate_refuses_a_sandbox_the_machine_cannot_give(only: Any) -> None:
     validate_config({**config, "limits": {"sandbox": None}})  # auto: runs unsandboxed
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("unshare") is None,
-                    reason="the unshare fallback needs root and util-linux unshare")
+def test_validate_says_why_in_one_line(only: Any) -> None:
+    assert only() is None
+    why = sandbox.unavailable_reason()
+    assert why is not None and "\n" not in why
+    assert "bwrap is not installed" in why and "unshare is not installed" in why
+    config = {"name": "x", "players": 2, "bots": [{"name": "greedy"}, {"name": "random"}],
+              "limits": {"sandbox": True}}
+    with pytest.raises(ConfigError, match="bwrap is not installed"):
+        validate_config(config)
+
+
+def test_arena_sandbox_forces_a_mechanism_or_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        monkeypatch.setenv(sandbox.MECHANISM_ENV, "none")
+        assert sandbox.mechanism() is None
+        assert sandbox.unavailable_reason() == "no sandbox on this machine: ARENA_SANDBOX=none"
+        with pytest.raises(sandbox.SandboxUnavailable, match="ARENA_SANDBOX=none"):
+            sandbox.sandbox_argv()
+        monkeypatch.setenv(sandbox.MECHANISM_ENV, "chroot")
+        assert sandbox.mechanism() is None
+        assert "'chroot' is not one of bwrap, unshare, none" in (sandbox.unavailable_reason()
+                                                                  or "")
+        for kind in ("bwrap", "unshare"):
+            monkeypatch.setenv(sandbox.MECHANISM_ENV, kind)
+            assert sandbox.mechanism() in (kind, None)
+    finally:
+        sandbox._probe.cache_clear()
+
+
+_UNSHARE = sandbox._probe("unshare")
+
+
+@pytest.mark.skipif(_UNSHARE[0] is None, reason=f"no unshare fallback here: {_UNSHARE[1]}")
 def test_the_unshare_fallback_hides_the_run_and_kills_escapers(only: Any, home: Path) -> None:
     assert only("unshare") == "unshare"
+    assert "--user" in sandbox.sandbox_argv()  # a user namespace of its own, not real root
     _, version = tournament(home, "escaper", "setsid")  # checks nothing survives
     assert version == "setsid:started"
     out = home / "reader"
