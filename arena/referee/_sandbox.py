@@ -176,7 +176,8 @@ def _try(kind: str) -> str | None:
     check = ("import os, sys; s = open('/proc/self/status').read(); "
              "sys.exit(0 if 'CapEff:\t0000000000000000' in s and "
              "(os.getuid() != 0 or not os.geteuid() == 0) else 3)")
-    argv = [*_argv(kind, layout((), (), (), 1 << 20)), sys.executable, "-I", "-S", "-c", check]
+    steps = layout((), (), needed_under_tmp([sys.executable]), 1 << 20)
+    argv = [*_argv(kind, steps), sys.executable, "-I", "-S", "-c", check]
     try:
         done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as exc:

@@ -127,3 +127,14 @@ def test_an_entrant_under_tmp_starts_in_the_sandbox(tmp_path: Path) -> None:
     [record] = list(read_records(Path(result.records)))
     assert record["seats"][0]["version"] == "plain"
     assert not any(deal["faults"] for deal in record["deals"])
+
+
+def test_the_import_path_under_tmp_stays_visible(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """An editable install in a checkout under /tmp puts its folder on the import path of
+    process bots (and the probe's): it is kept beside the private /tmp."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    monkeypatch.syspath_prepend(str(checkout))
+    monkeypatch.chdir("/")
+    assert str(checkout) in sandbox.needed_under_tmp()
