@@ -50,7 +50,8 @@ WRITABLE_ENV = "ARENA_SANDBOX_WRITABLE"
 wants to give them one."""
 
 BOT_UID = 65534
-"""Whom a sandboxed bot runs as when arena runs as root (``nobody``/``nogroup``)."""
+"""Whom a sandboxed bot runs as in its user namespace (``nobody``/``nogroup``), whoever
+runs arena."""
 
 JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_jail.py")
 """The launcher that drops privileges, filters system calls and runs the bot."""
