@@ -21,12 +21,11 @@ from arena.referee import make_host, play_match, sandbox_argv
 from arena.referee._jail import DENY, seccomp_program
 from arena.referee._spec import MatchSpec
 
-from .test_hostile import HERE, MECHANISM, home, tournament
+from .test_hostile import HERE, MECHANISM, NO_SANDBOX, home, tournament
 
 __all__ = ["home"]  # a fixture, used by name
 
-pytestmark = pytest.mark.skipif(MECHANISM is None, reason="no sandbox on this machine: "
-                                "install bubblewrap (apt-get install bubblewrap)")
+pytestmark = pytest.mark.skipif(MECHANISM is None, reason=NO_SANDBOX)
 
 
 def version_of(record: dict[str, Any], label: str) -> str:

@@ -11,10 +11,9 @@ from arena.records import deal_moves
 from arena.referee import make_host, play_match
 from arena.referee._spec import MatchSpec
 
-from .test_hostile import MECHANISM
+from .test_hostile import MECHANISM, NO_SANDBOX
 
-pytestmark = pytest.mark.skipif(MECHANISM is None, reason="no sandbox on this machine: "
-                                "install bubblewrap (apt-get install bubblewrap)")
+pytestmark = pytest.mark.skipif(MECHANISM is None, reason=NO_SANDBOX)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"),

@@ -9,10 +9,9 @@ import trio
 from arena.referee import Limits, ProcessPool, make_host, play_match
 
 from .test_containment import _spec
-from .test_hostile import MECHANISM
+from .test_hostile import MECHANISM, NO_SANDBOX
 
-needs_sandbox = pytest.mark.skipif(MECHANISM is None, reason="no sandbox on this machine: "
-                                   "install bubblewrap (apt-get install bubblewrap)")
+needs_sandbox = pytest.mark.skipif(MECHANISM is None, reason=NO_SANDBOX)
 
 
 def _pids_over_matches(sandbox: bool, bot: str = "random") -> list[list[int]]:

@@ -16,13 +16,14 @@ import pytest
 import yaml
 
 from arena.records import read_records
-from arena.referee import sandbox_mechanism
+from arena.referee import sandbox_mechanism, sandbox_unavailable_reason
 from arena.tournament import run_tournament
 
 HERE = Path(__file__).parent
 MECHANISM = sandbox_mechanism()
-pytestmark = pytest.mark.skipif(MECHANISM is None, reason="no sandbox on this machine: "
-                                "install bubblewrap (apt-get install bubblewrap)")
+NO_SANDBOX = sandbox_unavailable_reason() or ""
+"""Why the sandbox tests are skipped here, if they are."""
+pytestmark = pytest.mark.skipif(MECHANISM is None, reason=NO_SANDBOX)
 
 
 def _folder() -> Iterator[Path]:

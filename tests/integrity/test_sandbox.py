@@ -100,7 +100,7 @@ def test_what_a_bot_needs_under_tmp_stays_visible(tmp_path: Path) -> None:
     assert str(tmp_path) in keep and str(script.parent) not in keep
 
 
-@pytest.mark.skipif(sandbox.mechanism() is None, reason="no sandbox on this machine")
+@pytest.mark.skipif(sandbox.mechanism() is None, reason=sandbox.unavailable_reason() or "")
 def test_an_entrant_under_tmp_starts_in_the_sandbox(tmp_path: Path) -> None:
     """A checkout, a virtual environment or an entrant under /tmp, which the sandbox
     replaces by an empty folder: what the bot needs to start is shown read-only."""
