@@ -105,7 +105,8 @@ def attempt(start: dict) -> str:
             and ctypes.get_errno()  # MS_REMOUNT | MS_BIND: writable again
         with open("/proc/self/mountinfo") as file:
             trace = args[0] in file.read() or os.path.exists(args[0])
-        return (f"root:cap={status['CapEff'].strip()},uid={os.getuid()},"
+        return (f"root:cap={status['CapEff'].strip()},bnd={status['CapBnd'].strip()},"
+                f"nnp={status['NoNewPrivs'].strip()},uid={os.getuid()},"
                 f"umount={_errno_name(umount)},remount={_errno_name(remount)},trace={trace}")
     if mode == "locksend":
         secret = start["seed"] % 1000
