@@ -233,13 +233,16 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
     The working directory (the bot starts there), the Python installation and the
     import path that process bots get (``sys.path`` and the folders of the packages an
     editable install serves, :func:`arena.referee._child_process.import_path`), the
-    launcher, and the folder of each word of ``program`` that names an existing file or
-    folder; only those under ``/tmp``, outermost first, each once.
+    launcher, the folders on ``PATH`` (a bot's ``PATH``, as ``clean_environment``
+    passes it on), and the folder of each word of ``program`` that names an existing
+    file or folder; only those under ``/tmp``, outermost first, each once.
     """
     from ._child_process import import_path
 
     found: list[str] = [os.getcwd(), sys.prefix, sys.base_prefix, os.path.dirname(JAIL),
                         os.path.dirname(os.path.realpath(sys.executable)), *import_path()]
+    found += [p for p in os.environ.get("PATH", os.defpath).split(os.pathsep)
+              if os.path.isabs(p) and os.path.isdir(p)]  # where a command's programs are
     for word in program:
         path = os.path.abspath(word)
         if os.path.isdir(path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,3 +139,7 @@ def test_the_import_path_under_tmp_stays_visible(tmp_path: Path,
     monkeypatch.syspath_prepend(str(checkout))
     monkeypatch.chdir("/")
     assert str(checkout) in sandbox.needed_under_tmp()
+    tools = tmp_path / "tools" / "bin"  # a bot's interpreter, found on PATH
+    tools.mkdir(parents=True)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}/usr/bin")
+    assert str(tools) in sandbox.needed_under_tmp()
