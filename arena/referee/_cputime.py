@@ -183,11 +183,12 @@ class _Files:
     reading the process's CPU clock (``clock_gettime``: nanoseconds, every
     thread, a fraction of a ``stat`` read) and its ``schedstat``; ``stat``
     is read only for a late answer, for the CPU time of reaped children.
-    ``children`` is that figure as last read: a meter counts the children's
+    ``children`` is that figure as last read (and ``tree`` the CPU time of the bot's
+    other processes): a meter counts the children's
     time since then, which can only be more than since the decision began.
     """
 
-    __slots__ = ("children", "clock", "pid", "sched", "stat")
+    __slots__ = ("children", "clock", "pid", "sched", "stat", "tree")
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -199,6 +200,8 @@ class _Files:
             if children is None:
                 raise OSError("unreadable stat")
             self.children = children
+            self.tree: float | None = None
+            """:func:`tree_cpu` and ``children`` as last read together (None: not yet)."""
         except OSError:
             self.close()
             raise
@@ -356,8 +359,9 @@ class Meter:
 
         - the CPU time of all the bot's processes during the decision (its
           threads and reaped children exactly, every other process descended
-          from its launcher over its whole life: under the sandbox, all of its
-          pid namespace, detached workers included; :func:`tree_cpu`);
+          from its launcher since the last late answer, or over its whole
+          life at the first: under the sandbox, all of its pid namespace,
+          detached workers included; :func:`tree_cpu`);
         - the wall time less the time the bot's main thread waited on a
           run queue and the time the referee's own thread did (it could not
           read an answer that had come while it waited for a CPU), less
@@ -375,13 +379,24 @@ class Meter:
         if cpu1 is None or children is None or task1 is None:
             return elapsed
         reaped = 0.0
+        files = _bot_files.get(self._leader)
+        if files is not None and files.pid != self._pid:
+            files = None
         if self._children0 is not None:  # since it was last read: never less than since t0
             reaped = max(0.0, children - self._children0)
-            files = _bot_files.get(self._leader)
-            if files is not None and files.pid == self._pid:
+            if files is not None:
                 files.children = children
+        # The other processes' time and what the bot reaped, since last read (the other
+        # processes' whole lives the first time). Under the sandbox the sum only grows: a
+        # process's time moves into its reaper's, both counted here.
+        tree = tree_cpu(self._leader, exclude=self._pid) + children
+        if files is None or files.tree is None:
+            others = tree - children + reaped
+        else:
+            others = max(0.0, tree - files.tree)
+        if files is not None:
+            files.tree = tree
         main_ran = task1.ran - self._task0.ran
-        others = reaped + tree_cpu(self._leader, exclude=self._pid)
         self.cpu = max(cpu1 - self._cpu0, main_ran) + self._head + others
         self.waited = max(0.0, task1.waited - self._task0.waited)
         referee1 = _own_times() if self._referee0 is not None else None
