@@ -2,11 +2,18 @@
 
 Starts the same bot the way the ``command`` and ``process`` hosts do
 (``ChildProcess``, under the same limits) and times until its ``ready``
-answer arrives, alternating plain and sandboxed starts so both see the same
-load. The floor is the plain start of the same program in the same run;
-the cost of the sandbox is the difference of the medians. Two programs: a
-shell one-liner (the floor of any start) and the Python child runner of the
-``process`` host with the ``random`` bot (a typical bot start).
+answer arrives, taking turns between plain and sandboxed starts (under
+each mechanism this machine has: bubblewrap and the ``unshare`` fallback)
+so all see the same load. The sandbox hides a private folder beside the
+current one, as a tournament hides its output folder. The floor is the
+plain start of the same program in the same run; the cost of the sandbox is
+the difference of the medians. Two programs: a shell one-liner (the floor
+of any start) and the Python child runner of the ``process`` host with the
+``random`` bot (a typical bot start).
+
+Then the cost of a fresh process per match (what the sandbox now does for a
+``process`` bot) against a pooled one: a pooled process answers the next
+match's ``start`` without starting again; that answer is the floor.
 
     python benchmarks/sandbox.py [--starts 30]
 """
@@ -15,16 +22,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 
 import trio
 
-from arena.referee import PROTOCOL_VERSION, ChildProcess, sandbox_argv, sandbox_mechanism
+from arena.referee import PROTOCOL_VERSION, ChildProcess
+from arena.referee._sandbox import _argv as mechanism_argv
+from arena.referee._sandbox import _probe, layout, needed_under_tmp
 
 SHELL = ["/bin/sh", "-c", 'read line; echo \'{"type":"ready","id":1}\'; read line']
 PYTHON = [sys.executable, "-m", "arena.referee._child", "--bot", "random", "--params", "{}"]
+
+
+START = {"type": "start", "id": 1, "protocol": PROTOCOL_VERSION, "seat": 0, "players": 3,
+         "match_id": "bench", "labels": ["a", "b", "c"], "rules": {}, "limits": {}, "seed": 1}
 
 
 def start_ms(argv: list[str], stdio: bool, sandbox: list[str] | None) -> float:
@@ -35,15 +50,26 @@ def start_ms(argv: list[str], stdio: bool, sandbox: list[str] | None) -> float:
         proc = ChildProcess(argv, stdio=stdio, memory_mb=1024, cpu_s=60, sandbox=sandbox)
         try:
             with trio.fail_after(20):
-                await proc.send({"type": "start", "id": 1, "protocol": PROTOCOL_VERSION,
-                                 "seat": 0, "players": 3, "match_id": "bench",
-                                 "labels": ["a", "b", "c"], "rules": {}, "limits": {},
-                                 "seed": 1})
+                await proc.send(START)
                 answer = await proc.receive()
-            assert answer.get("type") == "ready", answer
+            assert answer.get("type") == "ready", (answer, proc.tail())
             return (time.perf_counter() - t0) * 1000
         finally:
             proc.kill()
+
+    return trio.run(go)
+
+
+def pooled_ms(proc: ChildProcess) -> float:
+    """Milliseconds for a running (pooled) process to answer a new match's ``start``."""
+
+    async def go() -> float:
+        t0 = time.perf_counter()
+        with trio.fail_after(20):
+            await proc.send(START)
+            answer = await proc.receive()
+        assert answer.get("type") == "ready", answer
+        return (time.perf_counter() - t0) * 1000
 
     return trio.run(go)
 
@@ -52,21 +78,41 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=30, help="starts of each kind")
     args = parser.parse_args()
-    kind = sandbox_mechanism()
-    print(f"sandbox: {kind}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    if kind is None:
+    kinds = [kind for kind in ("bwrap", "unshare") if _probe(kind)[0] == kind]
+    print(f"mechanisms: {', '.join(kinds) or 'none'}; load average "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    if not kinds:
         print("no sandbox on this machine: nothing to measure")
         return
-    prefix = sandbox_argv()
-    for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
-        plain: list[float] = []
-        boxed: list[float] = []
-        for _ in range(args.starts):
-            plain.append(start_ms(argv, stdio, None))
-            boxed.append(start_ms(argv, stdio, prefix))
-        p, b = statistics.median(plain), statistics.median(boxed)
-        print(f"{name:>10}: start {p:7.1f} ms plain, {b:7.1f} ms sandboxed (medians of "
-              f"{args.starts}): the sandbox costs {b - p:+.1f} ms per bot start")
+    private = tempfile.mkdtemp(prefix=".bench-private-", dir=os.getcwd())
+    try:
+        for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
+            prefixes = {kind: mechanism_argv(kind, layout([private], [], needed_under_tmp(argv),
+                                                          1 << 30)) for kind in kinds}
+            times: dict[str, list[float]] = {"plain": [], **{kind: [] for kind in kinds}}
+            for _ in range(args.starts):
+                times["plain"].append(start_ms(argv, stdio, None))
+                for kind in kinds:
+                    times[kind].append(start_ms(argv, stdio, prefixes[kind]))
+            plain = statistics.median(times["plain"])
+            print(f"{name:>10}: start {plain:7.1f} ms plain (median of {args.starts})")
+            for kind in kinds:
+                boxed = statistics.median(times[kind])
+                print(f"{'':>10}  {boxed:7.1f} ms under {kind}: the sandbox costs "
+                      f"{boxed - plain:+.1f} ms per bot start")
+        # a fresh sandboxed process per match against a pooled one
+        proc = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60)
+        try:
+            pooled = statistics.median(pooled_ms(proc) for _ in range(args.starts))
+        finally:
+            proc.kill()
+        kind = kinds[0]
+        prefix = mechanism_argv(kind, layout([private], [], needed_under_tmp(PYTHON), 1 << 30))
+        fresh = statistics.median(start_ms(PYTHON, False, prefix) for _ in range(args.starts))
+        print(f"python bot per match: {pooled:7.1f} ms pooled (the floor), {fresh:7.1f} ms "
+              f"fresh under {kind}: a fresh process costs {fresh - pooled:+.1f} ms per match")
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

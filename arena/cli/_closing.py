@@ -104,11 +104,11 @@ def sandbox_option(command: F) -> F:
 
 def require_sandbox(sandbox: bool | None) -> None:
     """Exit with status 2 and one line when a sandbox is asked for and cannot be given."""
-    from arena.referee import sandbox_mechanism
+    from arena.referee import sandbox_unavailable_reason
 
-    if sandbox and sandbox_mechanism() is None:
-        click.echo("error: --sandbox: this machine cannot sandbox bots: install bubblewrap "
-                   "(apt-get install bubblewrap)", err=True)
+    why = sandbox_unavailable_reason() if sandbox else None
+    if why is not None:
+        click.echo(f"error: --sandbox: {why}", err=True)
         sys.exit(2)
 
 

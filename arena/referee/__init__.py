@@ -18,6 +18,7 @@ from ._protocol import PROTOCOL_VERSION, LineDecoder, ProtocolError, decode, enc
 from ._referee import make_host, play_match, process_pool, run_match
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._sandbox import mechanism as sandbox_mechanism
+from ._sandbox import unavailable_reason as sandbox_unavailable_reason
 from ._seats import CopyLabels, bot_spec, seat_specs
 from ._selfplay import Places, compare, play_bots, play_on
 from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
@@ -58,5 +59,6 @@ __all__ = [
     "resolve",
     "run_match",
 ]
-__all__ += ["WRITABLE_ENV", "SandboxUnavailable", "sandbox_argv", "sandbox_mechanism"]
+__all__ += ["WRITABLE_ENV", "SandboxUnavailable", "sandbox_argv", "sandbox_mechanism",
+            "sandbox_unavailable_reason"]
 __all__ += ["seat_specs"]

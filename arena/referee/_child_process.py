@@ -30,7 +30,7 @@ import trio
 from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
 
-__all__ = ["ChildProcess", "clean_environment", "limit_setter", "process_alive"]
+__all__ = ["ChildProcess", "clean_environment", "import_path", "limit_setter", "process_alive"]
 
 TAIL_BYTES = 2000
 """How much of a bot's own output a fault detail quotes."""
@@ -53,16 +53,21 @@ def clean_environment() -> dict[str, str]:
     bot's set iteration order, and with it the match, replays from the
     seed) and unbuffered Python output (so the tail survives a kill).
     """
-    path = _import_roots() + [p for p in sys.path if p and os.path.isdir(p)]
     return {
         "PATH": os.environ.get("PATH", os.defpath),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
-        "PYTHONPATH": os.pathsep.join(path),
+        "PYTHONPATH": os.pathsep.join(import_path()),
         "PYTHONHASHSEED": "0",
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
+
+
+def import_path() -> list[str]:
+    """Where a Python child finds what the referee imports: the folders of the packages
+    an editable install serves, then ``sys.path`` (the folders that exist)."""
+    return _import_roots() + [p for p in sys.path if p and os.path.isdir(p)]
 
 
 def _import_roots() -> list[str]:
@@ -241,6 +246,8 @@ class ChildProcess:
         self.closed = False
         self.uses = 0
         """Matches this process has served (for pools that retire old processes)."""
+        self.sandboxed = bool(sandbox)
+        """Whether it runs in the sandbox (a pool never reuses such a process)."""
         self._last_tail = ""
 
     # -- talking ---------------------------------------------------------------------------

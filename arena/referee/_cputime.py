@@ -31,8 +31,8 @@ import threading
 import time
 from typing import NamedTuple
 
-__all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "group_cpu", "process_clock",
-           "process_cpu", "task_times"]
+__all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "process_clock",
+           "process_cpu", "task_times", "tree_cpu"]
 
 try:
     CLOCK_TICK = 1.0 / os.sysconf("SC_CLK_TCK")
@@ -131,26 +131,39 @@ def task_times(path: str) -> TaskTimes | None:
     return _times(_read(path))
 
 
-def group_cpu(pgid: int, exclude: int) -> float:
-    """CPU seconds over their whole lives of the live processes of group ``pgid`` but ``exclude``.
+def tree_cpu(leader: int, exclude: int) -> float:
+    """CPU seconds over their whole lives of every process descended from ``leader`` but
+    ``exclude``, with what each has reaped (``cutime`` + ``cstime``).
 
-    A bot's workers (processes it forked, and under the sandbox the bot
-    itself beside its launcher) are found only when the answer is late,
-    so their CPU time at the decision's start is unknown: counting their
-    whole life can only charge the bot more than it spent, never less.
+    Under the sandbox that is every process of the bot's pid namespace, wherever it
+    went: a worker that called ``setsid`` is still below the namespace's first
+    process, and one that exited is either a zombie (its times still in ``/proc``)
+    or in the times its reaper reaped. Found only when the answer is late: counting
+    whole lives can only charge the bot more than it spent.
     """
-    total = 0.0
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
         return 0.0
     for entry in entries:
-        if not entry.isdigit() or int(entry) == exclude:
+        if not entry.isdigit():
             continue
         fields = _stat_fields(int(entry))
-        if fields is None or int(fields[2]) != pgid or fields[0] in (b"Z", b"X"):
+        if fields is None:
             continue
-        total += (int(fields[11]) + int(fields[12])) * CLOCK_TICK
+        pid = int(entry)
+        children.setdefault(int(fields[1]), []).append(pid)
+        times[pid] = _cpu(fields) or 0.0
+    total, todo = 0.0, list(children.get(leader, ()))
+    if leader != exclude:
+        total += times.get(leader, 0.0)
+    while todo:
+        pid = todo.pop()
+        if pid != exclude:
+            total += times.get(pid, 0.0)
+        todo += children.get(pid, ())
     return total
 
 
@@ -170,11 +183,12 @@ class _Files:
     reading the process's CPU clock (``clock_gettime``: nanoseconds, every
     thread, a fraction of a ``stat`` read) and its ``schedstat``; ``stat``
     is read only for a late answer, for the CPU time of reaped children.
-    ``children`` is that figure as last read: a meter counts the children's
+    ``children`` is that figure as last read (and ``tree`` the CPU time of the bot's
+    other processes): a meter counts the children's
     time since then, which can only be more than since the decision began.
     """
 
-    __slots__ = ("children", "clock", "pid", "sched", "stat")
+    __slots__ = ("children", "clock", "pid", "sched", "stat", "tree")
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -186,6 +200,8 @@ class _Files:
             if children is None:
                 raise OSError("unreadable stat")
             self.children = children
+            self.tree: float | None = None
+            """:func:`tree_cpu` and ``children`` as last read together (None: not yet)."""
         except OSError:
             self.close()
             raise
@@ -341,12 +357,16 @@ class Meter:
 
         The larger of two figures, each of which a bot cannot shrink:
 
-        - the CPU time of the bot's process group during the decision
-          (its threads and reaped children exactly, other live processes
-          of its group over their whole lives);
+        - the CPU time of all the bot's processes during the decision (its
+          threads and reaped children exactly, every other process descended
+          from its launcher since the last late answer, or over its whole
+          life at the first: under the sandbox, all of its pid namespace,
+          detached workers included; :func:`tree_cpu`);
         - the wall time less the time the bot's main thread waited on a
           run queue and the time the referee's own thread did (it could not
-          read an answer that had come while it waited for a CPU).
+          read an answer that had come while it waited for a CPU), less
+          nothing of what its other processes ran meanwhile: waiting for
+          one's own workers is not forgiven.
 
         A bot that sleeps or blocks waits on no run queue, so it is charged
         the wall time; one that spins is charged its CPU time, which on a
@@ -359,16 +379,30 @@ class Meter:
         if cpu1 is None or children is None or task1 is None:
             return elapsed
         reaped = 0.0
+        files = _bot_files.get(self._leader)
+        if files is not None and files.pid != self._pid:
+            files = None
         if self._children0 is not None:  # since it was last read: never less than since t0
             reaped = max(0.0, children - self._children0)
-            files = _bot_files.get(self._leader)
-            if files is not None and files.pid == self._pid:
+            if files is not None:
                 files.children = children
+        # The other processes' time and what the bot reaped, since last read (the other
+        # processes' whole lives the first time). Under the sandbox the sum only grows: a
+        # process's time moves into its reaper's, both counted here.
+        tree = tree_cpu(self._leader, exclude=self._pid) + children
+        if files is None or files.tree is None:
+            others = tree - children + reaped
+        else:
+            others = max(0.0, tree - files.tree)
+        if files is not None:
+            files.tree = tree
         main_ran = task1.ran - self._task0.ran
-        self.cpu = (max(cpu1 - self._cpu0, main_ran) + reaped + self._head
-                    + group_cpu(self._leader, exclude=self._pid))
+        self.cpu = max(cpu1 - self._cpu0, main_ran) + self._head + others
         self.waited = max(0.0, task1.waited - self._task0.waited)
         referee1 = _own_times() if self._referee0 is not None else None
         if referee1 is not None and self._referee0 is not None:
             self.lag = max(0.0, referee1.waited - self._referee0.waited)
-        return min(elapsed, max(self.cpu, elapsed - self.waited - self.lag))
+        # While the bot's other processes ran, a wait for the CPU was the bot's own doing:
+        # only the rest of the waiting is forgiven.
+        forgiven = max(0.0, self.waited + self.lag - others)
+        return min(elapsed, max(self.cpu, elapsed - forgiven))

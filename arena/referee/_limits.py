@@ -10,7 +10,7 @@ from ._cputime import Meter
 
 __all__ = ["Clock", "LimitError", "Limits"]
 
-_LEAST = {"bank_ms": 0, "memory_mb": 1, "lag_ms": 0}
+_LEAST = {"bank_ms": 0, "memory_mb": 1, "lag_ms": 0, "tmp_mb": 1}
 """The limits that may be null (none), and their least value otherwise."""
 
 
@@ -39,7 +39,9 @@ class Limits:
     punctual bot into a timeout. ``cpu_s`` caps a child process's CPU time
     over its life, a backstop if the referee itself dies. ``sandbox`` runs
     ``process`` and ``command`` bots in their own namespaces (see
-    ``arena.referee.sandbox_mechanism`` and docs/security.md).
+    ``arena.referee.sandbox_mechanism`` and docs/security.md); ``tmp_mb``
+    bounds a sandboxed bot's private ``/tmp`` and ``/dev/shm`` (each; ``None``:
+    ``memory_mb``'s figure).
 
     ``lag_ms`` makes the clock fair on a loaded machine: an answer later
     than budget plus grace by the wall clock is still in time if the bot's
@@ -75,6 +77,9 @@ class Limits:
     lag_ms: int = field(default=500, metadata={
         "doc": "Most time past move time plus grace a decision may take when the delay was the "
         "machine's, not the bot's (fair clocks, docs/tournaments.md); 0 turns them off (ms)."})
+    tmp_mb: int | None = field(default=None, metadata={
+        "doc": "Size of a sandboxed bot's private /tmp and /dev/shm, each (MB); null: "
+        "memory_mb's."})
 
     def __post_init__(self) -> None:
         for name in _NAMES:

@@ -37,7 +37,10 @@ class ProcessPool:
     Starting a Python process and importing a bot costs far more than a
     match's worth of moves for fast bots, so a tournament worker keeps them.
     Only processes that ended their match without a fault come back; each
-    serves at most ``max_uses`` matches. :meth:`close` kills every idle one.
+    serves at most ``max_uses`` matches. A sandboxed process never comes back:
+    each match of a competition gets a fresh one, so a bot cannot carry what it
+    saw in one match (the deals of a duplicate set) into the next.
+    :meth:`close` kills every idle one.
     """
 
     def __init__(self, max_uses: int = 200) -> None:
@@ -58,7 +61,8 @@ class ProcessPool:
     def release(self, key: tuple[Any, ...], proc: ChildProcess) -> None:
         """Keep ``proc`` for a later match, or kill it if it is spent or dead."""
         proc.uses += 1
-        if proc.closed or proc.poll() is not None or proc.uses >= self.max_uses:
+        if (proc.closed or proc.sandboxed or proc.poll() is not None
+                or proc.uses >= self.max_uses):
             proc.kill()
             return
         self._idle.setdefault(key, []).append(proc)
@@ -152,7 +156,8 @@ class _ChildHost(Host):
                     stdio=self._stdio(),
                     memory_mb=self._limits.memory_mb,
                     cpu_s=self._limits.cpu_s,
-                    sandbox=(sandbox_argv(self._private, program=self._argv())
+                    sandbox=(sandbox_argv(self._private, program=self._argv(),
+                                          tmp_mb=self._limits.tmp_mb or self._limits.memory_mb)
                              if self._limits.sandbox else None),
                 )
             except SandboxUnavailable as exc:
@@ -231,6 +236,7 @@ class _ChildHost(Host):
             answer = await proc.receive()
             return answer_value(answer, message["type"], message["id"])
         except BotFault as fault:
+            self._faulted = True  # kept for the rest of the match, never for another
             if fault.kind != "crash" or not fault.detail.startswith("bot error"):
                 self._drop()
             raise

@@ -1,105 +1,226 @@
-"""Running a stranger's bot in its own Linux namespaces.
+"""Running a stranger's bot in its own Linux namespaces, without any privilege.
 
 A sandboxed bot process (``process`` and ``command`` hosts, with
-``limits.sandbox``) runs in its own pid, network, IPC and mount namespaces:
+``limits.sandbox``) runs in its own pid, network, IPC, UTS and mount namespaces:
 
 - its own pid namespace: it sees only its own processes in ``/proc``, and
   when the referee kills it, everything it started dies with it (a child
   that called ``setsid`` included: the namespace ends with its first process);
 - no network: only a loopback interface that is down;
-- a private, empty ``/tmp`` (its scratch space, gone when it ends), but for
-  what the bot needs to start that lies under ``/tmp`` (a checkout or a
-  virtual environment there), shown read-only (bubblewrap) or, under
-  ``unshare``, by leaving ``/tmp`` shared;
-- the rest of the file system read-only (bubblewrap), with the tournament's
-  private paths (its output folder and config) hidden: an empty directory
-  or an empty file in their place.
+- a file system built for it, read-only: every folder of the machine but the
+  tournament's private paths (its output folder and config), which are not
+  there at all (no mount covers them, so ``/proc/self/mountinfo`` does not
+  name them); a private ``/tmp`` and ``/dev/shm`` (its scratch space, each of
+  at most ``tmp_mb``, gone when it ends), beside which what the bot needs to
+  start that lies under ``/tmp`` (a checkout, a virtual environment, an import
+  path there) is shown read-only;
+- no privilege: when arena runs as root, the bot runs as uid and gid 65534
+  with no capability left (bounding set included) and ``no_new_privs``, so no
+  mount can be undone; and a seccomp filter refuses file locks, leases and
+  notifications, keyrings, io_uring, new namespaces and mounts
+  (:mod:`arena.referee._jail`, the last step into the sandbox).
 
-Bubblewrap (``bwrap``, Debian package ``bubblewrap``) is used when it works
-here; else util-linux ``unshare`` (which needs root), which gives the same
-namespaces and hidden paths but leaves the file system writable. The
-resource limits (``RLIMIT_AS``, CPU, files, output size) apply as without a
-sandbox. docs/security.md describes what is and is not contained.
+Bubblewrap (``bwrap``, Debian package ``bubblewrap``) builds it when it works
+here; else util-linux ``unshare`` (which needs root) gives the namespaces and
+the launcher builds the same file system itself. ``ARENA_SANDBOX=bwrap``,
+``unshare`` or ``none`` forces a mechanism. The resource limits
+(``RLIMIT_AS``, CPU, files, output size) apply as without a sandbox.
+docs/security.md describes what is and is not contained.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import os
-import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 
-__all__ = ["WRITABLE_ENV", "SandboxUnavailable", "mechanism", "sandbox_argv"]
+__all__ = ["MECHANISM_ENV", "WRITABLE_ENV", "SandboxUnavailable", "mechanism", "sandbox_argv",
+           "unavailable_reason"]
+
+MECHANISM_ENV = "ARENA_SANDBOX"
+"""Forces a mechanism: ``bwrap``, ``unshare`` or ``none`` (no sandbox); unset, the first
+of bubblewrap and ``unshare`` that works here."""
+
+WRITABLE_ENV = "ARENA_SANDBOX_WRITABLE"
+"""Folders (``os.pathsep``-separated) that sandboxed bots may write to, when an organiser
+wants to give them one."""
+
+BOT_UID = 65534
+"""Whom a sandboxed bot runs as in its user namespace (``nobody``/``nogroup``), whoever
+runs arena."""
+
+JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_jail.py")
+"""The launcher that drops privileges, filters system calls and runs the bot."""
+
+_REPLACED = ("/proc", "/dev", "/tmp")
+"""Top-level folders the sandbox makes anew rather than showing the machine's."""
 
 
 class SandboxUnavailable(RuntimeError):
     """The sandbox was asked for and this machine cannot give it."""
 
 
-def _bwrap_argv(bwrap: str, private: Sequence[str], writable: Sequence[str],
-                keep: Sequence[str] = ()) -> list[str]:
-    argv = [bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/",
-            "--dev", "/dev", "--proc", "/proc", "--perms", "1777", "--tmpfs", "/tmp"]
-    for path in keep:  # what the bot needs to start, where it lies under the private /tmp
-        argv += ["--ro-bind", path, path]
-    for path in writable:
-        argv += ["--bind", path, path]
-    for path in private:  # after the writable folders: a private path inside one stays covered
-        if os.path.isdir(path):
-            argv += ["--perms", "0555", "--tmpfs", path, "--remount-ro", path]
-        elif os.path.exists(path):
-            argv += ["--ro-bind", "/dev/null", path]
-    return [*argv, "--"]  # the program starts in the same directory, read-only
+Step = tuple[object, ...]
 
 
-def _unshare_argv(unshare: str, private: Sequence[str], writable: Sequence[str],
-                  keep: Sequence[str] = ()) -> list[str]:
-    # A mount namespace of our own: a private /tmp and the private paths covered, then exec.
-    # A tmpfs over /tmp would hide what the bot needs to start when that lies under /tmp
-    # (a checkout there): then /tmp stays shared, as the file system does under unshare.
-    steps = ["mount --make-rprivate /"]
-    if not keep:
-        steps.append("mount -t tmpfs -o mode=1777 tmpfs /tmp")
-    for path in private:
-        if os.path.isdir(path):
-            steps.append(f"mount -t tmpfs -o size=1m,mode=0555 tmpfs {shlex.quote(path)}")
-        elif os.path.exists(path):
-            steps.append(f"mount --bind /dev/null {shlex.quote(path)}")
-    del writable  # the file system stays writable under unshare
-    script = " && ".join(steps) + ' && exec "$@"'
-    return [unshare, "--pid", "--fork", "--kill-child", "--mount-proc", "--net", "--ipc",
-            "--uts", "--mount", "--", "/bin/sh", "-c", script, "arena-sandbox"]
-
-
-def _works(argv: list[str]) -> bool:
+def _visit(folder: str, hidden: frozenset[str], kind: str, steps: list[Step],
+           skip: Sequence[str] = ()) -> None:
+    """Show what ``folder`` holds (``kind``: ``ro-bind`` or ``bind``), but the ``hidden``
+    paths: a folder with a hidden path below it is made anew and its entries shown one
+    by one, so a hidden path is simply absent, and no mount is named after it."""
     try:
-        done = subprocess.run([*argv, "/bin/sh", "-c", "exit 0"], capture_output=True,
-                              timeout=20, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        if path in skip or path in hidden:
+            continue
+        if os.path.islink(path):
+            steps.append(("symlink", os.readlink(path), path))
+        elif os.path.isdir(path) and any(h.startswith(path + "/") for h in hidden):
+            steps.append(("dir", path))
+            _visit(path, hidden, kind, steps)
+        else:
+            steps.append((kind, path, path))
 
 
-@functools.cache
-def mechanism() -> str | None:
-    """``"bwrap"`` or ``"unshare"``: the sandbox this machine can give, or ``None``.
+def _show(path: str, hidden: frozenset[str], kind: str, steps: list[Step]) -> None:
+    if path in hidden or not os.path.exists(path):
+        return
+    if os.path.isdir(path) and any(h.startswith(path + "/") for h in hidden):
+        steps.append(("dir", path))
+        _visit(path, hidden, kind, steps)
+    else:
+        steps.append((kind, path, path))
 
-    Found once per process by starting a trivial sandboxed program.
-    """
-    bwrap = shutil.which("bwrap")
-    if bwrap and _works(_bwrap_argv(bwrap, (), ())):
-        return "bwrap"
-    unshare = shutil.which("unshare")
-    if unshare and _works(_unshare_argv(unshare, (), ())):
-        return "unshare"
+
+def layout(private: Sequence[str], writable: Sequence[str], keep: Sequence[str],
+           tmp_bytes: int | None) -> list[Step]:
+    """The sandbox's file system, step by step (bubblewrap's options, in order)."""
+    hidden = frozenset(os.path.realpath(p) for p in private)
+    steps: list[Step] = []
+    _visit("/", hidden, "ro-bind", steps, skip=_REPLACED)
+    steps += [("dev", "/dev"), ("proc", "/proc"), ("tmpfs", "/tmp", tmp_bytes),
+              ("tmpfs", "/dev/shm", tmp_bytes), ("remount-ro", "/dev")]
+    for path in keep:  # what the bot needs to start, where it lies under the private /tmp
+        _show(os.path.realpath(path), hidden, "ro-bind", steps)
+    for path in writable:  # an organiser's choice: what it holds that is private is covered
+        path = os.path.realpath(path)
+        if path not in hidden and os.path.exists(path):
+            steps.append(("bind", path, path))
+            steps += [("cover", h) for h in sorted(hidden) if h.startswith(path + "/")
+                      and os.path.exists(h)]
+    return steps
+
+
+def _bwrap_argv(bwrap: str, steps: Sequence[Step], root: bool) -> list[str]:
+    # A user namespace in which the bot is uid 65534 with no capability (as root too:
+    # bubblewrap would keep root's otherwise): the mounts belong to it, and it cannot
+    # undo them.
+    argv = [bwrap, "--unshare-user", "--uid", str(BOT_UID), "--gid", str(BOT_UID),
+            "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent"]
+    if root:
+        argv += ["--cap-drop", "ALL"]
+    for step in steps:
+        kind = str(step[0])
+        if kind == "tmpfs":
+            argv += ["--perms", "1777"]
+            if step[2]:
+                argv += ["--size", str(step[2])]
+            argv += ["--tmpfs", str(step[1])]
+        elif kind == "cover":  # an empty folder or file, read-only, over a private path
+            path = str(step[1])
+            argv += (["--perms", "0555", "--size", "4096", "--tmpfs", path, "--remount-ro", path]
+                     if os.path.isdir(path) else ["--ro-bind", "/dev/null", path])
+        elif kind in ("dev", "proc", "dir", "remount-ro"):
+            argv += [f"--{kind}", str(step[1])]
+        else:  # ro-bind, bind, symlink
+            argv += [f"--{kind}", str(step[1]), str(step[2])]
+    return [*argv, "--remount-ro", "/", "--"]
+
+
+def _jail(layout_steps: Sequence[Step] | None) -> list[str]:
+    spec = {"layout": None if layout_steps is None else [list(s) for s in layout_steps],
+            "cwd": os.getcwd(), "uid": BOT_UID, "gid": BOT_UID}
+    return [sys.executable, "-I", "-S", JAIL, json.dumps(spec), "--"]
+
+
+def _unshare_argv(unshare: str) -> list[str]:
+    # A user namespace first, so that the others belong to it: the launcher, uid 65534
+    # there with that namespace's capabilities (--keep-caps), builds the file system,
+    # then drops every capability before the bot runs.
+    return [unshare, "--user", f"--map-user={BOT_UID}", f"--map-group={BOT_UID}",
+            "--keep-caps", "--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts",
+            "--mount", "--propagation", "private", "--"]
+
+
+def _argv(kind: str, steps: Sequence[Step]) -> list[str]:
+    if kind == "bwrap":
+        return [*_bwrap_argv(shutil.which("bwrap") or "bwrap", steps, os.geteuid() == 0),
+                *_jail(None)]
+    return [*_unshare_argv(shutil.which("unshare") or "unshare"), *_jail(steps)]
+
+
+def _try(kind: str) -> str | None:
+    """Why ``kind`` cannot sandbox a bot here (one line), or None if a trivial sandboxed
+    program runs and finds itself without privilege."""
+    program = "bwrap" if kind == "bwrap" else "unshare"
+    if shutil.which(program) is None:
+        return (f"{program} is not installed" + (" (apt-get install bubblewrap)"
+                                                 if kind == "bwrap" else ""))
+    check = ("import os, sys; s = open('/proc/self/status').read(); "
+             "sys.exit(0 if 'CapEff:\t0000000000000000' in s and "
+             "(os.getuid() != 0 or not os.geteuid() == 0) else 3)")
+    steps = layout((), (), needed_under_tmp([sys.executable]), 1 << 20)
+    argv = [*_argv(kind, steps), sys.executable, "-I", "-S", "-c", check]
+    try:
+        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"{program} did not run: {exc}"
+    if done.returncode == 3:
+        return f"under {program} the bot would keep root or a capability"
+    if done.returncode != 0:
+        lines = done.stderr.decode(errors="replace").strip().splitlines()
+        return f"{program} failed: " + (lines[-1] if lines else f"exit status {done.returncode}")
     return None
 
 
-WRITABLE_ENV = "ARENA_SANDBOX_WRITABLE"
-"""Folders (``os.pathsep``-separated) that sandboxed bots may write to, when an organiser
-wants to give them one (bubblewrap only)."""
+@functools.cache
+def _probe(choice: str) -> tuple[str | None, str]:
+    """(the mechanism, or None; why not, for each that was tried)."""
+    if choice in ("none", "off"):
+        return None, f"{MECHANISM_ENV}={choice}"
+    if choice and choice not in ("bwrap", "unshare"):
+        return None, f"{MECHANISM_ENV}={choice!r} is not one of bwrap, unshare, none"
+    reasons = []
+    for kind in [choice] if choice else ["bwrap", "unshare"]:
+        why = _try(kind)
+        if why is None:
+            return kind, ""
+        reasons.append(why)
+    return None, "; ".join(reasons)
+
+
+def mechanism() -> str | None:
+    """``"bwrap"`` or ``"unshare"``: the sandbox this machine can give, or ``None``.
+
+    Found once per process (per value of ``ARENA_SANDBOX``; ``_probe.cache_clear()``
+    forgets) by starting a trivial sandboxed program that must find itself without
+    privilege.
+    """
+    return _probe(os.environ.get(MECHANISM_ENV, "").strip().lower())[0]
+
+
+def unavailable_reason() -> str | None:
+    """One line saying why this machine cannot sandbox bots, or None when it can."""
+    kind, why = _probe(os.environ.get(MECHANISM_ENV, "").strip().lower())
+    return None if kind else f"no sandbox on this machine: {why}"
 
 
 def _under_tmp(path: str) -> bool:
@@ -109,13 +230,19 @@ def _under_tmp(path: str) -> bool:
 def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
     """What a bot needs to start that lies under ``/tmp``, which the sandbox replaces.
 
-    The working directory (the bot starts there), the Python installation (process
-    bots run it) and the folder of each word of ``program`` that names an existing
+    The working directory (the bot starts there), the Python installation and the
+    import path that process bots get (``sys.path`` and the folders of the packages an
+    editable install serves, :func:`arena.referee._child_process.import_path`), the
+    launcher, the folders on ``PATH`` (a bot's ``PATH``, as ``clean_environment``
+    passes it on), and the folder of each word of ``program`` that names an existing
     file or folder; only those under ``/tmp``, outermost first, each once.
     """
-    import sys
+    from ._child_process import import_path
 
-    found: list[str] = [os.getcwd(), sys.prefix, sys.base_prefix]
+    found: list[str] = [os.getcwd(), sys.prefix, sys.base_prefix, os.path.dirname(JAIL),
+                        os.path.dirname(os.path.realpath(sys.executable)), *import_path()]
+    found += [p for p in os.environ.get("PATH", os.defpath).split(os.pathsep)
+              if os.path.isabs(p) and os.path.isdir(p)]  # where a command's programs are
     for word in program:
         path = os.path.abspath(word)
         if os.path.isdir(path):
@@ -123,34 +250,32 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
         elif os.path.exists(path):
             found.append(os.path.dirname(path))
     keep: list[str] = []
-    for path in sorted({p for p in found if _under_tmp(p)}, key=len):
-        if path != "/tmp" and not any(path.startswith(k + "/") or path == k for k in keep):
+    for path in sorted({os.path.realpath(p) for p in found}, key=len):
+        if (_under_tmp(path) and path != "/tmp"
+                and not any(path.startswith(k + "/") or path == k for k in keep)):
             keep.append(path)
     return keep
 
 
 def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = None,
-                 program: Sequence[str] = ()) -> list[str]:
+                 program: Sequence[str] = (), tmp_mb: int | None = None) -> list[str]:
     """The command prefix that runs a program in the sandbox.
 
-    ``private`` paths are hidden from the program; ``writable`` paths stay
-    writable (bubblewrap only: an organiser's choice, e.g. a data folder).
-    ``program`` is the command line to run: what it names under ``/tmp`` stays
-    visible, read-only, beside the private ``/tmp`` (see :func:`needed_under_tmp`).
-    Raises :class:`SandboxUnavailable` when this machine has no sandbox.
+    ``private`` paths are absent from the program's file system; ``writable`` paths
+    stay writable (an organiser's choice, e.g. a data folder; default: those in
+    ``ARENA_SANDBOX_WRITABLE``). ``program`` is the command line to run: what it names
+    under ``/tmp`` stays visible, read-only, beside the private ``/tmp`` (see
+    :func:`needed_under_tmp`). ``tmp_mb`` bounds the private ``/tmp`` and
+    ``/dev/shm`` (each; ``None``: unbounded). Raises :class:`SandboxUnavailable`
+    (with :func:`unavailable_reason`) when this machine has no sandbox.
     """
     kind = mechanism()
+    if kind is None:
+        raise SandboxUnavailable(unavailable_reason() or "no sandbox on this machine")
     if writable is None:
         writable = os.environ.get(WRITABLE_ENV, "").split(os.pathsep)
     private = [os.path.abspath(p) for p in private if p]
     writable = [os.path.abspath(p) for p in writable if p]
-    keep = needed_under_tmp(program)
-    if kind == "bwrap":
-        return _bwrap_argv(shutil.which("bwrap") or "bwrap", private, writable, keep)
-    if kind == "unshare":
-        return _unshare_argv(shutil.which("unshare") or "unshare", private, writable, keep)
-    raise SandboxUnavailable(
-        "no sandbox on this machine: install bubblewrap (apt-get install bubblewrap), or run "
-        "as root for unshare"
-    )
-
+    steps = layout(private, writable, needed_under_tmp(program),
+                   None if tmp_mb is None else int(tmp_mb) << 20)
+    return _argv(kind, steps)

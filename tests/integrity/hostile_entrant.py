@@ -12,12 +12,22 @@ that survive. Modes:
 - ``write DIR``: create a file in DIR (the run's output folder);
 - ``forkbomb``: fork a tree of 255 processes that sleep forever;
 - ``setsid``: fork a child that leaves the process group and sleeps forever;
-- ``proc``: read the command lines of every process it can see in /proc.
+- ``proc``: read the command lines of every process it can see in /proc;
+- ``root DIR``: look for privilege (``CapEff``, its uid), try to unmount ``/proc`` and
+  to remount ``/`` writable, and look for DIR (the output folder) in the mount table
+  and the file system;
+- ``locksend FILE`` / ``lockrecv FILE``: pass a number (the sender's seed, modulo 1000)
+  from one seat to another through a byte-range lock on FILE, which both can read;
+- ``tmpfill``: write up to 64 MiB into ``/tmp``.
 """
 
+import ctypes
+import errno
+import fcntl
 import json
 import os
 import socket
+import struct
 import sys
 import time
 
@@ -26,7 +36,18 @@ from entrant_play import answer as play
 mode, args = sys.argv[2], sys.argv[3:]
 
 
-def attempt() -> str:
+def _errno_name(code: int) -> str:
+    return errno.errorcode.get(code, str(code)) if code else "ok"
+
+
+def _lock_held(fd: int, offset: int) -> bool:
+    """Whether another process holds a lock on byte ``offset`` (``F_GETLK``)."""
+    query = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, offset, 1, 0)
+    answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+    return struct.unpack("hhqqi4x", answer)[0] != fcntl.F_UNLCK
+
+
+def attempt(start: dict) -> str:
     if mode == "read":
         seen = []
         for path in args:
@@ -74,13 +95,58 @@ def attempt() -> str:
                 except OSError:
                     pass
         return "proc:" + " | ".join(lines)
+    if mode == "root":
+        with open("/proc/self/status") as file:
+            status = dict(line.split(":\t", 1) for line in file.read().splitlines()
+                          if ":\t" in line)
+        libc = ctypes.CDLL(None, use_errno=True)
+        umount = libc.umount2(b"/proc", 2) and ctypes.get_errno()  # MNT_DETACH
+        remount = libc.mount(None, b"/", None, ctypes.c_ulong(32 | 4096), None) \
+            and ctypes.get_errno()  # MS_REMOUNT | MS_BIND: writable again
+        with open("/proc/self/mountinfo") as file:
+            trace = args[0] in file.read() or os.path.exists(args[0])
+        return (f"root:cap={status['CapEff'].strip()},bnd={status['CapBnd'].strip()},"
+                f"nnp={status['NoNewPrivs'].strip()},uid={os.getuid()},"
+                f"umount={_errno_name(umount)},remount={_errno_name(remount)},trace={trace}")
+    if mode == "locksend":
+        secret = start["seed"] % 1000
+        fd = os.open(args[0], os.O_RDONLY)  # kept open: the lock lasts as long as the bot
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, secret)
+        except OSError as exc:
+            return f"locksend:{secret}:{_errno_name(exc.errno or 0)}"
+        return f"locksend:{secret}:ok"
+    if mode == "lockrecv":
+        fd = os.open(args[0], os.O_RDONLY)
+        until = time.monotonic() + 8
+        while time.monotonic() < until:
+            try:
+                held = [offset for offset in range(1000) if _lock_held(fd, offset)]
+            except OSError as exc:
+                return f"lockrecv:{_errno_name(exc.errno or 0)}"
+            if held:
+                return f"lockrecv:{held[0]}"
+            time.sleep(0.05)
+        return "lockrecv:nothing"
+    if mode == "tmpfill":
+        written = 0
+        try:
+            with open("/tmp/fill", "wb") as file:
+                while written < 64:
+                    file.write(b"x" * (1 << 20))
+                    file.flush()
+                    written += 1
+        except OSError as exc:
+            return f"tmpfill:{written}:{_errno_name(exc.errno or 0)}"
+        return f"tmpfill:{written}:ok"
     return "plain"
 
 
 for raw in sys.stdin.buffer:
     msg = json.loads(raw)
     if msg["type"] == "start":
-        out = {"type": "ready", "id": msg["id"], "name": "entrant", "version": attempt()[:4000]}
+        out = {"type": "ready", "id": msg["id"], "name": "entrant",
+               "version": attempt(msg)[:4000]}
     elif msg["type"] in ("play", "exchange"):
         out = play(msg)
     elif msg["type"] == "quit":

@@ -191,10 +191,12 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
     if isinstance(fmt, GauntletFormat):
         issues.extend(_gauntlet_issues(config, fmt, seen))
     if check_bots and config.limits.sandbox:
-        from arena.referee import sandbox_mechanism
+        from arena.referee import sandbox_unavailable_reason
 
-        if sandbox_mechanism() is None:
-            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots: install "
+        why = sandbox_unavailable_reason()
+        if why is not None:
+            issues.append((("limits", "sandbox"), "this machine cannot sandbox bots ("
+                           f"{why.removeprefix('no sandbox on this machine: ')}): install "
                            "bubblewrap (apt-get install bubblewrap), or set sandbox: false"))
     if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
         from arena.tournament._swiss import table_sizes
