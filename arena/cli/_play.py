@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from arena.cli import InputError, main
+from arena.cli._closing import refuse_unstartable
 from arena.game import Card, IllegalMove, Move, Rules, View
 from arena.records import RecordWriter
 from arena.referee import (
@@ -262,6 +263,11 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
         hosts: list[Host] = [HumanHost() if i == seat else make_host(s, limits)
                              for i, s in enumerate(seats)]
     except ValueError as exc:  # MatchSpecError included
+        raise InputError(str(exc)) from None
+    try:
+        refuse_unstartable([s for i, s in enumerate(seats) if i != seat], rules=rules,
+                           limits=limits, players=players)
+    except MatchSpecError as exc:
         raise InputError(str(exc)) from None
     try:
         writer = RecordWriter(records_path)

@@ -334,7 +334,12 @@ def _run_ab(
 ) -> int:
     """Run the A/B tournament in ``folder`` as arena run does; print the verdict; the exit
     status its closing lines call for."""
-    from arena.cli._closing import closing_status, log_to_folder, sandbox_header
+    from arena.cli._closing import (
+        closing_status,
+        log_to_folder,
+        refuse_unstartable_entrants,
+        sandbox_header,
+    )
     from arena.cli._progress import LineReporter
     from arena.cli._report import save_results
     from arena.cli._run import LiveReporter, final_sprt, played_line
@@ -348,6 +353,7 @@ def _run_ab(
         progress.print(header, highlight=False)
         shown = LiveReporter if progress.is_terminal else LineReporter
         reporter = shown(progress, config.name, sprt=True)
+    refuse_unstartable_entrants(config, sandbox, private=[folder])
     log = log_to_folder(folder) if kept else None
     try:
         result = run_tournament(config, out=folder, jobs=jobs, reporter=reporter,

@@ -21,6 +21,7 @@ from ._sandbox import mechanism as sandbox_mechanism
 from ._seats import CopyLabels, bot_spec, seat_specs
 from ._selfplay import Places, compare, play_bots, play_on
 from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
+from ._trial import try_starts
 
 __all__ = [
     "HOST_KINDS",
@@ -60,3 +61,4 @@ __all__ = [
 ]
 __all__ += ["WRITABLE_ENV", "SandboxUnavailable", "sandbox_argv", "sandbox_mechanism"]
 __all__ += ["seat_specs"]
+__all__ += ["try_starts"]
