@@ -215,7 +215,7 @@ def _exchange_problem(cards: list[Card], count: int, hand: list[Card]) -> str | 
 
 @click.command("play")
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--bots", "_bots_flag", is_flag=True, hidden=True,
+@click.option("--bots", "_bots_flag", is_flag=True,
               help="Optional marker before the bots: arena play --bots greedy mc mc.")
 @click.option("--preset", default="standard", show_default=True,
               help="Rules preset: standard, runs, daifugo.")

@@ -265,8 +265,9 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
               help="Seats at the table.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the deals.")
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
-              help="Matches played at once in worker processes.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(1),
+              help="Matches played at once in worker processes (default: the number of cores, "
+                   "as for arena run).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder, as of arena run (records.jsonl, config.yaml, arena.log...); "
                    "the same command again resumes there. Without it nothing is kept.")
@@ -283,7 +284,8 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
 @sandbox_option
 def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
-    alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int, jobs: int,
+    alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int,
+    jobs: int | None,
     out: str | None, host: str, move_ms: int, from_records: tuple[str, ...], as_json: bool,
     quiet: bool, sandbox: bool | None,
 ) -> None:
@@ -329,7 +331,7 @@ def ab_command(
 
 
 def _run_ab(
-    config: TournamentConfig, folder: Path, *, kept: bool, jobs: int, as_json: bool,
+    config: TournamentConfig, folder: Path, *, kept: bool, jobs: int | None, as_json: bool,
     quiet: bool, sandbox: bool | None,
 ) -> int:
     """Run the A/B tournament in ``folder`` as arena run does; print the verdict; the exit
