@@ -18,8 +18,10 @@ _SUITS = {"S": ("♠", ""), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣
 
 
 def cards_text(cards: str | Sequence[str]) -> Text:
-    """Cards as a spectator reads them: 10♥ Q♠, hearts and diamonds in red, "pass" as is."""
-    words = cards.split() if isinstance(cards, str) else list(cards)
+    """Cards as a spectator reads them: 10♥ Q♠, hearts and diamonds in red, "pass" as is
+    (and whatever a damaged record holds instead of cards, as text)."""
+    words = (cards.split() if isinstance(cards, str) else
+             [str(card) for card in cards] if isinstance(cards, list) else [str(cards)])
     out = Text()
     for k, card in enumerate(words):
         if k:
@@ -69,12 +71,14 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
         for name in ("seat", "bot", "role", "dealt hand"):
             hands.add_column(name)
         for seat, hand in enumerate(entry["hands"]):
-            hands.add_row(str(seat), Text(labels[seat]), roles[seat] or "", cards_text(hand))
+            role = roles[seat]
+            hands.add_row(str(seat), Text(labels[seat]), "" if role is None else Text(str(role)),
+                          cards_text(hand))
         console.print(hands)
         for ex in entry.get("exchanges") or ():
             console.print(Text.assemble(
                 "  exchange: ", Text(labels[ex["from"]]), " gives ", cards_text(ex["cards"]),
-                " to ", Text(labels[ex["to"]]), f" ({ex['kind']})"), soft_wrap=True)
+                " to ", Text(labels[ex["to"]]), f" ({ex.get('kind')})"), soft_wrap=True)
         moves = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
         for name, justify in (("#", "right"), ("bot", "left"), ("move", "left"),
                               ("ms", "right"), ("", "left")):
