@@ -41,8 +41,17 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
         click.echo(f"warning: not replayable: {problem}", err=True)
     if not quiet:
         click.echo(f"report of {result.matches} matches: {result.index}")
-    if open_browser:
-        webbrowser.open(result.index.resolve().as_uri())
+    if open_browser and not _open(result.index):
+        click.echo(f"warning: could not open a browser (no display?): open {result.index} "
+                   "yourself", err=True)
+
+
+def _open(index: Path) -> bool:
+    """Open the report in a browser; False when none could be started (no display)."""
+    try:
+        return webbrowser.open(index.resolve().as_uri())
+    except webbrowser.Error:
+        return False
 
 
 def save_results(folder: Path, *, report: bool, quiet: bool) -> None:
