@@ -33,7 +33,7 @@ import yaml
 
 import arena
 from arena.ratings import Results, finite, rate_results, read_many
-from arena.records import deal_moves
+from arena.records import FaultLog, deal_moves
 from arena.tournament import Standings
 
 from ._replay import ReplayError, moves_as_recorded, replay_deals
@@ -147,6 +147,7 @@ def write_report(
     replays = _Replays(building, target, index)
     arena_versions: set[str] = set()
     seen: set[str] = set()
+    faults = FaultLog()
     for record in read_many(paths, skip):
         match_id = str(record.get("match_id"))
         if match_id in seen:  # counted once, as the ratings count it
@@ -156,6 +157,7 @@ def write_report(
         standings.add(record)
         arena_versions.add(str(record.get("arena_version")))
         _count(record, stats)
+        faults.add(record)
         replays.add(record)
     replays.flush()
     unreplayable = replays.unreplayable
@@ -168,7 +170,7 @@ def write_report(
         "records": [str(p) for p in paths],
         "leaderboard": finite(board.to_dict()),
         "standings": standings.to_list(),
-        "bots": {label: _bot_summary(s) for label, s in sorted(stats.items())},
+        "bots": {label: _bot_summary(label, s, faults) for label, s in sorted(stats.items())},
         "course": _course(results),
         "config": config_text,
         "versions": {"arena": sorted(arena_versions)},
@@ -340,8 +342,14 @@ def _count(record: Mapping[str, Any], stats: dict[str, _BotStats]) -> None:
             faults[fault["kind"]] = faults.get(fault["kind"], 0) + 1
 
 
-def _bot_summary(stats: _BotStats) -> dict[str, Any]:
+def _bot_summary(label: str, stats: _BotStats, faults: FaultLog) -> dict[str, Any]:
+    log = faults.bots.get(label)
+    line = log.line() if log is not None else None
     return {
+        # A bot that never made a move of its own (it could not start, say): its place is
+        # no measure of its play, and the report says so with its first fault.
+        "never_played": log is not None and log.silent,
+        "first_fault": line.removeprefix(f"{label}: ") if line else None,
         "moves": stats.moves,
         "faults": sum(stats.faults.values()),
         "fault_kinds": dict(sorted(stats.faults.items())),
