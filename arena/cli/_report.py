@@ -25,6 +25,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     """
     from arena.ratings import RatingsError
     from arena.report import write_report
+    from arena.tournament import default_jobs
 
     folder = Path(out)
     if not records and not (folder / "records.jsonl").is_file():
@@ -32,7 +33,8 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
                          "or --records FILE)")
     try:
         result = write_report(folder, records or None,
-                              on_skip=lambda message: click.echo(f"warning: {message}", err=True))
+                              on_skip=lambda message: click.echo(f"warning: {message}", err=True),
+                              jobs=default_jobs())  # every core, as arena run plays
     except RatingsError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
