@@ -74,7 +74,7 @@ def config(tmp_path: Path, bot: str) -> Path:
     path = tmp_path / "t.yaml"
     path.write_text(
         "name: startcheck\nplayers: 2\nformat: {type: round_robin}\n"
-        "rules: {preset: standard, rounds: 1}\nlimits: {start_ms: 2000}\n"
+        "rules: {preset: standard, rounds: 1}\nlimits: {start_ms: 20000}\n"
         f"bots:\n  - {bot}\n  - {{name: greedy}}\n  - {{name: random}}\n", encoding="utf-8")
     return path
 
