@@ -11,9 +11,14 @@ is ready, and the median time to open one replay by deep link. The floor is the 
 built from the 120 original matches, loaded in the same browser. The machine's load average
 is printed with the figures, since the CPU may be shared.
 
-The build replays every move through the rules engine: at the ~220 matches/s the demo built
-at, 100,000 matches take some 8 minutes of one core, and 1.7 GB of records in a temporary
-folder (``--matches 10000`` for a quick look). docs/report.md holds the figures it gave.
+First, the demo tournament itself (configs/demo.yaml, 1,800 matches, every core) against the
+report of its records, with one worker and with every core (``--demo-runs``, medians): the
+report should build at least as fast as the run that made the records.
+
+The build replays every move through the rules engine, with every core: at the ~220
+matches/s the demo built at on one, 100,000 matches take some 8 minutes of one core, and
+1.7 GB of records in a temporary folder (``--matches 10000`` for a quick look;
+``--matches 0`` for the demo's figures alone). docs/report.md holds the figures it gave.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from pathlib import Path
 from _records import demo_config, replicate
 
 from arena.report import write_report
-from arena.tournament import run_tournament
+from arena.tournament import default_jobs, run_tournament
 
 CONFIG = demo_config(2)
+DEMO = Path(__file__).resolve().parents[1] / "configs" / "demo.yaml"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -73,14 +79,47 @@ def load_times(folder: Path, match_id: str, runs: int = 5) -> tuple[float, float
     return statistics.median(pages), statistics.median(replays)
 
 
+def demo_against_its_run(root: Path, runs: int) -> None:
+    """The demo tournament (configs/demo.yaml, every core) and the report of its records,
+    with one worker and with every core, each the median of ``runs``: the report should
+    build at least as fast as the run that made its records (the floor it is measured
+    against)."""
+    jobs = default_jobs()
+    played, one, every = [], [], []
+    for run in range(runs):
+        folder = root / f"demo-{run}"
+        t0 = time.perf_counter()
+        result = run_tournament(DEMO, out=folder, jobs=jobs)
+        played.append(time.perf_counter() - t0)
+        for workers, times in ((1, one), (jobs, every)):
+            shutil.rmtree(folder / "report", ignore_errors=True)  # no batch reused
+            t0 = time.perf_counter()
+            write_report(folder, jobs=workers)
+            times.append(time.perf_counter() - t0)
+    load = os.getloadavg()
+    run_s, one_s, every_s = (statistics.median(x) for x in (played, one, every))
+    print(f"demo: {result.played} matches played in {run_s:.2f} s on {jobs} worker(s) (the "
+          f"floor); their report built in {every_s:.2f} s on {jobs} worker(s) "
+          f"({every_s / run_s:.2f}x the run), {one_s:.2f} s on one ({one_s / run_s:.2f}x); "
+          f"median of {runs}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
+          f"{os.cpu_count()} cores")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--matches", type=int, default=100_000,
+                        help="Matches of the large report (0: only the demo's figures).")
+    parser.add_argument("--demo-runs", type=int, default=3,
+                        help="Runs of the demo tournament and its report (0: none).")
     parser.add_argument("--keep", type=Path, default=None,
                         help="Build in this folder and keep it (default: a temporary one).")
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="arena-report-bench-"))
     try:
+        if args.demo_runs:
+            demo_against_its_run(root, args.demo_runs)
+        if not args.matches:
+            return
         small = root / "small"
         t0 = time.perf_counter()
         run_tournament(CONFIG, out=small, jobs=1)
@@ -92,7 +131,7 @@ def main() -> None:
         replicate(small / "records.jsonl", big / "records.jsonl", matches=args.matches)
         write_report(small)
         t0 = time.perf_counter()
-        result = write_report(big)
+        result = write_report(big, jobs=default_jobs())
         built = time.perf_counter() - t0
         load = os.getloadavg()
         records_mb = (big / "records.jsonl").stat().st_size / 1e6

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from arena.records import LOG_FILE_ENV, FaultLog, configure_logging
 from arena.tournament import SECRET_SEED, TournamentConfig, TournamentResult
+
+if TYPE_CHECKING:
+    from arena.game import Rules
+    from arena.referee import Limits, Seat
 
 LOG_FILE = "arena.log"
 """Diagnostics of a run (JSON lines), in its output folder."""
@@ -96,8 +100,8 @@ def sandbox_option(command: F) -> F:
     option = click.option(
         "--sandbox/--no-sandbox", "sandbox", default=None,
         help="Run process and command bots in their own namespaces: no network, no view of "
-        "the run's files (docs/security.md). Default: the config's limits.sandbox, else "
-        "wherever the machine can.",
+        "the run's files (docs/security.md). Default: on wherever the machine can (for a "
+        "tournament: its config's limits.sandbox, if set).",
     )
     return option(command)
 
@@ -110,6 +114,76 @@ def require_sandbox(sandbox: bool | None) -> None:
     if why is not None:
         click.echo(f"error: --sandbox: {why}", err=True)
         sys.exit(2)
+
+
+def sandboxed(sandbox: bool | None) -> bool:
+    """Whether bots run sandboxed: as asked (exit 2 if the machine cannot), else wherever
+    the machine can (the competition's default, as for a tournament's ``limits.sandbox``)."""
+    from arena.referee import sandbox_mechanism
+
+    require_sandbox(sandbox)
+    return sandbox_mechanism() is not None if sandbox is None else sandbox
+
+
+def refuse_unstartable(
+    seats: Sequence[Seat],
+    *,
+    rules: Rules,
+    limits: Limits,
+    players: int | None = None,
+    private: Sequence[str] = (),
+) -> None:
+    """Start each bot once (``arena.referee.try_starts``) before any match is played; exit
+    with status 2 and one line per bot that cannot start, naming it and saying why.
+
+    ``players`` set: ``seats`` are a tournament's entrants, each tried at a table of that
+    size; unset: they are one table. A seat that cannot be hosted at all raises
+    ``arena.referee.MatchSpecError`` (bad input, which the command reports as such).
+    """
+    from arena.referee import try_starts
+
+    faults = try_starts(seats, rules=rules, limits=limits, players=players, private=private)
+    failed = [(seat, fault) for seat, fault in zip(seats, faults, strict=True)
+              if fault is not None]
+    seen: set[str] = set()
+    for seat, fault in failed:
+        if seat.label not in seen:
+            seen.add(seat.label)
+            click.echo(f"error: bot {seat.label!r} cannot start ({fault.kind}): "
+                       f"{start_reason(fault.detail)}", err=True)
+    if failed:
+        sys.exit(2)
+
+
+def refuse_unstartable_entrants(cfg: TournamentConfig, sandbox: bool | None,
+                               private: Sequence[Path] = ()) -> None:
+    """:func:`refuse_unstartable` for a tournament's entrants, under its rules and limits
+    (``sandbox`` overriding its ``limits.sandbox``); ``private``: what they must not see."""
+    from dataclasses import replace
+
+    from arena.game import Rules
+    from arena.referee import MatchSpecError
+
+    limits = cfg.limits.limits()
+    if sandbox is not None:
+        limits = replace(limits, sandbox=sandbox)
+    try:
+        refuse_unstartable([bot.seat() for bot in cfg.bots],
+                           rules=Rules.from_dict(cfg.rules_mapping()), limits=limits,
+                           players=cfg.players, private=[str(path.resolve()) for path in private])
+    except MatchSpecError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+def start_reason(detail: str) -> str:
+    """A start fault's detail as one line: its ``start failed:`` prefix and a traceback's
+    frames left out (the last line of a traceback says what went wrong)."""
+    detail = detail.removeprefix("start failed: ").strip()
+    lines = [line.strip() for line in detail.splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else "no reason given"
+    return f"{lines[0]} ... {lines[-1]}"
 
 
 def sandbox_header(cfg: TournamentConfig, sandbox: bool | None) -> str:

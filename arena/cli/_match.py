@@ -12,7 +12,7 @@ import click
 import yaml
 
 from arena.cli import main
-from arena.cli._closing import match_closing, require_sandbox, sandbox_option
+from arena.cli._closing import match_closing, refuse_unstartable, sandbox_option, sandboxed
 from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
 from arena.referee import Limits, MatchSpec, MatchSpecError, Seat, run_match, seat_specs
@@ -158,15 +158,19 @@ def match_command(
         # `module:Class` bots are found from the current directory, as with `python -m`.
         sys.path.insert(0, os.getcwd())
     configure_logging("ERROR")  # faults are printed below; warnings would repeat them
-    require_sandbox(sandbox)
+    sandbox = sandboxed(sandbox)
     rules = _rules(preset, rule_pairs, rounds)
     if seed is None:
         seed = secret_seed()
     try:
-        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, sandbox=bool(sandbox))
+        limits = Limits(move_ms=move_ms, bank_ms=bank_ms, sandbox=sandbox)
         spec = MatchSpec(match_id=match_id, seed=seed, seats=tuple(seats), rules=rules,
                          limits=limits)
     except ValueError as exc:  # MatchSpecError included
+        _fail(str(exc))
+    try:
+        refuse_unstartable(spec.seats, rules=spec.rules, limits=spec.limits)
+    except MatchSpecError as exc:
         _fail(str(exc))
     writer = None
     if records_path is not None:

@@ -8,6 +8,7 @@ The person's seat is not timed; the bots play under the usual limits.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import click
 
 from arena.cli import InputError, main
+from arena.cli._closing import refuse_unstartable
 from arena.game import Card, IllegalMove, Move, Rules, View
 from arena.records import RecordWriter
 from arena.referee import (
@@ -74,6 +76,8 @@ class HumanHost(Host):
         self._rules: Rules | None = None
         self._seen = (-1, 0)  # (deal, plays already shown)
         self._left = False
+        self._asked_exchange = False  # asked to give back cards in this deal's exchange
+        self._told_exchange = False  # told what its exchange took and brought
 
     @property
     def meta(self) -> BotRef:
@@ -100,27 +104,62 @@ class HumanHost(Host):
         label = self._labels[seat] if seat < len(self._labels) else f"seat {seat}"
         return f"{label} (seat {seat})"
 
-    def _show(self, view: View) -> None:
-        """What happened since the person last looked, and the table as it is now."""
+    # The referee shows this host its own seat's view before every other seat's decision
+    # (``observe``), so the person follows the table move by move, with each trick's end and
+    # each player going out marked, as at a real table.
+    observes = True
+
+    async def observe(self, view: View, kind: str, seat: int) -> None:
+        self._catch_up(view)
+
+    def _catch_up(self, view: View) -> None:
+        """The plays made since the person last looked, each trick's end and each player
+        going out marked; at a deal's start, the person's exchange."""
         deal, shown = self._seen
         if deal != view.number:
             shown = 0
             self._write(f"\n--- deal {view.number + 1} ---")
-        for seat, move in view.plays[shown:]:
-            self._write(f"  {self._name(seat)}: {move}")
-        self._seen = (view.number, len(view.plays))
+            self._asked_exchange = self._told_exchange = False
+        if view.gave and view.received and not (self._asked_exchange or self._told_exchange):
+            # The person gave by rule (the Scum's best cards) and got cards back once the
+            # other side chose them: say what went and what came.
+            self._told_exchange = True
+            to = {"scum": "the President", "vice-scum": "the Vice-President"}.get(
+                str(view.roles[view.seat]), "the other side")
+            self._write(f"  exchange: your {_cards(view.gave)} went to {to} by rule; you "
+                        f"received {_cards(view.received)}")
+        plays = view.plays
+        # Plays before the current trick ended tricks: the last of them ended the latest.
+        trick_start = len(plays) - len(view.trick)
+        for index in range(shown, len(plays)):
+            seat, move = plays[index]
+            notes = []
+            if str(move) != "pass" and view.counts[seat] == 0 and all(
+                    other != seat for other, _ in plays[index + 1:]):
+                notes.append("goes out")
+            if index == trick_start - 1:
+                notes.append("trick ends")
+            marks = f"  ({', '.join(notes)})" if notes else ""
+            self._write(f"  {self._name(seat)}: {move}{marks}")
+        self._seen = (view.number, len(plays))
+
+    def _show(self, view: View, *, leading: bool = True) -> None:
+        """What happened since the person last looked, and the table as it is now."""
+        self._catch_up(view)
         self._write("")
         for seat in range(view.players):
             role = view.roles[seat]
-            state = "out" if view.counts[seat] == 0 else f"{view.counts[seat]:2} cards"
+            count = view.counts[seat]
+            state = "out" if count == 0 else f"{count:2} card{'' if count == 1 else 's'}"
             if view.passed[seat] or view.sat_out[seat]:
                 state += ", passed"
             marker = "*" if seat == view.seat else " "
             self._write(f" {marker} {self._name(seat):<24} {state:<16} "
                         f"{role or '':<14} {view.scores[seat]:>3} pts")
-        pile = "empty (you lead)" if view.pile is None else str(view.pile)
+        lead = " (you lead)" if leading else ""
+        pile = f"empty{lead}" if view.pile is None else str(view.pile)
         self._write(f"  pile: {pile}" + ("   REVOLUTION" if view.revolution else ""))
-        self._write(f"  your hand: {' '.join(str(c) for c in view.hand)}")
+        self._write(f"  your hand: {_cards(view.hand)}")
 
     async def play(self, view: View, time_ms: int) -> object:
         self._show(view)
@@ -165,7 +204,8 @@ class HumanHost(Host):
         return reason or "the rules do not allow it"
 
     async def exchange(self, view: View, count: int, time_ms: int) -> object:
-        self._show(view)
+        self._show(view, leading=False)  # the deal's first lead comes after the exchange
+        self._asked_exchange = True
         self._write(f"  you received {' '.join(str(c) for c in view.received)}; give back "
                     f"{count} card{'s' if count > 1 else ''}, as cards ('3C 4D') or by their "
                     f"places in your hand ('1 2', 1 = lowest)")
@@ -188,6 +228,17 @@ class HumanHost(Host):
         self._write(f"\ndeal {result['deal'] + 1} over: {order}")
         scores = ", ".join(f"{self._labels[s]} {p}" for s, p in enumerate(result["scores"]))
         self._write(f"  scores: {scores}")
+
+
+def _close_unused(writer: RecordWriter, path: str, existed: bool) -> None:
+    """Close a records file nothing was written to; remove it if this command made it."""
+    writer.close()
+    if not existed and os.path.exists(path) and os.path.getsize(path) == 0:
+        os.remove(path)
+
+
+def _cards(cards: list[Card]) -> str:
+    return " ".join(str(card) for card in cards)
 
 
 def _hand_card(token: str, hand: list[Card]) -> Card:
@@ -214,7 +265,7 @@ def _exchange_problem(cards: list[Card], count: int, hand: list[Card]) -> str | 
 
 @click.command("play")
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--bots", "_bots_flag", is_flag=True, hidden=True,
+@click.option("--bots", "_bots_flag", is_flag=True,
               help="Optional marker before the bots: arena play --bots greedy mc mc.")
 @click.option("--preset", default="standard", show_default=True,
               help="Rules preset: standard, runs, daifugo.")
@@ -264,6 +315,12 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
     except ValueError as exc:  # MatchSpecError included
         raise InputError(str(exc)) from None
     try:
+        refuse_unstartable([s for i, s in enumerate(seats) if i != seat], rules=rules,
+                           limits=limits, players=players)
+    except MatchSpecError as exc:
+        raise InputError(str(exc)) from None
+    existed = os.path.exists(records_path)
+    try:  # opened first, so a records path that cannot be written fails before the match
         writer = RecordWriter(records_path)
     except OSError as exc:
         raise InputError(f"cannot open records file {records_path!r}: "
@@ -271,7 +328,15 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
     try:
         record = run_match(spec, hosts=hosts)
     except (MatchSpecError, IllegalMove) as exc:
+        _close_unused(writer, records_path, existed)
         raise InputError(str(exc)) from None
+    except KeyboardInterrupt:
+        _close_unused(writer, records_path, existed)
+        where = (f"{records_path} is as it was" if existed
+                 else f"no {records_path} was left behind")
+        click.echo(f"\ninterrupted: the match is recorded only once it ends; {where}",
+                   err=True)
+        sys.exit(130)
     with writer:
         writer.write(record)
     click.echo("\nfinal standings:")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,7 +71,21 @@ def ratings_command(
     if as_json:
         click.echo(json.dumps(finite(board.to_dict()), indent=2))
         return
-    print_leaderboard(board, _console())
+    print_leaderboard(board, _console(), never_played(board, records))
+
+
+def never_played(board: Leaderboard, records: Sequence[str]) -> dict[str, str]:
+    """The bots of ``board`` that never made a move of their own, each with its first fault
+    line (``arena.records.FaultLog``). The records are read a second time, whole, only when
+    some bot faulted in as many deals as it played (one that never started does)."""
+    from arena.records import FaultLog
+
+    if not any(line.faults and line.faults >= line.deals for line in board.bots):
+        return {}
+    log = FaultLog()
+    for record in read_many(records, lambda message: None):
+        log.add(record)
+    return {label: log.bots[label].line() or "no fault recorded" for label in log.silent()}
 
 
 class SkippedLines:
@@ -103,49 +118,76 @@ class SkippedLines:
 
 
 def _console() -> Console:
-    """stdout console; when piped, wide enough that a table is not folded into columns of 3."""
+    """stdout console; when piped, wide enough that a table is not folded into columns of 3
+    (unless ``COLUMNS`` says how wide)."""
     console = Console(file=sys.stdout, soft_wrap=False)
-    if not console.is_terminal:
+    if not console.is_terminal and "COLUMNS" not in os.environ:
         console = Console(file=sys.stdout, soft_wrap=False, width=160)
     return console
 
 
 
 
-def print_leaderboard(board: Leaderboard, console: Console) -> None:
-    """The leaderboard and head-to-head tables, for people."""
+_DROPPED_FIRST = ("ordinal", "timeouts", "deals", "points", "1st", "mu ± sigma", "place",
+                  "matches")
+"""The leaderboard's columns left out, in this order, until it fits the terminal: rank, bot,
+deal score, its interval and faults always stay (docs/ratings.md says what each one means)."""
+
+
+def print_leaderboard(board: Leaderboard, console: Console,
+                      silent: Mapping[str, str] | None = None) -> None:
+    """The leaderboard and head-to-head tables, for people.
+
+    The leaderboard fits the console's width: the least important columns are left out
+    (``_DROPPED_FIRST``) and a line says which. ``silent``: the bots that never made a move,
+    with their first fault line (:func:`never_played`), marked in the table and listed under
+    it.
+    """
+    silent = silent or {}
     unit = {"set": "duplicate sets", "match": "matches", "mixed": "sets and matches"}
     title = (
         f"{board.matches} matches, {board.deals} deals; intervals: {board.confidence:.0%} "
         f"bootstrap over {board.clusters} {unit[board.cluster_kind]}"
     )
-    table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
-    for name in ("rank", "bot", "deal score", f"{board.confidence:.0%} interval", "mu ± sigma",
-                 "ordinal", "matches", "deals", "place", "points", "1st", "faults",
-                 "timeouts"):
-        table.add_column(name, justify="left" if name == "bot" else "right",
-                         no_wrap=name in ("bot", "rank"))
+    interval = f"{board.confidence:.0%} interval"
+    columns: dict[str, list[str]] = {name: [] for name in (
+        "rank", "bot", "deal score", interval, "mu ± sigma", "ordinal", "matches", "deals",
+        "place", "points", "1st", "faults", "timeouts")}
     for line in board.bots:
-        span = (
-            f"{line.rank}" if line.rank_best == line.rank_worst
-            else f"{line.rank} ({line.rank_best}-{line.rank_worst})"
-        )
-        table.add_row(
-            span,
-            line.label,
-            f"{line.score:.3f}",
-            f"{line.score_low:.3f}-{line.score_high:.3f}",
-            f"{line.mu:.1f} ± {line.sigma:.1f}",
-            f"{line.ordinal:.1f}",
-            str(line.matches),
-            str(line.deals),
-            f"{line.mean_place:.2f}",
-            f"{line.mean_points:.2f}",
-            f"{line.first_rate:.0%}",
-            str(line.faults) if line.faults else "-",
-            str(line.timeouts) if line.timeouts else "-",
-        )
+        row = {
+            "rank": (f"{line.rank}" if line.rank_best == line.rank_worst
+                     else f"{line.rank} ({line.rank_best}-{line.rank_worst})"),
+            "bot": line.label + (" (never played)" if line.label in silent else ""),
+            "deal score": f"{line.score:.3f}",
+            interval: f"{line.score_low:.3f}-{line.score_high:.3f}",
+            "mu ± sigma": f"{line.mu:.1f} ± {line.sigma:.1f}",
+            "ordinal": f"{line.ordinal:.1f}",
+            "matches": str(line.matches),
+            "deals": str(line.deals),
+            "place": f"{line.mean_place:.2f}",
+            "points": f"{line.mean_points:.2f}",
+            "1st": f"{line.first_rate:.0%}",
+            "faults": str(line.faults) if line.faults else "-",
+            "timeouts": str(line.timeouts) if line.timeouts else "-",
+        }
+        for name, cell in row.items():
+            columns[name].append(cell)
+    dropped: list[str] = []
+    table = _board_table(title, columns)
+    unbounded = console.options.update_width(10_000)
+    for name in _DROPPED_FIRST:
+        if console.measure(table, options=unbounded).maximum <= console.width:
+            break
+        dropped.append(name)
+        del columns[name]
+        table = _board_table(title, columns)
+    if dropped:
+        table.caption = f"left out at this width: {', '.join(dropped)} (see --json)"
+        table.caption_justify = "left"
     console.print(table)
+    for label, fault in silent.items():
+        console.print(f"{label} never played a move: {fault.removeprefix(label + ': ')}",
+                      soft_wrap=True, highlight=False, markup=False)
     if board.duplicates:
         console.print(f"({board.duplicates} records repeated a match id and were counted once)")
     h2h = board.head_to_head
@@ -178,6 +220,19 @@ def print_leaderboard(board: Leaderboard, console: Console) -> None:
         pairs.add_row(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
                       f"{pair.a_rate:.1%}")
     console.print(pairs)
+
+
+def _board_table(title: str, columns: Mapping[str, list[str]]) -> Table:
+    table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
+    for name, cells in columns.items():
+        # Where space is short, headers wrap and labels fold past 20 characters; the
+        # other cells (numbers) never do.
+        widest = max(map(len, cells), default=0)
+        table.add_column(name, justify="left" if name == "bot" else "right", overflow="fold",
+                         min_width=min(20, widest) if name == "bot" else widest)
+    for row in zip(*columns.values(), strict=True):
+        table.add_row(*row)
+    return table
 
 
 # Where a config key of ab_config came from on the command line.
@@ -217,8 +272,9 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
               help="Seats at the table.")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the deals.")
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1),
-              help="Matches played at once in worker processes.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(1),
+              help="Matches played at once in worker processes (default: the number of cores, "
+                   "as for arena run).")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder, as of arena run (records.jsonl, config.yaml, arena.log...); "
                    "the same command again resumes there. Without it nothing is kept.")
@@ -235,7 +291,8 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
 @sandbox_option
 def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
-    alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int, jobs: int,
+    alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int,
+    jobs: int | None,
     out: str | None, host: str, move_ms: int, from_records: tuple[str, ...], as_json: bool,
     quiet: bool, sandbox: bool | None,
 ) -> None:
@@ -281,12 +338,17 @@ def ab_command(
 
 
 def _run_ab(
-    config: TournamentConfig, folder: Path, *, kept: bool, jobs: int, as_json: bool,
+    config: TournamentConfig, folder: Path, *, kept: bool, jobs: int | None, as_json: bool,
     quiet: bool, sandbox: bool | None,
 ) -> int:
     """Run the A/B tournament in ``folder`` as arena run does; print the verdict; the exit
     status its closing lines call for."""
-    from arena.cli._closing import closing_status, log_to_folder, sandbox_header
+    from arena.cli._closing import (
+        closing_status,
+        log_to_folder,
+        refuse_unstartable_entrants,
+        sandbox_header,
+    )
     from arena.cli._progress import LineReporter
     from arena.cli._report import save_results
     from arena.cli._run import LiveReporter, final_sprt, played_line
@@ -300,6 +362,7 @@ def _run_ab(
         progress.print(header, highlight=False)
         shown = LiveReporter if progress.is_terminal else LineReporter
         reporter = shown(progress, config.name, sprt=True)
+    refuse_unstartable_entrants(config, sandbox, private=[folder])
     log = log_to_folder(folder) if kept else None
     try:
         result = run_tournament(config, out=folder, jobs=jobs, reporter=reporter,

@@ -25,6 +25,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     """
     from arena.ratings import RatingsError
     from arena.report import write_report
+    from arena.tournament import default_jobs
 
     folder = Path(out)
     if not records and not (folder / "records.jsonl").is_file():
@@ -32,7 +33,8 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
                          "or --records FILE)")
     try:
         result = write_report(folder, records or None,
-                              on_skip=lambda message: click.echo(f"warning: {message}", err=True))
+                              on_skip=lambda message: click.echo(f"warning: {message}", err=True),
+                              jobs=default_jobs())  # every core, as arena run plays
     except RatingsError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
@@ -41,8 +43,17 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
         click.echo(f"warning: not replayable: {problem}", err=True)
     if not quiet:
         click.echo(f"report of {result.matches} matches: {result.index}")
-    if open_browser:
-        webbrowser.open(result.index.resolve().as_uri())
+    if open_browser and not _open(result.index):
+        click.echo(f"warning: could not open a browser (no display?): open {result.index} "
+                   "yourself", err=True)
+
+
+def _open(index: Path) -> bool:
+    """Open the report in a browser; False when none could be started (no display)."""
+    try:
+        return webbrowser.open(index.resolve().as_uri())
+    except webbrowser.Error:
+        return False
 
 
 def save_results(folder: Path, *, report: bool, quiet: bool) -> None:

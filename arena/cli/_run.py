@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, NoReturn
 
 import click
@@ -16,7 +17,13 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
-from arena.cli._closing import closing_status, log_to_folder, sandbox_header, sandbox_option
+from arena.cli._closing import (
+    closing_status,
+    log_to_folder,
+    refuse_unstartable_entrants,
+    sandbox_header,
+    sandbox_option,
+)
 from arena.cli._progress import LineReporter, RateMeter, TimingColumn, sprt_line
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
@@ -175,6 +182,8 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     header = sandbox_header(cfg, sandbox)
     if not quiet and not as_json:
         console.print(header, highlight=False)
+    # Before any match: an entrant that cannot start would fault in every match it plays.
+    refuse_unstartable_entrants(cfg, sandbox, private=[folder, Path(config)])
     log = log_to_folder(folder)
     if report:
         from arena.report import ReportRefresher

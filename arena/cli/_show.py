@@ -18,8 +18,10 @@ _SUITS = {"S": ("♠", ""), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣
 
 
 def cards_text(cards: str | Sequence[str]) -> Text:
-    """Cards as a spectator reads them: 10♥ Q♠, hearts and diamonds in red, "pass" as is."""
-    words = cards.split() if isinstance(cards, str) else list(cards)
+    """Cards as a spectator reads them: 10♥ Q♠, hearts and diamonds in red, "pass" as is
+    (and whatever a damaged record holds instead of cards, as text)."""
+    words = (cards.split() if isinstance(cards, str) else
+             [str(card) for card in cards] if isinstance(cards, list) else [str(cards)])
     out = Text()
     for k, card in enumerate(words):
         if k:
@@ -69,12 +71,14 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
         for name in ("seat", "bot", "role", "dealt hand"):
             hands.add_column(name)
         for seat, hand in enumerate(entry["hands"]):
-            hands.add_row(str(seat), Text(labels[seat]), roles[seat] or "", cards_text(hand))
+            role = roles[seat]
+            hands.add_row(str(seat), Text(labels[seat]), "" if role is None else Text(str(role)),
+                          cards_text(hand))
         console.print(hands)
         for ex in entry.get("exchanges") or ():
             console.print(Text.assemble(
                 "  exchange: ", Text(labels[ex["from"]]), " gives ", cards_text(ex["cards"]),
-                " to ", Text(labels[ex["to"]]), f" ({ex['kind']})"), soft_wrap=True)
+                " to ", Text(labels[ex["to"]]), f" ({ex.get('kind')})"), soft_wrap=True)
         moves = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
         for name, justify in (("#", "right"), ("bot", "left"), ("move", "left"),
                               ("ms", "right"), ("", "left")):
@@ -117,23 +121,39 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
 
 
 @main.command("show")
-@click.argument("records", type=click.Path(dir_okay=False))
-@click.argument("match_id")
+@click.argument("records", type=click.Path())
+@click.argument("match_id", required=False)
 @click.option("--deal", type=click.IntRange(min=1), default=None,
               help="Show only this deal (numbered from 1).")
-def show_command(records: str, match_id: str, deal: int | None) -> None:
+def show_command(records: str, match_id: str | None, deal: int | None) -> None:
     """Print match MATCH_ID of the RECORDS file move by move: hands, exchange, every move with
-    its think time, trick ends, revolutions, faults, finishing order and points."""
+    its think time, trick ends, revolutions, faults, finishing order and points.
+
+    RECORDS may be the output folder of a run (its records.jsonl), as for arena ratings.
+    Without MATCH_ID, list the matches it holds.
+    """
     from arena.ratings import RatingsError, read_many
 
+    def warn(message: str) -> None:
+        click.echo(f"warning: {message}", err=True)
+
+    ids: list[str] = []
+    record = None
     try:
-        record = next((r for r in read_many([records],
-                                            lambda m: click.echo(f"warning: {m}", err=True))
-                       if r.get("match_id") == match_id), None)
+        for entry in read_many([records], warn):
+            if match_id is None:
+                _list_line(entry)
+            elif entry.get("match_id") == match_id:
+                record = entry
+                break
+            else:
+                ids.append(str(entry.get("match_id")))
     except RatingsError as exc:
         raise InputError(str(exc)) from None
+    if match_id is None:
+        return
     if record is None:
-        raise InputError(f"{records}: no match {match_id!r}")
+        raise InputError(f"{records}: no match {match_id!r}{_near(match_id, ids)}")
     if record.get("type", "match") != "match":  # e.g. a match the referee failed to play
         raise InputError(f"match {match_id!r} was not played ({record.get('type')}): "
                          f"{record.get('error', 'no detail')}")
@@ -143,3 +163,28 @@ def show_command(records: str, match_id: str, deal: int | None) -> None:
     if not console.is_terminal:
         console = Console(file=sys.stdout, soft_wrap=False, width=120)
     print_match(console, record, None if deal is None else deal - 1)
+
+
+def _list_line(record: Mapping[str, Any]) -> None:
+    """One line of the list of matches: id, bots in seat order, deals, winner (or the type
+    of a record that is no match)."""
+    match_id = record.get("match_id")
+    if record.get("type", "match") != "match":
+        click.echo(f"{match_id}  ({record.get('type')}: not played)")
+        return
+    labels = [str(seat["label"]) for seat in record["seats"]]
+    ranking = record.get("ranking") or []
+    first = f", won by {labels[ranking[0]]}" if ranking else ""
+    click.echo(f"{match_id}  {' '.join(labels)}  ({len(record['deals'])} deals{first})")
+
+
+def _near(match_id: str, ids: list[str]) -> str:
+    """``; near it: ...`` with the ids most like ``match_id``, or how to list them all."""
+    import difflib
+
+    if not ids:
+        return " (the file holds no match)"
+    near = difflib.get_close_matches(match_id, ids, n=5, cutoff=0.5)
+    if near:
+        return f"; near it: {', '.join(near)}"
+    return f" among its {len(ids)} matches (arena show RECORDS lists them)"

@@ -44,10 +44,28 @@ class _Fault(msgspec.Struct):
     kind: str = ""
 
 
+class _Forfeit(msgspec.Struct):
+    seat: int
+
+
+class _Exchange(msgspec.Struct, rename={"giver": "from"}):
+    giver: int
+    to: int
+
+
 class _Deal(msgspec.Struct):
     finish_order: list[int]
     points: list[float]
     faults: list[_Fault] | None = None
+    # Decoded only to be checked as the plain reader checks them (arena.records.parse_record):
+    # a record that reader skips is never rated here either.
+    leader: int = 0
+    movers: list[int] | None = None
+    moves: msgspec.Raw = msgspec.Raw(b"null")
+    hands: list[msgspec.Raw] | None = None
+    roles: list[msgspec.Raw] | None = None
+    forfeits: list[_Forfeit] | None = None
+    exchanges: list[_Exchange] | None = None
 
 
 class _Record(msgspec.Struct):
@@ -58,6 +76,8 @@ class _Record(msgspec.Struct):
     set: str | None = None
     seats: list[_Seat] | None = None
     deals: list[_Deal] | None = None
+    ranking: list[int] | None = None
+    scores: list[float] | None = None
 
 
 _DECODER = msgspec.json.Decoder(_Record)
@@ -67,6 +87,7 @@ _FAULTS = attrgetter("faults")
 _SEAT = attrgetter("seat")
 _BATCH = 1 << 18  # pending deals placed by numpy at a time
 _WIDEST = 62  # seats a table may have for the bitmask check of finishing orders
+_LARGEST = 2.0**53  # the largest number a record holds (arena.records' check of records)
 
 
 class _Unchecked(Exception):
@@ -124,7 +145,7 @@ class _Reader:
         for number, raw in record_lines(path, self._skip):
             try:
                 record = _DECODER.decode(raw)
-            except (msgspec.ValidationError, msgspec.DecodeError):
+            except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
                 record = None
             if record is None or not self._add(record):
                 plain = parse_record(raw)
@@ -160,6 +181,8 @@ class _Reader:
         faulted = list(map(_SEAT, faults))
         if faulted and not all(0 <= seat < n for seat in faulted):
             return False
+        if not _well_formed(record, n):
+            return False
         timed_out = [fault.seat for fault in faults if fault.kind == "timeout"]
         ids = [results._label_id(seat.label) for seat in seats]
         self._bases.extend([len(self._ids)] * len(deals))
@@ -190,7 +213,10 @@ class _Reader:
                 raise _Unchecked
             bases = np.frombuffer(self._bases, dtype=np.int64)
             labels = np.frombuffer(self._ids, dtype=np.int64)[bases[deal_of_row] + order]
-            points = np.frombuffer(self._points, dtype=np.float64)[starts[deal_of_row] + order]
+            every = np.frombuffer(self._points, dtype=np.float64)
+            if bool(np.any(np.abs(every) > _LARGEST)):
+                raise _Unchecked
+            points = every[starts[deal_of_row] + order]
             results._label.frombytes(labels.tobytes())
             results._points.frombytes(points.tobytes())
         self._first = len(results._deal_size)
@@ -198,3 +224,32 @@ class _Reader:
         self._points = array("d")
         self._bases = array("q")
         self._ids = array("q")
+
+
+def _well_formed(record: _Record, n: int) -> bool:
+    """The checks of ``arena.records.parse_record`` that the batch does not make (finishing
+    orders, points and fault seats are checked there): seats in range, lists of ``n``."""
+    seats = range(n)
+    ranking, scores = record.ranking, record.scores
+    if ranking is not None and (len(ranking) != n or set(ranking) != set(seats)):
+        return False
+    if scores is not None and (len(scores) != n or any(abs(x) > _LARGEST for x in scores)):
+        return False
+    for deal in record.deals or ():
+        if not 0 <= deal.leader < n:
+            return False
+        movers = deal.movers
+        if movers is None:
+            if bytes(deal.moves) != b"null":  # schema 1's moves: the plain reader checks them
+                return False
+        elif movers and (min(movers) < 0 or max(movers) >= n):
+            return False
+        if (deal.hands is not None and len(deal.hands) != n) or (
+                deal.roles is not None and len(deal.roles) != n):
+            return False
+        if deal.forfeits and not all(0 <= f.seat < n for f in deal.forfeits):
+            return False
+        if deal.exchanges and not all(0 <= e.giver < n and 0 <= e.to < n
+                                      for e in deal.exchanges):
+            return False
+    return True

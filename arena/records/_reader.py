@@ -69,15 +69,109 @@ def read_records(
 
 def parse_record(raw: bytes) -> dict[str, Any] | str:
     """One line of a records file (as :func:`record_lines` gives it) as a record, or else a
-    short phrase saying what is wrong with it (``"not JSON"``, a torn last line...)."""
+    short phrase saying what is wrong with it (``"not JSON"``, a torn last line, a seat out
+    of range: see :func:`_record_problem`)."""
     try:
         record = json.loads(raw)
-    except ValueError:
+    except RecursionError:
+        return "not a record (nested too deeply)"
+    except ValueError:  # an integer of more than 4300 digits included
         torn = not raw.endswith(b"\n")
         return "torn last line (the writer was interrupted)" if torn else "not JSON"
     if not isinstance(record, dict) or "schema" not in record:
         return "not a record (no 'schema' field)"
-    return record
+    problem = _record_problem(record)
+    return record if problem is None else f"not a record ({problem})"
+
+
+_LARGEST = 2**53
+"""The largest magnitude of a number in a record (scores, points, times): what a float holds
+exactly; a larger one (an integer of 400 digits) is no result of a match."""
+
+
+def _record_problem(record: dict[str, Any]) -> str | None:
+    """What makes a ``match`` record unreadable by the readers of records, or ``None``.
+
+    Every field a reader indexes by seat or takes as a number is checked: the match id, the
+    seats (a list of objects with a text label), the ranking (each seat once), the scores, and per
+    deal the finishing order (each seat once), points, leader, hands, roles, movers (or
+    schema 1's moves), faults, forfeits and exchanges. Points are required, the other lists
+    of a record or deal are checked where present (not null). A seat is a whole number from
+    0 to the table's size less one: never negative, never a number of 400 digits, never
+    ``true``. What is not indexed is not checked here: a record whose cards or moves do not
+    read as cards and moves is a record that does not replay, which the report and
+    ``arena show`` say of it.
+    Other record types (``error``) are not checked.
+    """
+    if record.get("type", "match") != "match":
+        return None
+    match_id = record.get("match_id")
+    if not isinstance(match_id, str) or not match_id:
+        return "'match_id' must be text"
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not seats or not all(
+            isinstance(seat, dict) and isinstance(seat.get("label"), str) for seat in seats):
+        return "'seats' must be a list of objects with a text label"
+    n = len(seats)
+    if record.get("ranking") is not None and not _each_seat_once(record["ranking"], n):
+        return f"'ranking' must hold each of the {n} seats once"
+    if record.get("scores") is not None and not _numbers(record["scores"], n):
+        return f"'scores' must be {n} numbers"
+    deals = record.get("deals")
+    if not isinstance(deals, list):
+        return "'deals' must be a list"
+    for number, deal in enumerate(deals):
+        problem = _deal_problem(deal, n) if isinstance(deal, dict) else "not an object"
+        if problem is not None:
+            return f"deal {number}: {problem}"
+    return None
+
+
+def _deal_problem(deal: dict[str, Any], n: int) -> str | None:
+    if not _each_seat_once(deal.get("finish_order"), n):
+        return f"'finish_order' must hold each of the {n} seats once"
+    if not _numbers(deal.get("points"), n):
+        return f"'points' must be {n} numbers"
+    if "leader" in deal and not _seat(deal["leader"], n):
+        return f"'leader' must be a seat from 0 to {n - 1}"
+    for key in ("hands", "roles"):
+        if deal.get(key) is not None and not (isinstance(deal[key], list)
+                                              and len(deal[key]) == n):
+            return f"{key!r} must be a list of {n}"
+    movers = deal.get("movers")
+    if movers is not None and not (isinstance(movers, list)
+                                   and all(_seat(seat, n) for seat in movers)):
+        return f"'movers' must be seats from 0 to {n - 1}"
+    if movers is None and not _entries(deal.get("moves"), ("seat",), n):  # schema 1
+        return f"each move's 'seat' must be from 0 to {n - 1}"
+    for key, fields in (("faults", ("seat",)), ("forfeits", ("seat",)),
+                        ("exchanges", ("from", "to"))):
+        if not _entries(deal.get(key), fields, n):
+            return f"each of {key!r} must name seats from 0 to {n - 1}"
+    return None
+
+
+def _seat(value: object, n: int) -> bool:
+    return value.__class__ is int and 0 <= value < n  # type: ignore[operator]
+
+
+def _each_seat_once(value: object, n: int) -> bool:
+    return (isinstance(value, list) and len(value) == n and all(_seat(s, n) for s in value)
+            and len(set(value)) == n)
+
+
+def _numbers(value: object, n: int) -> bool:
+    return isinstance(value, list) and len(value) == n and all(
+        value.__class__ in (int, float) and -_LARGEST <= value <= _LARGEST for value in value)
+
+
+def _entries(value: object, fields: tuple[str, ...], n: int) -> bool:
+    """``value`` is missing, null or a list of objects whose ``fields`` are seats."""
+    if value is None:
+        return True
+    return isinstance(value, list) and all(
+        isinstance(entry, dict) and all(_seat(entry.get(key), n) for key in fields)
+        for entry in value)
 
 
 def record_lines(

@@ -52,8 +52,16 @@ def deal_moves(deal: Mapping[str, Any]) -> list[RecordedMove]:
     if not isinstance(think, list) or len(think) != len(moves):
         raise ValueError(f"'think_us' must be a list as long as 'moves' ({len(moves)}), "
                          f"got {_size(think)}")
-    return [_checked(i, s, m, us / 1000 if isinstance(us, int | float) else None)
-            for i, (s, m, us) in enumerate(zip(movers, moves, think, strict=True))]
+    return [_checked(i, s, m, _ms(us)) for i, (s, m, us) in enumerate(zip(movers, moves, think,
+                                                                          strict=True))]
+
+
+def _ms(us: object) -> float | None:
+    """A think time in milliseconds; None for what is no time (text, an integer of 400
+    digits)."""
+    if isinstance(us, int | float) and abs(us) < 2**53:
+        return us / 1000
+    return None
 
 
 def deal_movers(deal: Mapping[str, Any]) -> Sequence[int]:

@@ -22,6 +22,7 @@ from ._sandbox import unavailable_reason as sandbox_unavailable_reason
 from ._seats import CopyLabels, bot_spec, seat_specs
 from ._selfplay import Places, compare, play_bots, play_on
 from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
+from ._trial import try_starts
 
 __all__ = [
     "HOST_KINDS",
@@ -62,3 +63,4 @@ __all__ = [
 __all__ += ["WRITABLE_ENV", "SandboxUnavailable", "sandbox_argv", "sandbox_mechanism",
             "sandbox_unavailable_reason"]
 __all__ += ["seat_specs"]
+__all__ += ["try_starts"]

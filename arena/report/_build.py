@@ -16,10 +16,13 @@ refreshing its report) never sees a half-written report.
 from __future__ import annotations
 
 import base64
+import collections
+import concurrent.futures
 import gzip
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import shutil
 from collections.abc import Callable, Iterable, Mapping
@@ -33,7 +36,7 @@ import yaml
 
 import arena
 from arena.ratings import Results, finite, rate_results, read_many
-from arena.records import deal_moves
+from arena.records import FaultLog, deal_moves
 from arena.tournament import Standings
 
 from ._replay import ReplayError, moves_as_recorded, replay_deals
@@ -118,8 +121,12 @@ def write_report(
     resamples: int = 1000,
     seed: int = 0,
     on_skip: Callable[[str], None] | None = None,
+    jobs: int = 1,
 ) -> ReportResult:
     """Write ``folder/report/`` from the records of a run (default ``folder/records.jsonl``).
+
+    ``jobs`` worker processes replay the matches (forked: call it with more than 1 only
+    from a process that runs no other threads, as ``arena report`` does).
 
     ``config.yaml`` in ``folder`` (the copy ``arena run`` keeps) is shown in the report when it
     exists. The leaderboard is :func:`arena.ratings.rate_results` with ``confidence``,
@@ -144,9 +151,10 @@ def write_report(
     standings = Standings([])
     stats: dict[str, _BotStats] = {}
     index = _MatchIndex()
-    replays = _Replays(building, target, index)
+    replays = _Replays(building, target, index, jobs)
     arena_versions: set[str] = set()
     seen: set[str] = set()
+    faults = FaultLog()
     for record in read_many(paths, skip):
         match_id = str(record.get("match_id"))
         if match_id in seen:  # counted once, as the ratings count it
@@ -156,6 +164,7 @@ def write_report(
         standings.add(record)
         arena_versions.add(str(record.get("arena_version")))
         _count(record, stats)
+        faults.add(record)
         replays.add(record)
     replays.flush()
     unreplayable = replays.unreplayable
@@ -168,7 +177,7 @@ def write_report(
         "records": [str(p) for p in paths],
         "leaderboard": finite(board.to_dict()),
         "standings": standings.to_list(),
-        "bots": {label: _bot_summary(s) for label, s in sorted(stats.items())},
+        "bots": {label: _bot_summary(label, s, faults) for label, s in sorted(stats.items())},
         "course": _course(results),
         "config": config_text,
         "versions": {"arena": sorted(arena_versions)},
@@ -195,13 +204,21 @@ class _Replays:
 
     During a run records are only appended, so a full batch of the old report whose matches
     are the same (same ids, seeds, timings) is copied instead of replayed again: refreshing
-    the report of a large run replays only the newest matches.
+    the report of a large run replays only the newest matches. With ``jobs`` above 1 the
+    batches to replay are replayed (and their files written) by that many worker processes
+    at once, a few batches ahead of the index, which takes them in order.
     """
 
-    def __init__(self, building: Path, target: Path, index: _MatchIndex) -> None:
+    def __init__(self, building: Path, target: Path, index: _MatchIndex, jobs: int = 1) -> None:
         self.building = building
         self.target = target
         self.index = index
+        self.jobs = jobs
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        # batches handed out, oldest first: their records and their errors (or their future)
+        self.queue: collections.deque[
+            tuple[list[Mapping[str, Any]], list[str | None] | concurrent.futures.Future[
+                list[str | None]]]] = collections.deque()
         self.pending: list[Mapping[str, Any]] = []
         self.batches = 0
         self.reused = 0
@@ -220,41 +237,71 @@ class _Replays:
     def add(self, record: Mapping[str, Any]) -> None:
         self.pending.append(record)
         if len(self.pending) == BATCH:
-            self.flush()
+            self._hand_out()
 
     def flush(self) -> None:
+        """Hand out the last batch and wait for every batch; the index then holds them all."""
+        self._hand_out()
+        try:
+            while self.queue:
+                self._take_oldest()
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(cancel_futures=True)
+                self.pool = None
+
+    def _hand_out(self) -> None:
         if not self.pending:
             return
+        records, self.pending = self.pending, []
         number, first = self.batches, self.batches * BATCH
-        key = _batch_key(self.pending)
+        key = _batch_key(records)
         name = Path("data", "replays", f"{number:05d}.js")
         old = self.target / name
-        if len(self.pending) == BATCH and number < len(self.old_keys) \
+        if len(records) == BATCH and number < len(self.old_keys) \
                 and self.old_keys[number] == key and old.is_file():
             shutil.copyfile(old, self.building / name)
-            for offset, record in enumerate(self.pending):
-                error = self.old_errors.get(str(first + offset))
-                self._add(record, error)
+            self.queue.append((records, [self.old_errors.get(str(first + offset))
+                                         for offset in range(len(records))]))
             self.reused += 1
+        elif self.jobs > 1:
+            if self.pool is None:
+                # Forked: the workers start at once and share what is loaded already.
+                self.pool = concurrent.futures.ProcessPoolExecutor(
+                    self.jobs, mp_context=multiprocessing.get_context("fork"))
+            self.queue.append((records, self.pool.submit(_replay_batch, self.building, number,
+                                                         records)))
         else:
-            entries = []
-            for record in self.pending:
-                try:
-                    deals: list[Any] | None = replay_deals(record)
-                    error = None
-                except ReplayError as exc:
-                    deals, error = None, str(exc)
-                self._add(record, error)
-                entries.append(_replay_entry(record, deals, error))
-            _write_batch(self.building, number, entries)
+            self.queue.append((records, _replay_batch(self.building, number, records)))
         self.index.keys.append(key)
         self.batches += 1
-        self.pending = []
+        while len(self.queue) > 2 * self.jobs:
+            self._take_oldest()
 
-    def _add(self, record: Mapping[str, Any], error: str | None) -> None:
-        self.index.add(record, error)
-        if error is not None:
-            self.unreplayable.append(error)
+    def _take_oldest(self) -> None:
+        records, errors = self.queue.popleft()
+        if isinstance(errors, concurrent.futures.Future):
+            errors = errors.result()
+        for record, error in zip(records, errors, strict=True):
+            self.index.add(record, error)
+            if error is not None:
+                self.unreplayable.append(error)
+
+
+def _replay_batch(building: Path, number: int, records: list[Mapping[str, Any]]
+                  ) -> list[str | None]:
+    """Replay one batch of records and write its replay file; each record's error or None."""
+    entries, errors = [], []
+    for record in records:
+        try:
+            deals: list[Any] | None = replay_deals(record)
+            error = None
+        except ReplayError as exc:
+            deals, error = None, str(exc)
+        errors.append(error)
+        entries.append(_replay_entry(record, deals, error))
+    _write_batch(building, number, entries)
+    return errors
 
 
 def _batch_key(records: list[Mapping[str, Any]]) -> str:
@@ -340,8 +387,14 @@ def _count(record: Mapping[str, Any], stats: dict[str, _BotStats]) -> None:
             faults[fault["kind"]] = faults.get(fault["kind"], 0) + 1
 
 
-def _bot_summary(stats: _BotStats) -> dict[str, Any]:
+def _bot_summary(label: str, stats: _BotStats, faults: FaultLog) -> dict[str, Any]:
+    log = faults.bots.get(label)
+    line = log.line() if log is not None else None
     return {
+        # A bot that never made a move of its own (it could not start, say): its place is
+        # no measure of its play, and the report says so with its first fault.
+        "never_played": log is not None and log.silent,
+        "first_fault": line.removeprefix(f"{label}: ") if line else None,
         "moves": stats.moves,
         "faults": sum(stats.faults.values()),
         "fault_kinds": dict(sorted(stats.faults.items())),

@@ -35,6 +35,7 @@ from ._executor import (
     MatchFailed,
     MatchFn,
     SerialExecutor,
+    default_jobs,
     referee_match,
 )
 from ._runner import (
@@ -85,3 +86,4 @@ __all__ = [
     "run_tournament",
     "validate_config",
 ]
+__all__ += ["default_jobs"]  # the one default number of worker processes (the report's too)

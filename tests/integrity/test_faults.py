@@ -15,6 +15,8 @@ from arena.records import FaultLog, short_detail
 from arena.referee import WRITABLE_ENV
 
 NEVER_STARTS = "sh -c 'echo \"# Fatal process OOM in Heap setup\" >&2; exit 1'"
+NEVER_MOVES = ("sh -c 'read line; echo \"{\\\"type\\\": \\\"ready\\\"}\"; "
+               "echo \"# Fatal process OOM in Heap setup\" >&2; exit 1'")
 
 
 def config(tmp_path: Path, command: str) -> Path:
@@ -36,25 +38,38 @@ def arena_run(path: Path, out: Path, *extra: str) -> subprocess.CompletedProcess
     return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
 
 
-def test_a_bot_that_never_starts_fails_a_quiet_run_with_one_line(tmp_path: Path) -> None:
+def test_a_bot_that_never_starts_stops_the_run_before_any_match_with_one_line(
+        tmp_path: Path) -> None:
     out = tmp_path / "out"
     done = arena_run(config(tmp_path, NEVER_STARTS), out, "--quiet")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("error: bot 'node' cannot start (crash): process closed its output "
+                           "(exit code 1)")
+    assert line.endswith("# Fatal process OOM in Heap setup")
+    assert not (out / "records.jsonl").exists()
+
+
+def test_a_bot_that_never_moves_fails_a_quiet_run_with_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    done = arena_run(config(tmp_path, NEVER_MOVES), out, "--quiet")
     assert done.returncode == 1
     assert done.stdout == ""
     [line] = done.stderr.splitlines()
-    assert line.startswith("error: node never played a move: crash at start in 3/3 matches: "
+    assert line.startswith("error: node never played a move: crash in 3/3 matches: "
                            "# Fatal process OOM in Heap setup (process ")
     log = [json.loads(line) for line in (out / "arena.log").read_text().splitlines()]
-    assert any(entry["event"] == "bot failed to start" for entry in log)
+    assert log
 
 
 def test_the_closing_section_and_standings_name_the_faults(tmp_path: Path) -> None:
-    done = arena_run(config(tmp_path, NEVER_STARTS), tmp_path / "out")
+    done = arena_run(config(tmp_path, NEVER_MOVES), tmp_path / "out")
     assert done.returncode == 1
     assert "faults" in done.stdout  # the standings' column
     lines = done.stdout.splitlines()
     section = lines[lines.index("faults:") + 1:]
-    assert section[0].startswith("  node: crash at start in 3/3 matches: # Fatal process OOM")
+    assert section[0].startswith("  node: crash in 3/3 matches: # Fatal process OOM")
     assert "{" not in done.stderr  # no JSON log lines on the terminal
 
 

@@ -8,6 +8,7 @@ for the referee; a few real runs check the command end to end.
 from __future__ import annotations
 
 import json
+import shlex
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -232,7 +233,8 @@ def test_bad_options_name_the_argument_in_one_line(args: list[str], message: str
 def test_a_bot_that_never_moves_fails_the_run_with_arena_runs_closing_lines(
     tmp_path: Path,
 ) -> None:
-    code, out, err = _ab("greedy", "dead=cmd:python3 -c 'raise SystemExit(3)'", "--players",
+    dead = "import sys; sys.stdin.readline(); print('{\"type\": \"ready\"}'); sys.exit(3)"
+    code, out, err = _ab("greedy", f"dead=cmd:python3 -c {shlex.quote(dead)}", "--players",
                          "2", "--max-sets", "1", "--no-sandbox", "--out", str(tmp_path / "ab"))
     assert code == 1
     assert out.startswith("no decision after the maximum of 1 sets; 1 sets, LLR")

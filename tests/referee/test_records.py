@@ -16,7 +16,9 @@ from arena.records import RecordError, RecordWriter, configure_logging, read_rec
 
 
 def record(n: int) -> dict[str, object]:
-    return {"schema": 1, "type": "match", "match_id": f"m{n}", "scores": [n, 0]}
+    """A small record that readers take: two seats, no deals."""
+    return {"schema": 1, "type": "match", "match_id": f"m{n}", "scores": [n, 0],
+            "seats": [{"label": "a"}, {"label": "b"}], "deals": []}
 
 
 def test_each_record_is_one_line_in_order(tmp_path: Path) -> None:
@@ -83,7 +85,8 @@ def test_a_writer_killed_mid_stream_loses_nothing_it_finished(tmp_path: Path) ->
         from arena.records import RecordWriter
         w = RecordWriter({str(path)!r})
         for n in range(5):
-            w.write({{"schema": 1, "match_id": f"m{{n}}", "pad": "x" * 5000}})
+            w.write({{"schema": 1, "match_id": f"m{{n}}", "seats": [{{"label": "a"}}],
+                     "deals": [], "pad": "x" * 5000}})
         w._file.write('{{"schema": 1, "match_id": "torn", "pad": "')
         w._file.flush()
         os._exit(9)

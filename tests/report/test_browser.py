@@ -108,7 +108,7 @@ def test_opens_with_no_errors_and_no_network(watched: Watched, run_folder: Path,
     page.keyboard.press("PageDown")
     for _ in range(14):
         page.keyboard.press("ArrowRight")
-    assert page.evaluate("location.hash") == "#match=report-test-t0-s1-p2&deal=1&move=14"
+    assert page.evaluate("location.hash") == "#match=report-test-t0-s1-p2&deal=2&move=14"
     _screenshot(page, tmp_path, "replay.png")
     assert page.evaluate("window.PWNED") is None
     assert watched.errors == [] and watched.requests == []
@@ -139,7 +139,7 @@ def test_replay_stepped_to_its_end_shows_the_finishing_order_and_points(
     record = _record(run_folder, "zz-clumsy-forfeit")
     events = replay_deals(record)
     labels = [s["label"] for s in record["seats"]]
-    page = watched.open(run_folder, "#match=zz-clumsy-forfeit&deal=0&move=0")
+    page = watched.open(run_folder, "#match=zz-clumsy-forfeit&deal=1&move=0")
     for number, deal in enumerate(record["deals"]):
         assert page.locator("#r-result").is_hidden()
         # one click of the step button per event, from inside the page (fast)
@@ -157,7 +157,7 @@ def test_replay_stepped_to_its_end_shows_the_finishing_order_and_points(
         assert sum(c != "0 cards" for c in counts) <= 1
         if number + 1 < len(record["deals"]):
             page.locator("#r-next").click()  # on to the next deal
-            assert f"deal={number + 1}&move=0" in page.evaluate("location.hash")
+            assert f"deal={number + 2}&move=0" in page.evaluate("location.hash")  # from 1
     assert watched.errors == []
 
 
@@ -166,7 +166,8 @@ def test_a_deep_link_opens_that_match_deal_and_move(watched: Watched, run_folder
     record = _record(run_folder, "zz-clumsy-pass")
     events = replay_deals(record)[2]
     fault = next(i for i, e in enumerate(events) if e.fault is not None)
-    page = watched.open(run_folder, f"#match=zz-clumsy-pass&deal=2&move={fault + 1}")
+    # deals count from 1 in links, as on the deal buttons and in arena show --deal
+    page = watched.open(run_folder, f"#match=zz-clumsy-pass&deal=3&move={fault + 1}")
     assert page.locator(".deal-button.current").inner_text() == "deal 3"
     assert page.locator("#r-pos").inner_text() == f"move {fault + 1} of {len(events)}"
     status = page.locator("#r-status").inner_text()
@@ -184,11 +185,11 @@ def test_keyboard_steps_plays_and_changes_deal(watched: Watched, run_folder: Pat
     record = _record(run_folder, "zz-clumsy-pass")
     events = replay_deals(record)
     first = record["seats"][events[0][0].seat]["label"]
-    page = watched.open(run_folder, "#match=zz-clumsy-pass&deal=0&move=0")
+    page = watched.open(run_folder, "#match=zz-clumsy-pass&deal=1&move=0")
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     assert page.locator("#r-pos").inner_text() == f"move 3 of {len(events[0])}"
-    assert page.evaluate("location.hash").endswith("deal=0&move=3")
+    assert page.evaluate("location.hash").endswith("deal=1&move=3")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert page.locator("#r-pos").inner_text() == f"move 1 of {len(events[0])}"
@@ -221,7 +222,7 @@ def test_the_match_list_filters_by_bot(watched: Watched, run_folder: Path) -> No
 
 def test_a_deep_link_to_an_unknown_match_says_so(watched: Watched, run_folder: Path) -> None:
     page = watched.open(run_folder)
-    page.evaluate("location.hash = 'match=no-such-match&deal=0&move=0'")
+    page.evaluate("location.hash = 'match=no-such-match&deal=1&move=0'")
     page.wait_for_selector("#replay .problem")
     assert page.locator("#replay .problem").inner_text() == "no match no-such-match in this report"
     page.keyboard.press("Escape")  # no replay open: the key does nothing, and nothing breaks

@@ -92,7 +92,8 @@
         svg("circle", { cx: x(b.score), cy: H / 2, r: 4, class: "point" }));
       return el("tr", { "data-label": b.label },
         el("td", { class: "rank" }, span),
-        el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(b.label) }, b.label)),
+        el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(b.label) }, b.label),
+          bot.never_played ? el("span", { class: "never-played problem", title: bot.first_fault || "" }, " (never played)") : null),
         el("td", { class: "score" }, fixed(b.score, 3)),
         el("td", { class: "interval" }, `${fixed(b.score_low, 3)}-${fixed(b.score_high, 3)}`),
         el("td", { class: "forest" }, plot),
@@ -107,6 +108,13 @@
         el("td", { class: "think-p95" }, ms(bot.think_p95_ms)));
     });
     box.append(el("table", { class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows)));
+    for (const b of board.bots) {
+      const bot = S.bots[b.label] || {};
+      if (bot.never_played) {
+        box.append(el("p", { class: "problem never-played-note" },
+          `${b.label} never played a move: ${bot.first_fault || "no fault recorded"}. Its place is no measure of its play.`));
+      }
+    }
     const unit = { set: "duplicate sets", match: "matches", mixed: "sets and matches" }[board.cluster_kind];
     box.append(el("p", { class: "note" },
       `Deal score: mean over deals of the points rescaled from 0 (last) to 1 (first); the ` +
@@ -384,14 +392,16 @@
 
   const viewer = { match: null, deal: 0, pos: 0, timer: null };
 
+  // Links count deals from 1, as the deal buttons and `arena show --deal` do; the viewer
+  // counts them from 0 inside.
   function linkFor(id, deal, pos) {
-    return `match=${encodeURIComponent(id)}&deal=${deal}&move=${pos}`;
+    return `match=${encodeURIComponent(id)}&deal=${deal + 1}&move=${pos}`;
   }
 
   function parseHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     if (!params.has("match")) return null;
-    return { id: params.get("match"), deal: Number(params.get("deal") || 0), pos: Number(params.get("move") || 0) };
+    return { id: params.get("match"), deal: Number(params.get("deal") || 1) - 1, pos: Number(params.get("move") || 0) };
   }
 
   async function openReplay(id, deal, pos) {
