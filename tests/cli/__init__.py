@@ -1,0 +1,1 @@
+"""The command-line interface: every `arena` command, as a user and a script meet it."""

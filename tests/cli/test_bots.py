@@ -8,8 +8,7 @@ from click.testing import CliRunner
 
 import arena
 from arena.cli import main
-
-from .plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
+from tests.bots.plugin_fixtures import BROKEN, DUPLICATE, GOOD, Install, install
 
 __all__ = ["install"]
 

@@ -9,8 +9,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.ratings import simulate_records
-
-from .helpers import record
+from tests.ratings.helpers import record
 
 
 def _planted_file(path: Path) -> Path:
