@@ -17,9 +17,10 @@ from typing import Any
 from arena.bot import Bot
 from arena.game import Match, Rules
 
+from ._drive_inline import play_inline
 from ._host import InlineHost
 from ._limits import Limits
-from ._referee import _Referee, run_match
+from ._referee import prepare_match, run_match
 from ._seats import CopyLabels
 from ._spec import MatchSpec, Seat
 
@@ -73,8 +74,8 @@ def play_on(
     if match.pending is None or (until_deal is not None and match.deal_number > until_deal):
         return []
     spec, hosts = _inline(bots, "play-on", match.seed, match.rules, limits)
-    referee = _Referee(spec, hosts, None, match=match)
-    return list(referee.run_inline(until_deal)["deals"])
+    loop, _ = prepare_match(spec, hosts, None, match)
+    return list(play_inline(loop, hosts, until_deal)["deals"])
 
 
 @dataclass

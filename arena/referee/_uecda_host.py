@@ -24,17 +24,19 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
 from arena.game import Move, View, trick_lock
 
 from ._child_process import clean_environment, group_members, limit_setter
+from ._cputime import Meter
 from ._faults import BotFault
 from ._host import Host, StartInfo
-from ._limits import Limits
+from ._limits import Limits, start_meter
 from ._loading import BotRef
 from .uecda import (
     PROTOCOL,
@@ -54,6 +56,8 @@ from .uecda import (
 )
 
 __all__ = ["UecdaHost"]
+
+_T = TypeVar("_T")
 
 PLAYERS = 5
 """The table size of UECda protocol 20070: its state rows have room for five players."""
@@ -107,6 +111,7 @@ class UecdaHost(Host):
         self._pids: list[int] = []
         self._cut: str | None = None
         """Why a send was cut short by the referee's deadline (a ``crash``), until reported."""
+        self._meter: Meter | None = None
 
     @property
     def meta(self) -> BotRef:
@@ -117,7 +122,7 @@ class UecdaHost(Host):
 
     # -- start and stop ---------------------------------------------------------------------
 
-    async def start(self, info: StartInfo) -> None:
+    async def _start(self, info: StartInfo) -> None:
         if info.players != PLAYERS:
             raise BotFault("crash", f"start failed: a UECda client plays at a table of "
                            f"{PLAYERS}, not {info.players}")
@@ -284,6 +289,35 @@ class UecdaHost(Host):
                     os.killpg(self._proc.pid, signal.SIGKILL)
             raise
 
+    # -- the Host calls: each under its deadline, which this host enforces ------------------
+
+    @property
+    def meter(self) -> Meter | None:
+        return self._meter
+
+    async def _within(self, call: str, deadline: float, work: Awaitable[_T]) -> _T:
+        allowed = deadline - trio.current_time()
+        with trio.CancelScope(deadline=deadline):
+            return await work
+        raise self.timeout_fault(call, allowed)
+
+    async def start(self, info: StartInfo, deadline: float) -> None:
+        await self._within("start", deadline, self._start(info))
+
+    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+        await self._within("observe", deadline, self._observe(view, kind, seat))
+
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+        self._meter = start_meter(self._limits, self._pids[-1], 0.0) if self._pids else None
+        return await self._within("play", deadline, self._play(view, time_ms))
+
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+        self._meter = start_meter(self._limits, self._pids[-1], 0.0) if self._pids else None
+        return await self._within("exchange", deadline, self._exchange(view, count, time_ms))
+
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+        await self._within("end_deal", deadline, self._end_deal(result))
+
     def timeout_fault(self, call: str, allowed: float) -> BotFault:
         cut, self._cut = self._cut, None
         if cut is not None:
@@ -345,7 +379,7 @@ class UecdaHost(Host):
         return _Turn(mover, len(view.plays), view.pile, lock, suits, view.revolution,
                      tuple(view.counts), tuple(view.roles))
 
-    async def observe(self, view: View, kind: str, seat: int) -> None:
+    async def _observe(self, view: View, kind: str, seat: int) -> None:
         await self._sync(view)
         if kind != "play":
             await self._flush()
@@ -354,7 +388,7 @@ class UecdaHost(Host):
         self._queue(pack_table(hand_table(view, mover=seat)))
         await self._flush()
 
-    async def play(self, view: View, time_ms: int) -> object:
+    async def _play(self, view: View, time_ms: int) -> object:
         await self._sync(view)
         turn = self._turn = self._open_turn(view, view.seat)
         self._queue(pack_table(hand_table(view, mover=view.seat)))
@@ -368,7 +402,7 @@ class UecdaHost(Host):
             [0] * 15 for _ in range(3)]
         return move
 
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def _exchange(self, view: View, count: int, time_ms: int) -> object:
         await self._sync(view)
         table = await self._read_table()
         try:
@@ -377,7 +411,7 @@ class UecdaHost(Host):
             raise BotFault("illegal", f"exchange table: {exc}") from None
         return [str(card) for card in cards]
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
+    async def _end_deal(self, result: dict[str, Any]) -> None:
         info = self._info
         if info is None or self._broken is not None or self._deal != result["deal"]:
             return

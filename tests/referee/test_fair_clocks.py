@@ -9,6 +9,7 @@ how long anything took, except for generous upper bounds on a hung bot.
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -126,7 +127,7 @@ def test_the_bot_task_is_the_leader_or_the_bot_under_its_sandbox_launcher() -> N
     for sandbox in kinds:
         host = ProcessHost("random", limits=Limits(sandbox=sandbox))
         info = StartInfo(0, 4, Rules(), "m", ["a", "b", "c", "d"], 1)
-        trio.run(host.start, info)
+        trio.run(host.start, info, math.inf)
         try:
             assert host.process is not None
             leader = host.process.pid
@@ -193,12 +194,13 @@ def test_a_process_host_starts_its_meter_once_the_request_is_out() -> None:
     async def decide(lag_ms: int) -> tuple[object, object]:
         limits = Limits(lag_ms=lag_ms, start_ms=20000)
         host = make_host(Seat("p", name="random", host="process"), limits)
-        assert host.meters and host.meter is None
+        assert host.meter is None
         match = Match(Rules(rounds=1), 2, 3)
         try:
             await host.start(StartInfo(0, 2, match.rules, "meter", ["p", "q"], 3,
-                                       limits.to_dict()))
-            answer = await host.play(match.view(match.deal.to_move or 0), 1000)
+                                       limits.to_dict()), trio.current_time() + 20)
+            answer = await host.play(match.view(match.deal.to_move or 0), 1000,
+                                     trio.current_time() + 2)
             return answer, host.meter
         finally:
             await host.aclose()

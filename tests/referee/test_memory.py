@@ -191,7 +191,10 @@ def test_exchange_faults_are_recorded_with_their_stage() -> None:
     assert all(f["deal"] == 1 for f in found)
 
 
-def test_a_bot_failing_to_start_faults_once_per_deal_and_is_retried() -> None:
+def test_a_bot_failing_to_start_is_not_retried_in_the_match_and_faults_as_the_policy_says(
+        ) -> None:
+    """Started once: its seat is charged the start fault at every decision it would have
+    made (the default policy forfeits its deal), and it is never asked to start again."""
     starts = []
 
     def no_start(request: dict[str, Any]) -> object:
@@ -205,7 +208,8 @@ def test_a_bot_failing_to_start_faults_once_per_deal_and_is_retried() -> None:
     assert [(f["seat"], f["kind"], f["deal"]) for f in found] == [
         (1, "crash", 0), (1, "crash", 1), (1, "crash", 2)
     ]
-    assert len(starts) == 3
+    assert len({f["detail"] for f in found}) == 1 and "cannot start" in found[0]["detail"]
+    assert len(starts) == 1
 
 
 def test_a_bot_too_slow_to_start_is_a_timeout() -> None:

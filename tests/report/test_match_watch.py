@@ -72,7 +72,7 @@ def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
                              else None, name="watcher")
             self.seen: list[tuple[str, int]] = []
 
-        async def observe(self, view: View, kind: str, seat: int) -> None:
+        async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
             self.seen.append((kind, seat))
 
     inner = Watcher()
