@@ -13,16 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from arena.seeds import bot_seed
-
 from ._child_process import ChildProcess
+from ._child_talk import call_fault, ready_options, start_message
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits, start_meter
 from ._loading import BotRef, resolve
-from ._protocol import PROTOCOL_VERSION, answer_value
+from ._protocol import answer_value
 from ._sandbox import SandboxUnavailable, sandbox_argv
-from .wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
+from .wire import DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
     from arena.game import View
@@ -81,32 +80,6 @@ class ProcessPool:
         self._idle.clear()
 
 
-_BUFFERED_HINT = ("; if it did start, its output may be buffered: a bot must flush each "
-                  "line it writes (docs/protocol.md)")
-
-
-def _fault(exc: Exception, proc: ChildProcess, call: str, doing: str,
-           allowed: float) -> BotFault:
-    """The one mapping, for a child-process host, of what a ``call`` (``start``, ``play``,
-    ``exchange``, ``end_deal``) raised while ``doing`` (``send`` or ``receive``) to the
-    seat's fault; ``allowed`` is the seconds it had."""
-    if isinstance(exc, BotFault):
-        return exc
-    if not isinstance(exc, trio.TooSlowError):  # ProtocolError, or anything the bytes caused
-        reason = (str(exc) if isinstance(exc, ValueError)
-                  else f"unreadable answer ({type(exc).__name__}: {exc})")
-        return BotFault("malformed", reason)
-    note = proc.tail_note()
-    within = f"{allowed * 1000:.0f} ms"
-    if proc.poll() is not None:  # it died, but something it left behind held the pipe open
-        return BotFault("crash", f"process exited without answering ({proc.status()}){note}")
-    if call == "start":
-        return BotFault("timeout", f"did not start within {within}{note}{_BUFFERED_HINT}")
-    if doing == "send":
-        return BotFault("timeout", f"did not read its input in time{note}")
-    return BotFault("timeout", f"no answer within {within}{note}")
-
-
 class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
 
@@ -159,69 +132,41 @@ class _ChildHost(Host):
 
     async def start(self, info: StartInfo, deadline: float) -> None:
         self._info = info
-        await self._launch(deadline)
+        await self._launch(deadline, deadline - trio.current_time())
 
-    async def _launch(self, deadline: float) -> None:
+    async def _launch(self, deadline: float, allowed: float) -> None:
+        """Start the bot's process (or take one from the pool) and its match; ``allowed``
+        is the seconds the caller gave it, as fault details quote them."""
         assert self._info is not None, "start() first"
-        info = self._info
         proc = self._pool.acquire(self._pool_key()) if self._pool is not None else None
         if proc is None:
-            try:
-                proc = ChildProcess(
-                    self._argv(),
-                    stdio=self._stdio(),
-                    memory_mb=self._limits.memory_mb,
-                    cpu_s=self._limits.cpu_s,
-                    sandbox=(sandbox_argv(self._private, program=self._argv())
-                             if self._limits.sandbox else None),
-                )
-            except SandboxUnavailable as exc:
-                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
-            except (OSError, subprocess.SubprocessError) as exc:
-                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
+            proc = self._spawn()
         else:
             proc.clear_output()
         proc.trace = self.trace
         self._proc = proc
         self._pids.append(proc.pid)
-        request_id = proc.new_id()
-        message = {
-            "type": "start",
-            "id": request_id,
-            "protocol": PROTOCOL_VERSION,
-            "seat": info.seat,
-            "players": info.players,
-            "match_id": info.match_id,
-            "labels": list(info.labels),
-            "rules": info.rules.to_dict(),
-            "limits": info.limits,
-            "seed": bot_seed(info.seed, info.seat),
-        }
         try:
-            ready = await self._ask(proc, message, deadline)
+            ready = await self._ask(proc, start_message(self._info, proc.new_id()),
+                                    deadline, allowed)
+            views, self._legal_moves, self._end_deal = ready_options(ready)
         except BotFault as fault:
             self._drop()  # even a bot that said its start failed: it is not ready
             raise BotFault(fault.kind, "start failed: " + fault.detail) from None
-        views = ready.get("views", "full")
-        if views not in VIEW_ENCODINGS:
-            self._drop()
-            raise BotFault("malformed", f"start failed: 'views' must be one of "
-                           f"{', '.join(map(repr, VIEW_ENCODINGS))}, got {views!r}")
-        legal_moves = ready.get("legal_moves", False)
-        if not isinstance(legal_moves, bool):
-            self._drop()
-            raise BotFault("malformed", f"start failed: 'legal_moves' must be true or false, "
-                           f"got {legal_moves!r}")
-        end_deal = ready.get("end_deal", True)
-        if not isinstance(end_deal, bool):
-            self._drop()
-            raise BotFault("malformed", f"start failed: 'end_deal' must be true or false, "
-                           f"got {end_deal!r}")
         # A fresh encoder per process start: the bot remembers nothing from before.
         self._views = DeltaEncoder() if views == "delta" else FullEncoder()
-        self._legal_moves = legal_moves
-        self._end_deal = end_deal
         self._on_ready(ready)
+
+    def _spawn(self) -> ChildProcess:
+        argv = self._argv()
+        try:
+            return ChildProcess(
+                argv, stdio=self._stdio(), memory_mb=self._limits.memory_mb,
+                cpu_s=self._limits.cpu_s,
+                sandbox=sandbox_argv(self._private, program=argv) if self._limits.sandbox
+                else None)
+        except (SandboxUnavailable, OSError, subprocess.SubprocessError) as exc:
+            raise BotFault("crash", f"cannot start {argv[0]!r}: {exc}") from None
 
     def _drop(self) -> None:
         """Kill the current process; the next request starts a fresh one."""
@@ -231,9 +176,9 @@ class _ChildHost(Host):
         self._faulted = True
 
     async def _ask(self, proc: ChildProcess, message: dict[str, Any], deadline: float,
-                   decision: bool = False) -> Any:
-        """A request and the payload of its answer by ``deadline``; whatever goes wrong is
-        a fault (:func:`_fault`).
+                   allowed: float, decision: bool = False) -> Any:
+        """A request and the payload of its answer by ``deadline`` (``allowed`` seconds from
+        when the call began); whatever goes wrong is a fault (:func:`call_fault`).
 
         The process is dropped unless the bot only said its code failed
         (a ``reported`` fault): after a dead process, bytes out of step, or
@@ -241,7 +186,6 @@ class _ChildHost(Host):
         For a ``decision``, the fair-clock :attr:`meter` starts once the
         request is out, while the bot reads it.
         """
-        allowed = deadline - trio.current_time()
         doing = "send"
         in_step = False
         try:
@@ -254,7 +198,7 @@ class _ChildHost(Host):
             in_step = True
             return answer_value(answer, message["type"], message["id"])
         except Exception as exc:
-            fault = _fault(exc, proc, message["type"], doing, allowed)
+            fault = call_fault(exc, proc, message["type"], doing, allowed)
             in_step = fault.reported
             raise fault from None
         finally:  # an answer out of step, a call stopped in the middle: a fresh process next
@@ -268,14 +212,15 @@ class _ChildHost(Host):
         if self.needs_prepare():
             if self._proc is not None:
                 self._drop()
-            await self._launch(deadline)
+            await self._launch(deadline, deadline - trio.current_time())
 
     async def _request(
         self, kind: str, view: View, time_ms: int, deadline: float, count: int | None = None
     ) -> object:
         self._meter = None
+        allowed = deadline - trio.current_time()
         if self._proc is None:  # the referee's prepare() failed, or a caller skipped it
-            await self._launch(deadline)
+            await self._launch(deadline, allowed)
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()
@@ -286,7 +231,7 @@ class _ChildHost(Host):
         message[views.field] = views.encode(view)
         if self._legal_moves and kind == "play":
             message["legal"] = [move.text for move in view.legal_moves()]
-        return await self._ask(proc, message, deadline, decision=True)
+        return await self._ask(proc, message, deadline, allowed, decision=True)
 
     async def play(self, view: View, time_ms: int, deadline: float) -> object:
         return await self._request("play", view, time_ms, deadline)
@@ -309,7 +254,7 @@ class _ChildHost(Host):
             await proc.send({"type": "end_deal", "result": result}, deadline)
             sent = True
         except Exception as exc:
-            raise _fault(exc, proc, "end_deal", "send", allowed) from None
+            raise call_fault(exc, proc, "end_deal", "send", allowed) from None
         finally:  # gone, or stopped mid-line: out of step either way
             if not sent:
                 self._drop()

@@ -24,20 +24,19 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import trio
 
 from arena.game import Move, View, trick_lock
 
 from ._child_process import clean_environment, group_members, limit_setter
-from ._cputime import Meter
 from ._faults import BotFault
-from ._host import Host, StartInfo
-from ._limits import Limits, start_meter
+from ._host import StartInfo
+from ._limits import Limits
 from ._loading import BotRef
+from ._scoped import ScopedHost
 from .uecda import (
     PROTOCOL,
     TABLE_BYTES,
@@ -56,8 +55,6 @@ from .uecda import (
 )
 
 __all__ = ["UecdaHost"]
-
-_T = TypeVar("_T")
 
 PLAYERS = 5
 """The table size of UECda protocol 20070: its state rows have room for five players."""
@@ -79,7 +76,7 @@ class _Turn:
     table: CardTable | None = None  # the table it sent
 
 
-class UecdaHost(Host):
+class UecdaHost(ScopedHost):
     """Runs a UECda 20070 client program for one seat, arena being its server."""
 
     kind = "uecda"
@@ -111,7 +108,6 @@ class UecdaHost(Host):
         self._pids: list[int] = []
         self._cut: str | None = None
         """Why a send was cut short by the referee's deadline (a ``crash``), until reported."""
-        self._meter: Meter | None = None
 
     @property
     def meta(self) -> BotRef:
@@ -288,35 +284,6 @@ class UecdaHost(Host):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(self._proc.pid, signal.SIGKILL)
             raise
-
-    # -- the Host calls: each under its deadline, which this host enforces ------------------
-
-    @property
-    def meter(self) -> Meter | None:
-        return self._meter
-
-    async def _within(self, call: str, deadline: float, work: Awaitable[_T]) -> _T:
-        allowed = deadline - trio.current_time()
-        with trio.CancelScope(deadline=deadline):
-            return await work
-        raise self.timeout_fault(call, allowed)
-
-    async def start(self, info: StartInfo, deadline: float) -> None:
-        await self._within("start", deadline, self._start(info))
-
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
-        await self._within("observe", deadline, self._observe(view, kind, seat))
-
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
-        self._meter = start_meter(self._limits, self._pids[-1], 0.0) if self._pids else None
-        return await self._within("play", deadline, self._play(view, time_ms))
-
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
-        self._meter = start_meter(self._limits, self._pids[-1], 0.0) if self._pids else None
-        return await self._within("exchange", deadline, self._exchange(view, count, time_ms))
-
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
-        await self._within("end_deal", deadline, self._end_deal(result))
 
     def timeout_fault(self, call: str, allowed: float) -> BotFault:
         cut, self._cut = self._cut, None

@@ -128,9 +128,10 @@ def test_a_chatty_bot_that_plays_legally_has_no_fault(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "cls_name, kind, text",
-    [("SlowStarter", "timeout", "did not start"), ("BadStarter", "crash", "no table for me")],
+    [("SlowStarter", "timeout", "did not start within 3000 ms"),
+     ("BadStarter", "crash", "no table for me")],
 )
-def test_a_bot_that_cannot_start_faults_once_per_deal(
+def test_a_bot_that_cannot_start_faults_once_per_deal_and_is_started_once(
     cls_name: str, kind: str, text: str
 ) -> None:
     import arena_hostile_bots
@@ -146,6 +147,9 @@ def test_a_bot_that_cannot_start_faults_once_per_deal(
     faults = [f for d in record["deals"] for f in d["faults"]]
     assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [(0, kind, 0), (0, kind, 1)]
     assert all(text in f["detail"] for f in faults)
+    buffered = "output may be buffered: a bot must flush each line it writes"
+    assert all((buffered in f["detail"]) == (kind == "timeout") for f in faults)
+    assert len(hosts[0].pids()) == 1  # not started again in the second deal
     check_nothing_left([pid for host in hosts for pid in host.pids()])
 
 

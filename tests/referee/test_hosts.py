@@ -223,6 +223,25 @@ def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str)
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
 
 
+@pytest.mark.parametrize("mode, processes", [("error", 1), ("wrong-type", 3)])
+def test_a_bot_that_reports_its_error_keeps_its_process_one_out_of_step_does_not(
+        mode: str, processes: int) -> None:
+    """An ``error`` answer is the bot's own report (BotFault.reported): its process is still
+    in step and answers the next decision; a malformed answer costs the process."""
+    script = Path(__file__).parent / "protocol_misfit.py"
+    limits = Limits.from_dict({"move_ms": 1000, "memory_mb": 512})
+    host = CommandHost(f"{sys.executable} {script} {mode}", limits=limits)
+    hosts = [host, make_host(Seat("random", "random"), limits)]
+    record = trio.run(lambda: play_match(match_spec(
+        {"match_id": mode, "seed": 9, "rules": {"rounds": 1, "on_fault": "pass"},
+         "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()}, hosts),
+        hosts=hosts))
+    faults = [f for d in record["deals"] for f in d["faults"]]
+    assert len(faults) >= processes and {f["seat"] for f in faults} == {0}
+    assert len(host.pids()) == (1 if mode == "error" else len(faults))
+    assert len(host.pids()) >= processes
+
+
 class BadStarter(Bot):
     def start_match(self, info: Any) -> None:
         raise RuntimeError("no table for me")
@@ -233,7 +252,7 @@ class BadStarter(Bot):
 
 def test_an_inline_bot_that_cannot_start_faults_once_per_deal() -> None:
     """The inline path without an event loop charges a failed start as the trio path does:
-    once, to the seat's first decision of each deal, with a fresh attempt every deal."""
+    to the seat's decisions (forfeiting each deal), without another attempt in the match."""
     hosts = [InlineHost.from_bot(BadStarter())] + [InlineHost("random") for _ in range(2)]
     spec = match_spec({"match_id": "start", "seed": 2, "rules": {"rounds": 2}}, hosts)
     record = run_match(spec, hosts=hosts)

@@ -81,6 +81,7 @@ def test_an_error_message_is_a_crash_with_its_text() -> None:
     with pytest.raises(BotFault) as info:
         answer_value({"type": "error", "id": 1, "message": "ValueError: boom"}, "play", 1)
     assert info.value.kind == "crash" and "ValueError: boom" in info.value.detail
+    assert info.value.reported  # the bot said so itself: its process is still in step
 
 
 def test_codec_over_trio_memory_streams_in_odd_chunks() -> None:
