@@ -20,6 +20,11 @@ The paths in use (``derive(parent, *path)``):
 ``derive(M, "dryrun", *labels)``  the ranking a dry run invents for a match
 ================================  ==========================================
 
+One series is not derived: :func:`series` counts up from a seed the caller
+chose (``seed + k``, ``arena.referee.compare``), so that match ``k`` of a
+quick comparison replays from its own seed alone. Its seeds are match
+seeds, which are never sent to a bot.
+
 The deck of each deal is shuffled from the match seed by the game's own
 published shuffle (docs/rules.md, "The deal"), so that any language can
 replay a record; the match seed itself is never sent to a bot.
@@ -32,7 +37,7 @@ import random
 import secrets
 from typing import Final
 
-__all__ = ["SEED_LIMIT", "bot_rng", "bot_seed", "derive", "rng", "secret_seed"]
+__all__ = ["SEED_LIMIT", "bot_rng", "bot_seed", "derive", "rng", "secret_seed", "series"]
 
 SEED_LIMIT: Final = 2**63
 """Seeds are integers in ``0 .. SEED_LIMIT - 1`` (they fit a signed 64-bit integer)."""
@@ -80,3 +85,11 @@ def bot_rng(match_seed: int, seat: int) -> random.Random:
 def secret_seed() -> int:
     """A fresh seed from the operating system's secure generator."""
     return secrets.randbelow(SEED_LIMIT)
+
+
+def series(seed: int, k: int) -> int:
+    """The ``k``-th seed of the series counting up from ``seed``: ``seed + k``, kept below
+    :data:`SEED_LIMIT` (match ``k`` of a comparison of bots; see the module's note)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed is an integer >= 0, got {seed!r}")
+    return (seed + k) % SEED_LIMIT

@@ -16,6 +16,7 @@ from typing import Any
 
 from arena.bot import Bot
 from arena.game import Match, Rules
+from arena.seeds import series
 
 from ._drive_inline import play_inline
 from ._host import InlineHost
@@ -103,8 +104,9 @@ def compare(
 ) -> Places:
     """Play ``matches`` matches of the installed bots ``names`` and collect their places.
 
-    Match ``k`` uses seed ``seed + k`` and turns the seats round by ``k``
-    places, so every bot plays from every seat equally often.
+    Match ``k`` uses seed ``arena.seeds.series(seed, k)`` (``seed + k``) and
+    turns the seats round by ``k`` places, so every bot plays from every seat
+    equally often.
     """
     result = Places()
     players = len(names)
@@ -112,7 +114,7 @@ def compare(
         order = [names[(seat + k) % players] for seat in range(players)]
         copies = CopyLabels()
         seats = tuple(Seat(copies(name), name=name) for name in order)
-        spec = MatchSpec(match_id=f"selfplay-{k}", seed=seed + k, rules=rules,
+        spec = MatchSpec(match_id=f"selfplay-{k}", seed=series(seed, k), rules=rules,
                          limits=limits or Limits(), seats=seats)
         for deal in run_match(spec)["deals"]:
             for place, seat in enumerate(deal["finish_order"], start=1):
