@@ -47,6 +47,8 @@ sys.path.insert(0, str(Path(__file__).parent))  # child processes find the bots 
 from arena_hostile_bots import Sleeper, Spinner, ref
 from clock_bots import CpuThinker, SlowSleeper, WorkerForker
 
+from tests.recordtools import record_faults
+
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"),
                                 reason="needs Linux scheduler accounting in /proc")
 
@@ -81,8 +83,8 @@ def play(bot: type, params: dict[str, Any], limits: dict[str, Any],
     return trio.run(lambda: play_match(spec, hosts=hosts))
 
 
-def faults(record: dict[str, Any], seat: int = 1) -> list[str]:
-    return [f["kind"] for deal in record["deals"] for f in deal["faults"] if f["seat"] == seat]
+def fault_kinds(record: dict[str, Any], seat: int = 1) -> list[str]:
+    return [f["kind"] for f in record_faults(record, seat)]
 
 
 def slowest_move_ms(record: dict[str, Any], seat: int = 1) -> float:
@@ -261,26 +263,26 @@ def test_a_bot_that_thinks_in_time_but_waits_for_the_cpu_is_not_timed_out() -> N
     rules = {"rounds": 1, "on_fault": "forfeit"}
     fair = play(CpuThinker, params, {**TIGHT, "lag_ms": 60000}, rules)
     assert slowest_move_ms(fair) > 150, "the bot was not starved: the test proves nothing"
-    assert faults(fair) == []
+    assert fault_kinds(fair) == []
     unfair = play(CpuThinker, params, {**TIGHT, "lag_ms": 0}, rules)
-    assert "timeout" in faults(unfair)
+    assert "timeout" in fault_kinds(unfair)
 
 
 def test_a_bot_that_sleeps_past_its_deadline_times_out_with_fair_clocks() -> None:
     record = play(SlowSleeper, {"sleep_ms": 400}, {**TIGHT, "lag_ms": 60000},
                   {"rounds": 1, "on_fault": "forfeit"})
-    assert faults(record) == ["timeout"]
+    assert fault_kinds(record) == ["timeout"]
 
 
 def test_a_bot_whose_workers_spend_its_time_times_out_with_fair_clocks() -> None:
     record = play(WorkerForker, {"cpu_ms": 100}, {**TIGHT, "lag_ms": 60000},
                   {"rounds": 1, "on_fault": "forfeit"})
-    assert faults(record) == ["timeout"]
+    assert fault_kinds(record) == ["timeout"]
 
 
 @pytest.mark.parametrize("bot", [Sleeper, Spinner])
 def test_a_bot_that_hangs_is_stopped_at_the_ceiling(bot: type) -> None:
     limits = {**TIGHT, "lag_ms": 1000}  # ceiling: 100 + 50 + 1000 ms
     record = play(bot, {}, limits, {"rounds": 1, "on_fault": "forfeit"})
-    assert faults(record) == ["timeout"]
+    assert fault_kinds(record) == ["timeout"]
     assert record["wall_s"] < 10  # the bot would hang for 60 s (Sleeper) or for ever

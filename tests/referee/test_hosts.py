@@ -27,7 +27,7 @@ from arena.referee import (
 )
 from arena.referee._child_process import group_members, process_alive
 from tests.matchspecs import match_spec
-from tests.recordtools import without_timings
+from tests.recordtools import record_faults, without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
@@ -110,7 +110,7 @@ def test_a_command_that_does_not_exist_is_a_crash_fault_not_an_error(tmp_path: P
              {"label": "random", "name": "random"}]
     record = trio.run(play_match, match_spec({"match_id": "ghost", "seed": 1,
                                               "rules": {"rounds": 1}, "seats": seats}))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
     assert "cannot start" in faults[0]["detail"]
 
@@ -123,7 +123,7 @@ def test_a_command_speaking_garbage_is_malformed() -> None:
         {"match_id": "g", "seed": 1, "rules": {"rounds": 1},
          "seats": [{"label": "sh"}, {"label": "random", "name": "random"}],
          "limits": {"move_ms": 200}}, hosts), hosts=hosts))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "malformed")]
     assert "not JSON" in faults[0]["detail"]
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
@@ -153,7 +153,7 @@ def inline_match(bot: Bot) -> dict[str, Any]:
 
 def test_an_inline_bot_calling_sys_exit_is_a_crash_with_its_output() -> None:
     record = inline_match(Exiter())
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
     assert "SystemExit: 4" in faults[0]["detail"] and "goodbye" in faults[0]["detail"]
 
@@ -217,7 +217,7 @@ def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str)
         {"match_id": mode, "seed": 9, "rules": {"rounds": 1},
          "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()}, hosts),
         hosts=hosts))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, kind)]
     assert text in faults[0]["detail"]
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
@@ -236,7 +236,7 @@ def test_a_bot_that_reports_its_error_keeps_its_process_one_out_of_step_does_not
         {"match_id": mode, "seed": 9, "rules": {"rounds": 1, "on_fault": "pass"},
          "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()}, hosts),
         hosts=hosts))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert len(faults) >= processes and {f["seat"] for f in faults} == {0}
     assert len(host.pids()) == (1 if mode == "error" else len(faults))
     assert len(host.pids()) >= processes
@@ -256,6 +256,6 @@ def test_an_inline_bot_that_cannot_start_faults_once_per_deal() -> None:
     hosts = [InlineHost.from_bot(BadStarter())] + [InlineHost("random") for _ in range(2)]
     spec = match_spec({"match_id": "start", "seed": 2, "rules": {"rounds": 2}}, hosts)
     record = run_match(spec, hosts=hosts)
-    faults = [(f["seat"], f["kind"], f["deal"]) for d in record["deals"] for f in d["faults"]]
+    faults = [(f["seat"], f["kind"], f["deal"]) for f in record_faults(record)]
     assert faults == [(0, "crash", 0), (0, "crash", 1)]
-    assert all("no table for me" in f["detail"] for d in record["deals"] for f in d["faults"])
+    assert all("no table for me" in f["detail"] for f in record_faults(record))

@@ -19,6 +19,7 @@ import trio
 from arena.records import configure_logging, deal_moves
 from arena.referee import MatchSpec, play_match
 from tests.matchspecs import match_spec
+from tests.recordtools import record_faults
 
 CLIENT = Path(__file__).with_name("uecda_test_client.py")
 
@@ -42,16 +43,13 @@ def spec(seats: list[dict[str, Any]], rounds: int = 3, move_ms: int = 3000,
                        "seats": seats, "limits": {"move_ms": move_ms, "start_ms": 10000}})
 
 
-def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for d in record["deals"] for f in d["faults"]]
-
 
 def test_five_uecda_clients_play_a_whole_match_every_play_accepted(tmp_path: Path) -> None:
     """The handshake gives each client its seat; every turn reaches every client; its plays
     are answered 9; the exchange is asked of the two top players; the last flag is 2."""
     reports = [tmp_path / f"r{i}.json" for i in range(5)]
     record = trio.run(play_match, spec([uecda_seat(r) for r in reports], rounds=4))
-    assert faults(record) == []
+    assert record_faults(record) == []
     assert [s["host"] for s in record["seats"]] == ["uecda"] * 5
     assert [s["bot"] for s in record["seats"]] == ["testcli"] * 5
     moves = sum(len(d["moves"]) for d in record["deals"])
@@ -72,7 +70,7 @@ def test_uecda_clients_and_arena_bots_share_a_table(tmp_path: Path) -> None:
     seats = [uecda_seat(reports[0]), {"name": "greedy"}, uecda_seat(reports[1]),
              {"name": "random"}, {"name": "lowest"}]
     record = trio.run(play_match, spec(seats))
-    assert faults(record) == []
+    assert record_faults(record) == []
     moves = sum(len(d["moves"]) for d in record["deals"])
     for report in reports:
         seen = json.loads(report.read_text())
@@ -86,7 +84,7 @@ def test_a_table_the_reference_server_rejects_is_an_illegal_fault_and_a_pass(
     seats = [uecda_seat(tmp_path / "bad.json", "twojokers")] + [
         uecda_seat(tmp_path / f"r{i}.json") for i in range(4)]
     record = trio.run(play_match, spec(seats, rounds=2))
-    bad = [f for f in faults(record) if f["seat"] == 0]
+    bad = record_faults(record, seat=0)
     assert bad and all(f["kind"] == "illegal" and "jokers" in f["detail"] for f in bad)
     seen = json.loads((tmp_path / "bad.json").read_text())
     assert seen["accepted"] == 0 and seen["rejected"] == seen["mine"] > 0
@@ -108,7 +106,7 @@ def test_a_client_that_hangs_quits_or_sends_garbage_is_a_fault_never_a_hung_refe
             return await play_match(s)
 
     record = trio.run(bounded)
-    bad = [f for f in faults(record) if f["seat"] == 0]
+    bad = record_faults(record, seat=0)
     assert bad and bad[0]["kind"] in ("timeout", "crash")
     for i in range(4):
         assert json.loads((tmp_path / f"r{i}.json").read_text())["end"] == 2
@@ -119,7 +117,7 @@ def test_a_uecda_client_needs_a_table_of_five(tmp_path: Path) -> None:
     start, with a message that says so."""
     seats = [uecda_seat(tmp_path / "r.json"), {"name": "greedy"}, {"name": "random"}]
     record = trio.run(play_match, spec(seats, rounds=1, points=None))
-    bad = faults(record)
+    bad = record_faults(record)
     assert bad and "table of 5" in bad[0]["detail"]
 
 
@@ -131,7 +129,7 @@ def test_arena_uecda_client_plays_arena_bots_through_the_uecda_host(tmp_path: Pa
               "protocol": "uecda"} for bot in ("greedy", "random", "lowest")]
     seats += [uecda_seat(tmp_path / "a.json"), uecda_seat(tmp_path / "b.json")]
     record = trio.run(play_match, spec(seats, rounds=3))
-    assert faults(record) == []
+    assert record_faults(record) == []
     assert [s["bot"] for s in record["seats"]][:3] == ["greedy", "random", "lowest"]
     moves = sum(len(d["moves"]) for d in record["deals"])
     assert json.loads((tmp_path / "a.json").read_text())["turns"] == moves
