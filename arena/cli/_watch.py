@@ -14,8 +14,7 @@ from typing import Any
 import click
 
 from arena.game import View
-from arena.referee import BotFault, BotRef, Host, MatchSpec, StartInfo, make_host
-from arena.referee._cputime import Meter
+from arena.referee import BotFault, BotRef, Host, MatchSpec, Meter, StartInfo, make_host
 
 _ANSWER_CHARS = 80
 

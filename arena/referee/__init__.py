@@ -9,6 +9,7 @@ or, for tests, ``memory``. Misbehaviour becomes a recorded fault of kind
 """
 
 from ._child_process import ChildProcess
+from ._cputime import Meter
 from ._faults import BotFault
 from ._host import Host, InlineHost, MemoryHost, StartInfo
 from ._limits import Clock, Limits
@@ -39,6 +40,7 @@ __all__ = [
     "MatchSpec",
     "MatchSpecError",
     "MemoryHost",
+    "Meter",
     "Places",
     "ProcessHost",
     "ProcessPool",
