@@ -201,67 +201,53 @@ def test_the_pipe_stream_carries_a_request_and_its_answer() -> None:
         os.close(peer_out)
 
 
-def test_a_peer_flooding_blank_lines_is_a_malformed_fault_long_before_its_deadline() -> None:
-    """Blank lines are skipped, but a flood of them costs the peer a fault (MAX_BLANK_LINES),
-    not the reader its time until the deadline."""
+def read_from_a_writer(chunk: bytes, pause: float,
+                       main: Callable[[PipeStream], Awaitable[float]]) -> float:
+    """``main(stream)`` while a thread writes ``chunk`` into the stream's pipe every ``pause``
+    seconds; the thread is stopped and every descriptor closed afterwards."""
     stream, peer_in, peer_out = pipes()
     stop = threading.Event()
 
-    def flood() -> None:
+    def write() -> None:
         os.set_blocking(peer_out, True)
         with contextlib.suppress(OSError):
-            while not stop.wait(0):
-                os.write(peer_out, b"\n" * 65536)
+            while not stop.wait(pause):
+                os.write(peer_out, chunk)
 
-    writer = threading.Thread(target=flood)
+    writer = threading.Thread(target=write)
     writer.start()
-
-    async def main() -> float:
-        start = trio.current_time()
-        with pytest.raises(BotFault, match="more than 100 blank lines in a row"):
-            await Channel(stream).receive(start + 30)
-        return trio.current_time() - start
-
     try:
-        assert trio.run(main) < 10
+        return trio.run(main, stream)
     finally:
         stop.set()
         stream.close()  # the writer's next write fails: the read end is gone
         writer.join(5)
         os.close(peer_in)
         os.close(peer_out)
-    assert not writer.is_alive()
+        assert not writer.is_alive()
+
+
+def test_a_peer_flooding_blank_lines_is_a_malformed_fault_long_before_its_deadline() -> None:
+    """Blank lines are skipped, but a flood of them costs the peer a fault (MAX_BLANK_LINES),
+    not the reader its time until the deadline."""
+    async def main(stream: PipeStream) -> float:
+        start = trio.current_time()
+        with pytest.raises(BotFault, match="more than 100 blank lines in a row"):
+            await Channel(stream).receive(start + 30)
+        return trio.current_time() - start
+
+    assert read_from_a_writer(b"\n" * 65536, 0, main) < 10
 
 
 def test_a_peer_writing_a_line_in_endless_pieces_cannot_keep_the_reader_past_its_deadline(
         ) -> None:
-    stream, peer_in, peer_out = pipes()
-    stop = threading.Event()
-
-    def trickle() -> None:
-        os.set_blocking(peer_out, True)
-        with contextlib.suppress(OSError):
-            while not stop.wait(0.001):
-                os.write(peer_out, b" " * 512)
-
-    writer = threading.Thread(target=trickle)
-    writer.start()
-
-    async def main() -> float:
+    async def main(stream: PipeStream) -> float:
         start = trio.current_time()
         with pytest.raises(trio.TooSlowError):
             await Channel(stream).receive(start + 0.3)
         return trio.current_time() - start
 
-    try:
-        assert 0.3 <= trio.run(main) < 5
-    finally:
-        stop.set()
-        stream.close()
-        writer.join(5)
-        os.close(peer_in)
-        os.close(peer_out)
-    assert not writer.is_alive()
+    assert 0.3 <= read_from_a_writer(b" " * 512, 0.001, main) < 5
 
 
 def test_a_stream_deadline_stops_a_wait_for_an_answer_and_for_room_to_write() -> None:
