@@ -85,7 +85,7 @@ class MatchLoop:
         self.timed = list(timed)
         self.starts = Starts(spec, players)
         self.records = RecordBuilder(spec)
-        self.move_s = spec.limits.move_ms / 1000
+        self.move_s = self.clock.move_s
         """Within this the clock has nothing to charge (the bank is untouched)."""
         self.decisions = 0
         self._think: list[float] = []  # think time (s) of each move of the current deal
