@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.referee import CopyLabels, Host, MatchSpec
+from arena.referee import CopyLabels, Host, MatchSpec, Seat
 
 
 def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> MatchSpec:
@@ -28,3 +28,23 @@ def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> 
             seat["label"] = copies(host.meta.bot)
         seats.append(seat)
     return MatchSpec.from_dict({**data, "seats": seats})
+
+
+def table_data(seats: Sequence[Mapping[str, Any] | Seat] = (), *, match_id: str = "m",
+               seed: int = 1, rounds: int = 1, rules: Mapping[str, Any] | None = None,
+               limits: Mapping[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A match spec as plain data, from its parts: ``seats`` (plain data or :class:`Seat`),
+    ``rounds`` with any other ``rules``, ``limits``, and other spec keys (``extra``)."""
+    data: dict[str, Any] = {
+        "match_id": match_id, "seed": seed, "rules": {"rounds": rounds, **(rules or {})},
+        "seats": [s.to_dict() if isinstance(s, Seat) else dict(s) for s in seats], **extra}
+    if limits is not None:
+        data["limits"] = dict(limits)
+    return data
+
+
+def table_spec(seats: Sequence[Mapping[str, Any] | Seat] = (), *,
+               hosts: Sequence[Host] | None = None, **parts: Any) -> MatchSpec:
+    """:func:`table_data` made a :class:`MatchSpec` by :func:`match_spec` (with ``hosts``,
+    the seats it lacks are filled in)."""
+    return match_spec(table_data(seats, **parts), hosts)

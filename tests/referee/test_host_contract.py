@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from arena.referee import Host, MatchSpec, MemoryHost, Seat, StartInfo, make_host, run_match
+from tests.matchspecs import table_spec
 
 sys.path.insert(0, str(Path(__file__).parent))
 from contract_bot import view_dict
@@ -26,14 +27,10 @@ HOSTS = ("inline", "process", "command", "memory")
 
 
 def spec(seat0: Seat) -> MatchSpec:
-    others = tuple(Seat(f"{name}-{i}", name=name) for i, name in
-                   enumerate(("greedy", "random", "lowest"), start=1))
-    return MatchSpec.from_dict({
-        "match_id": "contract", "seed": 4242,
-        "rules": {"preset": "daifugo", "rounds": 4},
-        "limits": {"move_ms": 5000, "start_ms": 20000},
-        "seats": [seat0.to_dict(), *(s.to_dict() for s in others)],
-    })
+    others = [Seat(f"{name}-{i}", name=name)
+              for i, name in enumerate(("greedy", "random", "lowest"), start=1)]
+    return table_spec([seat0, *others], match_id="contract", seed=4242, rounds=4,
+                      rules={"preset": "daifugo"}, limits={"move_ms": 5000, "start_ms": 20000})
 
 
 def memory_spy(log: Path) -> MemoryHost:

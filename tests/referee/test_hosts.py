@@ -26,7 +26,7 @@ from arena.referee import (
     run_match,
 )
 from arena.referee._child_process import group_members, process_alive
-from tests.matchspecs import match_spec
+from tests.matchspecs import match_spec, table_spec
 from tests.recordtools import record_faults, without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,11 +35,9 @@ PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
 
 def spec(host: str, bots: tuple[str, ...] = ("random", "greedy", "random", "lowest"),
          **extra: Any) -> MatchSpec:
-    return match_spec({
-        "match_id": "same", "seed": 987654321, "rules": {"rounds": 2},
-        "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
-        "limits": {"move_ms": 2000}, **extra,
-    })
+    return table_spec([{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
+                      match_id="same", seed=987654321, rounds=2, limits={"move_ms": 2000},
+                      **extra)
 
 
 def test_same_seed_same_record_inline_and_process() -> None:

@@ -15,7 +15,7 @@ from arena import Bot
 from arena.game import Match, Move, Rules, View
 from arena.records import deal_moves
 from arena.referee import BotFault, InlineHost, MatchSpecError, MemoryHost, play_match
-from tests.matchspecs import match_spec
+from tests.matchspecs import match_spec, table_data
 from tests.recordtools import record_faults
 
 
@@ -29,9 +29,8 @@ def lowest_legal(request: dict[str, Any]) -> object:
 
 
 def spec(rounds: int = 1, **extra: Any) -> dict[str, Any]:
-    limits = extra.pop("limits", {"move_ms": 100})
-    rules = {"rounds": rounds, **extra.pop("rules", {})}
-    return {"match_id": "mem", "seed": 11, "rules": rules, "limits": limits, **extra}
+    return table_data(match_id="mem", seed=11, rounds=rounds,
+                      limits=extra.pop("limits", {"move_ms": 100}), **extra)
 
 
 def run(spec_: dict[str, Any], hosts: list[MemoryHost | InlineHost]) -> dict[str, Any]:

@@ -18,7 +18,7 @@ import trio
 
 from arena.records import configure_logging, deal_moves
 from arena.referee import MatchSpec, play_match
-from tests.matchspecs import match_spec
+from tests.matchspecs import table_spec
 from tests.recordtools import record_faults
 
 CLIENT = Path(__file__).with_name("uecda_test_client.py")
@@ -38,9 +38,9 @@ def uecda_seat(report: Path, mode: str = "play") -> dict[str, Any]:
 
 def spec(seats: list[dict[str, Any]], rounds: int = 3, move_ms: int = 3000,
          **rules: Any) -> MatchSpec:
-    return match_spec({"match_id": "u", "seed": 11,
-                       "rules": {"preset": "uecda", "rounds": rounds, **rules},
-                       "seats": seats, "limits": {"move_ms": move_ms, "start_ms": 10000}})
+    return table_spec(seats, match_id="u", seed=11, rounds=rounds,
+                      rules={"preset": "uecda", **rules},
+                      limits={"move_ms": move_ms, "start_ms": 10000})
 
 
 
