@@ -21,7 +21,8 @@ import time
 
 import trio
 
-from arena.referee import PROTOCOL_VERSION, ChildProcess, sandbox_argv, sandbox_mechanism
+from arena.referee import sandbox_mechanism
+from arena.referee.lowlevel import PROTOCOL_VERSION, ChildProcess, sandbox_argv
 
 SHELL = ["/bin/sh", "-c", 'read line; echo \'{"type":"ready","id":1}\'; read line']
 PYTHON = [sys.executable, "-m", "arena.referee._child", "--bot", "random", "--params", "{}"]

@@ -14,7 +14,8 @@ from typing import Any
 import click
 
 from arena.game import View
-from arena.referee import BotFault, BotRef, Host, MatchSpec, Meter, StartInfo, make_host
+from arena.referee import BotFault, BotRef, Host, MatchSpec, StartInfo, make_host
+from arena.referee.lowlevel import Meter
 
 _ANSWER_CHARS = 80
 

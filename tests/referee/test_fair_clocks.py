@@ -24,7 +24,6 @@ import trio
 from arena.game import Match, Rules
 from arena.records import deal_moves
 from arena.referee import (
-    Clock,
     Limits,
     MatchSpec,
     ProcessHost,
@@ -42,6 +41,7 @@ from arena.referee._cputime import (
     process_cpu,
     task_times,
 )
+from arena.referee.lowlevel import Clock
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the bots there too
 from arena_hostile_bots import Sleeper, Spinner, ref

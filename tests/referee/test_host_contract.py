@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from arena.referee import Host, MatchSpec, MemoryHost, Seat, StartInfo, make_host, run_match
+from arena.referee import Host, MatchSpec, Seat, StartInfo, make_host, run_match
+from arena.referee.lowlevel import MemoryHost
 from tests.matchspecs import table_spec
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -8,8 +8,9 @@ import pytest
 import trio
 import trio.testing
 
-from arena.referee import BotFault, LineDecoder, ProtocolError, decode, encode
+from arena.referee import BotFault
 from arena.referee._protocol import answer_value
+from arena.referee.lowlevel import LineDecoder, ProtocolError, decode, encode
 
 
 def test_encode_is_one_compact_line() -> None:
