@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from arena.tournament import load_config as load_config
     from arena.tournament import run_tournament as run_tournament
 
-__version__ = "0.1.0"
+from arena._version import __version__ as __version__
 
 # Public name -> the module that defines it, imported when the name is first used.
 _LAZY = {

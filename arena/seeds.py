@@ -30,6 +30,10 @@ Match seeds are ``match_seed(T, key)``, that is ``derive(T, "match", key)``. One
 generator is not a secret and is no derivation: the ratings' bootstrap draws for bot
 ``i`` from numpy seeded with ``[S, i]`` (``bootstrap_rng``), ``S`` the ratings' own
 public seed, so adding a bot to the records shifts no other bot's interval.
+One series is not derived: :func:`series` counts up from a seed the caller
+chose (``seed + k``, ``arena.referee.compare``), so that match ``k`` of a
+quick comparison replays from its own seed alone. Its seeds are match
+seeds, which are never sent to a bot.
 
 The deck of each deal is shuffled from the match seed by the game's own
 published shuffle (docs/rules.md, "The deal"), so that any language can
@@ -55,6 +59,7 @@ __all__ = [
     "match_seed",
     "rng",
     "secret_seed",
+    "series",
 ]
 
 SEED_LIMIT: Final = 2**63
@@ -122,3 +127,11 @@ def bot_rng(match_seed: int, seat: int) -> random.Random:
 def secret_seed() -> int:
     """A fresh seed from the operating system's secure generator."""
     return secrets.randbelow(SEED_LIMIT)
+
+
+def series(seed: int, k: int) -> int:
+    """The ``k``-th seed of the series counting up from ``seed``: ``seed + k``, kept below
+    :data:`SEED_LIMIT` (match ``k`` of a comparison of bots; see the module's note)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"a seed is an integer >= 0, got {seed!r}")
+    return (seed + k) % SEED_LIMIT

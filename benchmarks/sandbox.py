@@ -30,9 +30,9 @@ import time
 
 import trio
 
-from arena.referee import PROTOCOL_VERSION, ChildProcess
 from arena.referee._sandbox import _argv as mechanism_argv
 from arena.referee._sandbox import _probe, layout, needed_under_tmp
+from arena.referee.lowlevel import PROTOCOL_VERSION, ChildProcess
 
 SHELL = ["/bin/sh", "-c", 'read line; echo \'{"type":"ready","id":1}\'; read line']
 PYTHON = [sys.executable, "-m", "arena.referee._child", "--bot", "random", "--params", "{}"]

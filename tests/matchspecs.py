@@ -30,32 +30,21 @@ def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> 
     return MatchSpec.from_dict({**data, "seats": seats})
 
 
-def spec_data(
-    *,
-    match_id: str = "m",
-    seed: int = 11,
-    preset: str | None = None,
-    rounds: int | None = None,
-    rules: Mapping[str, Any] | None = None,
-    seats: Sequence[Seat | Mapping[str, Any]] | None = None,
-    limits: Mapping[str, Any] | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """A match spec as plain data: ``preset`` and ``rounds`` go into ``rules``, seats may be
-    :class:`Seat` objects or mappings; what is not given is left out (the spec's defaults)."""
-    data: dict[str, Any] = {"match_id": match_id, "seed": seed}
-    rules = {**({"preset": preset} if preset else {}),
-             **({"rounds": rounds} if rounds is not None else {}), **(rules or {})}
-    if rules:
-        data["rules"] = rules
-    if seats is not None:
-        data["seats"] = [s.to_dict() if isinstance(s, Seat) else dict(s) for s in seats]
+def table_data(seats: Sequence[Mapping[str, Any] | Seat] = (), *, match_id: str = "m",
+               seed: int = 1, rounds: int = 1, rules: Mapping[str, Any] | None = None,
+               limits: Mapping[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A match spec as plain data, from its parts: ``seats`` (plain data or :class:`Seat`),
+    ``rounds`` with any other ``rules``, ``limits``, and other spec keys (``extra``)."""
+    data: dict[str, Any] = {
+        "match_id": match_id, "seed": seed, "rules": {"rounds": rounds, **(rules or {})},
+        "seats": [s.to_dict() if isinstance(s, Seat) else dict(s) for s in seats], **extra}
     if limits is not None:
         data["limits"] = dict(limits)
-    return {**data, **extra}
+    return data
 
 
-def spec(hosts: Sequence[Host] | None = None, **options: Any) -> MatchSpec:
-    """A typed match spec from :func:`spec_data`'s options (seats filled in from ``hosts``
-    as :func:`match_spec` does)."""
-    return match_spec(spec_data(**options), hosts)
+def table_spec(seats: Sequence[Mapping[str, Any] | Seat] = (), *,
+               hosts: Sequence[Host] | None = None, **parts: Any) -> MatchSpec:
+    """:func:`table_data` made a :class:`MatchSpec` by :func:`match_spec` (with ``hosts``,
+    the seats it lacks are filled in)."""
+    return match_spec(table_data(seats, **parts), hosts)

@@ -15,3 +15,10 @@ def without_timings(record: dict[str, Any], *, hosts: bool = False) -> dict[str,
     if hosts:
         out["seats"] = [{k: v for k, v in s.items() if k != "host"} for s in record["seats"]]
     return out
+
+
+def record_faults(record: dict[str, Any], seat: int | None = None) -> list[dict[str, Any]]:
+    """Every fault of ``record``, deal by deal in order (docs/records.md); with ``seat``, only
+    that seat's."""
+    return [f for deal in record["deals"] for f in deal["faults"]
+            if seat is None or f["seat"] == seat]

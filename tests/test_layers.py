@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # The layers, bottom first (docs/architecture.md draws the same picture).
 LAYERS: dict[str, int] = {
     "arena.game": 0,  # pure rules
+    "arena._version": 0,  # the version number, read by every layer (see SHARED)
     "arena.records": 0,  # the record format: reads and writes JSONL, imports nothing of arena
     "arena.seeds": 1,
     "arena.bot": 1,
@@ -42,6 +43,10 @@ ONLY: dict[str, set[str]] = {
     # never through the referee, whose loop, hosts and time limits a learner does not need.
     "arena.env": {"arena.game", "arena.bot", "arena.plugins", "arena.seeds"},
 }
+
+# Private modules of the top-level namespace that every layer reads: no layer imports the top
+# package itself for them.
+SHARED: set[str] = {"arena._version"}
 
 # Exceptions to the rules above, each with its reason; a test fails once one is not needed.
 ALLOWED: set[tuple[str, str]] = set()
@@ -106,7 +111,7 @@ def problems(module: str, is_package: bool, source: str, where: str) -> list[str
     found: list[str] = []
     for line, target in imported(module, is_package, ast.parse(source)):
         theirs = package(target)
-        if theirs == mine or (where, target) in ALLOWED:
+        if theirs == mine or theirs in SHARED or (where, target) in ALLOWED:
             continue
         if any(part.startswith("_") and not part.startswith("__")
                for part in target.split(".")[1:]):

@@ -8,8 +8,9 @@ import typing
 
 import pytest
 
-PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.uecda", "arena.referee.wire",
-            "arena.tournament", "arena.records", "arena.ratings", "arena.report", "bots"]
+PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.lowlevel",
+            "arena.referee.uecda", "arena.referee.wire", "arena.tournament", "arena.records",
+            "arena.ratings", "arena.report", "bots"]
 
 
 @pytest.mark.parametrize("name", PACKAGES)
@@ -36,3 +37,19 @@ def test_one_list_of_fault_kinds() -> None:
 
     assert typing.get_args(FaultKind) == FAULT_KINDS
     assert "FAULT_KINDS" not in importlib.import_module("arena.referee").__all__
+
+
+def test_the_referee_has_a_users_tier_and_a_lowlevel_tier_and_each_name_one_of_them() -> None:
+    """arena.referee is the users' tier; its machinery is arena.referee.lowlevel, as trio's is
+    trio.lowlevel. A lowlevel name is still importable from arena.referee (code written
+    against its former flat namespace) as the same object, but is not public there."""
+    referee = importlib.import_module("arena.referee")
+    lowlevel = importlib.import_module("arena.referee.lowlevel")
+    assert not set(referee.__all__) & set(lowlevel.__all__)
+    assert {"MatchSpec", "run_match", "play_match", "Host", "BotFault"} <= set(referee.__all__)
+    assert {"ChildProcess", "LineDecoder", "Clock", "MemoryHost", "Meter"} <= set(
+        lowlevel.__all__)
+    for name in lowlevel.__all__:
+        assert getattr(referee, name) is getattr(lowlevel, name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_of_the_kind'"):
+        referee.nothing_of_the_kind  # noqa: B018

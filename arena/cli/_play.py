@@ -83,7 +83,7 @@ class HumanHost(Host):
     def meta(self) -> BotRef:
         return self._meta
 
-    async def start(self, info: StartInfo) -> None:
+    async def start(self, info: StartInfo, deadline: float) -> None:
         self._labels = list(info.labels)
         self._rules = info.rules
         others = ", ".join(f"{label} (seat {seat})" for seat, label in enumerate(info.labels)
@@ -109,7 +109,7 @@ class HumanHost(Host):
     # each player going out marked, as at a real table.
     observes = True
 
-    async def observe(self, view: View, kind: str, seat: int) -> None:
+    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
         self._catch_up(view)
 
     def _catch_up(self, view: View) -> None:
@@ -161,7 +161,7 @@ class HumanHost(Host):
         self._write(f"  pile: {pile}" + ("   REVOLUTION" if view.revolution else ""))
         self._write(f"  your hand: {_cards(view.hand)}")
 
-    async def play(self, view: View, time_ms: int) -> object:
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
         self._show(view)
         moves = view.legal_moves()
         width = len(str(len(moves)))
@@ -203,7 +203,7 @@ class HumanHost(Host):
         reason = view.rules.why_not(move, view.pile, view.revolution)
         return reason or "the rules do not allow it"
 
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
         self._show(view, leading=False)  # the deal's first lead comes after the exchange
         self._asked_exchange = True
         self._write(f"  you received {' '.join(str(c) for c in view.received)}; give back "
@@ -221,7 +221,7 @@ class HumanHost(Host):
                 return cards
             self._write(f"  {problem}")
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
         order = ", ".join(f"{place}. {self._name(seat)}"
                           for place, seat in enumerate(result["finish_order"], start=1))
         self._seen = (-1, 0)

@@ -12,7 +12,7 @@ import click
 from arena.bot import MatchInfo
 from arena.cli import InputError
 from arena.game import Card, Move, Rules, View, trick_lock
-from arena.referee import make_bot, resolve
+from arena.referee.lowlevel import make_bot, resolve
 from arena.referee.uecda import (
     PROTOCOL,
     TABLE_BYTES,

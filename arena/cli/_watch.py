@@ -15,6 +15,7 @@ import click
 
 from arena.game import View
 from arena.referee import BotFault, BotRef, Host, MatchSpec, StartInfo, make_host
+from arena.referee.lowlevel import Meter
 
 _ANSWER_CHARS = 80
 
@@ -49,7 +50,6 @@ class WatchedHost(Host):
         self.board = board
         self.kind = inner.kind
         self.timed = inner.timed
-        self.preemptible = inner.preemptible
         self.observes = inner.observes  # a UECda client watches every turn, watched or not
 
     @property
@@ -60,17 +60,18 @@ class WatchedHost(Host):
     def label(self) -> str:
         return self.board.labels[self.seat]
 
-    async def start(self, info: StartInfo) -> None:
-        await self.inner.start(info)
+    @property
+    def meter(self) -> Meter | None:
+        return self.inner.meter
+
+    async def start(self, info: StartInfo, deadline: float) -> None:
+        await self.inner.start(info, deadline)
 
     def needs_prepare(self) -> bool:
         return self.inner.needs_prepare()
 
-    async def prepare(self) -> None:
-        await self.inner.prepare()
-
-    def timeout_fault(self, call: str, allowed: float) -> BotFault:
-        return self.inner.timeout_fault(call, allowed)
+    async def prepare(self, deadline: float) -> None:
+        await self.inner.prepare(deadline)
 
     async def _watch(self, what: str, call: Any) -> object:
         board = self.board
@@ -85,16 +86,16 @@ class WatchedHost(Host):
         board.echo(f"  {what} {self.label}: {_shown(answer)}  ({ms:.2f} ms)")
         return answer
 
-    async def play(self, view: View, time_ms: int) -> object:
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
         self.board.moves += 1
         return await self._watch(f"deal {self.board.deal + 1} move {self.board.moves:>3}",
-                                 self.inner.play(view, time_ms))
+                                 self.inner.play(view, time_ms, deadline))
 
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
         return await self._watch(f"deal {self.board.deal + 1} gives back {count}",
-                                 self.inner.exchange(view, count, time_ms))
+                                 self.inner.exchange(view, count, time_ms, deadline))
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
         board = self.board
         number = int(result.get("deal", board.deal))
         if number not in board.reported:
@@ -104,10 +105,10 @@ class WatchedHost(Host):
             board.echo(f"deal {number + 1} over: {order}")
             board.deal = number + 1
             board.moves = 0
-        await self.inner.end_deal(result)
+        await self.inner.end_deal(result, deadline)
 
-    async def observe(self, view: View, kind: str, seat: int) -> None:
-        await self.inner.observe(view, kind, seat)
+    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+        await self.inner.observe(view, kind, seat, deadline)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

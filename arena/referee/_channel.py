@@ -4,8 +4,9 @@
 ``command`` hosts: one JSON object per line each way (docs/protocol.md),
 over any ``trio`` send and receive stream, so that it is tested over
 ``trio.testing.memory_stream_pair()`` without processes. It takes no
-timeouts: the caller owns the deadline and wraps a call in a cancel scope.
-Every byte read is the peer's and hostile: whatever goes wrong while
+timeouts of its own: each call takes the caller's deadline as an argument
+(a ``trio.current_time()``; ``math.inf`` for none), past which it raises
+``trio.TooSlowError``. Every byte read is the peer's and hostile: whatever goes wrong while
 reading it is a :class:`BotFault` (``malformed``) or :class:`PeerGone`,
 never another exception.
 
@@ -24,7 +25,8 @@ import math
 import os
 import select
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any, Final
 
 import trio
@@ -83,19 +85,20 @@ class PipeStream(trio.abc.Stream):
         self._poller = select.poll()
         self._poller.register(read_fd, select.POLLIN)
         self.closed = False
-        self.deadline = math.inf
-        """The ``trio.current_time()`` past which a wait raises ``trio.TooSlowError``
-        (``trio.fail_at``), for a caller that keeps its deadline here instead of in a
-        cancel scope (``Host.keeps_deadline``); infinite: only the caller's scopes apply."""
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.send_by(data, math.inf)
+
+    async def send_by(self, data: bytes | bytearray | memoryview, deadline: float) -> None:
+        """``send_all``, raising ``trio.TooSlowError`` if it must still wait at ``deadline``
+        (a ``trio.current_time()``): the deadline is entered only around a wait."""
         view = memoryview(data)
         self._sent_at = time.perf_counter()
         while view:
             try:
                 written = os.write(self._write_fd, view)
             except BlockingIOError:
-                with trio.fail_at(self.deadline):
+                with trio.fail_at(deadline):
                     await trio.lowlevel.wait_writable(self._write_fd)
                 continue
             except OSError as exc:  # EPIPE: the peer closed its input or died
@@ -121,13 +124,18 @@ class PipeStream(trio.abc.Stream):
             return b""
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        return await self.receive_by(math.inf)
+
+    async def receive_by(self, deadline: float) -> bytes:
+        """``receive_some``, raising ``trio.TooSlowError`` at ``deadline`` (a
+        ``trio.current_time()``), also when bytes keep coming past it."""
         # poll(2) first for a quick peer: it returns at once when the answer is there, and
         # spares the failed read (and its exception) when it is not there yet.
-        if self.deadline != math.inf and trio.current_time() >= self.deadline:
+        if deadline != math.inf and trio.current_time() >= deadline:
             raise trio.TooSlowError  # bytes that keep coming do not keep the caller past it
         data = self.receive_now() if not self._quick or self._poller.poll(_WAIT_MS) else None
         while data is None:
-            with trio.fail_at(self.deadline):
+            with trio.fail_at(deadline):
                 await trio.lowlevel.wait_readable(self._read_fd)
             data = self.receive_now()
         self._quick = time.perf_counter() - self._sent_at < WAIT_S
@@ -148,14 +156,38 @@ class PipeStream(trio.abc.Stream):
         await trio.lowlevel.checkpoint()
 
 
+async def _send_within(stream: trio.abc.SendStream, data: bytes, deadline: float) -> None:
+    with trio.fail_at(deadline):
+        await stream.send_all(data)
+
+
+async def _receive_within(stream: trio.abc.ReceiveStream, deadline: float) -> bytes:
+    with trio.fail_at(deadline):
+        return bytes(await stream.receive_some(_READ_SIZE))
+
+
+def _unreadable(exc: Exception) -> BotFault:
+    """The one mapping of what reading a peer's bytes raised to its fault."""
+    if isinstance(exc, ProtocolError):
+        return BotFault("malformed", str(exc))
+    return BotFault("malformed", f"unreadable answer ({type(exc).__name__})")
+
+
+_GONE: Final = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
+"""What a stream raises when its peer has gone."""
+
+
 class Channel:
     """Requests out, answers in: protocol messages over a send and a receive stream.
 
     ``receive`` may be omitted when ``send`` is a two-way stream. ``trace``
-    hears every line: ``(">", line)`` sent, ``("<", line)`` received. The
-    channel never times out by itself; a caller's cancel scope may stop it
-    in the middle of a line, after which it is out of step with its peer
-    and should be dropped with the peer.
+    hears every line: ``(">", line)`` sent, ``("<", line)`` received. Each
+    call takes the caller's ``deadline`` (a ``trio.current_time()``,
+    ``math.inf`` for none) and raises ``trio.TooSlowError`` past it; over a
+    :class:`PipeStream` the deadline is entered only around a wait in the
+    event loop, so a quick answer costs no cancel scope. A call stopped in
+    the middle of a line leaves the channel out of step with its peer: drop
+    both.
     """
 
     def __init__(
@@ -165,26 +197,29 @@ class Channel:
         *,
         max_line: int = MAX_LINE,
     ) -> None:
-        self._send = send
         if receive is None:
             if not isinstance(send, trio.abc.ReceiveStream):
                 raise TypeError("a one-way send stream needs a receive stream beside it")
             receive = send
-        self._receive = receive
+        self._send_by: Callable[[bytes, float], Awaitable[None]] = (
+            send.send_by if isinstance(send, PipeStream) else partial(_send_within, send))
+        self._receive_by: Callable[[float], Awaitable[bytes]] = (
+            receive.receive_by if isinstance(receive, PipeStream)
+            else partial(_receive_within, receive))
         self._decoder = LineDecoder(max_line)
         self.trace: Callable[[str, bytes], None] | None = None
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: dict[str, Any], deadline: float = math.inf) -> None:
         """Write one message; raises :class:`PeerGone` if the peer no longer reads."""
         data = encode(message)
         if self.trace is not None:
             self.trace(">", data)
         try:
-            await self._send.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            await self._send_by(data, deadline)
+        except _GONE:
             raise PeerGone("closed its input") from None
 
-    async def receive(self) -> dict[str, Any]:
+    async def receive(self, deadline: float = math.inf) -> dict[str, Any]:
         """Read one message: a :class:`BotFault` (``malformed``) for bytes that are not
         one, :class:`PeerGone` at the end of the stream."""
         decoder = self._decoder
@@ -196,30 +231,27 @@ class Channel:
                     if self.trace is not None:
                         self.trace("<", line)
                     return decode(line)
-            except ProtocolError as exc:
-                raise BotFault("malformed", str(exc)) from None
             except Exception as exc:  # every byte is the peer's: nothing may escape as a bug
-                raise BotFault("malformed", f"unreadable answer ({type(exc).__name__})"
-                               ) from None
+                raise _unreadable(exc) from None
             if fed:
-                # A line in pieces, or blank lines: a peer could keep this loop busy
-                # without end, so let the caller's deadline in.
+                # A line in pieces: a peer could keep this loop busy without end, so let
+                # the caller's deadline in.
                 await trio.lowlevel.checkpoint()
             try:
-                data = await self._receive.receive_some(_READ_SIZE)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                data = await self._receive_by(deadline)
+            except _GONE:
                 data = b""
             if not data:
                 raise PeerGone("closed its output")
-            decoder.feed(data if isinstance(data, bytes) else bytes(data))
+            decoder.feed(data)
             fed = True
 
-    async def request(self, message: dict[str, Any]) -> Any:
+    async def request(self, message: dict[str, Any], deadline: float = math.inf) -> Any:
         """Send a request with a ``type`` and ``id`` and return the payload of its answer
         (:func:`arena.referee._protocol.answer_value`)."""
-        await self.send(message)
-        answer = await self.receive()
+        await self.send(message, deadline)
+        answer = await self.receive(deadline)
         try:
             return answer_value(answer, message["type"], message.get("id"))
         except ProtocolError as exc:
-            raise BotFault("malformed", str(exc)) from None
+            raise _unreadable(exc) from None

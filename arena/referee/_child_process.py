@@ -6,14 +6,15 @@ it forks), under resource limits, with a clean environment; its own stdout
 and stderr go to an unlinked temporary file whose tail is kept for fault
 details, so nothing a bot prints can disturb the protocol. Messages go
 through a :class:`arena.referee._channel.Channel` over the pipes. Nothing
-here has a deadline of its own: the caller wraps each call in a cancel
-scope, and a host whose call was cancelled kills the whole process group.
+here keeps a deadline: each call takes the caller's as an argument, and a
+host whose call ran past it kills the whole process group.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import math
 import os
 import resource
 import signal
@@ -261,41 +262,24 @@ class ChildProcess:
     def trace(self, trace: Callable[[str, bytes], None] | None) -> None:
         self.channel.trace = trace
 
-    @property
-    def deadline(self) -> float:
-        """When a wait for the child raises ``trio.TooSlowError`` (``PipeStream.deadline``)."""
-        return self._pipes.deadline
-
-    @deadline.setter
-    def deadline(self, deadline: float) -> None:
-        self._pipes.deadline = deadline
-
     def new_id(self) -> int:
         """A fresh request id."""
         self._next_id += 1
         return self._next_id
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Write one message; a child that stops reading waits for the caller's deadline,
-        one that is gone is a ``crash`` fault."""
+    async def send(self, message: dict[str, Any], deadline: float = math.inf) -> None:
+        """Write one message; a child that stops reading raises ``trio.TooSlowError`` at
+        ``deadline`` (a ``trio.current_time()``), one that is gone is a ``crash`` fault."""
         try:
-            await self.channel.send(message)
+            await self.channel.send(message, deadline)
         except PeerGone as gone:
             raise await self._death(gone.what) from None
 
-    async def receive(self) -> dict[str, Any]:
-        """Read one message, or raise the fault that explains why not (no deadline of its
-        own: the caller's cancel scope bounds it)."""
+    async def receive(self, deadline: float = math.inf) -> dict[str, Any]:
+        """Read one message, or raise the fault that explains why not; ``trio.TooSlowError``
+        at ``deadline``."""
         try:
-            return await self.channel.receive()
-        except PeerGone as gone:
-            raise await self._death(gone.what) from None
-
-    async def request(self, message: dict[str, Any]) -> Any:
-        """Send a request and return the payload of its answer
-        (:meth:`arena.referee._channel.Channel.request`)."""
-        try:
-            return await self.channel.request(message)
+            return await self.channel.receive(deadline)
         except PeerGone as gone:
             raise await self._death(gone.what) from None
 

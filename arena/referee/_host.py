@@ -1,10 +1,10 @@
 """One interface for every place bot code runs: inline, in a child process, in-memory.
 
 The referee only talks to a :class:`Host`: start the bot, ask for a move or
-an exchange, tell it a deal ended, close it. Hosts take no timeouts: the
-referee owns every deadline and wraps each call in a cancel scope, as trio
-code does, and a host stopped in the middle of a call stays consistent
-(a process host kills the process it was talking to). Hosts turn every
+an exchange, tell it a deal ended, close it. Every call takes its deadline
+as an argument, as trio's callers own their deadlines: a host that awaits
+enforces it with ``trio.fail_at`` and stays consistent when a call runs
+past it (a process host kills the process it was talking to). Hosts turn every
 other way a bot can fail into a :class:`BotFault`; they never judge moves,
 which is the referee's job (with ``arena.game``), so the rules are applied
 in one place whatever the host.
@@ -15,12 +15,13 @@ from __future__ import annotations
 import abc
 import inspect
 import io
-import math
 import sys
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
+
+import trio
 
 from arena.bot import Bot, MatchInfo
 from arena.seeds import bot_rng
@@ -57,42 +58,34 @@ class StartInfo:
 class Host(abc.ABC):
     """Where one seat's bot runs, behind one interface.
 
-    No call takes a timeout: the referee runs each one under a cancel scope
-    whose deadline it computes from the seat's clock, and turns a cancelled
-    call into the fault of :meth:`timeout_fault`. A call may be cancelled at
-    any await; the host must then be ready for :meth:`prepare` to start
-    over (a process host kills its process). ``time_ms`` in :meth:`play`
-    and :meth:`exchange` is information for the bot (the time it has for
-    this decision), never a limit the host enforces. Answers are returned
-    raw (a move as text or object, a list of cards) for the referee to judge.
+    Every call takes its ``deadline`` as an argument: the ``trio.current_time()``
+    past which it is late (``math.inf`` for a seat without a clock). A host
+    whose calls await enforces it itself, entering ``trio.fail_at`` around
+    its waits, and turns a call that ran past it into its own ``timeout``
+    fault (a ``crash`` when it knows the bot died), after which it is ready
+    for :meth:`prepare` to start over (a process host kills its process). A
+    host whose calls cannot be stopped (``inline``) ignores the deadline:
+    the referee judges the time after the fact, as it judges every answer's
+    time by the seat's clock. ``time_ms`` in :meth:`play` and
+    :meth:`exchange` is information for the bot (the time it has for this
+    decision). Answers are returned raw (a move as text or object, a list
+    of cards) for the referee to judge.
     """
 
     kind: str = "host"
     """How the record names this host: ``inline``, ``process``, ``command``, ``memory``."""
     timed: bool = True
-    """Whether the seat plays under the clock; False for a person at the table."""
-    meters: bool = False
-    """Whether the host starts each decision's fair-clock meter itself, right after it has
-    written the request (:attr:`meter`), so that reading ``/proc`` overlaps the bot's
-    thinking instead of delaying the request; the referee starts the meter before the call
-    for a host that does not."""
-    meter: Meter | None = None
-    """The meter of the host's last ``play`` or ``exchange`` (with :attr:`meters`)."""
-    preemptible: bool = True
-    """Whether a call can be stopped at its deadline (it awaits something); the referee
-    puts the calls of a host that cannot (``inline``) under no cancel scope, and judges
-    their time after the fact."""
-    keeps_deadline: bool = False
-    """Whether the host bounds its own waits in :meth:`play` and :meth:`exchange` by
-    :attr:`deadline`, as ``trio.fail_at`` does (a wait past it raises ``trio.TooSlowError``,
-    and the host is then ready for :meth:`prepare` as after a cancelled call). For such a
-    host the referee sets :attr:`deadline` instead of entering a cancel scope at every
-    decision: the scope costs more than the rest of a quick bot's round trip in the
-    referee, while the host waits in the event loop only for a slow bot."""
-    deadline: float = math.inf
-    """The ``trio.current_time()`` after which the call under way is too late: set by the
-    referee around each ``play`` and ``exchange`` of a host that :attr:`keeps_deadline`,
-    infinite otherwise (its other calls run under the referee's cancel scopes)."""
+    """Whether the seat plays under the clock; False for a person at the table (its calls
+    get no deadline and its time is never charged)."""
+    observes: bool = False
+    """Whether the referee calls :meth:`observe` before the other seats' decisions."""
+
+    @property
+    def meter(self) -> Meter | None:
+        """The fair-clock meter of the host's last ``play`` or ``exchange``, started once
+        its request was out (see :meth:`Clock.charge`); None when the host measured none,
+        and the clock then charges the wall time."""
+        return None
 
     @property
     @abc.abstractmethod
@@ -100,34 +93,35 @@ class Host(abc.ABC):
         """The seat's bot name, plugin and version for the record."""
 
     @abc.abstractmethod
-    async def start(self, info: StartInfo) -> None:
+    async def start(self, info: StartInfo, deadline: float) -> None:
         """Start (or restart) the bot for a match; a failure is a :class:`BotFault`.
 
-        The referee bounds it by ``start_ms``."""
+        The referee's ``deadline`` is ``start_ms`` from now."""
 
     def needs_prepare(self) -> bool:
         """Whether :meth:`prepare` has work to do now (a process to start again); the
         referee calls it only then. By default, whenever a host class overrides it."""
         return type(self).prepare is not Host.prepare
 
-    async def prepare(self) -> None:  # noqa: B027
+    async def prepare(self, deadline: float) -> None:  # noqa: B027
         """Make the bot ready to answer (restart a killed process).
 
-        The referee calls it before each decision, under ``start_ms`` and
+        The referee calls it before each decision, with ``start_ms`` to go and
         outside the decision's clock, so restarting after a fault never eats
         into the next move's time; a failure is a :class:`BotFault` charged
         to that decision.
         """
 
     @abc.abstractmethod
-    async def play(self, view: View, time_ms: int) -> object:
-        """The bot's answer to a ``play`` decision; it has ``time_ms`` to think."""
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+        """The bot's answer to a ``play`` decision; it has ``time_ms`` to think, and the
+        host waits for it until ``deadline``."""
 
     @abc.abstractmethod
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
         """The bot's answer to an ``exchange`` decision: the cards it gives back."""
 
-    async def end_deal(self, result: dict[str, Any]) -> None:  # noqa: B027
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:  # noqa: B027
         """Tell the bot a deal ended; faults here are logged, never charged."""
 
     @property
@@ -136,27 +130,12 @@ class Host(abc.ABC):
         results); the referee builds and sends results only to those that do."""
         return True
 
-    observes: bool = False
-    """Whether the referee calls :meth:`observe` before the other seats' decisions."""
-
-    async def observe(self, view: View, kind: str, seat: int) -> None:  # noqa: B027
+    async def observe(self, view: View, kind: str, seat: int,  # noqa: B027
+                      deadline: float) -> None:
         """Seat ``seat`` is about to decide (``kind``: ``play`` or ``exchange``); ``view`` is
         this host's own seat's view. Only hosts with :attr:`observes` get it (the ``uecda``
         host, whose protocol shows every turn to every client); faults are logged, never
         charged."""
-
-    def timeout_fault(self, call: str, allowed: float) -> BotFault:
-        """The fault for a call the referee cancelled after ``allowed`` seconds.
-
-        ``call`` is ``start`` (also for :meth:`prepare`), ``play``,
-        ``exchange``, ``end_deal`` or ``observe``. Hosts override it to
-        quote what they know (the bot's output tail, a process that had
-        exited); it is asked right after the cancelled call.
-        """
-        if call == "start":
-            return BotFault("timeout", f"start failed: did not start within "
-                            f"{allowed * 1000:.0f} ms")
-        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
 
     async def aclose(self) -> None:  # noqa: B027
         """Release the bot (kill its process, return it to a pool)."""
@@ -252,7 +231,6 @@ class InlineHost(Host):
     """
 
     kind = "inline"
-    preemptible = False
 
     def __init__(self, ref: str, params: dict[str, Any] | None = None) -> None:
         self._ref = resolve(ref)
@@ -341,16 +319,17 @@ class InlineHost(Host):
         if self._bot is not None:
             self._call("end_deal failed: ", self._bot.end_deal, result)
 
-    async def start(self, info: StartInfo) -> None:
+    # Its calls cannot be stopped: the deadline is ignored, the referee judges the time.
+    async def start(self, info: StartInfo, deadline: float) -> None:
         self.start_now(info)
 
-    async def play(self, view: View, time_ms: int) -> object:
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
         return self.play_now(view)
 
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
         return self.exchange_now(view, count)
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
         self.end_deal_now(result)
 
 
@@ -364,10 +343,10 @@ class MemoryHost(Host):
     (``{"type": "play", "view": View, "time_ms": t}``, ``{"type": "exchange",
     "view": View, "count": n, "time_ms": t}``, ``{"type": "start", ...}``,
     ``{"type": "end_deal", ...}``) and returns the answer, or awaits first:
-    the referee's cancel scope stops a handler that sleeps past the seat's
-    deadline (a ``timeout`` fault), and under trio's autojump clock in no
-    real time. A handler that raises is a ``crash``; one that raises
-    :class:`BotFault` gives that fault.
+    a handler that sleeps past the call's deadline is stopped there (a
+    ``timeout`` fault), under trio's autojump clock in no real time. A
+    handler that raises is a ``crash``; one that raises :class:`BotFault`
+    gives that fault.
     """
 
     kind = "memory"
@@ -382,30 +361,36 @@ class MemoryHost(Host):
     def meta(self) -> BotRef:
         return self._meta
 
-    async def _ask(self, request: dict[str, Any]) -> object:
+    async def _ask(self, request: dict[str, Any], deadline: float) -> object:
         self.requests.append(request)
+        allowed = deadline - trio.current_time()
         try:
-            answer = self._handler(request)
-            if inspect.isawaitable(answer):
-                answer = await answer
-        except BotFault:
-            raise
+            with trio.fail_at(deadline):
+                answer = self._handler(request)
+                if inspect.isawaitable(answer):
+                    answer = await answer
         except (Exception, SystemExit) as exc:
-            raise BotFault("crash", _crash_detail(exc)) from None
+            raise _memory_fault(exc, allowed) from None
         return answer
 
-    def timeout_fault(self, call: str, allowed: float) -> BotFault:
-        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
+    async def start(self, info: StartInfo, deadline: float) -> None:
+        await self._ask({"type": "start", "seat": info.seat, "info": info}, deadline)
 
-    async def start(self, info: StartInfo) -> None:
-        await self._ask({"type": "start", "seat": info.seat, "info": info})
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+        return await self._ask({"type": "play", "view": view, "time_ms": time_ms}, deadline)
 
-    async def play(self, view: View, time_ms: int) -> object:
-        return await self._ask({"type": "play", "view": view, "time_ms": time_ms})
-
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
         return await self._ask({"type": "exchange", "view": view, "count": count,
-                                "time_ms": time_ms})
+                                "time_ms": time_ms}, deadline)
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
-        await self._ask({"type": "end_deal", "result": result})
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+        await self._ask({"type": "end_deal", "result": result}, deadline)
+
+
+def _memory_fault(exc: BaseException, allowed: float) -> BotFault:
+    """The one mapping of what a memory host's handler raised to the seat's fault."""
+    if isinstance(exc, BotFault):
+        return exc
+    if isinstance(exc, trio.TooSlowError):
+        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
+    return BotFault("crash", _crash_detail(exc))

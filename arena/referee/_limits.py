@@ -138,7 +138,8 @@ class Clock:
     """
 
     def __init__(self, limits: Limits, players: int) -> None:
-        self._move = limits.move_ms / 1000
+        self.move_s = limits.move_ms / 1000
+        """``move_ms`` in seconds: the one place the referee converts it."""
         self._grace = limits.grace_ms / 1000
         self._lag = limits.lag_ms / 1000
         self._limits = limits
@@ -148,7 +149,7 @@ class Clock:
 
     def budget(self, seat: int) -> float:
         """Seconds the seat may think on this decision before it is late."""
-        return self._move + self._bank[seat]
+        return self.move_s + self._bank[seat]
 
     def deadline(self, seat: int) -> float:
         """Seconds after which the referee stops waiting (budget plus grace)."""
@@ -189,7 +190,7 @@ class Clock:
         if spent > deadline:
             self._bank[seat] = 0.0
             return False
-        over = spent - self._move
+        over = spent - self.move_s
         if over > 0:
             self._bank[seat] = max(0.0, self._bank[seat] - over)
         return True

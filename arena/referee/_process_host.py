@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import shlex
 import subprocess
@@ -14,19 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from arena.seeds import bot_seed
-
 from ._child_process import ChildProcess
+from ._child_talk import call_fault, ready_options, start_message
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits, start_meter
 from ._loading import BotRef, resolve
-from ._protocol import PROTOCOL_VERSION, answer_value
+from ._protocol import answer_value
 from ._sandbox import SandboxUnavailable, sandbox_argv
-from .wire import VIEW_ENCODINGS, DeltaEncoder, FullEncoder
+from .wire import DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
     from arena.game import View
+
+    from ._cputime import Meter
 
 __all__ = ["CommandHost", "ProcessHost", "ProcessPool"]
 
@@ -84,18 +84,8 @@ class ProcessPool:
         self._idle.clear()
 
 
-def _reason(exc: Exception) -> str:
-    """A fault detail for an exception raised while reading a bot's answer."""
-    if isinstance(exc, ValueError):  # ProtocolError and friends say what was wrong
-        return str(exc)
-    return f"unreadable answer ({type(exc).__name__}: {exc})"
-
-
 class _ChildHost(Host):
     """Shared logic of the two child-process hosts: restart, requests, faults."""
-
-    meters = True
-    keeps_deadline = True
 
     def __init__(self, limits: Limits | None, pool: ProcessPool | None,
                  private: Sequence[str] = ()) -> None:
@@ -111,8 +101,7 @@ class _ChildHost(Host):
         """Given to each process this host runs: hears every protocol line (``--trace``)."""
         self._legal_moves = False
         self._end_deal = True
-        self._late: tuple[str, str, str] | None = None
-        """(what it was doing, how the process had ended, output note) of a cancelled call."""
+        self._meter: Meter | None = None
 
     # subclasses provide these
     def _argv(self) -> list[str]:
@@ -141,72 +130,48 @@ class _ChildHost(Host):
         """The live child process, if any."""
         return self._proc
 
-    async def start(self, info: StartInfo) -> None:
-        self._info = info
-        await self._launch()
+    @property
+    def meter(self) -> Meter | None:
+        return self._meter
 
-    async def _launch(self) -> None:
+    async def start(self, info: StartInfo, deadline: float) -> None:
+        self._info = info
+        await self._launch(deadline, deadline - trio.current_time())
+
+    async def _launch(self, deadline: float, allowed: float) -> None:
+        """Start the bot's process (or take one from the pool) and its match; ``allowed``
+        is the seconds the caller gave it, as fault details quote them."""
         assert self._info is not None, "start() first"
-        info = self._info
         proc = self._pool.acquire(self._pool_key()) if self._pool is not None else None
         if proc is None:
-            try:
-                proc = ChildProcess(
-                    self._argv(),
-                    stdio=self._stdio(),
-                    memory_mb=self._limits.memory_mb,
-                    cpu_s=self._limits.cpu_s,
-                    sandbox=(sandbox_argv(self._private, program=self._argv(),
-                                          tmp_mb=self._limits.tmp_mb or self._limits.memory_mb)
-                             if self._limits.sandbox else None),
-                )
-            except SandboxUnavailable as exc:
-                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
-            except (OSError, subprocess.SubprocessError) as exc:
-                raise BotFault("crash", f"cannot start {self._argv()[0]!r}: {exc}") from None
+            proc = self._spawn()
         else:
             proc.clear_output()
         proc.trace = self.trace
         self._proc = proc
         self._pids.append(proc.pid)
-        request_id = proc.new_id()
-        message = {
-            "type": "start",
-            "id": request_id,
-            "protocol": PROTOCOL_VERSION,
-            "seat": info.seat,
-            "players": info.players,
-            "match_id": info.match_id,
-            "labels": list(info.labels),
-            "rules": info.rules.to_dict(),
-            "limits": info.limits,
-            "seed": bot_seed(info.seed, info.seat),
-        }
         try:
-            ready = await self._ask(proc, message)
+            ready = await self._ask(proc, start_message(self._info, proc.new_id()),
+                                    deadline, allowed)
+            views, self._legal_moves, self._end_deal = ready_options(ready)
         except BotFault as fault:
             self._drop()  # even a bot that said its start failed: it is not ready
             raise BotFault(fault.kind, "start failed: " + fault.detail) from None
-        views = ready.get("views", "full")
-        if views not in VIEW_ENCODINGS:
-            self._drop()
-            raise BotFault("malformed", f"start failed: 'views' must be one of "
-                           f"{', '.join(map(repr, VIEW_ENCODINGS))}, got {views!r}")
-        legal_moves = ready.get("legal_moves", False)
-        if not isinstance(legal_moves, bool):
-            self._drop()
-            raise BotFault("malformed", f"start failed: 'legal_moves' must be true or false, "
-                           f"got {legal_moves!r}")
-        end_deal = ready.get("end_deal", True)
-        if not isinstance(end_deal, bool):
-            self._drop()
-            raise BotFault("malformed", f"start failed: 'end_deal' must be true or false, "
-                           f"got {end_deal!r}")
         # A fresh encoder per process start: the bot remembers nothing from before.
         self._views = DeltaEncoder() if views == "delta" else FullEncoder()
-        self._legal_moves = legal_moves
-        self._end_deal = end_deal
         self._on_ready(ready)
+
+    def _spawn(self) -> ChildProcess:
+        argv = self._argv()
+        try:
+            return ChildProcess(
+                argv, stdio=self._stdio(), memory_mb=self._limits.memory_mb,
+                cpu_s=self._limits.cpu_s,
+                sandbox=sandbox_argv(self._private, program=argv,
+                                     tmp_mb=self._limits.tmp_mb or self._limits.memory_mb)
+                if self._limits.sandbox else None)
+        except (SandboxUnavailable, OSError, subprocess.SubprocessError) as exc:
+            raise BotFault("crash", f"cannot start {argv[0]!r}: {exc}") from None
 
     def _drop(self) -> None:
         """Kill the current process; the next request starts a fresh one."""
@@ -215,77 +180,53 @@ class _ChildHost(Host):
             self._proc = None
         self._faulted = True
 
-    async def _ask(self, proc: ChildProcess, message: dict[str, Any],
-                   decision: bool = False) -> Any:
-        """A request and the payload of its answer; whatever goes wrong is a fault.
+    async def _ask(self, proc: ChildProcess, message: dict[str, Any], deadline: float,
+                   allowed: float, decision: bool = False) -> Any:
+        """A request and the payload of its answer by ``deadline`` (``allowed`` seconds from
+        when the call began); whatever goes wrong is a fault (:func:`call_fault`).
 
         The process is dropped unless the bot only said its code failed
-        (an ``error`` answer): after a dead process, bytes out of step, or
-        a call cancelled in the middle, the next request needs a fresh one.
+        (a ``reported`` fault): after a dead process, bytes out of step, or
+        a call stopped in the middle, the next request needs a fresh one.
         For a ``decision``, the fair-clock :attr:`meter` starts once the
         request is out, while the bot reads it.
         """
-        self._late = None
         doing = "send"
+        in_step = False
         try:
             sent = time.perf_counter()
-            await proc.send(message)
+            await proc.send(message, deadline)
             if decision:
-                self.meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
+                self._meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
             doing = "receive"
-            answer = await proc.receive()
+            answer = await proc.receive(deadline)
+            in_step = True
             return answer_value(answer, message["type"], message["id"])
-        except BotFault as fault:
+        except Exception as exc:
+            fault = call_fault(exc, proc, message["type"], doing, allowed)
+            in_step = fault.reported
             self._faulted = True  # kept for the rest of the match, never for another
-            if fault.kind != "crash" or not fault.detail.startswith("bot error"):
+            raise fault from None
+        finally:  # an answer out of step, a call stopped in the middle: a fresh process next
+            if not in_step:
                 self._drop()
-            raise
-        except trio.TooSlowError:  # past the deadline it keeps (keeps_deadline)
-            self._cut_off(proc, doing)
-            raise
-        except Exception as exc:  # ProtocolError, or anything else the bot's bytes caused
-            self._drop()
-            raise BotFault("malformed", _reason(exc)) from None
-        except BaseException:  # cancelled at the referee's deadline, in the middle
-            self._cut_off(proc, doing)
-            raise
-
-    def _cut_off(self, proc: ChildProcess, doing: str) -> None:
-        """The call was stopped at its deadline while ``doing``: note what the timeout
-        fault will say, and drop the process, which is out of step."""
-        ended = "" if proc.poll() is None else proc.status()
-        self._late = (doing, ended, proc.tail_note())
-        self._drop()
-
-    def timeout_fault(self, call: str, allowed: float) -> BotFault:
-        doing, ended, note = self._late or ("receive", "", "")
-        within = f"{allowed * 1000:.0f} ms"
-        prefix = "start failed: " if call == "start" else ""
-        if ended:  # it died, but something it left behind held the pipe open
-            return BotFault("crash", f"{prefix}process exited without answering ({ended})"
-                            + note)
-        if call == "start":
-            return BotFault("timeout", f"start failed: did not start within {within}{note}")
-        if doing == "send":
-            return BotFault("timeout", f"did not read its input in time{note}")
-        return BotFault("timeout", f"no answer within {within}{note}")
 
     def needs_prepare(self) -> bool:
         return self._proc is None or self._proc.gone()
 
-    async def prepare(self) -> None:
+    async def prepare(self, deadline: float) -> None:
         if self.needs_prepare():
             if self._proc is not None:
                 self._drop()
-            await self._launch()
+            await self._launch(deadline, deadline - trio.current_time())
 
     async def _request(
-        self, kind: str, view: View, time_ms: int, count: int | None = None
+        self, kind: str, view: View, time_ms: int, deadline: float, count: int | None = None
     ) -> object:
-        self.meter = None
+        self._meter = None
+        allowed = deadline - trio.current_time()
         if self._proc is None:  # the referee's prepare() failed, or a caller skipped it
-            with trio.fail_at(self.deadline):
-                await self._launch()
+            await self._launch(deadline, allowed)
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()
@@ -296,31 +237,33 @@ class _ChildHost(Host):
         message[views.field] = views.encode(view)
         if self._legal_moves and kind == "play":
             message["legal"] = [move.text for move in view.legal_moves()]
-        proc.deadline = self.deadline
-        try:
-            return await self._ask(proc, message, decision=True)
-        finally:
-            proc.deadline = math.inf
+        return await self._ask(proc, message, deadline, allowed, decision=True)
 
-    async def play(self, view: View, time_ms: int) -> object:
-        return await self._request("play", view, time_ms)
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+        return await self._request("play", view, time_ms, deadline)
 
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
-        return await self._request("exchange", view, time_ms, count)
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+        return await self._request("exchange", view, time_ms, deadline, count)
 
     @property
     def hears_end_deal(self) -> bool:
         """False for a bot that answered ``ready`` with ``"end_deal": false``."""
         return self._end_deal
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
-        if not self._end_deal or self._proc is None or self._proc.poll() is not None:
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+        proc = self._proc
+        if not self._end_deal or proc is None or proc.poll() is not None:
             return
+        allowed = deadline - trio.current_time()
+        sent = False
         try:
-            await self._proc.send({"type": "end_deal", "result": result})
-        except BaseException:  # gone, or cancelled mid-line: out of step either way
-            self._drop()
-            raise
+            await proc.send({"type": "end_deal", "result": result}, deadline)
+            sent = True
+        except Exception as exc:
+            raise call_fault(exc, proc, "end_deal", "send", allowed) from None
+        finally:  # gone, or stopped mid-line: out of step either way
+            if not sent:
+                self._drop()
 
     async def aclose(self) -> None:
         proc, self._proc = self._proc, None

@@ -15,6 +15,7 @@ import msgspec
 from ._faults import BotFault
 
 __all__ = [
+    "MAX_BLANK_LINES",
     "MAX_LINE",
     "PROTOCOL_VERSION",
     "LineDecoder",
@@ -29,6 +30,11 @@ PROTOCOL_VERSION: Final = 1
 
 MAX_LINE: Final = 1 << 20
 """The longest line (bytes, newline excluded) either side may send: 1 MiB."""
+
+MAX_BLANK_LINES: Final = 100
+"""The most blank lines a peer may send in a row (they are skipped): one more is a
+:class:`ProtocolError`, so that a flood of empty lines costs the peer a fault instead of
+costing the reader its time."""
 
 _ANSWER_FIELD: Final = {"start": None, "play": "move", "exchange": "cards"}
 _ANSWER_TYPE: Final = {"start": "ready", "play": "move", "exchange": "exchange"}
@@ -70,14 +76,17 @@ class LineDecoder:
     Feed it whatever a read returned; take complete lines with
     :meth:`next_line`. A line longer than ``max_line`` is refused with
     :class:`ProtocolError` instead of growing the buffer without bound,
-    which is how a bot that floods its output is stopped.
+    which is how a bot that floods its output is stopped; so is more than
+    ``max_blank`` blank lines in a row.
     """
 
-    __slots__ = ("_buffer", "_max_line", "_one", "_scan_from")
+    __slots__ = ("_blank", "_buffer", "_max_blank", "_max_line", "_one", "_scan_from")
 
-    def __init__(self, max_line: int = MAX_LINE) -> None:
+    def __init__(self, max_line: int = MAX_LINE, max_blank: int = MAX_BLANK_LINES) -> None:
         self._buffer = bytearray()
         self._max_line = max_line
+        self._max_blank = max_blank
+        self._blank = 0
         self._scan_from = 0
         self._one: bytes | None = None
 
@@ -101,14 +110,17 @@ class LineDecoder:
     def next_line(self) -> bytes | None:
         """The next complete line without its newline, or ``None`` if none is complete yet.
 
-        Blank lines are skipped; a trailing ``\\r`` is dropped so CRLF peers work.
+        Blank lines are skipped (up to ``max_blank`` in a row); a trailing ``\\r`` is
+        dropped so CRLF peers work.
         """
         one = self._one
         if one is not None:
             self._one = None
             line = one[:-1].rstrip(b"\r")
             if line.strip():
+                self._blank = 0
                 return line
+            self._skip_blank()
         while True:
             end = self._buffer.find(b"\n", self._scan_from)
             if end < 0:
@@ -122,7 +134,14 @@ class LineDecoder:
             del self._buffer[: end + 1]
             self._scan_from = 0
             if line.strip():
+                self._blank = 0
                 return line
+            self._skip_blank()
+
+    def _skip_blank(self) -> None:
+        self._blank += 1
+        if self._blank > self._max_blank:
+            raise ProtocolError(f"more than {self._max_blank} blank lines in a row")
 
     @property
     def pending(self) -> bytes:
@@ -145,7 +164,8 @@ def answer_value(message: dict[str, Any], request: str, request_id: int | None) 
         raise ProtocolError(f"answer id {answer_id!r} does not match request id {request_id}")
     if kind == "error":
         detail = message.get("message")
-        raise BotFault("crash", f"bot error: {detail if isinstance(detail, str) else message!r}")
+        raise BotFault("crash", f"bot error: {detail if isinstance(detail, str) else message!r}",
+                       reported=True)
     expected = _ANSWER_TYPE[request]
     if kind != expected:
         raise ProtocolError(f"expected a {expected!r} message, got type {kind!r}")

@@ -16,10 +16,12 @@ from typing import Any
 
 from arena.bot import Bot
 from arena.game import Match, Rules
+from arena.seeds import series
 
+from ._drive_inline import play_inline
 from ._host import InlineHost
 from ._limits import Limits
-from ._referee import _Referee, run_match
+from ._referee import prepare_match, run_match
 from ._seats import CopyLabels
 from ._spec import MatchSpec, Seat
 
@@ -73,8 +75,8 @@ def play_on(
     if match.pending is None or (until_deal is not None and match.deal_number > until_deal):
         return []
     spec, hosts = _inline(bots, "play-on", match.seed, match.rules, limits)
-    referee = _Referee(spec, hosts, None, match=match)
-    return list(referee.run_inline(until_deal)["deals"])
+    loop, _ = prepare_match(spec, hosts, None, match)
+    return list(play_inline(loop, hosts, until_deal)["deals"])
 
 
 @dataclass
@@ -102,8 +104,9 @@ def compare(
 ) -> Places:
     """Play ``matches`` matches of the installed bots ``names`` and collect their places.
 
-    Match ``k`` uses seed ``seed + k`` and turns the seats round by ``k``
-    places, so every bot plays from every seat equally often.
+    Match ``k`` uses seed ``arena.seeds.series(seed, k)`` (``seed + k``) and
+    turns the seats round by ``k`` places, so every bot plays from every seat
+    equally often.
     """
     result = Places()
     players = len(names)
@@ -111,7 +114,7 @@ def compare(
         order = [names[(seat + k) % players] for seat in range(players)]
         copies = CopyLabels()
         seats = tuple(Seat(copies(name), name=name) for name in order)
-        spec = MatchSpec(match_id=f"selfplay-{k}", seed=seed + k, rules=rules,
+        spec = MatchSpec(match_id=f"selfplay-{k}", seed=series(seed, k), rules=rules,
                          limits=limits or Limits(), seats=seats)
         for deal in run_match(spec)["deals"]:
             for place, seat in enumerate(deal["finish_order"], start=1):

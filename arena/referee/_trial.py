@@ -80,13 +80,11 @@ def try_starts(
 
 
 async def _start_once(host: Host, info: StartInfo, allowed: float) -> BotFault | None:
-    """``host.start(info)`` under ``allowed`` seconds (unbounded for a person), then close."""
+    """``host.start(info, deadline)`` within ``allowed`` seconds (unbounded for a person),
+    then close."""
     try:
-        deadline = trio.current_time() + allowed if host.timed else math.inf
-        with trio.CancelScope(deadline=deadline):
-            await host.start(info)
-            return None
-        return host.timeout_fault("start", allowed)
+        await host.start(info, trio.current_time() + allowed if host.timed else math.inf)
+        return None
     except BotFault as fault:
         return fault
     finally:

@@ -29,9 +29,10 @@ from arena.game import Card, Move, View, trick_lock
 
 from ._child_process import ChildProcess
 from ._faults import BotFault
-from ._host import Host, StartInfo
+from ._host import StartInfo
 from ._limits import Limits
 from ._loading import BotRef
+from ._scoped import ScopedHost
 from .uecda import (
     PROTOCOL,
     TABLE_BYTES,
@@ -82,7 +83,7 @@ class _Turn:
     table: CardTable | None = None  # the table it sent
 
 
-class UecdaHost(Host):
+class UecdaHost(ScopedHost):
     """Runs a UECda 20070 client program for one seat, arena being its server."""
 
     kind = "uecda"
@@ -126,7 +127,7 @@ class UecdaHost(Host):
 
     # -- start and stop ---------------------------------------------------------------------
 
-    async def start(self, info: StartInfo) -> None:
+    async def _start(self, info: StartInfo) -> None:
         if info.players != PLAYERS:
             raise BotFault("crash", f"start failed: a UECda client plays at a table of "
                            f"{PLAYERS}, not {info.players}")
@@ -392,7 +393,7 @@ class UecdaHost(Host):
             revolution=view.revolution, locked=bool(turn.lock), counts=view.counts,
             classes=self._classes()))
 
-    async def observe(self, view: View, kind: str, seat: int) -> None:
+    async def _observe(self, view: View, kind: str, seat: int) -> None:
         await self._sync(view, seat if kind == "exchange" else None)
         if kind != "play":
             await self._flush()
@@ -401,7 +402,7 @@ class UecdaHost(Host):
         self._queue(self._hand_table(view, self._turn))
         await self._flush()
 
-    async def play(self, view: View, time_ms: int) -> object:
+    async def _play(self, view: View, time_ms: int) -> object:
         await self._sync(view)
         turn = self._turn = self._open_turn(view, view.seat)
         self._queue(self._hand_table(view, turn))
@@ -421,7 +422,7 @@ class UecdaHost(Host):
                 del played[old]
         return move
 
-    async def exchange(self, view: View, count: int, time_ms: int) -> object:
+    async def _exchange(self, view: View, count: int, time_ms: int) -> object:
         await self._sync(view, view.seat)
         table = await self._read_table()
         try:
@@ -430,7 +431,7 @@ class UecdaHost(Host):
             raise BotFault("illegal", f"exchange table: {exc}") from None
         return [str(card) for card in cards]
 
-    async def end_deal(self, result: dict[str, Any]) -> None:
+    async def _end_deal(self, result: dict[str, Any]) -> None:
         info = self._info
         if info is None or self._broken is not None or self._deal != result["deal"]:
             return

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-import arena
+from arena._version import __version__
 from arena.ratings import Results, finite, rate_results, read_many
 from arena.records import FaultLog, deal_moves
 from arena.tournament import Standings
@@ -229,7 +229,7 @@ class _Replays:
             old = _read_js(target / "data" / "matches.js")
         except (OSError, ValueError):
             return
-        if isinstance(old, dict) and old.get("format") == [_FORMAT, arena.__version__] \
+        if isinstance(old, dict) and old.get("format") == [_FORMAT, __version__] \
                 and old.get("batch") == BATCH:
             self.old_keys = [str(k) for k in old.get("keys") or []]
             self.old_errors = {str(k): str(v) for k, v in (old.get("errors") or {}).items()}
@@ -358,7 +358,7 @@ class _MatchIndex:
             "errors": self.errors,
             "batch": BATCH,
             "keys": self.keys,
-            "format": [_FORMAT, arena.__version__],
+            "format": [_FORMAT, __version__],
         }
 
 

@@ -43,3 +43,16 @@ def test_seats_turn_round() -> None:
 def test_summary_is_the_mean_place() -> None:
     places = Places({"a": [1, 2], "b": [2, 1, 1, 4]}, deals=2)
     assert places.summary() == {"a": 1.5, "b": 2.0}
+
+
+def test_the_series_of_comparison_seeds_counts_up_and_stays_a_seed() -> None:
+    """compare() seeds match k with series(seed, k): seed + k, as test_seats_turn_round
+    replays, and never a number MatchSpec would refuse."""
+    import pytest
+
+    from arena.seeds import SEED_LIMIT, series
+
+    assert [series(7, k) for k in range(3)] == [7, 8, 9]
+    assert series(SEED_LIMIT - 1, 1) == 0
+    with pytest.raises(ValueError, match="a seed is an integer >= 0"):
+        series(-1, 0)

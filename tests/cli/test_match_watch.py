@@ -60,7 +60,8 @@ def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
 
     from arena.cli._watch import WatchedHost, _Board
     from arena.game import View
-    from arena.referee import MemoryHost, play_match
+    from arena.referee import play_match
+    from arena.referee.lowlevel import MemoryHost
     from tests.matchspecs import match_spec
 
     class Watcher(MemoryHost):  # a host that sees every turn, as the uecda host does
@@ -72,7 +73,7 @@ def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
                              else None, name="watcher")
             self.seen: list[tuple[str, int]] = []
 
-        async def observe(self, view: View, kind: str, seat: int) -> None:
+        async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
             self.seen.append((kind, seat))
 
     inner = Watcher()

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.game import Match, Rules
 from arena.records import deal_moves
+from tests.recordtools import record_faults
 
 
 def _play(tmp_path: Path, typed: str, *args: str) -> tuple[Any, list[dict[str, Any]]]:
@@ -42,7 +43,7 @@ def test_a_person_plays_a_whole_match_by_numbers_and_it_is_recorded(tmp_path: Pa
     (record,) = records
     assert len(record["deals"]) == 5
     assert record["seats"][0]["host"] == "human" and record["seats"][0]["label"] == "you"
-    assert not [f for d in record["deals"] for f in d["faults"]]
+    assert not record_faults(record)
     mine = [m for d in record["deals"] for m in deal_moves(d) if m.seat == 0]
     assert len(mine) > 20
     gave = [e for d in record["deals"] for e in d["exchanges"]
@@ -64,7 +65,7 @@ def test_illegal_and_unreadable_moves_are_explained_and_asked_again(tmp_path: Pa
     assert "2S is not legal here: you hold" in result.output
     assert "no move 99: choose 1 to" in result.output
     assert "cannot read 'seven of cups'" in result.output
-    assert not [f for d in records[0]["deals"] for f in d["faults"]]
+    assert not record_faults(records[0])
 
 
 def test_when_the_input_ends_the_match_still_ends_and_is_recorded(tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def test_when_the_input_ends_the_match_still_ends_and_is_recorded(tmp_path: Path
     assert result.exit_code == 0, result.output
     (record,) = records
     assert len(record["deals"]) == 2
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert faults and all(f["seat"] == 0 and f["kind"] == "crash" for f in faults)
     assert "input ended" in faults[0]["detail"]
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from arena.records import FaultLog, short_detail
-from arena.referee import WRITABLE_ENV
+from arena.referee.lowlevel import WRITABLE_ENV
 
 NEVER_STARTS = "sh -c 'echo \"# Fatal process OOM in Heap setup\" >&2; exit 1'"
 NEVER_MOVES = ("sh -c 'read line; echo \"{\\\"type\\\": \\\"ready\\\"}\"; "

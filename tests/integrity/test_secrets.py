@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
-from arena.referee import WRITABLE_ENV, MatchSpec, run_match, sandbox_mechanism
+from arena.referee import MatchSpec, run_match, sandbox_mechanism
+from arena.referee.lowlevel import WRITABLE_ENV
 from arena.seeds import bot_seed, derive, match_seed
 from arena.tournament import run_tournament
 from tests.game.helpers import documented_deal_seed, documented_hands

@@ -12,17 +12,12 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.referee import (
-    WRITABLE_ENV,
-    CommandHost,
-    InlineHost,
-    Limits,
-    play_match,
-    sandbox_mechanism,
-)
+from arena.referee import CommandHost, InlineHost, Limits, play_match, sandbox_mechanism
 from arena.referee._protocol import ProtocolError, answer_value, decode
+from arena.referee.lowlevel import WRITABLE_ENV
 from arena.tournament import run_tournament
 from tests.matchspecs import match_spec
+from tests.recordtools import record_faults
 
 HERE = Path(__file__).parent
 DEEP = b"[" * 200_000 + b"]" * 200_000
@@ -77,7 +72,7 @@ def test_a_live_command_bot_sending_anything_only_costs_itself(data: bytes) -> N
         file.write(data)
         file.flush()
         record = play_against(f"{sys.executable} {HERE / 'parrot_bot.py'} {file.name}")
-    faults = [f for deal in record["deals"] for f in deal["faults"]]
+    faults = record_faults(record)
     assert all(f["seat"] == 0 for f in faults)
     assert len(record["deals"]) == 1 and sorted(record["ranking"]) == [0, 1, 2]
 
@@ -102,7 +97,7 @@ def test_deep_json_is_a_malformed_fault_and_the_tournament_completes(
     assert result.complete and not result.errors
     records = [json.loads(x) for x in (tmp_path / "out" / "records.jsonl").read_text().split("\n")
                if x]
-    faults = [f for r in records for d in r["deals"] for f in d["faults"]]
+    faults = [f for r in records for f in record_faults(r)]
     assert faults and {f["kind"] for f in faults} == {"malformed"}
     assert all("nested too deeply" in f["detail"] for f in faults)
     assert result.silent == ["deep"]

@@ -201,45 +201,53 @@ def test_the_pipe_stream_carries_a_request_and_its_answer() -> None:
         os.close(peer_out)
 
 
-@pytest.mark.parametrize("kept_by", ["cancel scope", "stream"])
-def test_a_peer_flooding_blank_lines_cannot_keep_the_pipe_reader_past_its_deadline(
-        kept_by: str) -> None:
+def read_from_a_writer(chunk: bytes, pause: float,
+                       main: Callable[[PipeStream], Awaitable[float]]) -> float:
+    """``main(stream)`` while a thread writes ``chunk`` into the stream's pipe every ``pause``
+    seconds; the thread is stopped and every descriptor closed afterwards."""
     stream, peer_in, peer_out = pipes()
     stop = threading.Event()
 
-    def flood() -> None:
+    def write() -> None:
         os.set_blocking(peer_out, True)
         with contextlib.suppress(OSError):
-            while not stop.wait(0) and not flooded.is_set():
-                os.write(peer_out, b"\n" * 65536)
+            while not stop.wait(pause):
+                os.write(peer_out, chunk)
 
-    flooded = threading.Event()
-    timer = threading.Timer(10, flooded.set)  # the flood ends by itself, should the test fail
-    writer = threading.Thread(target=flood)
-    timer.start()
+    writer = threading.Thread(target=write)
     writer.start()
-
-    async def main() -> bool:
-        if kept_by == "stream":  # Host.keeps_deadline: no cancel scope around the call
-            stream.deadline = trio.current_time() + 0.3
-            with pytest.raises(trio.TooSlowError):
-                await Channel(stream).receive()
-            return True
-        with trio.move_on_after(0.3) as scope:
-            await Channel(stream).receive()
-        return scope.cancelled_caught
-
     try:
-        assert trio.run(main)
-        assert not flooded.is_set(), "the reader saw its deadline only when the flood ended"
+        return trio.run(main, stream)
     finally:
-        timer.cancel()
         stop.set()
         stream.close()  # the writer's next write fails: the read end is gone
         writer.join(5)
         os.close(peer_in)
         os.close(peer_out)
-    assert not writer.is_alive()
+        assert not writer.is_alive()
+
+
+def test_a_peer_flooding_blank_lines_is_a_malformed_fault_long_before_its_deadline() -> None:
+    """Blank lines are skipped, but a flood of them costs the peer a fault (MAX_BLANK_LINES),
+    not the reader its time until the deadline."""
+    async def main(stream: PipeStream) -> float:
+        start = trio.current_time()
+        with pytest.raises(BotFault, match="more than 100 blank lines in a row"):
+            await Channel(stream).receive(start + 30)
+        return trio.current_time() - start
+
+    assert read_from_a_writer(b"\n" * 65536, 0, main) < 10
+
+
+def test_a_peer_writing_a_line_in_endless_pieces_cannot_keep_the_reader_past_its_deadline(
+        ) -> None:
+    async def main(stream: PipeStream) -> float:
+        start = trio.current_time()
+        with pytest.raises(trio.TooSlowError):
+            await Channel(stream).receive(start + 0.3)
+        return trio.current_time() - start
+
+    assert 0.3 <= read_from_a_writer(b" " * 512, 0.001, main) < 5
 
 
 def test_a_stream_deadline_stops_a_wait_for_an_answer_and_for_room_to_write() -> None:
@@ -253,16 +261,14 @@ def test_a_stream_deadline_stops_a_wait_for_an_answer_and_for_room_to_write() ->
                     while True:
                         os.write(stream._write_fd, b"x" * 65536)
             start = trio.current_time()
-            stream.deadline = start + 0.2
             with pytest.raises(trio.TooSlowError):
                 if wait == "answer":
-                    await stream.receive_some()
+                    await stream.receive_by(start + 0.2)
                 else:
-                    await stream.send_all(b"more\n")
+                    await stream.send_by(b"more\n", start + 0.2)
             waited.append(trio.current_time() - start)
-        stream.deadline = math.inf  # an infinite deadline: the caller's scopes alone apply
-        with trio.move_on_after(0.1) as scope:
-            await stream.receive_some()
+        with trio.move_on_after(0.1) as scope:  # no deadline: the caller's scopes alone apply
+            await stream.receive_by(math.inf)
         assert scope.cancelled_caught
         return waited
 

@@ -11,6 +11,7 @@ import trio
 
 from arena.referee import Host, make_host, play_match
 from tests.matchspecs import match_spec
+from tests.recordtools import record_faults
 from tests.referee.scripts import greeting_bot
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find contract_bot there too
@@ -33,7 +34,7 @@ def _requests(seats: list[dict[str, Any]]) -> tuple[dict[str, Any], list[list[st
 def test_a_python_bot_without_end_deal_is_sent_no_results() -> None:
     seats = [{"label": f"r{i}", "name": "random", "host": "process"} for i in range(3)]
     record, seen = _requests(seats)
-    assert len(record["deals"]) == 2 and not [f for d in record["deals"] for f in d["faults"]]
+    assert len(record["deals"]) == 2 and not record_faults(record)
     for types in seen:
         assert "play" in types and "end_deal" not in types
 
@@ -55,6 +56,6 @@ def test_an_end_deal_flag_that_is_not_a_boolean_fails_the_start(tmp_path: Path,
               "host": "command"}] + [
         {"label": f"g{i}", "name": "greedy"} for i in range(2)]
     record, _ = _requests(seats)
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert faults and faults[0]["kind"] == "malformed"
     assert "'end_deal' must be true or false" in faults[0]["detail"]

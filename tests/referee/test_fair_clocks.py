@@ -9,6 +9,7 @@ how long anything took, except for generous upper bounds on a hung bot.
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -23,7 +24,6 @@ import trio
 from arena.game import Match, Rules
 from arena.records import deal_moves
 from arena.referee import (
-    Clock,
     Limits,
     MatchSpec,
     ProcessHost,
@@ -41,10 +41,13 @@ from arena.referee._cputime import (
     process_cpu,
     task_times,
 )
+from arena.referee.lowlevel import Clock
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the bots there too
 from arena_hostile_bots import Sleeper, Spinner, ref
 from clock_bots import CpuThinker, SlowSleeper, WorkerForker
+
+from tests.recordtools import record_faults
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/thread-self/schedstat"),
                                 reason="needs Linux scheduler accounting in /proc")
@@ -80,8 +83,8 @@ def play(bot: type, params: dict[str, Any], limits: dict[str, Any],
     return trio.run(lambda: play_match(spec, hosts=hosts))
 
 
-def faults(record: dict[str, Any], seat: int = 1) -> list[str]:
-    return [f["kind"] for deal in record["deals"] for f in deal["faults"] if f["seat"] == seat]
+def fault_kinds(record: dict[str, Any], seat: int = 1) -> list[str]:
+    return [f["kind"] for f in record_faults(record, seat)]
 
 
 def slowest_move_ms(record: dict[str, Any], seat: int = 1) -> float:
@@ -126,7 +129,7 @@ def test_the_bot_task_is_the_leader_or_the_bot_under_its_sandbox_launcher() -> N
     for sandbox in kinds:
         host = ProcessHost("random", limits=Limits(sandbox=sandbox))
         info = StartInfo(0, 4, Rules(), "m", ["a", "b", "c", "d"], 1)
-        trio.run(host.start, info)
+        trio.run(host.start, info, math.inf)
         try:
             assert host.process is not None
             leader = host.process.pid
@@ -193,12 +196,13 @@ def test_a_process_host_starts_its_meter_once_the_request_is_out() -> None:
     async def decide(lag_ms: int) -> tuple[object, object]:
         limits = Limits(lag_ms=lag_ms, start_ms=20000)
         host = make_host(Seat("p", name="random", host="process"), limits)
-        assert host.meters and host.meter is None
+        assert host.meter is None
         match = Match(Rules(rounds=1), 2, 3)
         try:
             await host.start(StartInfo(0, 2, match.rules, "meter", ["p", "q"], 3,
-                                       limits.to_dict()))
-            answer = await host.play(match.view(match.deal.to_move or 0), 1000)
+                                       limits.to_dict()), trio.current_time() + 20)
+            answer = await host.play(match.view(match.deal.to_move or 0), 1000,
+                                     trio.current_time() + 2)
             return answer, host.meter
         finally:
             await host.aclose()
@@ -259,26 +263,26 @@ def test_a_bot_that_thinks_in_time_but_waits_for_the_cpu_is_not_timed_out() -> N
     rules = {"rounds": 1, "on_fault": "forfeit"}
     fair = play(CpuThinker, params, {**TIGHT, "lag_ms": 60000}, rules)
     assert slowest_move_ms(fair) > 150, "the bot was not starved: the test proves nothing"
-    assert faults(fair) == []
+    assert fault_kinds(fair) == []
     unfair = play(CpuThinker, params, {**TIGHT, "lag_ms": 0}, rules)
-    assert "timeout" in faults(unfair)
+    assert "timeout" in fault_kinds(unfair)
 
 
 def test_a_bot_that_sleeps_past_its_deadline_times_out_with_fair_clocks() -> None:
     record = play(SlowSleeper, {"sleep_ms": 400}, {**TIGHT, "lag_ms": 60000},
                   {"rounds": 1, "on_fault": "forfeit"})
-    assert faults(record) == ["timeout"]
+    assert fault_kinds(record) == ["timeout"]
 
 
 def test_a_bot_whose_workers_spend_its_time_times_out_with_fair_clocks() -> None:
     record = play(WorkerForker, {"cpu_ms": 100}, {**TIGHT, "lag_ms": 60000},
                   {"rounds": 1, "on_fault": "forfeit"})
-    assert faults(record) == ["timeout"]
+    assert fault_kinds(record) == ["timeout"]
 
 
 @pytest.mark.parametrize("bot", [Sleeper, Spinner])
 def test_a_bot_that_hangs_is_stopped_at_the_ceiling(bot: type) -> None:
     limits = {**TIGHT, "lag_ms": 1000}  # ceiling: 100 + 50 + 1000 ms
     record = play(bot, {}, limits, {"rounds": 1, "on_fault": "forfeit"})
-    assert faults(record) == ["timeout"]
+    assert fault_kinds(record) == ["timeout"]
     assert record["wall_s"] < 10  # the bot would hang for 60 s (Sleeper) or for ever

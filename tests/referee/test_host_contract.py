@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from arena.referee import Host, MatchSpec, MemoryHost, Seat, StartInfo, make_host, run_match
-from tests.matchspecs import spec as one_spec
+from arena.referee import Host, MatchSpec, Seat, StartInfo, make_host, run_match
+from arena.referee.lowlevel import MemoryHost
+from tests.matchspecs import table_spec
 
 sys.path.insert(0, str(Path(__file__).parent))
 from contract_bot import view_dict
@@ -27,10 +28,10 @@ HOSTS = ("inline", "process", "command", "memory")
 
 
 def spec(seat0: Seat) -> MatchSpec:
-    others = tuple(Seat(f"{name}-{i}", name=name) for i, name in
-                   enumerate(("greedy", "random", "lowest"), start=1))
-    return one_spec(match_id="contract", seed=4242, preset="daifugo", rounds=4,
-                    limits={"move_ms": 5000, "start_ms": 20000}, seats=[seat0, *others])
+    others = [Seat(f"{name}-{i}", name=name)
+              for i, name in enumerate(("greedy", "random", "lowest"), start=1)]
+    return table_spec([seat0, *others], match_id="contract", seed=4242, rounds=4,
+                      rules={"preset": "daifugo"}, limits={"move_ms": 5000, "start_ms": 20000})
 
 
 def memory_spy(log: Path) -> MemoryHost:

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hosti
 from arena_hostile_bots import HOSTILE, ref
 
 from tests.matchspecs import match_spec
+from tests.recordtools import record_faults
 
 LIMITS = {"move_ms": 250, "start_ms": 20000, "memory_mb": 256, "grace_ms": 350}
 HOG_LIMITS = {**LIMITS, "move_ms": 2000, "memory_mb": 160}
@@ -86,7 +87,7 @@ def within_limits(record: dict[str, Any], limits: dict[str, Any]) -> float:
 def test_each_hostile_bot_gets_exactly_its_fault_kind(name: str, tmp_path: Path) -> None:
     record, pids = play(name, tmp_path)
     expected = HOSTILE[name][1]
-    faults = [f for deal in record["deals"] for f in deal["faults"]]
+    faults = record_faults(record)
     # once per deal: under on_fault forfeit the seat then leaves the deal
     assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [
         (1, expected, 0), (1, expected, 1)
@@ -114,12 +115,12 @@ def test_a_killed_bot_gets_a_fresh_process_for_the_next_deal(tmp_path: Path) -> 
     record, pids = play("sleeper", tmp_path)
     # three random seats keep one process each; the sleeper's seat needed one per deal
     assert len(pids) == 3 + 2
-    assert [f["kind"] for deal in record["deals"] for f in deal["faults"]] == ["timeout"] * 2
+    assert [f["kind"] for f in record_faults(record)] == ["timeout"] * 2
 
 
 def test_a_chatty_bot_that_plays_legally_has_no_fault(tmp_path: Path) -> None:
     record, pids = play("chatty", tmp_path)
-    assert [f for deal in record["deals"] for f in deal["faults"]] == []
+    assert record_faults(record) == []
     chatty_moves = [m for deal in record["deals"] for m in deal_moves(deal) if m.seat == 1]
     assert len(chatty_moves) > 5
     check_whole(record, tmp_path)
@@ -128,9 +129,10 @@ def test_a_chatty_bot_that_plays_legally_has_no_fault(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "cls_name, kind, text",
-    [("SlowStarter", "timeout", "did not start"), ("BadStarter", "crash", "no table for me")],
+    [("SlowStarter", "timeout", "did not start within 3000 ms"),
+     ("BadStarter", "crash", "no table for me")],
 )
-def test_a_bot_that_cannot_start_faults_once_per_deal(
+def test_a_bot_that_cannot_start_faults_once_per_deal_and_is_started_once(
     cls_name: str, kind: str, text: str
 ) -> None:
     import arena_hostile_bots
@@ -143,9 +145,12 @@ def test_a_bot_that_cannot_start_faults_once_per_deal(
                        "limits": limits})
     hosts = [make_host(seat, spec.limits) for seat in spec.seats]
     record = trio.run(lambda: play_match(spec, hosts=hosts))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"], f["deal"]) for f in faults] == [(0, kind, 0), (0, kind, 1)]
     assert all(text in f["detail"] for f in faults)
+    buffered = "output may be buffered: a bot must flush each line it writes"
+    assert all((buffered in f["detail"]) == (kind == "timeout") for f in faults)
+    assert len(hosts[0].pids()) == 1  # not started again in the second deal
     check_nothing_left([pid for host in hosts for pid in host.pids()])
 
 

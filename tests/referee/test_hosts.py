@@ -26,9 +26,8 @@ from arena.referee import (
     run_match,
 )
 from arena.referee._child_process import group_members, process_alive
-from tests.matchspecs import match_spec
-from tests.matchspecs import spec as one_spec
-from tests.recordtools import without_timings
+from tests.matchspecs import match_spec, table_spec
+from tests.recordtools import record_faults, without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
@@ -36,9 +35,9 @@ PERL_BOT = ROOT / "examples" / "perl-bot" / "bot.pl"
 
 def spec(host: str, bots: tuple[str, ...] = ("random", "greedy", "random", "lowest"),
          **extra: Any) -> MatchSpec:
-    seats = [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)]
-    return one_spec(match_id="same", seed=987654321, rounds=2, seats=seats,
-                    limits={"move_ms": 2000}, **extra)
+    return table_spec([{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
+                      match_id="same", seed=987654321, rounds=2, limits={"move_ms": 2000},
+                      **extra)
 
 
 def test_same_seed_same_record_inline_and_process() -> None:
@@ -109,7 +108,7 @@ def test_a_command_that_does_not_exist_is_a_crash_fault_not_an_error(tmp_path: P
              {"label": "random", "name": "random"}]
     record = trio.run(play_match, match_spec({"match_id": "ghost", "seed": 1,
                                               "rules": {"rounds": 1}, "seats": seats}))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
     assert "cannot start" in faults[0]["detail"]
 
@@ -122,7 +121,7 @@ def test_a_command_speaking_garbage_is_malformed() -> None:
         {"match_id": "g", "seed": 1, "rules": {"rounds": 1},
          "seats": [{"label": "sh"}, {"label": "random", "name": "random"}],
          "limits": {"move_ms": 200}}, hosts), hosts=hosts))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "malformed")]
     assert "not JSON" in faults[0]["detail"]
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
@@ -152,7 +151,7 @@ def inline_match(bot: Bot) -> dict[str, Any]:
 
 def test_an_inline_bot_calling_sys_exit_is_a_crash_with_its_output() -> None:
     record = inline_match(Exiter())
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, "crash")]
     assert "SystemExit: 4" in faults[0]["detail"] and "goodbye" in faults[0]["detail"]
 
@@ -216,10 +215,29 @@ def test_protocol_misbehaviour_of_a_command_bot(mode: str, kind: str, text: str)
         {"match_id": mode, "seed": 9, "rules": {"rounds": 1},
          "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()}, hosts),
         hosts=hosts))
-    faults = [f for d in record["deals"] for f in d["faults"]]
+    faults = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in faults] == [(0, kind)]
     assert text in faults[0]["detail"]
     assert not any(process_alive(pid) or group_members(pid) for pid in host.pids())
+
+
+@pytest.mark.parametrize("mode, processes", [("error", 1), ("wrong-type", 3)])
+def test_a_bot_that_reports_its_error_keeps_its_process_one_out_of_step_does_not(
+        mode: str, processes: int) -> None:
+    """An ``error`` answer is the bot's own report (BotFault.reported): its process is still
+    in step and answers the next decision; a malformed answer costs the process."""
+    script = Path(__file__).parent / "protocol_misfit.py"
+    limits = Limits.from_dict({"move_ms": 1000, "memory_mb": 512})
+    host = CommandHost(f"{sys.executable} {script} {mode}", limits=limits)
+    hosts = [host, make_host(Seat("random", "random"), limits)]
+    record = trio.run(lambda: play_match(match_spec(
+        {"match_id": mode, "seed": 9, "rules": {"rounds": 1, "on_fault": "pass"},
+         "seats": [{"label": mode}, {"label": "random"}], "limits": limits.to_dict()}, hosts),
+        hosts=hosts))
+    faults = record_faults(record)
+    assert len(faults) >= processes and {f["seat"] for f in faults} == {0}
+    assert len(host.pids()) == (1 if mode == "error" else len(faults))
+    assert len(host.pids()) >= processes
 
 
 class BadStarter(Bot):
@@ -232,10 +250,10 @@ class BadStarter(Bot):
 
 def test_an_inline_bot_that_cannot_start_faults_once_per_deal() -> None:
     """The inline path without an event loop charges a failed start as the trio path does:
-    once, to the seat's first decision of each deal, with a fresh attempt every deal."""
+    to the seat's decisions (forfeiting each deal), without another attempt in the match."""
     hosts = [InlineHost.from_bot(BadStarter())] + [InlineHost("random") for _ in range(2)]
     spec = match_spec({"match_id": "start", "seed": 2, "rules": {"rounds": 2}}, hosts)
     record = run_match(spec, hosts=hosts)
-    faults = [(f["seat"], f["kind"], f["deal"]) for d in record["deals"] for f in d["faults"]]
+    faults = [(f["seat"], f["kind"], f["deal"]) for f in record_faults(record)]
     assert faults == [(0, "crash", 0), (0, "crash", 1)]
-    assert all("no table for me" in f["detail"] for d in record["deals"] for f in d["faults"])
+    assert all("no table for me" in f["detail"] for f in record_faults(record))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arena.referee import Clock, Limits
+from arena.referee import Limits
+from arena.referee.lowlevel import Clock
 
 
 def test_defaults_are_the_documented_ones() -> None:

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from arena import Bot
 from arena.game import Match, Move, Rules, View
 from arena.records import deal_moves
-from arena.referee import BotFault, InlineHost, MatchSpecError, MemoryHost, play_match
-from tests.matchspecs import match_spec, spec_data
+from arena.referee import BotFault, InlineHost, MatchSpecError, play_match
+from arena.referee.lowlevel import MemoryHost
+from tests.matchspecs import match_spec, table_data
+from tests.recordtools import record_faults
 
 
 def lowest_legal(request: dict[str, Any]) -> object:
@@ -28,8 +30,8 @@ def lowest_legal(request: dict[str, Any]) -> object:
 
 
 def spec(rounds: int = 1, **extra: Any) -> dict[str, Any]:
-    return spec_data(match_id="mem", rounds=rounds, limits=extra.pop("limits", {"move_ms": 100}),
-                     **extra)
+    return table_data(match_id="mem", seed=11, rounds=rounds,
+                      limits=extra.pop("limits", {"move_ms": 100}), **extra)
 
 
 def run(spec_: dict[str, Any], hosts: list[MemoryHost | InlineHost]) -> dict[str, Any]:
@@ -43,9 +45,6 @@ def table(hostile: Callable[[dict[str, Any]], object], players: int = 4) -> list
     hosts[1] = MemoryHost(hostile, name="hostile")
     return hosts
 
-
-def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for deal in record["deals"] for f in deal["faults"]]
 
 
 def replay(record: dict[str, Any]) -> Match:
@@ -88,7 +87,7 @@ def replay(record: dict[str, Any]) -> Match:
 def test_well_behaved_bots_play_a_whole_match_without_faults() -> None:
     hosts = [MemoryHost(lowest_legal, name=f"b{i}") for i in range(4)]
     record = run(spec(rounds=3), hosts)
-    assert faults(record) == []
+    assert record_faults(record) == []
     assert len(record["deals"]) == 3
     assert sorted(record["ranking"]) == [0, 1, 2, 3]
     assert record["decisions"] == sum(
@@ -105,7 +104,7 @@ def test_a_bot_sleeping_past_its_deadline_gets_a_timeout_and_the_match_goes_on()
         return lowest_legal(request)
 
     record = run(spec(rounds=2), table(sleeper))
-    found = faults(record)
+    found = record_faults(record)
     assert [(f["seat"], f["kind"], f["deal"]) for f in found] == [
         (1, "timeout", 0), (1, "timeout", 1)
     ]
@@ -123,7 +122,7 @@ def test_time_beyond_move_ms_comes_from_the_bank_until_it_is_spent() -> None:
     limits = {"move_ms": 100, "bank_ms": 500, "grace_ms": 10}
     record = run(spec(limits=limits), table(slow))
     moves = [m for m in deal_moves(record["deals"][0]) if m.seat == 1]
-    found = faults(record)
+    found = record_faults(record)
     # 500 ms of bank pays for three slow moves (450 ms); the fourth has only 50 ms left
     assert len(moves) == 3 and all(m.ms == pytest.approx(250, abs=1) for m in moves)
     assert [(f["seat"], f["kind"]) for f in found] == [(1, "timeout")]
@@ -136,7 +135,7 @@ def test_grace_accepts_an_answer_just_after_the_budget() -> None:
         return lowest_legal(request)
 
     record = run(spec(limits={"move_ms": 100, "grace_ms": 10}), table(late))
-    assert faults(record) == []
+    assert record_faults(record) == []
 
 
 @pytest.mark.parametrize(
@@ -148,7 +147,7 @@ def test_answers_are_judged_illegal_or_malformed(answer: object, kind: str) -> N
     def bad(request: dict[str, Any]) -> object:
         return answer if request["type"] == "play" else lowest_legal(request)
 
-    found = faults(run(spec(), table(bad)))
+    found = record_faults(run(spec(), table(bad)))
     assert [(f["seat"], f["kind"]) for f in found] == [(1, kind)]
     assert found[0]["stage"] == "play"
 
@@ -159,7 +158,7 @@ def test_an_exception_in_bot_code_is_a_crash_naming_it() -> None:
             raise ZeroDivisionError("oops")
         return lowest_legal(request)
 
-    found = faults(run(spec(), table(broken)))
+    found = record_faults(run(spec(), table(broken)))
     assert [(f["seat"], f["kind"]) for f in found] == [(1, "crash")]
     assert "ZeroDivisionError: oops" in found[0]["detail"]
 
@@ -169,7 +168,7 @@ def test_on_fault_pass_keeps_the_seat_in_the_deal() -> None:
         return "nonsense" if request["type"] == "play" else lowest_legal(request)
 
     record = run(spec(rules={"on_fault": "pass"}), table(garbage))
-    found = faults(record)
+    found = record_faults(record)
     deal = record["deals"][0]
     assert len(found) > 1 and {f["kind"] for f in found} == {"malformed"}
     # every fault of the seat became a move in the record (a pass, or its lowest single)
@@ -185,12 +184,15 @@ def test_exchange_faults_are_recorded_with_their_stage() -> None:
 
     hosts = [MemoryHost(bad_exchange, name=f"b{i}") for i in range(4)]
     record = run(spec(rounds=2), hosts)
-    found = faults(record)
+    found = record_faults(record)
     assert found and all(f["kind"] == "malformed" and f["stage"] == "exchange" for f in found)
     assert all(f["deal"] == 1 for f in found)
 
 
-def test_a_bot_failing_to_start_faults_once_per_deal_and_is_retried() -> None:
+def test_a_bot_failing_to_start_is_not_retried_in_the_match_and_faults_as_the_policy_says(
+        ) -> None:
+    """Started once: its seat is charged the start fault at every decision it would have
+    made (the default policy forfeits its deal), and it is never asked to start again."""
     starts = []
 
     def no_start(request: dict[str, Any]) -> object:
@@ -200,11 +202,12 @@ def test_a_bot_failing_to_start_faults_once_per_deal_and_is_retried() -> None:
         return lowest_legal(request)
 
     record = run(spec(rounds=3), table(no_start))
-    found = faults(record)
+    found = record_faults(record)
     assert [(f["seat"], f["kind"], f["deal"]) for f in found] == [
         (1, "crash", 0), (1, "crash", 1), (1, "crash", 2)
     ]
-    assert len(starts) == 3
+    assert len({f["detail"] for f in found}) == 1 and "cannot start" in found[0]["detail"]
+    assert len(starts) == 1
 
 
 def test_a_bot_too_slow_to_start_is_a_timeout() -> None:
@@ -213,7 +216,7 @@ def test_a_bot_too_slow_to_start_is_a_timeout() -> None:
             await trio.sleep(60)
         return lowest_legal(request)
 
-    found = faults(run(spec(limits={"move_ms": 100, "start_ms": 1000}), table(slow_start)))
+    found = record_faults(run(spec(limits={"move_ms": 100, "start_ms": 1000}), table(slow_start)))
     assert [(f["seat"], f["kind"]) for f in found] == [(1, "timeout")]
 
 
@@ -234,7 +237,7 @@ def test_inline_time_is_measured_after_the_fact_and_a_late_answer_discarded() ->
     hosts[2] = InlineHost.from_bot(ClockJumper(clock))
     typed = match_spec(spec(), hosts)
     record = trio.run(lambda: play_match(typed, hosts=hosts), clock=clock)
-    found = faults(record)
+    found = record_faults(record)
     assert [(f["seat"], f["kind"]) for f in found] == [(2, "timeout")]
     assert "answer discarded" in found[0]["detail"]
 
@@ -262,7 +265,7 @@ def test_a_bot_raising_bot_fault_itself_gets_that_kind() -> None:
             raise BotFault("timeout", "scripted")
         return lowest_legal(request)
 
-    assert [f["kind"] for f in faults(run(spec(), table(says_timeout)))] == ["timeout"]
+    assert [f["kind"] for f in record_faults(run(spec(), table(says_timeout)))] == ["timeout"]
 
 
 @pytest.mark.parametrize(

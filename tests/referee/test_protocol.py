@@ -8,8 +8,9 @@ import pytest
 import trio
 import trio.testing
 
-from arena.referee import BotFault, LineDecoder, ProtocolError, decode, encode
+from arena.referee import BotFault
 from arena.referee._protocol import answer_value
+from arena.referee.lowlevel import LineDecoder, ProtocolError, decode, encode
 
 
 def test_encode_is_one_compact_line() -> None:
@@ -81,6 +82,7 @@ def test_an_error_message_is_a_crash_with_its_text() -> None:
     with pytest.raises(BotFault) as info:
         answer_value({"type": "error", "id": 1, "message": "ValueError: boom"}, "play", 1)
     assert info.value.kind == "crash" and "ValueError: boom" in info.value.detail
+    assert info.value.reported  # the bot said so itself: its process is still in step
 
 
 def test_codec_over_trio_memory_streams_in_odd_chunks() -> None:
@@ -129,3 +131,27 @@ def test_line_decoder_takes_one_whole_line_per_read_as_it_is() -> None:
     decoder.feed(b"z" * 25 + b"\n")
     with pytest.raises(ProtocolError, match="longer than 20"):
         decoder.next_line()
+
+
+@pytest.mark.parametrize("reads", ["one read", "a read a line"])
+def test_line_decoder_skips_blank_lines_up_to_a_bound_then_refuses_the_flood(reads: str) -> None:
+    """Blank lines between messages are skipped and counted: ``max_blank`` in a row are fine,
+    one more is a ProtocolError; a message in between starts the count again."""
+    decoder = LineDecoder(max_blank=3)
+
+    def feed(lines: bytes) -> None:
+        if reads == "one read":
+            decoder.feed(lines)
+        else:
+            for line in lines.splitlines(keepends=True):
+                decoder.feed(line)
+
+    feed(b"\n \r\n\n" + b'{"type":"a"}\n' + b"\n\n\n" + b'{"type":"b"}\n')
+    got = []
+    while (line := decoder.next_line()) is not None:
+        got.append(line)
+    assert got == [b'{"type":"a"}', b'{"type":"b"}']
+    feed(b"\n\n\n\n")
+    with pytest.raises(ProtocolError, match="more than 3 blank lines in a row"):
+        while decoder.next_line() is not None:
+            pass

@@ -18,7 +18,8 @@ import trio
 
 from arena.records import configure_logging, deal_moves
 from arena.referee import MatchSpec, play_match
-from tests.matchspecs import spec as one_spec
+from tests.matchspecs import table_spec
+from tests.recordtools import record_faults
 
 CLIENT = Path(__file__).with_name("uecda_test_client.py")
 
@@ -37,12 +38,10 @@ def uecda_seat(report: Path, mode: str = "play") -> dict[str, Any]:
 
 def spec(seats: list[dict[str, Any]], rounds: int = 3, move_ms: int = 3000,
          **rules: Any) -> MatchSpec:
-    return one_spec(match_id="u", preset="uecda", rounds=rounds, rules=rules, seats=seats,
-                    limits={"move_ms": move_ms, "start_ms": 10000})
+    return table_spec(seats, match_id="u", seed=11, rounds=rounds,
+                      rules={"preset": "uecda", **rules},
+                      limits={"move_ms": move_ms, "start_ms": 10000})
 
-
-def faults(record: dict[str, Any]) -> list[dict[str, Any]]:
-    return [f for d in record["deals"] for f in d["faults"]]
 
 
 def test_five_uecda_clients_play_a_whole_match_every_play_accepted(tmp_path: Path) -> None:
@@ -52,7 +51,7 @@ def test_five_uecda_clients_play_a_whole_match_every_play_accepted(tmp_path: Pat
     is 2."""
     reports = [tmp_path / f"r{i}.json" for i in range(5)]
     record = trio.run(play_match, spec([uecda_seat(r) for r in reports], rounds=4))
-    assert faults(record) == []
+    assert record_faults(record) == []
     assert [s["host"] for s in record["seats"]] == ["uecda"] * 5
     assert [s["bot"] for s in record["seats"]] == ["testcli"] * 5
     moves = sum(len(d["moves"]) for d in record["deals"])
@@ -74,7 +73,7 @@ def test_uecda_clients_and_arena_bots_share_a_table(tmp_path: Path) -> None:
     seats = [uecda_seat(reports[0]), {"name": "greedy"}, uecda_seat(reports[1]),
              {"name": "random"}, {"name": "lowest"}]
     record = trio.run(play_match, spec(seats))
-    assert faults(record) == []
+    assert record_faults(record) == []
     moves = sum(len(d["moves"]) for d in record["deals"])
     for report in reports:
         seen = json.loads(report.read_text())
@@ -88,7 +87,7 @@ def test_a_table_the_reference_server_rejects_is_an_illegal_fault_and_a_pass(
     seats = [uecda_seat(tmp_path / "bad.json", "twojokers")] + [
         uecda_seat(tmp_path / f"r{i}.json") for i in range(4)]
     record = trio.run(play_match, spec(seats, rounds=2))
-    bad = [f for f in faults(record) if f["seat"] == 0]
+    bad = record_faults(record, seat=0)
     assert bad and all(f["kind"] == "illegal" and "jokers" in f["detail"] for f in bad)
     seen = json.loads((tmp_path / "bad.json").read_text())
     assert seen["accepted"] == 0 and seen["rejected"] + seen["passes"] == seen["mine"] > 0
@@ -102,7 +101,7 @@ def test_every_client_sees_the_cell_a_client_put_its_lone_joker_in(tmp_path: Pat
     the 2 ([3][14]) is shown there to all five, not where arena would put it ([0][14])."""
     reports = [tmp_path / f"r{i}.json" for i in range(5)]
     record = trio.run(play_match, spec([uecda_seat(r, "lonejoker") for r in reports]))
-    assert faults(record) == []
+    assert record_faults(record) == []
     assert any(m.move == "JK" for d in record["deals"] for m in deal_moves(d))
     for report in reports:
         assert json.loads(report.read_text())["joker_cells"] == [[3, 14]]
@@ -122,7 +121,7 @@ def test_a_client_that_hangs_quits_or_sends_garbage_is_a_fault_never_a_hung_refe
             return await play_match(s)
 
     record = trio.run(bounded)
-    bad = [f for f in faults(record) if f["seat"] == 0]
+    bad = record_faults(record, seat=0)
     assert bad and bad[0]["kind"] in ("timeout", "crash")
     for i in range(4):
         assert json.loads((tmp_path / f"r{i}.json").read_text())["end"] == 2
@@ -133,7 +132,7 @@ def test_a_uecda_client_needs_a_table_of_five(tmp_path: Path) -> None:
     start, with a message that says so."""
     seats = [uecda_seat(tmp_path / "r.json"), {"name": "greedy"}, {"name": "random"}]
     record = trio.run(play_match, spec(seats, rounds=1, points=None))
-    bad = faults(record)
+    bad = record_faults(record)
     assert bad and "table of 5" in bad[0]["detail"]
 
 
@@ -145,7 +144,7 @@ def test_arena_uecda_client_plays_arena_bots_through_the_uecda_host(tmp_path: Pa
               "protocol": "uecda"} for bot in ("greedy", "random", "lowest")]
     seats += [uecda_seat(tmp_path / "a.json"), uecda_seat(tmp_path / "b.json")]
     record = trio.run(play_match, spec(seats, rounds=3))
-    assert faults(record) == []
+    assert record_faults(record) == []
     assert [s["bot"] for s in record["seats"]][:3] == ["greedy", "random", "lowest"]
     moves = sum(len(d["moves"]) for d in record["deals"])
     assert json.loads((tmp_path / "a.json").read_text())["turns"] == moves

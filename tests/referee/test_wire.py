@@ -12,9 +12,11 @@ import pytest
 import trio
 
 from arena.game import Match, Rules, View
-from arena.referee import CommandHost, Limits, Seat, decode, encode, make_host, play_match
+from arena.referee import CommandHost, Limits, Seat, make_host, play_match
+from arena.referee.lowlevel import decode, encode
 from arena.referee.wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
 from tests.matchspecs import match_spec
+from tests.recordtools import record_faults
 
 
 def random_rules(rng: random.Random) -> Rules:
@@ -159,6 +161,6 @@ def test_a_command_bot_can_ask_for_delta_views(preset_rules: dict[str, Any]) -> 
          "seats": [{"label": "delta"}, {"label": "r1"}, {"label": "r2"}, {"label": "r3"}],
          "limits": limits.to_dict()}, hosts)
     record = trio.run(lambda: play_match(spec, hosts=hosts))
-    assert [f for d in record["deals"] for f in d["faults"]] == []
+    assert record_faults(record) == []
     assert record["seats"][0]["bot"] == "delta-lowest" and host.views == "delta"
     assert sum(d["movers"].count(0) for d in record["deals"]) > 10

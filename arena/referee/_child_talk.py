@@ -1,0 +1,69 @@
+"""What the child-process hosts say and hear at a bot's start, and the one mapping of what
+a call to a child raised to the seat's fault."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from arena.seeds import bot_seed
+
+from ._faults import BotFault
+from ._protocol import PROTOCOL_VERSION
+from .wire import VIEW_ENCODINGS
+
+if TYPE_CHECKING:
+    from ._child_process import ChildProcess
+    from ._host import StartInfo
+
+__all__ = ["call_fault", "ready_options", "start_message"]
+
+_BUFFERED_HINT = ("; if it did start, its output may be buffered: a bot must flush each "
+                  "line it writes (docs/protocol.md)")
+
+
+def call_fault(exc: Exception, proc: ChildProcess, call: str, doing: str,
+           allowed: float) -> BotFault:
+    """The one mapping, for a child-process host, of what a ``call`` (``start``, ``play``,
+    ``exchange``, ``end_deal``) raised while ``doing`` (``send`` or ``receive``) to the
+    seat's fault; ``allowed`` is the seconds it had."""
+    if isinstance(exc, BotFault):
+        return exc
+    if not isinstance(exc, trio.TooSlowError):  # ProtocolError, or anything the bytes caused
+        reason = (str(exc) if isinstance(exc, ValueError)
+                  else f"unreadable answer ({type(exc).__name__}: {exc})")
+        return BotFault("malformed", reason)
+    note = proc.tail_note()
+    within = f"{allowed * 1000:.0f} ms"
+    if proc.poll() is not None:  # it died, but something it left behind held the pipe open
+        return BotFault("crash", f"process exited without answering ({proc.status()}){note}")
+    if call == "start":
+        return BotFault("timeout", f"did not start within {within}{note}{_BUFFERED_HINT}")
+    if doing == "send":
+        return BotFault("timeout", f"did not read its input in time{note}")
+    return BotFault("timeout", f"no answer within {within}{note}")
+
+
+def start_message(info: StartInfo, request_id: int) -> dict[str, Any]:
+    """The ``start`` request of docs/protocol.md for the seat of ``info``."""
+    return {"type": "start", "id": request_id, "protocol": PROTOCOL_VERSION, "seat": info.seat,
+            "players": info.players, "match_id": info.match_id, "labels": list(info.labels),
+            "rules": info.rules.to_dict(), "limits": info.limits,
+            "seed": bot_seed(info.seed, info.seat)}
+
+
+def ready_options(ready: dict[str, Any]) -> tuple[str, bool, bool]:
+    """The view encoding, ``legal_moves`` and ``end_deal`` a bot's ``ready`` chose; a bad
+    one is a ``malformed`` fault."""
+    views = ready.get("views", "full")
+    if views not in VIEW_ENCODINGS:
+        raise BotFault("malformed", f"'views' must be one of "
+                       f"{', '.join(map(repr, VIEW_ENCODINGS))}, got {views!r}")
+    flags = []
+    for name, default in (("legal_moves", False), ("end_deal", True)):
+        value = ready.get(name, default)
+        if not isinstance(value, bool):
+            raise BotFault("malformed", f"{name!r} must be true or false, got {value!r}")
+        flags.append(value)
+    return views, flags[0], flags[1]

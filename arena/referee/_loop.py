@@ -1,0 +1,196 @@
+"""The match, decision by decision, with no I/O: the one loop every driver runs.
+
+:class:`MatchLoop` is sans-I/O in the way of hypercorn's protocols: it never
+awaits and never calls a bot. A driver (the trio driver for any host, the
+inline driver for a table of inline bots) takes :attr:`MatchLoop.pending`,
+asks the seat however it asks, and hands back what came of it with
+:meth:`MatchLoop.settle`: the raw answer, the seconds it took, the fault
+the host raised, the fair-clock meter. The loop applies every rule: a seat
+whose bot did not start is charged its start fault instead of being asked
+(:meth:`MatchLoop.refusal`), the seat's clock judges the time, ``arena.game``
+judges the answer, every failure becomes ``Match.fault`` (the ``on_fault``
+policy), and a deal that ends is recorded (:class:`RecordBuilder`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from arena.game import Card, Decision, IllegalMove, Match, Move
+from arena.records import get_logger
+
+from ._faults import BotFault
+from ._host import StartInfo
+from ._limits import Clock
+from ._record import RecordBuilder
+from ._starts import Starts
+from .wire import parse_move
+
+if TYPE_CHECKING:
+    from ._cputime import Meter
+    from ._host import Host
+    from ._spec import MatchSpec
+
+__all__ = ["MatchLoop"]
+
+_log = get_logger("arena.referee")
+
+
+def _judge_move(answer: object) -> Move:
+    if isinstance(answer, Move):
+        return answer
+    if not isinstance(answer, str):
+        raise BotFault("malformed", f"expected a move as text, got {_short(answer)}")
+    try:
+        return parse_move(answer)
+    except Exception as exc:  # whatever the parser trips on, the text is the bot's
+        raise BotFault("malformed", f"not a move: {_short(answer)} ({exc})") from None
+
+
+def _judge_cards(answer: object) -> list[Card]:
+    if not isinstance(answer, list | tuple):
+        raise BotFault("malformed", f"expected a list of cards, got {_short(answer)}")
+    cards = []
+    for item in answer:
+        if not isinstance(item, Card | str):
+            raise BotFault("malformed", f"not a card: {_short(item)}")
+        try:
+            cards.append(Card.parse(item))
+        except Exception as exc:  # whatever the parser trips on, the text is the bot's
+            raise BotFault("malformed", f"not a card: {_short(item)} ({exc})") from None
+    return cards
+
+
+def _short(value: object, limit: int = 200) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a bot's object whose repr fails is still just a bad answer
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class MatchLoop:
+    """One match's rules and state, fed the seats' replies by a driver.
+
+    ``timed[seat]`` says whether the seat plays under the clock (``Host.timed``).
+    """
+
+    def __init__(self, spec: MatchSpec, timed: Sequence[bool], match: Match | None = None
+                 ) -> None:
+        players = len(timed)
+        self.spec = spec
+        self.match = match if match is not None else Match(spec.rules, players, spec.seed)
+        self.clock = Clock(spec.limits, players)
+        self.timed = list(timed)
+        self.starts = Starts(spec, players)
+        self.records = RecordBuilder(spec)
+        self.move_s = self.clock.move_s
+        """Within this the clock has nothing to charge (the bank is untouched)."""
+        self.decisions = 0
+        self._think: list[float] = []  # think time (s) of each move of the current deal
+        self._deal = self.match.deal
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision to ask for now, or None when the match is over."""
+        return self.match.pending
+
+    def refusal(self, seat: int) -> BotFault | None:
+        """The fault charged instead of asking ``seat`` (its bot did not start), or None."""
+        return self.starts.fault(seat)
+
+    def time_ms(self, seat: int) -> int:
+        """What the seat's bot is told it has for this decision."""
+        return round(max(0.0, self.clock.budget(seat) * 1000))
+
+    def settle(self, decision: Decision, answer: object, elapsed: float,
+               fault: BotFault | None, meter: Meter | None = None) -> bool:
+        """Apply the seat's reply to ``decision``: its raw ``answer``, the ``elapsed``
+        seconds, the ``fault`` its host raised (it wins over the clock's), the fair-clock
+        ``meter``. True when this ended a deal: the driver then tells the bots
+        (:meth:`deal_results`)."""
+        self.decisions += 1
+        if elapsed > self.move_s:  # within move_ms the clock has nothing to charge
+            overdue = self.late(decision.seat, elapsed, meter)
+            fault = fault or overdue
+        match, deal = self.match, self._deal
+        play = decision.kind == "play"
+        if fault is None:
+            try:
+                if play:
+                    move = answer if answer.__class__ is Move else _judge_move(answer)
+                    try:
+                        match.play(move)  # type: ignore[arg-type]  # a Move, judged above
+                    except IllegalMove as exc:
+                        raise BotFault("illegal", f"{move}: {exc}") from None
+                    self._think.append(elapsed)  # a play adds exactly one move
+                    if match.deal is deal and not deal.finished:
+                        return False  # the common case: the deal goes on
+                else:
+                    self._give(answer)
+            except BotFault as fault_:
+                fault = fault_
+        if fault is not None:
+            self._fault(decision, fault, elapsed if play else None)
+        if match.deal is deal and not deal.finished:
+            return False
+        self.records.add_deal(match.summary(deal.number), deal, self._think)
+        self._think = []
+        self._deal = match.deal
+        return True
+
+    def _give(self, answer: object) -> None:
+        cards = _judge_cards(answer)
+        try:
+            self.match.give(cards)
+        except IllegalMove as exc:
+            given = " ".join(str(c) for c in cards)
+            raise BotFault("illegal", f"exchange [{given}]: {exc}") from None
+
+    def _fault(self, decision: Decision, fault: BotFault, elapsed: float | None) -> None:
+        """Apply the fault policy; a play's fault move (a pass, the lowest single) gets the
+        decision's think time, a forfeit none."""
+        deal = self._deal
+        _log.info("fault", match=self.spec.match_id, seat=decision.seat,
+                  bot=self.spec.labels[decision.seat], deal=deal.number, kind=fault.kind,
+                  detail=fault.detail[:300])
+        before = len(deal.moves)
+        self.match.fault(fault.kind, fault.detail)
+        if elapsed is not None:
+            self._think.extend([elapsed] * (len(deal.moves) - before))
+
+    def late(self, seat: int, elapsed: float, meter: Meter | None = None) -> BotFault | None:
+        """Charge the decision to the seat's clock (its own time, with a ``meter``: fair
+        clocks): the timeout fault if it was too late. A seat without a clock is never."""
+        clock, timed = self.clock, self.timed[seat]
+        allowed = clock.deadline(seat)
+        if clock.charge(seat, elapsed, meter if timed else None) or not timed:
+            return None
+        own = clock.charged[seat]
+        note = f" (its own time {own * 1000:.0f} ms)" if own < elapsed else ""
+        return BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms{note}, over the "
+                        f"{allowed * 1000:.0f} ms allowed (answer discarded)")
+
+    def deal_results(self, hears: Sequence[bool]) -> list[tuple[int, dict[str, Any]]]:
+        """``(seat, match.result_for(seat))`` for each started seat whose host wants the
+        end of a deal (``hears[seat]``): only what its seat may know."""
+        started = self.starts.started
+        return [(seat, self.match.result_for(seat)) for seat in range(len(hears))
+                if started[seat] and hears[seat]]
+
+    def start_info(self, seat: int) -> StartInfo:
+        """What the seat's host needs to start its bot."""
+        spec = self.spec
+        return StartInfo(seat, len(self.timed), spec.rules, spec.match_id, spec.labels,
+                         spec.seed, self.records.limits)
+
+    def record(self, hosts: Sequence[Host], wall0: float) -> dict[str, Any]:
+        """The match record (docs/records.md), ``wall0`` being when the match began
+        (``time.perf_counter()``)."""
+        return self.records.record(self.match, hosts, self.decisions, wall0)
+
+    def end_deal_failed(self, seat: int, fault: BotFault) -> None:
+        """A bot that failed to hear the end of a deal: logged, never charged."""
+        _log.info("end_deal failed", match=self.spec.match_id, seat=seat,
+                  bot=self.spec.labels[seat], fault=str(fault)[:300])
