@@ -64,8 +64,9 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """The names that moved to :mod:`arena.referee.lowlevel` stay importable from here, for
     code written against the one flat namespace this package had; they are not public here."""
-    from . import lowlevel
+    import importlib
 
+    lowlevel = importlib.import_module("arena.referee.lowlevel")
     if name in lowlevel.__all__:
         return getattr(lowlevel, name)
     raise AttributeError(f"module 'arena.referee' has no attribute {name!r}")

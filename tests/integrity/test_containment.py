@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 import trio
 
-from arena.referee import make_host, play_match, sandbox_argv
+from arena.referee import make_host, play_match
 from arena.referee._jail import DENY, seccomp_program
 from arena.referee._spec import MatchSpec
+from arena.referee.lowlevel import sandbox_argv
 
 from .test_hostile import HERE, MECHANISM, NO_SANDBOX, home, tournament
 

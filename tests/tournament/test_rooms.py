@@ -1,8 +1,7 @@
-"""The rooms of arena/tournament and arena/cli stay small, and their imports form no circle.
+"""The rooms of arena/tournament, arena/cli and arena/referee: their imports form no circle.
 
-Parsed, not imported: every module's size, every function's length (from its ``def`` to its
-last line, docstring included), and every import at any depth (lazy ones too) between the
-modules.
+Parsed, not imported: every import at any depth (lazy ones too) between the modules. Their
+sizes are checked with every package's in tests/test_sizes.py.
 """
 
 from __future__ import annotations
@@ -10,21 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
-DIRS = ("arena/tournament", "arena/cli")
-MAX_MODULE = 400
-MAX_FUNCTION = 60
-
-# Exceptions, each with its reason; a test fails once one is no longer needed.
-LONG: dict[str, str] = {
-    "arena/cli/_match.py:match_command": "arena match's output is reworked with issue 25",
-    "arena/cli/_show.py:print_match": "arena show's output is reworked with issue 25",
-    "arena/cli/_ratings.py:print_leaderboard": "arena ratings' output is reworked with issue 25",
-}
-
-
+DIRS = ("arena/tournament", "arena/cli", "arena/referee")
 def _modules() -> dict[str, Path]:
     found = {}
     for folder in DIRS:
@@ -37,31 +23,6 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
-
-
-def _long_functions(path: Path) -> dict[str, int]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    where = path.relative_to(ROOT).as_posix()
-    return {
-        f"{where}:{node.name}": node.end_lineno - node.lineno + 1
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno
-        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION
-    }
-
-
-@pytest.mark.parametrize("name", sorted(MODULES))
-def test_no_module_is_over_400_lines_nor_a_function_over_60(name: str) -> None:
-    path = MODULES[name]
-    lines = path.read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_MODULE, f"{path.relative_to(ROOT)}: {lines} lines"
-    long = {key: n for key, n in _long_functions(path).items() if key not in LONG}
-    assert not long, ", ".join(f"{key}: {n} lines" for key, n in long.items())
-
-
-def test_every_exception_is_still_needed() -> None:
-    found = {key for path in MODULES.values() for key in _long_functions(path)}
-    assert not set(LONG) - found, f"no longer long: {sorted(set(LONG) - found)}"
 
 
 def _imports(name: str, path: Path) -> set[str]:
