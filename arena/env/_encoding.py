@@ -57,33 +57,51 @@ class Segment:
 
 
 class PlayedCards:
-    """The cards each seat has played so far in the current deal, kept up to date cheaply.
+    """What the plays of the current deal tell, kept up to date cheaply: the cards each seat
+    has played, the seat of the last play (the pile's owner), and each seat's hand as it
+    was last seen less the cards it has played since.
 
     An environment keeps one and hands it to :meth:`Encoding.observe` at every step: it reads
     only the plays made since its last call, instead of the deal's whole history. It notices
-    a new deal (or a view of another deal) by itself and starts over.
+    a new deal (or a view of another deal) by itself and starts over. A hand it keeps is
+    used only while its size is the view's count of that seat's cards (cards leave a hand
+    during play only by being played, or all at once by a forfeit), else read again from
+    the view.
     """
 
-    __slots__ = ("jokers", "last", "masks", "seen")
+    __slots__ = ("exchanges", "hands", "jokers", "last", "masks", "owner", "seen")
 
     def __init__(self, players: int) -> None:
         self.masks = [0] * players
         self.jokers = [0] * players
+        # Per seat: (rank-major mask, jokers) of its hand, or None when not known.
+        self.hands: list[tuple[int, int] | None] = [None] * players
+        # Per seat: the bits of its gave and received fields, once read in this deal's play.
+        self.exchanges: list[int | None] = [None] * players
+        self.owner = -1
         self.seen = 0
         self.last: tuple[int, Move] | None = None
 
     def update(self, plays: Sequence[tuple[int, Move]]) -> None:
         """Take in ``plays`` (a view's :attr:`~arena.game.View.plays`)."""
         seen = self.seen
-        if len(plays) < seen or (seen and plays[seen - 1] is not self.last):
-            self.masks = [0] * len(self.masks)
-            self.jokers = [0] * len(self.jokers)
+        if len(plays) < seen or (seen and plays[seen - 1] is not self.last) or not plays:
+            players = len(self.masks)
+            self.masks = [0] * players
+            self.jokers = [0] * players
+            self.hands = [None] * players
+            self.exchanges = [None] * players
+            self.owner = -1
             seen = 0
-        masks, jokers = self.masks, self.jokers
+        masks, jokers, hands = self.masks, self.jokers, self.hands
         for seat, move in plays[seen:]:
             if move.size:
                 masks[seat] |= move.mask
                 jokers[seat] += move.jokers
+                self.owner = seat
+                hand = hands[seat]
+                if hand is not None:
+                    hands[seat] = (hand[0] & ~move.mask, hand[1] - move.jokers)
         self.seen = len(plays)
         self.last = plays[-1] if plays else None
 
@@ -174,6 +192,8 @@ class Encoding:
         self._rotate = [[((m >> s) | (m << (p - s))) & ((1 << p) - 1) for m in range(1 << p)]
                         for s in range(p)]
         self._roles_bits: dict[tuple[tuple[str | None, ...], int], int] = {}
+        self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
+        self._seat_masks: dict[tuple[bool, ...], int] = {}  # per-seat flags as a bit mask
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self  # immutable once built: copies of a game state share it
@@ -248,14 +268,17 @@ class Encoding:
         played.update(view.plays)
         rotate = self._rotate[seat]
         cards = self._cards
-        hand = 0
-        held_jokers = 0
-        for card in view.hand:
-            if card.index < _NATURALS:
-                hand |= 1 << card.index
-            else:
-                held_jokers += 1
-        bits = hand | (((1 << held_jokers) - 1) << _NATURALS)
+        hand = played.hands[seat]
+        count = view.counts[seat]
+        if hand is None or hand[0].bit_count() + hand[1] != count:
+            mask = held = 0
+            for card in view.hand:
+                if card.index < _NATURALS:
+                    mask |= 1 << card.index
+                else:
+                    held += 1
+            hand = played.hands[seat] = (mask, held)
+        bits = hand[0] | (((1 << hand[1]) - 1) << _NATURALS)
         offset = self._o_played
         masks, jokers = played.masks, played.jokers
         for k in range(p):
@@ -263,31 +286,30 @@ class Encoding:
             bits |= (masks[s] | (((1 << jokers[s]) - 1) << _NATURALS)) << (offset + k * cards)
         pile = view.pile
         if pile is not None:
-            bits |= 1 << (self._o_pile + (0 if pile.kind == "set" else 1))
-            bits |= pile.mask << self._o_pile_cards
-            bits |= pile.jmask << self._o_pile_jcards
-            bits |= ((1 << pile.jokers) - 1) << self._o_pile_jokers
-            trick = view.trick
-            for owner, move in reversed(trick):
-                if move.size:
-                    bits |= 1 << (self._o_owner + (owner - seat) % p)
-                    break
+            pile_bits = self._pile_bits.get(pile.key)
+            if pile_bits is None:
+                pile_bits = (1 << (self._o_pile + (0 if pile.kind == "set" else 1))
+                             | pile.mask << self._o_pile_cards
+                             | pile.jmask << self._o_pile_jcards
+                             | ((1 << pile.jokers) - 1) << self._o_pile_jokers)
+                if len(self._pile_bits) > 65536:
+                    self._pile_bits.clear()
+                self._pile_bits[pile.key] = pile_bits
+            bits |= pile_bits
+            # The pile is the last play of the trick, so its owner made the deal's last play.
+            owner = played.owner
+            if owner < 0:  # a view whose plays do not hold the pile: read the trick
+                owner = next((s for s, move in reversed(view.trick) if move.size), -1)
+            if owner >= 0:
+                bits |= 1 << (self._o_owner + (owner - seat) % p)
         if view.to_move is not None:
             bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
         passed = view.passed
         if True in passed:
-            mask = 0
-            for s in range(p):
-                if passed[s]:
-                    mask |= 1 << s
-            bits |= rotate[mask] << self._o_passed
+            bits |= rotate[self._seat_mask(passed)] << self._o_passed
         sat_out = view.sat_out
         if True in sat_out:
-            mask = 0
-            for s in range(p):
-                if sat_out[s]:
-                    mask |= 1 << s
-            bits |= rotate[mask] << self._o_sat_out
+            bits |= rotate[self._seat_mask(sat_out)] << self._o_sat_out
         if self.rules.suit_lock and view.trick:
             lock = view.lock
             for suit, letter in enumerate("CDHS"):
@@ -319,13 +341,24 @@ class Encoding:
                 self._roles_bits.clear()
             self._roles_bits[key] = known
         bits |= known << self._o_roles
-        gave = view.gave
-        if gave:
-            bits |= self._cards_bits(gave) << self._o_gave
-        received = view.received
-        if received:
-            bits |= self._cards_bits(received) << self._o_received
+        exchange = played.exchanges[seat]
+        if exchange is None:
+            exchange = (self._cards_bits(view.gave) << self._o_gave
+                        | self._cards_bits(view.received) << self._o_received)
+            if played.seen:  # play has begun: the deal's exchange is over
+                played.exchanges[seat] = exchange
+        bits |= exchange
         return bits
+
+    def _seat_mask(self, flags: tuple[bool, ...]) -> int:
+        mask = self._seat_masks.get(flags)
+        if mask is None:
+            mask = 0
+            for s, flag in enumerate(flags):
+                if flag:
+                    mask |= 1 << s
+            self._seat_masks[flags] = mask  # at most 2 ** players of them
+        return mask
 
     def _check(self, view: View) -> bool:
         if view.rules != self.rules:
@@ -364,8 +397,16 @@ class Encoding:
 
 
 def _unpack(bits: int, nbytes: int, length: int) -> Observation:
-    raw = np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, count=length, bitorder="little").view(np.int8)
+    # A new array each call (the caller may keep it). Positional arguments: numpy parses
+    # keywords at every call, a third of the cost of an array this small.
+    return _unpackbits(_frombuffer(bits.to_bytes(nbytes, "little"), _UINT8), None, length,
+                       "little").view(_INT8)
+
+
+_frombuffer: Final = np.frombuffer
+_unpackbits: Final = np.unpackbits
+_UINT8: Final = np.dtype(np.uint8)
+_INT8: Final = np.dtype(np.int8)
 
 
 @lru_cache(maxsize=64)

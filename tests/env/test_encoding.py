@@ -111,6 +111,10 @@ def test_the_observation_reads_back_as_the_view(rules: Rules, players: int, seed
         assert kind == ([0, 0] if pile is None else [pile.kind == "set", pile.kind == "run"])
         pile_cards = coder.field(obs, "pile_cards")
         assert sum(1 << int(i) for i in np.flatnonzero(pile_cards)) == (pile.mask if pile else 0)
+        owner = coder.field(obs, "pile_owner").tolist()
+        made = [s for s, move in view.trick if move.size]
+        assert owner == [pile is not None and bool(made) and made[-1] == (seat + k) % p
+                         for k in range(p)]
         assert coder.field(obs, "revolution").tolist() == [view.revolution]
         assert coder.field(obs, "passed").tolist() == [view.passed[(seat + k) % p]
                                                         for k in range(p)]
@@ -166,3 +170,31 @@ def test_an_encoding_is_for_one_table() -> None:
     view = Match(Rules(), 4, 1).view(0)
     with pytest.raises(ValueError, match="for 5 players"):
         encoding(Rules(), 5).observe(view)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kept_hands_follow_a_forfeit(seed: int) -> None:
+    # A forfeit empties a hand without a play: the hands PlayedCards keeps must notice.
+    rules = Rules.preset("runs", on_fault="forfeit")
+    coder = encoding(rules, 4)
+    played = PlayedCards(4)
+    rng = random.Random(seed)
+    match = Match(rules, 4, seed)
+    faulted = False
+    for turn in range(200):
+        decision = match.pending
+        if decision is None:
+            break
+        if decision.kind == "exchange":
+            match.give(match.deal.hand(decision.seat)[: decision.count])
+            continue
+        for seat in range(4):
+            view = match.view(seat)
+            assert np.array_equal(coder.observe(view, played), coder.observe(view)), turn
+        if not faulted and turn >= 6:
+            match.fault("timeout")
+            faulted = True
+            continue
+        legal = match.deal.legal_moves()
+        match.play(legal[rng.randrange(len(legal))])
+    assert faulted
