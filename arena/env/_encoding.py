@@ -243,19 +243,24 @@ class Encoding:
         return _unpack(self._flags(view, played), self._bytes, self.observation_size)
 
     def observe_with_mask(self, view: View, moves: Iterable[Move],
-                          played: PlayedCards | None = None) -> tuple[Observation, Observation]:
+                          played: PlayedCards | None = None,
+                          plays: Sequence[tuple[int, Move]] | None = None,
+                          ) -> tuple[Observation, Observation]:
         """``(observe(view, played), action_mask(moves))``, made together (the environments'
-        fast path: two views of one array)."""
+        fast path: two views of one array). ``plays``, when given, is the plays of the view's
+        deal as the caller holds them (:attr:`arena.game.Deal.moves`), read instead of the
+        view's :attr:`~arena.game.View.plays`, which copies them all at every step."""
         size = self.observation_size
         bits = 0
         table = self._bit
         for move in moves:
             bits |= table[move.key]
-        both = _unpack(self._flags(view, played) | (bits << size), self._both_bytes,
+        both = _unpack(self._flags(view, played, plays) | (bits << size), self._both_bytes,
                        size + len(self.actions))
         return both[:size], both[size:]
 
-    def _flags(self, view: View, played: PlayedCards | None) -> int:
+    def _flags(self, view: View, played: PlayedCards | None,
+               plays: Sequence[tuple[int, Move]] | None = None) -> int:
         # Every flag is a bit of one integer, unpacked into bytes at the end: fewer steps
         # of the interpreter than writing the flags one by one.
         seat = view.seat
@@ -265,7 +270,7 @@ class Encoding:
                              f"not the view's {view.players}")
         if played is None:
             played = PlayedCards(p)
-        played.update(view.plays)
+        played.update(view.plays if plays is None else plays)
         rotate = self._rotate[seat]
         cards = self._cards
         hand = played.hands[seat]

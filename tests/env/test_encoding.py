@@ -89,11 +89,16 @@ def fresh_count(view: View) -> tuple[list[int], list[int]]:
 def test_the_observation_reads_back_as_the_view(rules: Rules, players: int, seed: int) -> None:
     coder = encoding(rules, players)
     played = PlayedCards(players)
-    for _, view, _ in walk(rules, players, seed):
+    kept = PlayedCards(players)
+    for match, view, legal in walk(rules, players, seed):
         obs = coder.observe(view, played)
         assert obs.dtype == np.int8 and obs.shape == (coder.observation_size,)
         assert set(np.unique(obs).tolist()) <= {0, 1}
         assert np.array_equal(obs, coder.observe(view))  # the memo changes nothing
+        # Nor do the deal's own plays read in place of the view's copy (the tables' path).
+        both, mask = coder.observe_with_mask(view, legal, kept, match.deal.moves)
+        assert np.array_equal(both, obs)
+        assert np.array_equal(mask, coder.action_mask(legal))
         seat, p = view.seat, players
         assert coder.cards(coder.field(obs, "hand")) == view.hand
         masks, jokers = fresh_count(view)
