@@ -192,6 +192,16 @@ class Encoding:
         self._rotate = [[((m >> s) | (m << (p - s))) & ((1 << p) - 1) for m in range(1 << p)]
                         for s in range(p)]
         self._roles_bits: dict[tuple[tuple[str | None, ...], int], int] = {}
+        # Per observer: (seat, where its played cards go) for every seat; per joker count,
+        # the flags of that many jokers in a card field.
+        self._played_at = [[((seat + k) % p, at["played"] + k * self._cards) for k in range(p)]
+                           for seat in range(p)]
+        self._held = [((1 << j) - 1) << _NATURALS for j in range(jokers + 1)]
+        # Per observer: (seat, its count's flag for every count a hand may have) per seat.
+        width, most = self._most + 1, self._most
+        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] + k * width + min(c, most))
+                                              for c in range(self._cards + 1)])
+                            for k in range(p)] for seat in range(p)]
         self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
         self._seat_masks: dict[tuple[bool, ...], int] = {}  # per-seat flags as a bit mask
 
@@ -272,7 +282,6 @@ class Encoding:
             played = PlayedCards(p)
         played.update(view.plays if plays is None else plays)
         rotate = self._rotate[seat]
-        cards = self._cards
         hand = played.hands[seat]
         count = view.counts[seat]
         if hand is None or hand[0].bit_count() + hand[1] != count:
@@ -283,12 +292,10 @@ class Encoding:
                 else:
                     held += 1
             hand = played.hands[seat] = (mask, held)
-        bits = hand[0] | (((1 << hand[1]) - 1) << _NATURALS)
-        offset = self._o_played
-        masks, jokers = played.masks, played.jokers
-        for k in range(p):
-            s = (seat + k) % p
-            bits |= (masks[s] | (((1 << jokers[s]) - 1) << _NATURALS)) << (offset + k * cards)
+        bits = hand[0] | self._held[hand[1]]
+        masks, jokers, held_flags = played.masks, played.jokers, self._held
+        for s, shift in self._played_at[seat]:
+            bits |= (masks[s] | held_flags[jokers[s]]) << shift
         pile = view.pile
         if pile is not None:
             pile_bits = self._pile_bits.get(pile.key)
@@ -322,13 +329,9 @@ class Encoding:
                     bits |= 1 << (self._o_lock + suit)
         if view.revolution:
             bits |= 1 << self._o_revolution
-        width = self._most + 1
-        offset = self._o_counts
-        most = self._most
         counts = view.counts
-        for k in range(p):
-            count = counts[(seat + k) % p]
-            bits |= 1 << (offset + k * width + (count if count < most else most))
+        for s, flags in self._counts_at[seat]:
+            bits |= flags[counts[s]]
         places = view.places
         if places[0] is not None or places[-1] is not None:  # a place is taken
             offset = self._o_places
