@@ -58,8 +58,9 @@ class Segment:
 
 class PlayedCards:
     """What the plays of the current deal tell, kept up to date cheaply: the cards each seat
-    has played, the seat of the last play (the pile's owner), and each seat's hand as it
-    was last seen less the cards it has played since.
+    has played, the seat of the last play (the pile's owner), each seat's hand as it was
+    last seen less the cards it has played since, and the fields no play changes (roles,
+    the exchange) once play has begun.
 
     An environment keeps one and hands it to :meth:`Encoding.observe` at every step: it reads
     only the plays made since its last call, instead of the deal's whole history. It notices
@@ -69,15 +70,16 @@ class PlayedCards:
     the view.
     """
 
-    __slots__ = ("exchanges", "hands", "jokers", "last", "masks", "owner", "seen")
+    __slots__ = ("fixed", "hands", "jokers", "last", "masks", "owner", "seen")
 
     def __init__(self, players: int) -> None:
         self.masks = [0] * players
         self.jokers = [0] * players
         # Per seat: (rank-major mask, jokers) of its hand, or None when not known.
         self.hands: list[tuple[int, int] | None] = [None] * players
-        # Per seat: the bits of its gave and received fields, once read in this deal's play.
-        self.exchanges: list[int | None] = [None] * players
+        # Per seat: the bits of its roles, gave and received fields, once read in this
+        # deal's play.
+        self.fixed: list[int | None] = [None] * players
         self.owner = -1
         self.seen = 0
         self.last: tuple[int, Move] | None = None
@@ -90,7 +92,7 @@ class PlayedCards:
             self.masks = [0] * players
             self.jokers = [0] * players
             self.hands = [None] * players
-            self.exchanges = [None] * players
+            self.fixed = [None] * players
             self.owner = -1
             seen = 0
         masks, jokers, hands = self.masks, self.jokers, self.hands
@@ -338,24 +340,23 @@ class Encoding:
             for place, done in enumerate(places):
                 if done is not None:
                     bits |= 1 << (offset + ((done - seat) % p) * p + place)
-        key = (view.roles, seat)
-        known = self._roles_bits.get(key)
-        if known is None:
-            known = 0
-            for s, role in enumerate(view.roles):
-                if role is not None:
-                    known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
-            if len(self._roles_bits) > 4096:
-                self._roles_bits.clear()
-            self._roles_bits[key] = known
-        bits |= known << self._o_roles
-        exchange = played.exchanges[seat]
-        if exchange is None:
-            exchange = (self._cards_bits(view.gave) << self._o_gave
-                        | self._cards_bits(view.received) << self._o_received)
+        fixed = played.fixed[seat]
+        if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
+            key = (view.roles, seat)
+            known = self._roles_bits.get(key)
+            if known is None:
+                known = 0
+                for s, role in enumerate(view.roles):
+                    if role is not None:
+                        known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
+                if len(self._roles_bits) > 4096:
+                    self._roles_bits.clear()
+                self._roles_bits[key] = known
+            fixed = (known << self._o_roles | self._cards_bits(view.gave) << self._o_gave
+                     | self._cards_bits(view.received) << self._o_received)
             if played.seen:  # play has begun: the deal's exchange is over
-                played.exchanges[seat] = exchange
-        bits |= exchange
+                played.fixed[seat] = fixed
+        bits |= fixed
         return bits
 
     def _seat_mask(self, flags: tuple[bool, ...]) -> int:
