@@ -27,8 +27,6 @@ import statistics
 import time
 from collections.abc import Callable
 
-import numpy as np
-
 from arena.game import Match, Rules, lowest_cards
 
 RULES = Rules.preset("runs")
@@ -71,7 +69,7 @@ def pettingzoo(seconds: float, seed: int = 1) -> float:
             if termination or truncation:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]  # the legal actions
             env.step(int(legal[rng.randrange(len(legal))]))
             decisions += 1
     return decisions / (time.perf_counter() - start)
@@ -93,7 +91,7 @@ def gymnasium_steps(seconds: float, seed: int = 1) -> tuple[float, float]:
         observation, _ = env.reset(seed=rng.getrandbits(63))
         done = False
         while not done:
-            legal = np.flatnonzero(observation["action_mask"])
+            legal = observation["action_mask"].nonzero()[0]  # the legal actions
             observation, _, done, _, _ = env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         match = env.unwrapped.table.match  # type: ignore[attr-defined]
@@ -105,7 +103,7 @@ def gymnasium_steps(seconds: float, seed: int = 1) -> tuple[float, float]:
 def rlcard_doudizhu(seconds: float, seed: int = 1) -> float | None:
     """Decisions per second of RLCard's ``doudizhu`` environment, or None without rlcard."""
     try:
-        import rlcard  # type: ignore[import-not-found]
+        import rlcard  # type: ignore[import-not-found, import-untyped]
     except ImportError:
         return None
     rng = random.Random(seed)

@@ -57,33 +57,53 @@ class Segment:
 
 
 class PlayedCards:
-    """The cards each seat has played so far in the current deal, kept up to date cheaply.
+    """What the plays of the current deal tell, kept up to date cheaply: the cards each seat
+    has played, the seat of the last play (the pile's owner), each seat's hand as it was
+    last seen less the cards it has played since, and the fields no play changes (roles,
+    the exchange) once play has begun.
 
     An environment keeps one and hands it to :meth:`Encoding.observe` at every step: it reads
     only the plays made since its last call, instead of the deal's whole history. It notices
-    a new deal (or a view of another deal) by itself and starts over.
+    a new deal (or a view of another deal) by itself and starts over. A hand it keeps is
+    used only while its size is the view's count of that seat's cards (cards leave a hand
+    during play only by being played, or all at once by a forfeit), else read again from
+    the view.
     """
 
-    __slots__ = ("jokers", "last", "masks", "seen")
+    __slots__ = ("fixed", "hands", "jokers", "last", "masks", "owner", "seen")
 
     def __init__(self, players: int) -> None:
         self.masks = [0] * players
         self.jokers = [0] * players
+        # Per seat: (rank-major mask, jokers) of its hand, or None when not known.
+        self.hands: list[tuple[int, int] | None] = [None] * players
+        # Per seat: the bits of its roles, gave and received fields, once read in this
+        # deal's play.
+        self.fixed: list[int | None] = [None] * players
+        self.owner = -1
         self.seen = 0
         self.last: tuple[int, Move] | None = None
 
     def update(self, plays: Sequence[tuple[int, Move]]) -> None:
         """Take in ``plays`` (a view's :attr:`~arena.game.View.plays`)."""
         seen = self.seen
-        if len(plays) < seen or (seen and plays[seen - 1] is not self.last):
-            self.masks = [0] * len(self.masks)
-            self.jokers = [0] * len(self.jokers)
+        if len(plays) < seen or (seen and plays[seen - 1] is not self.last) or not plays:
+            players = len(self.masks)
+            self.masks = [0] * players
+            self.jokers = [0] * players
+            self.hands = [None] * players
+            self.fixed = [None] * players
+            self.owner = -1
             seen = 0
-        masks, jokers = self.masks, self.jokers
+        masks, jokers, hands = self.masks, self.jokers, self.hands
         for seat, move in plays[seen:]:
             if move.size:
                 masks[seat] |= move.mask
                 jokers[seat] += move.jokers
+                self.owner = seat
+                hand = hands[seat]
+                if hand is not None:
+                    hands[seat] = (hand[0] & ~move.mask, hand[1] - move.jokers)
         self.seen = len(plays)
         self.last = plays[-1] if plays else None
 
@@ -174,6 +194,18 @@ class Encoding:
         self._rotate = [[((m >> s) | (m << (p - s))) & ((1 << p) - 1) for m in range(1 << p)]
                         for s in range(p)]
         self._roles_bits: dict[tuple[tuple[str | None, ...], int], int] = {}
+        # Per observer: (seat, where its played cards go) for every seat; per joker count,
+        # the flags of that many jokers in a card field.
+        self._played_at = [[((seat + k) % p, at["played"] + k * self._cards) for k in range(p)]
+                           for seat in range(p)]
+        self._held = [((1 << j) - 1) << _NATURALS for j in range(jokers + 1)]
+        # Per observer: (seat, its count's flag for every count a hand may have) per seat.
+        width, most = self._most + 1, self._most
+        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] + k * width + min(c, most))
+                                              for c in range(self._cards + 1)])
+                            for k in range(p)] for seat in range(p)]
+        self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
+        self._seat_masks: dict[tuple[bool, ...], int] = {}  # per-seat flags as a bit mask
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self  # immutable once built: copies of a game state share it
@@ -223,19 +255,24 @@ class Encoding:
         return _unpack(self._flags(view, played), self._bytes, self.observation_size)
 
     def observe_with_mask(self, view: View, moves: Iterable[Move],
-                          played: PlayedCards | None = None) -> tuple[Observation, Observation]:
+                          played: PlayedCards | None = None,
+                          plays: Sequence[tuple[int, Move]] | None = None,
+                          ) -> tuple[Observation, Observation]:
         """``(observe(view, played), action_mask(moves))``, made together (the environments'
-        fast path: two views of one array)."""
+        fast path: two views of one array). ``plays``, when given, is the plays of the view's
+        deal as the caller holds them (:attr:`arena.game.Deal.moves`), read instead of the
+        view's :attr:`~arena.game.View.plays`, which copies them all at every step."""
         size = self.observation_size
         bits = 0
         table = self._bit
         for move in moves:
             bits |= table[move.key]
-        both = _unpack(self._flags(view, played) | (bits << size), self._both_bytes,
+        both = _unpack(self._flags(view, played, plays) | (bits << size), self._both_bytes,
                        size + len(self.actions))
         return both[:size], both[size:]
 
-    def _flags(self, view: View, played: PlayedCards | None) -> int:
+    def _flags(self, view: View, played: PlayedCards | None,
+               plays: Sequence[tuple[int, Move]] | None = None) -> int:
         # Every flag is a bit of one integer, unpacked into bytes at the end: fewer steps
         # of the interpreter than writing the flags one by one.
         seat = view.seat
@@ -245,49 +282,48 @@ class Encoding:
                              f"not the view's {view.players}")
         if played is None:
             played = PlayedCards(p)
-        played.update(view.plays)
+        played.update(view.plays if plays is None else plays)
         rotate = self._rotate[seat]
-        cards = self._cards
-        hand = 0
-        held_jokers = 0
-        for card in view.hand:
-            if card.index < _NATURALS:
-                hand |= 1 << card.index
-            else:
-                held_jokers += 1
-        bits = hand | (((1 << held_jokers) - 1) << _NATURALS)
-        offset = self._o_played
-        masks, jokers = played.masks, played.jokers
-        for k in range(p):
-            s = (seat + k) % p
-            bits |= (masks[s] | (((1 << jokers[s]) - 1) << _NATURALS)) << (offset + k * cards)
+        hand = played.hands[seat]
+        count = view.counts[seat]
+        if hand is None or hand[0].bit_count() + hand[1] != count:
+            mask = held = 0
+            for card in view.hand:
+                if card.index < _NATURALS:
+                    mask |= 1 << card.index
+                else:
+                    held += 1
+            hand = played.hands[seat] = (mask, held)
+        bits = hand[0] | self._held[hand[1]]
+        masks, jokers, held_flags = played.masks, played.jokers, self._held
+        for s, shift in self._played_at[seat]:
+            bits |= (masks[s] | held_flags[jokers[s]]) << shift
         pile = view.pile
         if pile is not None:
-            bits |= 1 << (self._o_pile + (0 if pile.kind == "set" else 1))
-            bits |= pile.mask << self._o_pile_cards
-            bits |= pile.jmask << self._o_pile_jcards
-            bits |= ((1 << pile.jokers) - 1) << self._o_pile_jokers
-            trick = view.trick
-            for owner, move in reversed(trick):
-                if move.size:
-                    bits |= 1 << (self._o_owner + (owner - seat) % p)
-                    break
+            pile_bits = self._pile_bits.get(pile.key)
+            if pile_bits is None:
+                pile_bits = (1 << (self._o_pile + (0 if pile.kind == "set" else 1))
+                             | pile.mask << self._o_pile_cards
+                             | pile.jmask << self._o_pile_jcards
+                             | ((1 << pile.jokers) - 1) << self._o_pile_jokers)
+                if len(self._pile_bits) > 65536:
+                    self._pile_bits.clear()
+                self._pile_bits[pile.key] = pile_bits
+            bits |= pile_bits
+            # The pile is the last play of the trick, so its owner made the deal's last play.
+            owner = played.owner
+            if owner < 0:  # a view whose plays do not hold the pile: read the trick
+                owner = next((s for s, move in reversed(view.trick) if move.size), -1)
+            if owner >= 0:
+                bits |= 1 << (self._o_owner + (owner - seat) % p)
         if view.to_move is not None:
             bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
         passed = view.passed
         if True in passed:
-            mask = 0
-            for s in range(p):
-                if passed[s]:
-                    mask |= 1 << s
-            bits |= rotate[mask] << self._o_passed
+            bits |= rotate[self._seat_mask(passed)] << self._o_passed
         sat_out = view.sat_out
         if True in sat_out:
-            mask = 0
-            for s in range(p):
-                if sat_out[s]:
-                    mask |= 1 << s
-            bits |= rotate[mask] << self._o_sat_out
+            bits |= rotate[self._seat_mask(sat_out)] << self._o_sat_out
         if self.rules.suit_lock and view.trick:
             lock = view.lock
             for suit, letter in enumerate("CDHS"):
@@ -295,37 +331,43 @@ class Encoding:
                     bits |= 1 << (self._o_lock + suit)
         if view.revolution:
             bits |= 1 << self._o_revolution
-        width = self._most + 1
-        offset = self._o_counts
-        most = self._most
         counts = view.counts
-        for k in range(p):
-            count = counts[(seat + k) % p]
-            bits |= 1 << (offset + k * width + (count if count < most else most))
+        for s, flags in self._counts_at[seat]:
+            bits |= flags[counts[s]]
         places = view.places
         if places[0] is not None or places[-1] is not None:  # a place is taken
             offset = self._o_places
             for place, done in enumerate(places):
                 if done is not None:
                     bits |= 1 << (offset + ((done - seat) % p) * p + place)
-        key = (view.roles, seat)
-        known = self._roles_bits.get(key)
-        if known is None:
-            known = 0
-            for s, role in enumerate(view.roles):
-                if role is not None:
-                    known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
-            if len(self._roles_bits) > 4096:
-                self._roles_bits.clear()
-            self._roles_bits[key] = known
-        bits |= known << self._o_roles
-        gave = view.gave
-        if gave:
-            bits |= self._cards_bits(gave) << self._o_gave
-        received = view.received
-        if received:
-            bits |= self._cards_bits(received) << self._o_received
+        fixed = played.fixed[seat]
+        if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
+            key = (view.roles, seat)
+            known = self._roles_bits.get(key)
+            if known is None:
+                known = 0
+                for s, role in enumerate(view.roles):
+                    if role is not None:
+                        known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
+                if len(self._roles_bits) > 4096:
+                    self._roles_bits.clear()
+                self._roles_bits[key] = known
+            fixed = (known << self._o_roles | self._cards_bits(view.gave) << self._o_gave
+                     | self._cards_bits(view.received) << self._o_received)
+            if played.seen:  # play has begun: the deal's exchange is over
+                played.fixed[seat] = fixed
+        bits |= fixed
         return bits
+
+    def _seat_mask(self, flags: tuple[bool, ...]) -> int:
+        mask = self._seat_masks.get(flags)
+        if mask is None:
+            mask = 0
+            for s, flag in enumerate(flags):
+                if flag:
+                    mask |= 1 << s
+            self._seat_masks[flags] = mask  # at most 2 ** players of them
+        return mask
 
     def _check(self, view: View) -> bool:
         if view.rules != self.rules:
@@ -364,8 +406,16 @@ class Encoding:
 
 
 def _unpack(bits: int, nbytes: int, length: int) -> Observation:
-    raw = np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, count=length, bitorder="little").view(np.int8)
+    # A new array each call (the caller may keep it). Positional arguments: numpy parses
+    # keywords at every call, a third of the cost of an array this small.
+    return _unpackbits(_frombuffer(bits.to_bytes(nbytes, "little"), _UINT8), None, length,
+                       "little").view(_INT8)
+
+
+_frombuffer: Final = np.frombuffer
+_unpackbits: Final = np.unpackbits
+_UINT8: Final = np.dtype(np.uint8)
+_INT8: Final = np.dtype(np.int8)
 
 
 @lru_cache(maxsize=64)

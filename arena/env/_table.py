@@ -91,8 +91,10 @@ class Table:
     def observe_with_mask(self, seat: int) -> tuple[Observation, Observation]:
         """``(observe(seat), action_mask(seat))``, made together."""
         match = self.match
-        moves = match.deal.legal_moves() if seat == self.to_move else ()
-        return self.encoding.observe_with_mask(match.view(seat), moves, self._played)
+        deal = match.deal
+        moves = deal.legal_moves() if seat == self.to_move else ()
+        return self.encoding.observe_with_mask(match.view(seat), moves, self._played,
+                                               deal.moves)
 
     def action_mask(self, seat: int) -> Observation:
         """The legal-action mask of ``seat``: its legal moves if it is to move, else none."""

@@ -89,11 +89,16 @@ def fresh_count(view: View) -> tuple[list[int], list[int]]:
 def test_the_observation_reads_back_as_the_view(rules: Rules, players: int, seed: int) -> None:
     coder = encoding(rules, players)
     played = PlayedCards(players)
-    for _, view, _ in walk(rules, players, seed):
+    kept = PlayedCards(players)
+    for match, view, legal in walk(rules, players, seed):
         obs = coder.observe(view, played)
         assert obs.dtype == np.int8 and obs.shape == (coder.observation_size,)
         assert set(np.unique(obs).tolist()) <= {0, 1}
         assert np.array_equal(obs, coder.observe(view))  # the memo changes nothing
+        # Nor do the deal's own plays read in place of the view's copy (the tables' path).
+        both, mask = coder.observe_with_mask(view, legal, kept, match.deal.moves)
+        assert np.array_equal(both, obs)
+        assert np.array_equal(mask, coder.action_mask(legal))
         seat, p = view.seat, players
         assert coder.cards(coder.field(obs, "hand")) == view.hand
         masks, jokers = fresh_count(view)
@@ -111,6 +116,10 @@ def test_the_observation_reads_back_as_the_view(rules: Rules, players: int, seed
         assert kind == ([0, 0] if pile is None else [pile.kind == "set", pile.kind == "run"])
         pile_cards = coder.field(obs, "pile_cards")
         assert sum(1 << int(i) for i in np.flatnonzero(pile_cards)) == (pile.mask if pile else 0)
+        owner = coder.field(obs, "pile_owner").tolist()
+        made = [s for s, move in view.trick if move.size]
+        assert owner == [pile is not None and bool(made) and made[-1] == (seat + k) % p
+                         for k in range(p)]
         assert coder.field(obs, "revolution").tolist() == [view.revolution]
         assert coder.field(obs, "passed").tolist() == [view.passed[(seat + k) % p]
                                                         for k in range(p)]
@@ -166,3 +175,31 @@ def test_an_encoding_is_for_one_table() -> None:
     view = Match(Rules(), 4, 1).view(0)
     with pytest.raises(ValueError, match="for 5 players"):
         encoding(Rules(), 5).observe(view)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kept_hands_follow_a_forfeit(seed: int) -> None:
+    # A forfeit empties a hand without a play: the hands PlayedCards keeps must notice.
+    rules = Rules.preset("runs", on_fault="forfeit")
+    coder = encoding(rules, 4)
+    played = PlayedCards(4)
+    rng = random.Random(seed)
+    match = Match(rules, 4, seed)
+    faulted = False
+    for turn in range(200):
+        decision = match.pending
+        if decision is None:
+            break
+        if decision.kind == "exchange":
+            match.give(match.deal.hand(decision.seat)[: decision.count])
+            continue
+        for seat in range(4):
+            view = match.view(seat)
+            assert np.array_equal(coder.observe(view, played), coder.observe(view)), turn
+        if not faulted and turn >= 6:
+            match.fault("timeout")
+            faulted = True
+            continue
+        legal = match.deal.legal_moves()
+        match.play(legal[rng.randrange(len(legal))])
+    assert faulted
