@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import subprocess
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +163,7 @@ class UecdaHost(ScopedHost):
         try:
             self._child = ChildProcess(argv, stdio=False, pipes=False,
                                        memory_mb=limits.memory_mb, cpu_s=limits.cpu_s)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
             raise BotFault("crash", f"start failed: cannot start {argv[0]!r}: {exc}") from None
         self._pids.append(self._child.pid)
 

@@ -18,7 +18,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from arena.game import Deal, Move, Rules
+from arena.game import Deal, Move, Rules, move_suits
 
 from . import oracle
 from .helpers import FULL_DECK, assert_illegal, names, played_cards, snapshot
@@ -111,6 +111,13 @@ class DealMachine(RuleBasedStateMachine):
         legal = set(self.deal.legal_moves()) if not self.deal.finished else set()
         if parsed is not None and parsed in legal:
             return
+        if parsed is not None and parsed.kind == "set" and parsed.jmask:
+            # legal_moves lists a set's joker bare; declared, it is the same play, which must
+            # keep to a lock in force with the suit it declares (docs/rules.md sections 2, 12)
+            bare = Move.parse(" ".join(str(card) for card in parsed.cards))
+            lock = sum(1 << "CDHS".index(suit) for suit in self.deal.lock)
+            if bare in legal and (not lock or move_suits(parsed, lock) == lock):
+                return
         assert_illegal(self.deal, text, self.players)
         if parsed is not None:
             assert_illegal(self.deal, parsed, self.players)
