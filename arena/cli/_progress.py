@@ -20,6 +20,7 @@ from arena.tournament import Reporter, Standings
 
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
+    from arena.tournament._league_plan import LeagueStatus
 
 Clock = Callable[[], float]
 
@@ -133,6 +134,14 @@ class LineReporter(Reporter):
     def sprt(self, status: SprtStatus) -> None:
         """Keep the test's latest status for the next line."""
         self.status = status
+
+    def league(self, status: LeagueStatus) -> None:
+        """Print the league's state (round, deals, the stopping rule's) at each round."""
+        self.console.print(f"{self.name}: {status.line()}", soft_wrap=True, highlight=False)
+
+    def note(self, line: str) -> None:
+        """Print the line."""
+        self.console.print(line, soft_wrap=True, highlight=False)
 
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         """Count the match; print a line when the time or a new tenth has come."""

@@ -40,6 +40,7 @@ from arena.tournament import (
     output_dir,
     run_tournament,
 )
+from arena.tournament._league_plan import LeagueStatus
 
 _LIVE_ROWS = 12
 
@@ -101,11 +102,14 @@ class LiveReporter(Reporter):
         self.standings: Standings | None = None
         self.live: Live | None = None
         self.status: SprtStatus | None = None
+        self.league_status: LeagueStatus | None = None
 
     def _render(self) -> RenderableType:
         parts: list[RenderableType] = [self.progress]
         if self.status is not None:
             parts.append(Text(sprt_line(self.status), style="bold"))
+        if self.league_status is not None:
+            parts.append(Text(self.league_status.line(), style="bold"))
         if self.standings is not None:
             parts.append(standings_table(self.standings.to_list(), limit=_LIVE_ROWS))
         return Group(*parts)
@@ -130,6 +134,15 @@ class LiveReporter(Reporter):
     def sprt(self, status: SprtStatus) -> None:
         """Keep the test's latest status for the line under the bar."""
         self.status = status
+
+    def league(self, status: LeagueStatus) -> None:
+        """Keep the league's state (round, deals, the stopping rule's) for the line under the
+        bar; the bar grows by the round's matches."""
+        self.league_status = status
+
+    def note(self, line: str) -> None:
+        """Print the line above the live display."""
+        self.console.print(line, soft_wrap=True, highlight=False)
 
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         """Advance the bar; the table is redrawn from the standings at each refresh."""

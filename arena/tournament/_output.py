@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -81,6 +82,16 @@ def keep_secret_seed(folder: Path) -> int:
     return int(text)
 
 
+def _resume_identity(cfg: TournamentConfig) -> dict[str, Any]:
+    """What a resumed run must share with the run it resumes. A league's field and stopping
+    rule may change (its own history of them is kept in league.jsonl)."""
+    identity = cfg.identity()
+    if cfg.format.type == "league":
+        identity.pop("bots")
+        identity["format"] = {"type": "league"}
+    return identity
+
+
 def keep_config_copy(folder: Path, cfg: TournamentConfig, text: str | None) -> None:
     """Write config.yaml beside the records, or check a resumed run uses the same config."""
     copy = folder / CONFIG_COPY
@@ -92,7 +103,7 @@ def keep_config_copy(folder: Path, cfg: TournamentConfig, text: str | None) -> N
                                     check_bots=False)
         except ConfigError as exc:
             raise TournamentError(f"cannot resume: {exc}") from None
-        old, new = previous.identity(), cfg.identity()
+        old, new = _resume_identity(previous), _resume_identity(cfg)
         if old != new:
             changed = sorted(key for key in set(old) | set(new) if old.get(key) != new.get(key))
             raise TournamentError(

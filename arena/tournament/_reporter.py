@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
+    from arena.tournament._league_plan import LeagueStatus
     from arena.tournament._standings import Standings
 
 
@@ -21,6 +22,13 @@ class Reporter:
 
     def sprt(self, status: SprtStatus) -> None:
         """An sprt tournament's test took one more set (also called once at the start)."""
+
+    def league(self, status: LeagueStatus) -> None:
+        """A league is about to choose a round (or stop): its fit and stopping rule's state."""
+
+    def note(self, line: str) -> None:
+        """One line worth telling the organiser (a league's field changed, a config reread
+        was refused)."""
 
     def stop(self) -> None:
         """The run ends (finished, interrupted or failed)."""

@@ -29,7 +29,12 @@ from typing import Any
 
 from arena.records import RECORDS, RecordWriter
 from arena.referee import MatchSpec
-from arena.tournament._config import TournamentConfig, read_config, validate_config
+from arena.tournament._config import (
+    LeagueFormat,
+    TournamentConfig,
+    read_config,
+    validate_config,
+)
 from arena.tournament._dask import ClusterError, DaskExecutor
 from arena.tournament._executor import (
     Executor,
@@ -39,6 +44,7 @@ from arena.tournament._executor import (
     default_jobs,
     referee_match,
 )
+from arena.tournament._league_plan import LeaguePlan
 from arena.tournament._output import (
     SECRET_SEED,
     TournamentError,
@@ -74,6 +80,9 @@ class TournamentResult:
     sprt: dict[str, Any] | None = None
     """Format sprt: the test's final status (``SprtStatus.to_dict()``: decision, llr and
     its bounds, sets, elo with elo_low and elo_high)."""
+    league: dict[str, Any] | None = None
+    """Format league: where it stood after its last round (``LeagueStatus.to_dict()``: round,
+    deals, p_top, stop, the active entrants' order and every entrant's strength)."""
     faults: list[str] = field(default_factory=list)
     """One line per bot that faulted: its most frequent fault, in how many of its matches,
     and the first detail (``FaultLog.lines()``)."""
@@ -154,9 +163,17 @@ def run_tournament(
     owned = executor is None
     if executor is None:
         executor = _executor_for(cfg, workers, match_fn or referee_match, dask)
-    run = Run(cfg, folder, executor, reporter or Reporter(), tuple(private))
+    reporter = reporter or Reporter()
+    run = Run(cfg, folder, executor, reporter, tuple(private))
+    schedule = Schedule(cfg)
+    plan: Plan
+    if isinstance(cfg.format, LeagueFormat):
+        source = config if isinstance(config, str | os.PathLike) else None
+        plan = LeaguePlan(schedule, folder, reporter, source)
+    else:
+        plan = plan_for(schedule)
     try:
-        result = run.play(plan_for(Schedule(cfg)), workers)
+        result = run.play(plan, workers)
     finally:
         if owned:
             executor.close()
@@ -313,7 +330,8 @@ class Run:
             resumed=len(self.done),
             elapsed_s=round(elapsed, 3),
             standings=self.standings.to_list(),
-            sprt=plan.summary(),
+            sprt=plan.summary() if self.cfg.format.type == "sprt" else None,
+            league=plan.summary() if self.cfg.format.type == "league" else None,
             faults=self.standings.faults.lines(),
             silent=self.standings.faults.silent(),
             errors=self.errors,

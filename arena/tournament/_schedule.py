@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from arena.referee import MatchSpec
+from arena.referee import MatchSpec, Seat
 from arena.seeds import match_seed
 from arena.seeds import rng as seeded
 from arena.tournament._config import (
     GauntletFormat,
+    LeagueFormat,
     RoundRobinFormat,
     SprtFormat,
     SwissFormat,
@@ -123,6 +124,8 @@ class Schedule:
         dup = self.config.duplicate
         if isinstance(fmt, SprtFormat):
             return fmt.max_sets * self.sprt_plan().set_size  # at most: the test stops early
+        if isinstance(fmt, LeagueFormat):
+            return 0  # chosen round by round: the league's plan counts what it chose
         if isinstance(fmt, SwissFormat):
             sizes, _ = table_sizes(n, k, fmt.odd)
             return fmt.rounds * (sum(sizes) if dup else len(sizes)) * self.config.repeat
@@ -148,6 +151,8 @@ class Schedule:
                 yield Table(f"{self.name}-t{t}", bots, None)
         elif isinstance(fmt, SprtFormat):
             raise ValueError("an sprt tournament is played in sets: see sprt_plan()")
+        elif isinstance(fmt, LeagueFormat):
+            raise ValueError("a league chooses its tables round by round: see LeaguePlan")
         elif isinstance(fmt, GauntletFormat):
             for t, bots in enumerate(self._gauntlet()):
                 yield Table(f"{self.name}-t{t}", bots, None)
@@ -192,28 +197,38 @@ class Schedule:
         position = {label: i for i, label in enumerate(standing)}
         return sorted(range(len(self.labels)), key=lambda b: position[self.labels[b]])
 
-    def specs(self, table: Table) -> Iterator[MatchSpec]:
-        """The match specs of one table: one match, or one per rotation in duplicate mode."""
+    @property
+    def duplicate(self) -> bool:
+        """Whether a table is a duplicate set (always in a league)."""
+        return self.config.duplicate or self.config.format.type == "league"
+
+    def specs(self, table: Table, seats: Sequence[Seat] | None = None) -> Iterator[MatchSpec]:
+        """The match specs of one table: one match, or one per rotation in duplicate mode.
+
+        ``seats`` are the entrants ``table.bots`` index (default: the config's bots; a league
+        passes its field, which grows)."""
         self._check_seed()
+        seats = self._seats if seats is None else seats
+        duplicate = self.duplicate
         m = len(table.bots)
-        rotations = range(m) if self.config.duplicate else range(1)
+        rotations = range(m) if duplicate else range(1)
         repeat = self.config.repeat
         for s in range(repeat):
             play_id = f"{table.table_id}-s{s}" if repeat > 1 else table.table_id
             seed = match_seed(self.seed, play_id)
-            base = cyclic_order(table.bots, s) if self.config.duplicate else table.bots
+            base = cyclic_order(table.bots, s) if duplicate else table.bots
             for p in rotations:
                 # Rotation p moves every bot p seats on: over the set, each bot holds
                 # each seat's cards once.
                 bots = base[m - p :] + base[: m - p] if p else base
                 yield MatchSpec(
-                    match_id=f"{play_id}-p{p}" if self.config.duplicate else play_id,
+                    match_id=f"{play_id}-p{p}" if duplicate else play_id,
                     tournament=self.name,
                     seed=seed,
                     rules=self._rules,
-                    seats=tuple(self._seats[b] for b in bots),
+                    seats=tuple(seats[b] for b in bots),
                     limits=self._limits,
-                    set=play_id if self.config.duplicate else None,
+                    set=play_id if duplicate else None,
                     round=table.round,
                 )
 

@@ -28,6 +28,7 @@ from arena.tournament._config._errors import (
 )
 from arena.tournament._config._models import (
     GauntletFormat,
+    LeagueFormat,
     RoundRobinFormat,
     SprtFormat,
     SwissFormat,
@@ -190,6 +191,7 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
                        "so every bot plays equally often"))
     if isinstance(fmt, GauntletFormat):
         issues.extend(_gauntlet_issues(config, fmt, seen))
+    issues.extend(_league_issues(config))
     if check_bots and config.limits.sandbox:
         from arena.referee import sandbox_unavailable_reason
 
@@ -252,6 +254,37 @@ def _gauntlet_issues(
         issues.append((("format", "challengers"), f"leaves {field} bot"
                        f"{'s' if field != 1 else ''} in the field, fewer than the {k - 1} "
                        f"opponents a table of {k} needs"))
+    return issues
+
+
+_LEAGUE_KEYS = ("version", "retired", "anchor")
+
+
+def _league_issues(config: TournamentConfig) -> Problems:
+    """A league plays whole duplicate sets, once per table; its bots' keys are its own."""
+    issues: Problems = []
+    if not isinstance(config.format, LeagueFormat):
+        for i, bot in enumerate(config.bots):
+            for key in _LEAGUE_KEYS:
+                if key in bot.model_fields_set:
+                    issues.append((("bots", i, key), f"'{key}' is read by format league "
+                                   f"only, not {config.format.type}"))
+        return issues
+    if "duplicate" in config.model_fields_set and not config.duplicate:
+        issues.append((("duplicate",), "format league always plays duplicate sets; leave "
+                       "'duplicate' out"))
+    if config.repeat != 1:
+        issues.append((("repeat",), "format league chooses its tables round by round; "
+                       "'repeat' does not apply"))
+    for i, label in enumerate(config.labels):
+        if "@" in label:
+            issues.append((("bots", i), f"label {label!r}: '@' is kept for a league's "
+                           "versions (LABEL@2); choose another label"))
+    stop = config.format.stop
+    active = sum(not bot.retired for bot in config.bots)
+    if stop is not None and stop.confident is not None and (stop.top or 3) >= active:
+        issues.append((("format", "stop", "top"), f"must be below the {active} active "
+                       "entrants, or the order of the top is the whole field"))
     return issues
 
 

@@ -63,6 +63,20 @@ class BotConfig(BaseModel):
         description="What a 'command' speaks: the arena protocol (default) or UECda 20070, "
         "arena being its server ('{host}' and '{port}' in the command are filled in).",
     )
+    version: str | int | None = Field(
+        default=None,
+        description="Format league: the entrant's version; a changed version (or command, "
+        "name or params) enters as a new entrant LABEL@2 beside the old one, which retires.",
+    )
+    retired: bool = Field(
+        default=False,
+        description="Format league: the entrant leaves the matchmaking and keeps its results.",
+    )
+    anchor: bool = Field(
+        default=False,
+        description="Format league: the ratings are centred on the anchors (e.g. greedy), so "
+        "leagues and seasons that carry them can be compared.",
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotConfig:
@@ -238,6 +252,59 @@ class SprtFormat(BaseModel):
     )
 
 
+class LeagueStop(BaseModel):
+    """When a league stops: ``{deals: N}`` (a budget) or ``{confident: p, top: K}``."""
+
+    model_config = _STRICT
+
+    deals: int | None = Field(
+        default=None, gt=0, description="Stop once this many deals are played (between rounds)."
+    )
+    confident: float | None = Field(
+        default=None, gt=0, lt=1,
+        description="Stop once P(order of the top K) reaches this, e.g. 0.95.",
+    )
+    top: int | None = Field(default=None, gt=0, description="K (default 3), with confident.")
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> LeagueStop:
+        if (self.deals is None) == (self.confident is None):
+            raise ValueError("give exactly one of 'deals' (a budget) or 'confident' (with 'top')")
+        if self.top is not None and self.confident is None:
+            raise ValueError("'top' goes with 'confident'")
+        return self
+
+
+class LeagueFormat(BaseModel):
+    """Rounds of duplicate sets chosen where the ratings are least sure; the field may change
+    between rounds (docs/league.md)."""
+
+    model_config = _STRICT
+
+    type: Literal["league"]
+    table_choice: Literal["information", "uniform"] = Field(
+        default="information",
+        description="information: the least sure entrants anchor tables of close ratings; "
+        "uniform: the entrants with the fewest sets play.",
+    )
+    tables_per_round: int | None = Field(
+        default=None, gt=0,
+        description="Tables (duplicate sets) per round (default: active entrants // players).",
+    )
+    min_sets: int = Field(
+        default=6, gt=0, description="Sets every active entrant plays before the league stops."
+    )
+    floor: float = Field(
+        default=0.25, ge=0, lt=1,
+        description="No active entrant falls below this share of the mean number of sets.",
+    )
+    resamples: int = Field(default=200, ge=10, description="Bootstrap resamples per round.")
+    stop: LeagueStop | None = Field(
+        default=None,
+        description="{deals: N}, {confident: p, top: K}, or none: run until stopped.",
+    )
+
+
 def _bots_schema(schema: dict[str, Any]) -> None:
     """The short form in the JSON Schema: a list item is a bot name or a bot mapping."""
     items = schema.get("items")
@@ -247,7 +314,8 @@ def _bots_schema(schema: dict[str, Any]) -> None:
 
 
 Format = Annotated[
-    RoundRobinFormat | SwissFormat | GauntletFormat | SprtFormat, Field(discriminator="type")
+    RoundRobinFormat | SwissFormat | GauntletFormat | SprtFormat | LeagueFormat,
+    Field(discriminator="type"),
 ]
 
 
@@ -322,7 +390,7 @@ class TournamentConfig(BaseModel):
     players: int = Field(ge=2, le=8, description="Seats per table.")
     format: Format = Field(
         default_factory=lambda: RoundRobinFormat(type="round_robin"),
-        description="round_robin, swiss, gauntlet or sprt, with their settings.",
+        description="round_robin, swiss, gauntlet, sprt or league, with their settings.",
     )
     duplicate: bool = Field(
         default=False,
@@ -377,6 +445,7 @@ FORMAT_MODELS: dict[str, type[BaseModel]] = {
     "swiss": SwissFormat,
     "gauntlet": GauntletFormat,
     "sprt": SprtFormat,
+    "league": LeagueFormat,
 }
 EXECUTOR_MODELS: dict[str, type[BaseModel]] = {
     "local": LocalExecutorConfig,

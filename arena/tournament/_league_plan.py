@@ -1,0 +1,372 @@
+"""Format league as a plan of the runner: a round per batch, chosen from the records so far.
+
+The field is the config's ``bots`` as it stands when each round is chosen: at every round the
+plan rereads the config file (when the run came from one) and applies its ``bots``, so an
+organiser adds, retires or updates an entrant by editing the file while the league runs.
+What each round was chosen from, and what it chose, is kept in ``league.jsonl`` beside the
+records, one line per round written before its matches are played: the league's config
+history. A resumed run replays the rounds kept there (their recorded matches are skipped as
+usual) and chooses the next ones from the records, so the records are the same after
+``kill -9`` and resume, for any ``jobs`` and on Dask: a round is a function of the league's
+seed, the config history and the records of the rounds before it, never of timing.
+
+Entrants are keyed by their label. An entry whose bot changed (name, command, params, host,
+protocol or its ``version:`` key) enters as a new entrant ``LABEL@2`` (then ``@3``...) beside
+the old one, which is retired; an entry removed from the list retires too. Retired entrants
+keep their results, which inform the others' ratings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from arena.ratings import Results, StageCounts, stage_counts
+from arena.tournament._config import (
+    BotConfig,
+    ConfigError,
+    LeagueFormat,
+    TournamentConfig,
+    read_config,
+)
+from arena.tournament._league import Assessment, LeagueRules, assess, choose_round
+from arena.tournament._output import TournamentError, refuse_link
+from arena.tournament._plans import Batch
+from arena.tournament._schedule import Schedule, Table
+
+if TYPE_CHECKING:
+    from arena.referee import MatchSpec, Seat
+    from arena.tournament._reporter import Reporter
+
+LEAGUE_LOG = "league.jsonl"
+"""The league's config history in the output folder: one line per round chosen."""
+
+_IDENTITY_EXCLUDE = {"label", "retired", "anchor"}
+
+
+@dataclass
+class Entrant:
+    """One entrant of the field: a label (``LABEL`` or ``LABEL@k``) and its bot."""
+
+    label: str
+    base: str  # the config's label of the entry
+    bot: dict[str, Any]  # the entry, as the config gave it (JSON data)
+    active: bool = True
+    anchor: bool = False
+
+    @property
+    def identity(self) -> str:
+        """What makes a version: everything of the entry but its label and league keys."""
+        return bot_identity(self.bot)
+
+    def seat(self) -> Seat:
+        """The entrant's seat in a match spec."""
+        bot = BotConfig.model_validate({**self.bot, "label": self.label})
+        return bot.seat()
+
+    def to_dict(self) -> dict[str, Any]:
+        """As kept in ``league.jsonl``."""
+        return {"label": self.label, "base": self.base, "bot": self.bot, "active": self.active,
+                "anchor": self.anchor}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Entrant:
+        """From a line of ``league.jsonl``."""
+        return cls(label=str(data["label"]), base=str(data["base"]), bot=dict(data["bot"]),
+                   active=bool(data["active"]), anchor=bool(data["anchor"]))
+
+
+def bot_identity(bot: Mapping[str, Any]) -> str:
+    """The entry's version key: its bot, its params and its ``version:``."""
+    kept = {k: v for k, v in bot.items() if k not in _IDENTITY_EXCLUDE}
+    return json.dumps(kept, sort_keys=True)
+
+
+def apply_field(entrants: Sequence[Entrant], config: TournamentConfig) -> tuple[list[Entrant],
+                                                                                list[str]]:
+    """The field after ``config``'s ``bots``, and one line per change (joined, retired,
+    returned, new version)."""
+    field = [Entrant(e.label, e.base, dict(e.bot), e.active, e.anchor) for e in entrants]
+    changes: list[str] = []
+    listed: set[str] = set()
+    for bot in config.bots:
+        base = bot.resolved_label
+        listed.add(base)
+        data = bot.model_dump(mode="json", exclude_defaults=True)
+        data.pop("label", None)
+        versions = [e for e in field if e.base == base]
+        latest = versions[-1] if versions else None
+        if latest is None or latest.identity != bot_identity(data):
+            label = base if latest is None else f"{base}@{len(versions) + 1}"
+            if latest is not None and latest.active:
+                latest.active = False
+                changes.append(f"{latest.label} retired: replaced by {label}")
+            latest = Entrant(label, base, data, active=False)
+            field.append(latest)
+            if not bot.retired:
+                changes.append(f"{label} joined")
+        elif latest.active and bot.retired:
+            changes.append(f"{latest.label} retired")
+        elif not latest.active and not bot.retired:
+            changes.append(f"{latest.label} returned")
+        latest.active = not bot.retired
+        latest.anchor = bot.anchor
+    for entrant in field:
+        if entrant.base not in listed and entrant.active:
+            entrant.active = False
+            changes.append(f"{entrant.label} retired: no longer in the config")
+    return field, changes
+
+
+def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
+    """The core's rules of a config's ``format: {type: league}``."""
+    stop = fmt.stop
+    return LeagueRules(
+        players=players, table_choice=fmt.table_choice, tables_per_round=fmt.tables_per_round,
+        min_sets=fmt.min_sets, floor=fmt.floor,
+        confident=stop.confident if stop is not None else None,
+        top=stop.top or 3 if stop is not None else 3,
+        deals=stop.deals if stop is not None else None, resamples=fmt.resamples,
+    )
+
+
+@dataclass(frozen=True)
+class LeagueStatus:
+    """Where a league stands before a round (what the live standings show)."""
+
+    round: int
+    deals: int
+    top: int
+    confident: float | None
+    p_top: float | None
+    stop: str | None
+    order: list[str]  # active entrants, best first by strength
+    ratings: list[dict[str, Any]]  # every entrant that played: label, strength, interval
+
+    def line(self) -> str:
+        """One line: the round, the deals, the stopping rule's state."""
+        text = f"round {self.round}, {self.deals} deals"
+        if self.p_top is not None:
+            text += f", P(order of top {self.top}) {self.p_top:.2f}"
+            if self.confident is not None:
+                text += f" (stops at {self.confident:g})"
+        if self.stop is not None:
+            text += f"; stopped ({self.stop})"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data (``TournamentResult.league``)."""
+        return {"round": self.round, "deals": self.deals, "top": self.top,
+                "confident": self.confident, "p_top": self.p_top, "stop": self.stop,
+                "order": self.order, "ratings": self.ratings}
+
+
+def league_data(results: Results, labels: Sequence[str]) -> StageCounts:
+    """Every deal of ``results`` reduced for the fit, bots numbered as in ``labels``."""
+    arrays = results.arrays()
+    index = {label: i for i, label in enumerate(labels)}
+    try:
+        remap = np.asarray([index[label] for label in arrays.labels], dtype=np.int64)
+    except KeyError as exc:
+        raise ValueError(f"a record seats {exc.args[0]!r}, no entrant of this league") from None
+    label = remap[arrays.label] if len(arrays.label) else arrays.label
+    return stage_counts(len(labels), label, arrays.deal_start, arrays.deal_size,
+                        arrays.deal_cluster)
+
+
+class LeaguePlan:
+    """Format league: one batch per round, each chosen from the records of the rounds before."""
+
+    def __init__(self, schedule: Schedule, folder: Path, reporter: Reporter,
+                 source: str | os.PathLike[str] | None = None) -> None:
+        self.schedule = schedule
+        self.config = schedule.config
+        self.folder = folder
+        self.log = folder / LEAGUE_LOG
+        self.reporter = reporter
+        self.source = source
+        self.kept = _read_log(self.log)
+        self.field: list[Entrant] = []
+        if self.kept:
+            self.field = [Entrant.from_dict(e) for e in self.kept[-1]["field"]]
+        else:
+            self.field, _ = apply_field([], self.config)
+        self.labels = [e.label for e in self.field]
+        self.results = Results()
+        self.played: dict[tuple[int, ...], int] = {}
+        self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+        self._round = 0
+        self._matches = 0
+        self._fmt = self._format(self.config)
+        self._rules = league_rules(self._fmt, self.config.players)
+        self.status: LeagueStatus | None = None
+
+    @staticmethod
+    def _format(config: TournamentConfig) -> LeagueFormat:
+        fmt = config.format
+        assert isinstance(fmt, LeagueFormat)
+        return fmt
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Hold a record until its round is folded into the results."""
+        round_ = record.get("round")
+        if not isinstance(round_, int) or isinstance(round_, bool):
+            raise ValueError(f"match {record.get('match_id')!r} has no round number")
+        self._by_round[round_].append(record)
+
+    @property
+    def finished(self) -> bool:
+        """A round is played whole: the stopping rule is checked between rounds."""
+        return False
+
+    def total(self) -> int:
+        """The matches chosen so far (a league's length is not known in advance)."""
+        return self._matches
+
+    def report(self, reporter: Reporter) -> None:
+        """Nothing beyond the standings between rounds (each round's state is told when it
+        is chosen)."""
+
+    def summary(self) -> dict[str, Any] | None:
+        """Where the league stood after its last round."""
+        return self.status.to_dict() if self.status is not None else None
+
+    def next_batch(self) -> Batch | None:
+        """The next round: the one kept in ``league.jsonl``, else one chosen now."""
+        round_ = self._round
+        if round_:
+            for record in self._by_round.pop(round_ - 1, []):
+                self.results.add(record)
+        if round_ < len(self.kept):
+            line = self.kept[round_]
+            self.field = [Entrant.from_dict(e) for e in line["field"]]
+            self._fmt = LeagueFormat.model_validate(line["format"])
+            self._rules = league_rules(self._fmt, self.config.players)
+            tables = [tuple(t) for t in line["tables"]]
+            self._count(tables)
+            self._round += 1
+            return Batch(self._specs(round_, tables))
+        self._reread()
+        assessment = self._assess(round_)
+        self.status = self._status(round_, assessment)
+        self.reporter.league(self.status)
+        if assessment.stop is not None:
+            return None
+        tables = choose_round(assessment, self._rules, seed=self.schedule.seed,
+                              round_index=round_, played=self.played)
+        if not tables:
+            return None
+        self._keep(round_, tables)
+        self._count(tables)
+        self._round += 1
+        return Batch(self._specs(round_, tables))
+
+    def _reread(self) -> None:
+        """Apply the config file's ``bots`` and league settings as they stand now."""
+        config = self.config
+        if self.source is not None:
+            try:
+                config = read_config(self.source)[0]
+            except ConfigError as exc:
+                first = str(exc).splitlines()[0]
+                self.reporter.note(f"config not applied, the field stays as it was: {first}")
+                return
+            if not isinstance(config.format, LeagueFormat):
+                self.reporter.note(f"config not applied: {self.source} is no longer a league "
+                                   f"(format {config.format.type})")
+                return
+            if config.players != self.config.players or config.seed not in (None,
+                                                                             self.config.seed):
+                self.reporter.note(f"config not applied: {self.source} changed 'players' or "
+                                   "'seed', which a league keeps")
+                return
+        self.field, changes = apply_field(self.field, config)
+        self._fmt = self._format(config)
+        self._rules = league_rules(self._fmt, config.players)
+        for change in changes:
+            self.reporter.note(change)
+        self.labels = [e.label for e in self.field]
+
+    def _assess(self, round_: int) -> Assessment:
+        data = league_data(self.results, [e.label for e in self.field])
+        active = [i for i, e in enumerate(self.field) if e.active]
+        anchors = [i for i, e in enumerate(self.field) if e.anchor]
+        return assess(data, active, self._rules, seed=self.schedule.seed, round_index=round_,
+                      anchors=anchors)
+
+    def _status(self, round_: int, assessment: Assessment) -> LeagueStatus:
+        fit = assessment.fit
+        low, high = fit.interval(0.95)
+        ratings = [
+            {"label": e.label, "strength": round(float(fit.theta[i]), 6),
+             "low": round(float(low[i]), 6), "high": round(float(high[i]), 6),
+             "sets": int(fit.sets[i]), "active": e.active}
+            for i, e in enumerate(self.field)
+        ]
+        return LeagueStatus(
+            round=round_, deals=assessment.deals, top=self._rules.top,
+            confident=self._rules.confident, p_top=assessment.p_top, stop=assessment.stop,
+            order=[self.field[i].label for i in assessment.order], ratings=ratings,
+        )
+
+    def _keep(self, round_: int, tables: Sequence[tuple[int, ...]]) -> None:
+        line = {"round": round_, "format": self._fmt.model_dump(mode="json"),
+                "field": [e.to_dict() for e in self.field],
+                "tables": [list(t) for t in tables]}
+        refuse_link(self.log)
+        try:
+            with open(self.log, "a", encoding="utf-8") as file:
+                file.write(json.dumps(line, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise TournamentError(f"cannot write {self.log}: {exc.strerror}") from None
+        self.kept.append(line)
+
+    def _count(self, tables: Sequence[tuple[int, ...]]) -> None:
+        self.labels = [e.label for e in self.field]
+        for table in tables:
+            key = tuple(sorted(table))
+            self.played[key] = self.played.get(key, 0) + 1
+            self._matches += len(table)
+
+    def _specs(self, round_: int, tables: Sequence[tuple[int, ...]]) -> Iterator[MatchSpec]:
+        seats = [e.seat() for e in self.field]
+        name = self.schedule.name
+        for t, bots in enumerate(tables):
+            yield from self.schedule.specs(Table(f"{name}-r{round_}-t{t}", bots, round_), seats)
+
+
+def _read_log(path: Path) -> list[dict[str, Any]]:
+    """The rounds kept in ``league.jsonl`` (a last line cut off by a kill is dropped)."""
+    refuse_link(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
+    lines = text.split("\n")
+    kept: list[dict[str, Any]] = []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+            if not isinstance(line, dict) or line.get("round") != len(kept):
+                raise ValueError("not the next round")
+            for key in ("format", "field", "tables"):
+                if key not in line:
+                    raise ValueError(f"no {key!r}")
+        except ValueError as exc:
+            if number == len(lines):  # no newline yet: cut off by a kill while written
+                break  # the round is chosen again
+            raise TournamentError(f"{path}, line {number}: not a round of this league ({exc}); "
+                                  "choose another --out") from None
+        kept.append(line)
+    return kept
