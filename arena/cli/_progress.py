@@ -20,7 +20,7 @@ from arena.tournament import Reporter, Standings
 
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
-    from arena.tournament._league_plan import LeagueStatus
+    from arena.tournament import LeagueStatus
 
 Clock = Callable[[], float]
 

@@ -30,6 +30,7 @@ from arena.ratings import SprtStatus
 from arena.records import RECORDS
 from arena.tournament import (
     ConfigError,
+    LeagueStatus,
     Reporter,
     Schedule,
     Standings,
@@ -40,7 +41,6 @@ from arena.tournament import (
     output_dir,
     run_tournament,
 )
-from arena.tournament._league_plan import LeagueStatus
 
 _LIVE_ROWS = 12
 

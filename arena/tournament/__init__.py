@@ -86,4 +86,7 @@ __all__ = [
     "run_tournament",
     "validate_config",
 ]
+from arena.tournament._league_status import LeagueStatus
+
+__all__ += ["LeagueStatus"]  # a league's state before each round (live standings, result)
 __all__ += ["default_jobs"]  # the one default number of worker processes (the report's too)

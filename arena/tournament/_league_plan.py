@@ -37,6 +37,7 @@ from arena.tournament._config import (
     read_config,
 )
 from arena.tournament._league import Assessment, LeagueRules, assess, choose_round
+from arena.tournament._league_status import LeagueStatus
 from arena.tournament._output import TournamentError, refuse_link
 from arena.tournament._plans import Batch
 from arena.tournament._schedule import Schedule, Table
@@ -135,37 +136,6 @@ def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
         top=stop.top or 3 if stop is not None else 3,
         deals=stop.deals if stop is not None else None, resamples=fmt.resamples,
     )
-
-
-@dataclass(frozen=True)
-class LeagueStatus:
-    """Where a league stands before a round (what the live standings show)."""
-
-    round: int
-    deals: int
-    top: int
-    confident: float | None
-    p_top: float | None
-    stop: str | None
-    order: list[str]  # active entrants, best first by strength
-    ratings: list[dict[str, Any]]  # every entrant that played: label, strength, interval
-
-    def line(self) -> str:
-        """One line: the round, the deals, the stopping rule's state."""
-        text = f"round {self.round}, {self.deals} deals"
-        if self.p_top is not None:
-            text += f", P(order of top {self.top}) {self.p_top:.2f}"
-            if self.confident is not None:
-                text += f" (stops at {self.confident:g})"
-        if self.stop is not None:
-            text += f"; stopped ({self.stop})"
-        return text
-
-    def to_dict(self) -> dict[str, Any]:
-        """As plain data (``TournamentResult.league``)."""
-        return {"round": self.round, "deals": self.deals, "top": self.top,
-                "confident": self.confident, "p_top": self.p_top, "stop": self.stop,
-                "order": self.order, "ratings": self.ratings}
 
 
 def league_data(results: Results, labels: Sequence[str]) -> StageCounts:

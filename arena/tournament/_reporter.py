@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
-    from arena.tournament._league_plan import LeagueStatus
+    from arena.tournament._league_status import LeagueStatus
     from arena.tournament._standings import Standings
 
 
