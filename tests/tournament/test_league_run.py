@@ -3,17 +3,15 @@ resume, and a field that follows the config file while the league runs."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from arena.tournament import Reporter, run_tournament
 from arena.tournament._league_plan import LeagueStatus
+from tests.recordtools import kill_run_after
 
 from .helpers import load_records
 
@@ -57,19 +55,8 @@ def test_kill_9_then_resume_equals_an_uninterrupted_league(tmp_path: Path) -> No
     out = tmp_path / "killed"
     command = [sys.executable, "-c", "from arena.cli import main; main()", "run", str(config),
                "--out", str(out), "--jobs", "1", "--quiet"]
-    proc = subprocess.Popen(command, start_new_session=True)
     records = out / "records.jsonl"
-    try:
-        deadline = time.monotonic() + 120
-        while not (records.exists() and records.read_bytes().count(b"\n") >= 14):
-            if proc.poll() is not None:
-                pytest.fail("the league ended before it could be killed")
-            if time.monotonic() > deadline:
-                pytest.fail("no records appeared")
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait(timeout=30)
+    kill_run_after(command, records, 14, within_s=120)
     partial = records.read_bytes().count(b"\n")
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +23,7 @@ from arena.tournament import (
     validate_config,
 )
 from arena.tournament._sprt import SprtFeed
+from tests.recordtools import kill_run_after
 
 from .helpers import Interrupt, load_records
 
@@ -139,20 +137,7 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
     out = tmp_path / "killed"
     command = [sys.executable, "-c", "from arena.cli import main; main()", "run", str(config),
                "--out", str(out), "--jobs", "2", "--quiet"]
-    proc = subprocess.Popen(command, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        path = out / "records.jsonl"
-        while not (path.exists() and path.read_bytes().count(b"\n") >= 8):
-            if proc.poll() is not None:
-                pytest.fail("the test ended before it could be killed")
-            if time.monotonic() > deadline:
-                pytest.fail("no records appeared")
-            time.sleep(0.01)
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
+    kill_run_after(command, out / "records.jsonl", 8, within_s=60)
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     whole = run_tournament(config, out=tmp_path / "whole", jobs=1)
