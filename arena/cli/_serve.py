@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 import trio
 
 from arena.cli import InputError
+
+if TYPE_CHECKING:
+    from arena.tournament import Reporter, TournamentResult
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -41,6 +46,7 @@ def serve_command(out: Path, host: str, port: int) -> None:
     """Serve the run in OUT: standings, matches, replays and matches in play, live."""
     if not out.is_dir():
         raise InputError(f"{out}: no such folder (a run's --out folder)")
+    web_available()
     warn_if_public(host)
     trio.run(_serve, out, host, port)
 
@@ -57,3 +63,67 @@ async def _serve(out: Path, host: str, port: int) -> None:
         except OSError as exc:
             raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         click.echo(f"serving {out} on {url}/ (Ctrl-C stops)")
+
+
+def web_available() -> None:
+    """Raise InputError when the web extra is not installed."""
+    try:
+        import arena.web  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"the web needs the 'web' extra ({exc.name} is missing): "
+                         "pip install 'arena-president[web]'") from None
+
+
+def run_tournament_served(
+    config: str, *, folder: Path, address: str | None, reporter: Reporter | None,
+    after: Callable[[TournamentResult], None], **options: Any,
+) -> TournamentResult:
+    """``run_tournament(config, **options)`` writing the live folder (``--live``), and with an
+    ``address`` served while it runs, then until Ctrl-C after ``after(result)``: the runner
+    in a thread of the server's trio run (the matches in its worker processes)."""
+    web_available()
+    from arena.tournament import run_tournament
+    from arena.web import LiveMatch, WebReporter
+
+    if address is None:
+        result = run_tournament(config, reporter=WebReporter(folder, inner=reporter),
+                                match_fn=LiveMatch(str(folder)), **options)
+        after(result)
+        return result
+    host, port = parse_address(address)
+    warn_if_public(host)
+    done: list[TournamentResult] = []
+    try:
+        trio.run(_run_served, config, folder, host, port, reporter, after, options, done)
+    except KeyboardInterrupt:
+        if not done:  # interrupted while the run went on
+            raise
+    return done[0]
+
+
+async def _run_served(config: str, folder: Path, host: str, port: int,
+                      reporter: Reporter | None, after: Callable[[TournamentResult], None],
+                      options: dict[str, Any], done: list[TournamentResult]) -> None:
+    from arena.tournament import run_tournament
+    from arena.web import Hub, LiveMatch, WebReporter, create_app, serve_app
+
+    hub = Hub()
+    hub.bind()
+    folder.mkdir(parents=True, exist_ok=True)
+    app = create_app(folder, hub)
+    follower = app.state.follower
+    async with trio.open_nursery() as nursery:
+        try:
+            url = await nursery.start(serve_app, app, host, port)
+        except OSError as exc:
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
+        web = WebReporter(folder, hub, inner=reporter, poke=follower.poke)
+        result: TournamentResult = await trio.to_thread.run_sync(
+            lambda: run_tournament(config, reporter=web, match_fn=LiveMatch(str(folder)),
+                                   **options), abandon_on_cancel=True)
+        await follower.step()
+        done.append(result)
+        after(result)
+        click.echo(f"the run is over; serving on {url}/ until Ctrl-C", err=True)
+        await trio.sleep_forever()

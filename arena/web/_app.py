@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
-from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import trio
 from starlette.applications import Starlette
@@ -47,12 +47,23 @@ class Follower:
         self.hub = hub
         self.standings = standings
         self._sent: dict[str, int] = {}  # match id -> live events published
+        self._wake = trio.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
+
+    def poke(self) -> None:
+        """Look now rather than at the next poll (safe from any thread, once it runs)."""
+        if self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self._wake.set)
 
     async def run_forever(self, poll_s: float = POLL_S) -> None:
         """Follow until cancelled."""
+        self._token = trio.lowlevel.current_trio_token()
         while True:
             await self.step()
-            await trio.sleep(poll_s)
+            with trio.move_on_after(poll_s):
+                await self._wake.wait()
+            self._wake = trio.Event()
 
     async def step(self) -> None:
         """Read once and publish what is new."""
@@ -85,17 +96,14 @@ def _i18n_routes() -> list[BaseRoute]:
     return routes
 
 
-def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
-               league: Mapping[str, Any] | None = None) -> Starlette:
+def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlette:
     """The app of the run in ``out``: pages, API and live updates from ``hub``.
 
-    ``tables`` (people's tables) adds its routes. ``league`` is a mapping whose
-    ``"status"`` is the league's last status (``arena run --serve`` keeps it). The app's
+    ``tables`` (people's tables) adds its routes. The app's
     :class:`Follower` (``app.state.follower``) must run beside the server: :func:`serve_run`.
     """
     run = RunFolder(Path(out))
     standings = StandingsCache(run)
-    league_state: Mapping[str, Any] = league if league is not None else {}
     follower = Follower(run, hub, standings)
 
     async def index(request: Request) -> Response:
@@ -107,7 +115,7 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/match", match_page),
-        *api_routes(run, standings, league_state),  # type: ignore[arg-type]
+        *api_routes(run, standings),
         WebSocketRoute("/ws", spectator_socket(hub, run)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
