@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +48,33 @@ def serve_command(out: Path, host: str, port: int) -> None:
         raise InputError(f"{out}: no such folder (a run's --out folder)")
     web_available()
     warn_if_public(host)
-    trio.run(_serve, out, host, port)
+    try:
+        trio_run(_serve, out, host, port)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+
+
+def trio_run(fn: Callable[..., Awaitable[object]], *args: object) -> None:
+    """``trio.run(fn, *args)``, raising the one error a nursery's group holds (a port in use,
+    a bad config, Ctrl-C) as itself, for the command's one-line handling."""
+    try:
+        trio.run(fn, *args)
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        for kind in (KeyboardInterrupt, click.ClickException):
+            found = [leaf for leaf in leaves if isinstance(leaf, kind)]
+            if found:
+                raise found[0] from None
+        if len(leaves) == 1:
+            raise leaves[0] from None
+        raise
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for exc in group.exceptions:
+        found += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return found
 
 
 async def _serve(out: Path, host: str, port: int) -> None:
@@ -94,7 +120,7 @@ def run_tournament_served(
     warn_if_public(host)
     done: list[TournamentResult] = []
     try:
-        trio.run(_run_served, config, folder, host, port, reporter, after, options, done)
+        trio_run(_run_served, config, folder, host, port, reporter, after, options, done)
     except KeyboardInterrupt:
         if not done:  # interrupted while the run went on
             raise

@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from ._api import StandingsCache, api_routes, error
 from ._hub import Hub
 from ._live import RunFolder
+from ._live_report import ReportBuilder, report_routes
 from ._socket import spectator_socket
 
 
@@ -42,10 +43,12 @@ class Follower:
     """Reads the run's folder and publishes what is new to the hub: ``matches`` and
     ``standings`` when a record is added, ``match:<id>`` with a match's new public events."""
 
-    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache) -> None:
+    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache,
+                 report: ReportBuilder | None = None) -> None:
         self.run = run
         self.hub = hub
         self.standings = standings
+        self.report = report
         self._sent: dict[str, int] = {}  # match id -> live events published
         self._wake = trio.Event()
         self._token: trio.lowlevel.TrioToken | None = None
@@ -57,8 +60,14 @@ class Follower:
                 self._token.run_sync_soon(self._wake.set)
 
     async def run_forever(self, poll_s: float = POLL_S) -> None:
-        """Follow until cancelled."""
+        """Follow until cancelled (and rebuild the served report meanwhile)."""
         self._token = trio.lowlevel.current_trio_token()
+        async with trio.open_nursery() as nursery:
+            if self.report is not None:
+                nursery.start_soon(self.report.run_forever)
+            await self._poll(poll_s)
+
+    async def _poll(self, poll_s: float) -> None:
         while True:
             await self.step()
             with trio.move_on_after(poll_s):
@@ -104,7 +113,9 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlett
     """
     run = RunFolder(Path(out))
     standings = StandingsCache(run)
-    follower = Follower(run, hub, standings)
+    report = ReportBuilder(
+        run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}))
+    follower = Follower(run, hub, standings, report)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "live.html", media_type="text/html")
@@ -117,6 +128,7 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlett
         Route("/match", match_page),
         *api_routes(run, standings),
         WebSocketRoute("/ws", spectator_socket(hub, run)),
+        *report_routes(report),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if tables is not None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.tournament import Reporter
 
-from ._live import LIVE_DIR
+from ._live import LIVE_DIR, valid_id
 
 if TYPE_CHECKING:
     from arena.ratings import SprtStatus
@@ -53,11 +53,15 @@ class WebReporter(Reporter):
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         if self.inner is not None:
             self.inner.start(total, done, standings, jobs)
+        for stale in (self.folder / LIVE_DIR).glob("*.jsonl"):  # of a run that was stopped
+            stale.unlink(missing_ok=True)
         self._publish("progress", {"type": "progress", "total": total, "done": done})
 
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         if self.inner is not None:
             self.inner.match(record, standings)
+        if valid_id(str(record.get("match_id"))):  # recorded: no longer in play
+            (self.folder / LIVE_DIR / f"{record.get('match_id')}.jsonl").unlink(missing_ok=True)
         if self.poke is not None:
             self.poke()
 

@@ -41,7 +41,7 @@ def _topic(message: str) -> str | None:
     topic = data.get("subscribe") if isinstance(data, dict) and len(data) == 1 else None
     if not isinstance(topic, str):
         return None
-    if topic in ("standings", "matches", "league"):
+    if topic in ("standings", "matches", "league", "report", "progress", "sprt"):
         return topic
     if topic.startswith("match:") and valid_id(topic[len("match:"):]):
         return topic
