@@ -45,7 +45,7 @@ seed: 4242
 players: 4
 format: {type: round_robin}
 duplicate: true
-repeat: 12
+repeat: 40
 rules: {rounds: 10}
 bots:
   - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 30}}
@@ -146,7 +146,7 @@ def test_a_spectator_sees_no_card_before_it_is_played(browser: Any,
     page = w.page
     page.goto(url + "/")
     page.wait_for_selector("body[data-connected='1']", timeout=60_000)
-    for _ in range(6):  # a match that ends before the page opens: watch the next one
+    for _ in range(40):  # a match that ends before the page opens: watch the next one
         page.wait_for_selector("a.match-link", timeout=120_000)
         match_id = page.evaluate("""fetch('/api/matches').then((r) => r.json()).then((d) =>
             (d.matches.find((m) => m.state === 'playing') || {}).id || null)""")
