@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,16 @@ def serve_command(out: Path, host: str, port: int) -> None:
         trio_run(_serve, out, host, port)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+    except OSError as exc:
+        raise listen_error(host, port, exc) from None
+
+
+def listen_error(host: str, port: int, exc: OSError) -> Exception:
+    """The one-line error of a socket that cannot listen (a port in use, no such address),
+    or ``exc`` itself for any other OSError."""
+    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+        return InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    return exc
 
 
 def trio_run(fn: Callable[..., Awaitable[object]], *args: object) -> None:
@@ -84,10 +95,7 @@ async def _serve(out: Path, host: str, port: int) -> None:
     hub.bind()
     app = create_app(out, hub)
     async with trio.open_nursery() as nursery:
-        try:
-            url = await nursery.start(serve_app, app, host, port)
-        except OSError as exc:
-            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        url = await nursery.start(serve_app, app, host, port)
         click.echo(f"serving {out} on {url}/ (Ctrl-C stops)")
 
 
@@ -124,6 +132,8 @@ def run_tournament_served(
     except KeyboardInterrupt:
         if not done:  # interrupted while the run went on
             raise
+    except OSError as exc:
+        raise listen_error(host, port, exc) from None
     return done[0]
 
 
@@ -139,10 +149,7 @@ async def _run_served(config: str, folder: Path, host: str, port: int,
     app = create_app(folder, hub)
     follower = app.state.follower
     async with trio.open_nursery() as nursery:
-        try:
-            url = await nursery.start(serve_app, app, host, port)
-        except OSError as exc:
-            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        url = await nursery.start(serve_app, app, host, port)
         click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
         web = WebReporter(folder, hub, inner=reporter, poke=follower.poke)
         result: TournamentResult = await trio.to_thread.run_sync(

@@ -133,6 +133,7 @@ def test_the_leaderboard_updates_without_a_reload(browser: Any,
     assert set(page.locator("table.standings td.bot").all_inner_texts()) == {
         "mc-a", "mc-b", "greedy", "lowest"}
     page.wait_for_selector("#report-frame", state="attached")
+    page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "web-live.png")
     assert not w.errors, w.errors
     assert not w.outside, w.outside
@@ -170,6 +171,7 @@ def test_a_spectator_sees_no_card_before_it_is_played(browser: Any,
         assert time.monotonic() < deadline, "the match was never recorded"
         shown |= set(watcher.page.locator(".card").all_inner_texts())
         watcher.page.wait_for_timeout(150)
+    shown |= set(watcher.page.locator(".card").all_inner_texts())  # the log keeps its moves
     record = next(r for r in read_records(out / "records.jsonl") if r["match_id"] == match_id)
     check_frames(watcher.frames, record, match_id)
     played = {chip(c) for deal in record["deals"] for m in deal["moves"] if m != "pass"

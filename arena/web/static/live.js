@@ -93,7 +93,7 @@
     if (frame.loading || (win && win.location.hash.includes("match="))) { frame.due = true; return; }
     frame.due = false;
     frame.loading = true;
-    box.src = "/report/?t=" + Date.now() + "#crosstable";
+    box.src = "/report/?t=" + Date.now();
   }
 
   function onEvent(event) {
