@@ -133,6 +133,7 @@ def test_the_leaderboard_updates_without_a_reload(browser: Any,
     assert set(page.locator("table.standings td.bot").all_inner_texts()) == {
         "mc-a", "mc-b", "greedy", "lowest"}
     page.wait_for_selector("#report-frame", state="attached")
+    assert "null" not in page.inner_text("main") and "undefined" not in page.inner_text("main")
     page.evaluate("window.scrollTo(0, 0)")
     shoot(page, "web-live.png")
     assert not w.errors, w.errors

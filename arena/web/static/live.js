@@ -66,7 +66,7 @@
         el("td", {}, m.round ?? ""), el("td", { class: "left" }, result(m)), el("td", { class: "left" }, cell));
     });
     const box = body("matches");
-    box.replaceChildren(el("table", { class: "match-list" },
+    box.replaceChildren(...[el("table", { class: "match-list" },
       el("thead", {}, el("tr", {},
         el("th", { class: "left", "data-i18n": "live.col_match" }, text("live.col_match", "match")),
         el("th", { "data-i18n": "live.col_round" }, text("live.col_round", "round")),
@@ -74,7 +74,8 @@
         el("th", { class: "left" }))),
       el("tbody", {}, rows)),
       done.length > shown.length ? el("p", { class: "note" },
-        text("live.latest", "the latest {n} of {total}", { n: shown.length, total: done.length })) : null);
+        text("live.latest", "the latest {n} of {total}", { n: shown.length, total: done.length })) : null]
+      .filter((node) => node !== null));
   }
 
   function showReport() { document.getElementById("report").scrollIntoView(); }
