@@ -1,0 +1,16 @@
+"""The web: a run's pages, JSON API and live updates, served in the referee's trio run.
+
+:func:`create_app` builds the Starlette app of a run folder, :class:`Hub` carries the live
+events, :func:`serve` runs the app with Hypercorn's trio worker in the caller's ``trio.run``.
+See docs/web.md.
+"""
+
+from ._app import Follower, create_app
+from ._hub import Hub
+from ._live import LIVE_DIR, LiveFile, LiveMatch, RunFolder
+from ._live_run import LEAGUE_STATUS, WebReporter, read_league_status
+from ._server import is_loopback, serve, serve_app
+
+__all__ = ["LEAGUE_STATUS", "LIVE_DIR", "Follower", "Hub", "LiveFile", "LiveMatch", "RunFolder",
+           "WebReporter", "create_app", "is_loopback", "read_league_status", "serve",
+           "serve_app"]
