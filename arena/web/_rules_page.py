@@ -114,6 +114,7 @@ def rules_html(lang: str) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(page.title)} · arena</title>
+<link rel="icon" href="{STATIC_URL}/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{STATIC_URL}/rules.css">
 {i18n_head(lang)}
 </head>
