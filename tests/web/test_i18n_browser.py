@@ -90,6 +90,9 @@ def test_i18n_js_writes_cards_moves_and_messages_as_the_server_does(dutch: Watch
                      t("nl", "term.deal", number=2, total=5)]
     assert shown[1] == "H♥"
     assert dutch.errors == []
+    assert page.evaluate("() => [t('no.such.key'), t('no.such.key', {a: 1})]") == [
+        "no.such.key", "no.such.key"]
+    assert dutch.errors == ['console warning: arena i18n: no message "no.such.key" in nl']
 
 
 def test_the_menu_sets_the_language_for_every_later_page(dutch: Watched) -> None:
