@@ -2,7 +2,8 @@
 the browser's language, the menu's choice remembered, i18n.js writing cards as the server
 does, under the page's strict CSP with no console error and no request elsewhere.
 
-Skipped, with the reason shown, where Playwright or Chromium is missing.
+Skipped, with the reason shown, where Playwright or Chromium is missing. Set
+ARENA_SCREENSHOTS=DIR to keep the screenshots (docs/img holds the one docs/web.md shows).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,6 +47,7 @@ class Watched:
         self.served = served
         self.context = browser.new_context(locale=locale)
         self.page = self.context.new_page()
+        self.page.set_viewport_size({"width": 1100, "height": 900})
         self.errors: list[str] = []
         self.page.on("console", lambda m: m.type in ("error", "warning")
                      and self.errors.append(f"console {m.type}: {m.text}"))
@@ -66,7 +69,17 @@ def dutch(browser: Any, served: str) -> Iterator[Watched]:
     watched.close()
 
 
-def test_the_rules_page_is_dutch_for_a_dutch_browser(dutch: Watched) -> None:
+def _screenshot(page: Any, tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000  # a picture, not a blank page
+    keep = os.environ.get("ARENA_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / name)
+
+
+def test_the_rules_page_is_dutch_for_a_dutch_browser(dutch: Watched, tmp_path: Path) -> None:
     page = dutch.page
     page.goto(f"{dutch.served}/rules")
     assert page.locator("html").get_attribute("lang") == "nl"
@@ -75,6 +88,7 @@ def test_the_rules_page_is_dutch_for_a_dutch_browser(dutch: Watched) -> None:
     assert "H-A-2" in page.locator("#runs").inner_text()
     assert page.locator(".i18n-menu [aria-current=true]").inner_text() == "Nederlands"
     assert page.locator(".site-menu [data-i18n='menu.rules']").inner_text() == "Regels"
+    _screenshot(page, tmp_path, "web-rules-nl.png")
     assert dutch.errors == []
 
 
