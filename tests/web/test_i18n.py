@@ -35,7 +35,9 @@ from arena.web._i18n import (
 WEB = Path(_i18n.__file__).resolve().parent
 
 # How pages use a message: an attribute i18n.js fills, a call in a script, a call in Python.
-_ATTRIBUTE = re.compile(r"""data-i18n(?:-(?:title|placeholder|aria-label|alt))?=(["'])(.+?)\1""")
+# (A value built by a template, data-i18n="{key}" or "${key}", is not a key and is skipped.)
+_ATTRIBUTE = re.compile(
+    r"""data-i18n(?:-(?:title|placeholder|aria-label|alt))?=(["'])([^"'{}$]+)\1""")
 # In scripts: t(key, ...), arenaI18n.t(key, ...) and the live pages' text(key, fallback, ...).
 _JS_CALL = re.compile(
     r"""(?:\barenaI18n\.|(?<![\w.$]))(?:t|text)\(\s*(["'`])([^"'`$\\]+)\1\s*[,)]""")
@@ -123,7 +125,8 @@ def test_the_check_finds_a_missing_key_an_empty_one_a_placeholder_a_missing_file
         'text("live.gone", "fallback"); response.text();\n', encoding="utf-8")
     (sources / "static" / "page.html").write_text('<b data-i18n="menu.home"></b>'
                                                   '<i data-i18n-title="also.gone"></i>')
-    (sources / "_page.py").write_text('t(lang, "py.gone", n=1)\nt(lang, f"rank.{x}")\n')
+    (sources / "_page.py").write_text('t(lang, "py.gone", n=1)\nt(lang, f"rank.{x}")\n'
+                                      'f\'<b data-i18n="{key}">\'\n')
     problems = catalog_problems(locales, sources)
     assert problems == [
         "da/common.json has 'greet' empty",
