@@ -79,12 +79,21 @@
 
   function showReport() { document.getElementById("report").scrollIntoView(); }
 
+  // The report frame is reloaded when a new build is out, never while it loads (a reload
+  // would cut its files off midway) and never while a replay is being watched.
+  const frame = { loading: true, due: false };
+  document.getElementById("report-frame").addEventListener("load", () => {
+    frame.loading = false;
+    if (frame.due) reloadReport();
+  });
+
   function reloadReport() {
-    const frame = document.getElementById("report-frame");
-    const win = frame.contentWindow;
-    // A replay being watched is not interrupted; the report catches up when it is closed.
-    if (win && win.location.hash.includes("match=")) return;
-    frame.src = "/report/?t=" + Date.now() + "#crosstable";
+    const box = document.getElementById("report-frame");
+    const win = box.contentWindow;
+    if (frame.loading || (win && win.location.hash.includes("match="))) { frame.due = true; return; }
+    frame.due = false;
+    frame.loading = true;
+    box.src = "/report/?t=" + Date.now() + "#crosstable";
   }
 
   function onEvent(event) {
