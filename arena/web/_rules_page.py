@@ -99,8 +99,9 @@ def rules_page(lang: str) -> RulesPage:
                      sections=sections)
 
 
+@cache
 def rules_html(lang: str) -> str:
-    """The whole rules page of ``lang`` as HTML."""
+    """The whole rules page of ``lang`` as HTML (the same for every request: built once)."""
     page = rules_page(lang)
     contents = "".join(f'<li><a href="#{s.id}">{escape(s.title)}</a></li>'
                        for s in page.sections)

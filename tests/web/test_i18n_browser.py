@@ -123,8 +123,10 @@ def test_the_menu_sets_the_language_for_every_later_page(dutch: Watched) -> None
     # Without an inlined catalog, i18n.js fetches /api/messages in the cookie's language.
     page.evaluate("() => { document.getElementById('i18n-messages').remove();"
                   " delete window.arenaI18n; }")
+    page.evaluate("() => document.addEventListener('arena-i18n-ready',"
+                  " (e) => { window.readyLang = e.detail.lang; })")
     page.add_script_tag(url="/static/i18n.js")
-    page.wait_for_function("window.arenaI18n !== undefined")
+    page.wait_for_function("window.readyLang === 'tr'")
     assert page.evaluate("() => arenaI18n.ready.then(() => [arenaI18n.lang, t('move.pass')])"
                          ) == ["tr", "Pas"]
     assert dutch.errors == []

@@ -152,6 +152,8 @@
     ready.then(() => {
       apply(document);
       for (const nav of document.querySelectorAll("nav.i18n-menu")) menu(nav);
+      // A page whose script rendered before a fetched catalog came re-renders on this.
+      document.dispatchEvent(new CustomEvent("arena-i18n-ready", { detail: { lang: state.lang } }));
     }).catch((error) => console.error("arena i18n: " + error.message));
   }
 
