@@ -65,5 +65,15 @@
     }));
   }
 
-  window.ARENA_LIVE = { text, el, follow, moveNode };
+  // Run `start` once the page speaks its language: after i18n.js has filled the page's
+  // data-i18n texts (so they never overwrite what `start` draws), or at once without it.
+  function afterLanguage(start) {
+    if (!window.arenaI18n) { start(); return; }
+    let started = false;
+    const once = () => { if (!started) { started = true; start(); } };
+    document.addEventListener("arena-i18n-ready", once, { once: true });
+    window.arenaI18n.ready.catch(once);
+  }
+
+  window.ARENA_LIVE = { text, el, follow, moveNode, afterLanguage };
 })();

@@ -119,7 +119,10 @@
     document.body.dataset.connected = connected ? "1" : "0";
   }
 
-  fetch("/api/standings").then((r) => r.json()).then((doc) => { if (doc.standings) renderStandings(doc); });
-  fetch("/api/matches").then((r) => r.json()).then((doc) => { if (doc.matches) renderMatches(doc.matches); });
-  follow(["standings", "matches", "report", "progress", "league"], onEvent, onState);
+  function boot() {
+    fetch("/api/standings").then((r) => r.json()).then((doc) => { if (doc.standings) renderStandings(doc); });
+    fetch("/api/matches").then((r) => r.json()).then((doc) => { if (doc.matches) renderMatches(doc.matches); });
+    follow(["standings", "matches", "report", "progress", "league"], onEvent, onState);
+  }
+  ARENA_LIVE.afterLanguage(boot);
 })();

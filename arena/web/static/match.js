@@ -94,6 +94,8 @@
     status.textContent = connected ? text("live.watching", "Watching live.") : text("live.disconnected", "Not connected to the server; trying again…");
   }
 
-  render();
-  follow([`match:${id}`], onEvent, onState);
+  ARENA_LIVE.afterLanguage(() => {
+    render();
+    follow([`match:${id}`], onEvent, onState);
+  });
 })();
