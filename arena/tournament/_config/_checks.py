@@ -26,15 +26,14 @@ from arena.tournament._config._errors import (
     dotted,
     pydantic_issue,
 )
-from arena.tournament._config._models import (
+from arena.tournament._config._formats import (
     GauntletFormat,
     LeagueFormat,
     RoundRobinFormat,
     SprtFormat,
     SwissFormat,
-    TournamentConfig,
-    short_bot,
 )
+from arena.tournament._config._models import TournamentConfig, short_bot
 from arena.tournament._config._yaml import (
     YamlProblem,
     duplicate_keys,
