@@ -236,6 +236,12 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
     status = final_sprt(result)
     if status is not None:
         console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
+    if result.league is not None:  # the league ranks by strengths (as arena ratings does)
+        from arena.cli._leaderboard import strengths_table
+
+        console.print(strengths_table(result.league["ratings"], title=(
+            f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals")))
+        console.print(LeagueStatus(**result.league).line(), soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
 
 

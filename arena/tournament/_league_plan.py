@@ -26,9 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from arena.ratings import Results, StageCounts, stage_counts
+from arena.ratings import (
+    LeagueEntrant,
+    LeagueField,
+    Results,
+    StageCounts,
+    league_counts,
+    strength_board,
+)
 from arena.tournament._config import (
     BotConfig,
     ConfigError,
@@ -140,15 +145,7 @@ def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
 
 def league_data(results: Results, labels: Sequence[str]) -> StageCounts:
     """Every deal of ``results`` reduced for the fit, bots numbered as in ``labels``."""
-    arrays = results.arrays()
-    index = {label: i for i, label in enumerate(labels)}
-    try:
-        remap = np.asarray([index[label] for label in arrays.labels], dtype=np.int64)
-    except KeyError as exc:
-        raise ValueError(f"a record seats {exc.args[0]!r}, no entrant of this league") from None
-    label = remap[arrays.label] if len(arrays.label) else arrays.label
-    return stage_counts(len(labels), label, arrays.deal_start, arrays.deal_size,
-                        arrays.deal_cluster)
+    return league_counts(results, labels)
 
 
 class LeaguePlan:
@@ -173,6 +170,7 @@ class LeaguePlan:
         self.played: dict[tuple[int, ...], int] = {}
         self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
         self._round = 0
+        self._fields: dict[int, dict[str, Any]] = {}  # per round: the records' ``league``
         self._matches = 0
         self._fmt = self._format(self.config)
         self._rules = league_rules(self._fmt, self.config.players)
@@ -199,6 +197,14 @@ class LeaguePlan:
     def total(self) -> int:
         """The matches chosen so far (a league's length is not known in advance)."""
         return self._matches
+
+    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A record of this league with its round's field (``league``, docs/records.md): what
+        ``arena ratings`` needs to rank as the league does, from the records alone."""
+        field = self._fields.get(record.get("round", -1))
+        if field is None or record.get("type") != "match":
+            return record
+        return {**record, "league": field}
 
     def report(self, reporter: Reporter) -> None:
         """Nothing beyond the standings between rounds (each round's state is told when it
@@ -271,15 +277,20 @@ class LeaguePlan:
         return assess(data, active, self._rules, seed=self.schedule.seed, round_index=round_,
                       anchors=anchors)
 
+    def _entrants(self) -> list[LeagueEntrant]:
+        return [LeagueEntrant(e.label, e.active, e.anchor) for e in self.field]
+
     def _status(self, round_: int, assessment: Assessment) -> LeagueStatus:
-        fit = assessment.fit
-        low, high = fit.interval(0.95)
-        ratings = [
-            {"label": e.label, "strength": round(float(fit.theta[i]), 6),
-             "low": round(float(low[i]), 6), "high": round(float(high[i]), 6),
-             "sets": int(fit.sets[i]), "active": e.active}
-            for i, e in enumerate(self.field)
-        ]
+        board = strength_board(assessment.fit, self._entrants(), confidence=0.95,
+                               resamples=self._rules.resamples, top=self._rules.top)
+        lines = {line.label: line for line in board.lines}
+        ratings = []
+        for e in self.field:  # field order
+            line = lines[e.label]
+            ratings.append({"label": e.label, "strength": round(line.strength, 6),
+                            "low": round(line.low, 6), "high": round(line.high, 6),
+                            "sets": line.sets, "deals": line.deals, "active": e.active,
+                            "anchor": e.anchor})
         return LeagueStatus(
             round=round_, deals=assessment.deals, top=self._rules.top,
             confident=self._rules.confident, p_top=assessment.p_top, stop=assessment.stop,
@@ -300,6 +311,8 @@ class LeaguePlan:
 
     def _count(self, tables: Sequence[tuple[int, ...]]) -> None:
         self.labels = [e.label for e in self.field]
+        self._fields[self._round] = LeagueField(
+            self._round, tuple(self._entrants()), self._rules.top, self._rules.confident).to_dict()
         for table in tables:
             key = tuple(sorted(table))
             self.played[key] = self.played.get(key, 0) + 1
