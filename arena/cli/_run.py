@@ -296,6 +296,8 @@ def validate_command(config: str | None, schema: bool) -> None:
         extra = f", {plan.challenger} against {against}"
         matches = (f"duplicate sets of {plan.set_size} matches, at most {plan.max_sets} sets "
                    f"({total} matches)")
+    if cfg.format.type == "league":
+        matches = schedule.league_summary()
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
         f"{extra}, {matches}"

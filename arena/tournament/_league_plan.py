@@ -143,6 +143,26 @@ def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
     )
 
 
+def league_summary(config: TournamentConfig) -> str:
+    """What ``arena validate`` says of a league: the size of a round and when it stops (its
+    length is not known in advance)."""
+    fmt = config.format
+    assert isinstance(fmt, LeagueFormat)
+    rules = league_rules(fmt, config.players)
+    active = sum(1 for bot in config.bots if not bot.retired)
+    tables = rules.tables(active)
+    size = (f"rounds of {tables} duplicate set{'s' if tables != 1 else ''} "
+            f"({tables * config.players} matches) chosen by {rules.table_choice}")
+    if rules.deals is not None:
+        stop = f"stops after {rules.deals} deals"
+    elif rules.confident is not None:
+        stop = (f"stops once P(order of top {rules.top}) >= {rules.confident:g} with "
+                f"{rules.min_sets} sets for every active entrant")
+    else:
+        stop = "runs until stopped (Ctrl-C; run again to resume)"
+    return f"{active} active, {size}, {stop}"
+
+
 def league_data(results: Results, labels: Sequence[str]) -> StageCounts:
     """Every deal of ``results`` reduced for the fit, bots numbered as in ``labels``."""
     return league_counts(results, labels)

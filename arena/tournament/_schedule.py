@@ -137,6 +137,13 @@ class Schedule:
             tables = challengers * round_robin_tables(field, k - 1, fmt.max_tables)
         return tables * (k if dup else 1) * self.config.repeat
 
+    def league_summary(self) -> str:
+        """A league's round size and stopping rule, in words (its :attr:`total` is 0: its
+        rounds are chosen as it goes)."""
+        from arena.tournament._league_plan import league_summary
+
+        return league_summary(self.config)
+
     def tables(self, round_: int, history: SwissHistory | None = None) -> Iterator[Table]:
         """The tables of round ``round_`` (Swiss rounds need the history of earlier ones)."""
         self._check_seed()

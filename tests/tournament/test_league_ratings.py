@@ -65,13 +65,13 @@ def test_arena_ratings_gives_the_leagues_own_leaderboard(tmp_path: Path) -> None
     assert text.exit_code == 0, text.output
     assert "league: Plackett-Luce strengths" in text.output
     shown = [line.split() for line in text.output.splitlines()]
-    assert ["-", "lowest"] == next(cells[:2] for cells in shown if "lowest" in cells)
+    assert next(cells[:2] for cells in shown if "lowest" in cells) == ["-", "lowest"]
     assert any("highest" in cells and "retired" in cells for cells in shown)
     assert any("greedy" in cells and "anchor" in cells for cells in shown)
 
 
 def test_every_league_record_carries_its_rounds_field(tmp_path: Path) -> None:
-    league, out = _league(tmp_path)
+    _, out = _league(tmp_path)
     records = load_records(out / "records.jsonl")
     assert all("league" in record for record in records)
     last = max(record["round"] for record in records)
@@ -81,11 +81,10 @@ def test_every_league_record_carries_its_rounds_field(tmp_path: Path) -> None:
         "passer": True}
     first = next(r["league"] for r in records if r["round"] == 0)
     assert all(e["active"] for e in first["entrants"]) and len(first["entrants"]) == 5
-    # the records of another format carry none, and their leaderboard has no league part
     assert rate_files(out / "records.jsonl", resamples=10).strengths is not None
 
 
-def test_a_round_robins_records_have_no_league_board(tmp_path: Path) -> None:
+def test_a_round_robins_records_carry_no_league_and_rate_without_one(tmp_path: Path) -> None:
     config = tmp_path / "rr.yaml"
     config.write_text("name: rr\nseed: 3\nplayers: 3\nrules: {preset: runs, rounds: 1}\n"
                       "bots: [greedy, random, lowest]\n", encoding="utf-8")

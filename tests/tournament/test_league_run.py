@@ -112,3 +112,25 @@ def test_editing_the_config_during_a_league_adds_retires_and_versions(tmp_path: 
     # resumed from the records and league.jsonl: nothing replayed, the same history
     again = run_tournament(config, out=tmp_path / "out", jobs=1)
     assert again.played == 0 and again.league == result.league
+
+
+def test_validate_says_how_a_league_plays_and_stops(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    budget = CliRunner().invoke(main, ["validate", str(_config(tmp_path, FIELD, deals=90))])
+    assert budget.exit_code == 0, budget.output
+    assert "5 active, rounds of 1 duplicate set (3 matches) chosen by information" in (
+        budget.output)
+    assert budget.output.rstrip().endswith("stops after 90 deals")
+    assert "0 matches" not in budget.output
+    path = tmp_path / "confident.yaml"
+    path.write_text(HEAD.replace("{deals: DEALS}", "{confident: 0.9, top: 2}").replace(
+        "min_sets: 2", "min_sets: 2, tables_per_round: 3") + "bots: [greedy, random, lowest, "
+        "{name: highest, retired: true}]\n", encoding="utf-8")
+    confident = CliRunner().invoke(main, ["validate", str(path)])
+    assert confident.exit_code == 0, confident.output
+    assert ("3 active, rounds of 3 duplicate sets (9 matches) chosen by information, stops "
+            "once P(order of top 2) >= 0.9 with 2 sets for every active entrant") in (
+                confident.output)
