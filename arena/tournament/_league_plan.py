@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 LEAGUE_LOG = "league.jsonl"
 """The league's config history in the output folder: one line per round chosen."""
 
-_IDENTITY_EXCLUDE = {"label", "retired", "anchor"}
+_IDENTITY_EXCLUDE = {"label", "retired", "anchor", "team"}
 
 
 @dataclass
@@ -69,7 +69,8 @@ class Entrant:
 
     @property
     def identity(self) -> str:
-        """What makes a version: everything of the entry but its label and league keys."""
+        """What makes a version: everything of the entry but its label, team and league
+        keys."""
         return bot_identity(self.bot)
 
     def seat(self) -> Seat:
@@ -122,6 +123,7 @@ def apply_field(entrants: Sequence[Entrant], config: TournamentConfig) -> tuple[
             changes.append(f"{latest.label} retired")
         elif not latest.active and not bot.retired:
             changes.append(f"{latest.label} returned")
+        latest.bot = data  # the same version: its team may have changed
         latest.active = not bot.retired
         latest.anchor = bot.anchor
     for entrant in field:
@@ -255,8 +257,9 @@ class LeaguePlan:
         self.reporter.league(self.status)
         if assessment.stop is not None:
             return None
+        teams = {i: str(e.bot["team"]) for i, e in enumerate(self.field) if e.bot.get("team")}
         tables = choose_round(assessment, self._rules, seed=self.schedule.seed,
-                              round_index=round_, played=self.played)
+                              round_index=round_, played=self.played, teams=teams)
         if not tables:
             return None
         self._keep(round_, tables)

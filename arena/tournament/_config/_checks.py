@@ -191,6 +191,10 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
     if isinstance(fmt, GauntletFormat):
         issues.extend(_gauntlet_issues(config, fmt, seen))
     issues.extend(_league_issues(config))
+    if not any(path[:1] == ("players",) for path, _ in issues):
+        from arena.tournament._teams import team_issues
+
+        issues.extend(team_issues(config))
     if check_bots and config.limits.sandbox:
         from arena.referee import sandbox_unavailable_reason
 

@@ -64,6 +64,12 @@ class BotConfig(BaseModel):
         description="What a 'command' speaks: the arena protocol (default) or UECda 20070, "
         "arena being its server ('{host}' and '{port}' in the command are filled in).",
     )
+    team: str | None = Field(
+        default=None, min_length=1,
+        description="Entrants of one team are never seated at one table (round robin, "
+        "gauntlet, Swiss, league; format sprt, which seats every bot at every set, refuses "
+        "team-mates).",
+    )
     version: str | int | None = Field(
         default=None,
         description="Format league: the entrant's version; a changed version (or command, "
