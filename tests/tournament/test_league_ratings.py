@@ -91,3 +91,22 @@ def test_a_round_robins_records_carry_no_league_and_rate_without_one(tmp_path: P
     run_tournament(config, out=tmp_path / "rr", jobs=1)
     assert all("league" not in r for r in load_records(tmp_path / "rr" / "records.jsonl"))
     assert rate_files(tmp_path / "rr", resamples=10).strengths is None
+
+
+def test_a_malformed_league_field_is_an_error_naming_its_match(tmp_path: Path) -> None:
+    import pytest
+
+    from arena.ratings import RatingsError
+
+    _, out = _league(tmp_path)
+    lines = (out / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[3])
+    record["league"] = {"entrants": [{"label": "greedy", "active": "yes", "anchor": False}]}
+    lines[3] = json.dumps(record)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RatingsError, match=f"match '{record['match_id']}': 'league' must be"):
+        rate_files(bad, resamples=10)
+    run = CliRunner().invoke(main, ["ratings", str(bad)])
+    assert run.exit_code != 0 and "'league' must be an object" in run.output
+    assert "Traceback" not in run.output

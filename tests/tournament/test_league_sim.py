@@ -44,13 +44,15 @@ def test_information_orders_the_top_with_fewer_deals_than_uniform() -> None:
     assert ratio < 0.8, needed
 
 
-def test_adaptive_scheduling_leaves_the_fit_unbiased_but_not_the_mean_score() -> None:
+def test_adaptive_scheduling_keeps_the_fit_near_the_truth_but_not_the_mean_score() -> None:
     # Fixed budget, so stopping plays no part: leagues scheduled by information and uniform
     # ones, the same planted field, without the cards' luck (luck=0: the Plackett-Luce model
     # is then exactly true, so its strengths are the truth to compare with; luck compresses
-    # the fitted scale under any schedule). The fit's error averages out to zero under both
-    # schedules; the mean score of the strongest entrant does not, because the information
-    # schedule gives it strong opponents (this half shows the check can fail).
+    # the fitted scale under any schedule). The fit's mean error stays small under both
+    # schedules and the mean fitted strengths keep the planted order (the information
+    # schedule stretches the scale a little: benchmarks/league.py --bias, docs/ratings.md);
+    # the mean score of the strongest entrant does not, because the information schedule
+    # gives it strong opponents (this half shows the check can fail).
     runs = 24
     errors = {"information": [], "uniform": []}
     scores = {"information": [], "uniform": []}
@@ -67,6 +69,8 @@ def test_adaptive_scheduling_leaves_the_fit_unbiased_but_not_the_mean_score() ->
         err = np.asarray(rows)
         se = err.std(axis=0, ddof=1) / np.sqrt(runs)
         assert np.all(np.abs(err.mean(axis=0)) < 4 * se + 0.05), (choice, err.mean(axis=0), se)
+        fitted = truth + err.mean(axis=0)
+        assert list(np.argsort(-fitted)) == true_order(FIELD), (choice, fitted)
     best = true_order(FIELD)[0]
     gap = (np.mean([s[best] for s in scores["uniform"]])
            - np.mean([s[best] for s in scores["information"]]))
