@@ -10,7 +10,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.ratings import rate_files
+from arena.ratings import rate, rate_files, read_many
 from arena.tournament import run_tournament
 
 from .helpers import load_records
@@ -81,7 +81,9 @@ def test_every_league_record_carries_its_rounds_field(tmp_path: Path) -> None:
         "passer": True}
     first = next(r["league"] for r in records if r["round"] == 0)
     assert all(e["active"] for e in first["entrants"]) and len(first["entrants"]) == 5
-    assert rate_files(out / "records.jsonl", resamples=10).strengths is not None
+    fast = rate_files(out / "records.jsonl", resamples=10).strengths
+    plain = rate(read_many([out / "records.jsonl"]), resamples=10).strengths
+    assert fast is not None and fast == plain  # the typed reader reads the field as the plain
 
 
 def test_a_round_robins_records_carry_no_league_and_rate_without_one(tmp_path: Path) -> None:
