@@ -147,29 +147,55 @@ class FitBias:
 
 def fit_bias(strengths: Sequence[float], table_choice: TableChoice, *, leagues: int, deals: int,
              seed: int = 0, confidence: float = 0.95, resamples: int = 200,
-             luck: float = 0.0) -> FitBias:
+             luck: float = 0.0, replay: bool = False) -> FitBias:
     """Play ``leagues`` planted leagues of one schedule for a fixed budget of ``deals`` (so
     no stopping rule is involved), fit each one's records as ``arena ratings`` does
     (strengths centred on every entrant, a bootstrap over sets) and compare with the planted
     strengths: the per-entrant bias and the coverage of the ``confidence`` intervals.
     ``luck=0`` makes Plackett-Luce the true model, so the planted numbers are what the fit
-    estimates (with the cards' luck the fitted scale is compressed under any schedule)."""
+    estimates (with the cards' luck the fitted scale is compressed under any schedule).
+    ``replay``: fit instead the same tables played again with fresh results, a fixed design
+    as unequal as the schedule's, whose tables no longer depend on the results fitted."""
     truth = np.asarray(strengths, dtype=np.float64) - float(np.mean(strengths))
     errors, held, widths = [], [], []
     for run in range(leagues):
-        rules = LeagueRules(table_choice=table_choice,
-                            confident=0.95, top=3, min_sets=2, deals=deals,
-                            tables_per_round=3, resamples=20)
+        rules = LeagueRules(table_choice=table_choice, confident=0.95, top=3, min_sets=2,
+                            deals=deals, tables_per_round=3, resamples=20)
         league = PlantedLeague(list(strengths), rules, seed=derive(seed, "bias", run),
                                luck=luck)
-        league.run()
-        fit = fit_strengths(league.data(), resamples=resamples,
+        tables: list[Table] = []
+        while (assessment := league.assess()).stop is None:
+            chosen = league.play_round(assessment)
+            if not chosen:
+                break
+            tables += chosen
+        data = league.data()
+        if replay:
+            data = _replayed(tables, strengths, league.deals_per_match, luck,
+                             np.random.default_rng(derive(seed, "bias", run, "replay")))
+        fit = fit_strengths(data, resamples=resamples,
                             seed=derive(seed, "bias", run, "bootstrap"))
         low, high = fit.interval(confidence)
         errors.append(fit.theta - truth)
         held.append((low <= truth) & (truth <= high))
         widths.append(high - low)
     err = np.asarray(errors)
-    return FitBias(table_choice=table_choice, leagues=leagues, deals=deals,
+    return FitBias(table_choice=table_choice + (" replayed" if replay else ""),
+                   leagues=leagues, deals=deals,
                    bias=err.mean(axis=0), se=err.std(axis=0, ddof=1) / np.sqrt(leagues),
                    coverage=float(np.mean(held)), width=float(np.mean(widths)))
+
+
+def _replayed(tables: Sequence[Table], strengths: Sequence[float], deals: int, luck: float,
+              rng: np.random.Generator) -> StageCounts:
+    """The sets of ``tables`` played again with fresh results, reduced for the fit."""
+    theta = np.asarray(strengths, dtype=np.float64)
+    orders = []
+    for table in tables:
+        members = np.asarray(table, dtype=np.int64)
+        orders.append(members[planted_set(theta[members], deals, luck, rng)])
+    rows = np.concatenate(orders)
+    players = rows.shape[1]
+    clusters = np.repeat(np.arange(len(orders)), [len(o) for o in orders]).astype(np.int64)
+    return stage_counts(len(strengths), rows.reshape(-1), np.arange(len(rows)) * players,
+                        np.full(len(rows), players, dtype=np.int64), clusters)

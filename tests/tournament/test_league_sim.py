@@ -91,3 +91,18 @@ def test_the_floor_keeps_every_entrant_in_play() -> None:
     assert min(kept) >= 0.25 * statistics.mean(kept) - 2 and min(kept) > 2, kept
     starved = sets_after(0.0)
     assert min(starved) == 2, starved  # the weak never play beyond min_sets
+
+
+def test_a_replayed_league_plays_the_same_tables_with_other_results() -> None:
+    from arena.tournament._league_sim import _replayed
+
+    rules = LeagueRules(confident=0.95, top=2, min_sets=2, deals=96, tables_per_round=2,
+                        resamples=10)
+    league = PlantedLeague(list(FIELD), rules, seed=3, luck=0.0)
+    tables = []
+    while (assessment := league.assess()).stop is None:
+        tables += league.play_round(assessment)
+    played = league.data()
+    again = _replayed(tables, FIELD, league.deals_per_match, 0.0, np.random.default_rng(1))
+    assert np.array_equal(again.cluster_deals, played.cluster_deals)  # same sets, same seats
+    assert not np.array_equal(again.wins, played.wins)  # fresh results
