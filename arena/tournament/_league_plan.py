@@ -41,7 +41,12 @@ from arena.tournament._config import (
     TournamentConfig,
     read_config,
 )
-from arena.tournament._league import Assessment, LeagueRules, assess, choose_round
+from arena.tournament._league import (
+    Assessment,
+    assess,
+    choose_round,
+    league_rules,
+)
 from arena.tournament._league_status import LeagueStatus
 from arena.tournament._output import TournamentError, refuse_link
 from arena.tournament._plans import Batch
@@ -131,38 +136,6 @@ def apply_field(entrants: Sequence[Entrant], config: TournamentConfig) -> tuple[
             entrant.active = False
             changes.append(f"{entrant.label} retired: no longer in the config")
     return field, changes
-
-
-def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
-    """The core's rules of a config's ``format: {type: league}``."""
-    stop = fmt.stop
-    return LeagueRules(
-        players=players, table_choice=fmt.table_choice, tables_per_round=fmt.tables_per_round,
-        min_sets=fmt.min_sets, floor=fmt.floor,
-        confident=stop.confident if stop is not None else None,
-        top=stop.top or 3 if stop is not None else 3,
-        deals=stop.deals if stop is not None else None, resamples=fmt.resamples,
-    )
-
-
-def league_summary(config: TournamentConfig) -> str:
-    """What ``arena validate`` says of a league: the size of a round and when it stops (its
-    length is not known in advance)."""
-    fmt = config.format
-    assert isinstance(fmt, LeagueFormat)
-    rules = league_rules(fmt, config.players)
-    active = sum(1 for bot in config.bots if not bot.retired)
-    tables = rules.tables(active)
-    size = (f"rounds of {tables} duplicate set{'s' if tables != 1 else ''} "
-            f"({tables * config.players} matches) chosen by {rules.table_choice}")
-    if rules.deals is not None:
-        stop = f"stops after {rules.deals} deals"
-    elif rules.confident is not None:
-        stop = (f"stops once P(order of top {rules.top}) >= {rules.confident:g} with "
-                f"{rules.min_sets} sets for every active entrant")
-    else:
-        stop = "runs until stopped (Ctrl-C; run again to resume)"
-    return f"{active} active, {size}, {stop}"
 
 
 def league_data(results: Results, labels: Sequence[str]) -> StageCounts:

@@ -32,6 +32,7 @@ from arena.tournament._design import (
     round_robin_tables,
     sampled_round_robin,
 )
+from arena.tournament._league import league_summary
 from arena.tournament._sprt import SprtPlan
 from arena.tournament._standings import Standings
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes
@@ -145,8 +146,6 @@ class Schedule:
     def league_summary(self) -> str:
         """A league's round size and stopping rule, in words (its :attr:`total` is 0: its
         rounds are chosen as it goes)."""
-        from arena.tournament._league_plan import league_summary
-
         return league_summary(self.config)
 
     def tables(self, round_: int, history: SwissHistory | None = None) -> Iterator[Table]:

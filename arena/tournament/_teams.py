@@ -30,7 +30,7 @@ from arena.tournament._config._formats import (
 )
 
 if TYPE_CHECKING:
-    from arena.tournament._config import BotConfig, TournamentConfig
+    from arena.tournament._config._models import BotConfig, TournamentConfig
 
 Teams = Mapping[int, str]
 """Entrant index -> team, for the entrants that have one."""
