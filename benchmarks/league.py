@@ -1,6 +1,7 @@
 """Benchmark: deals a league needs to order its top 3, against a uniform round robin.
 
     nice .venv/bin/python benchmarks/league.py [--seeds 5] [--spacing 0.2] [--late 0.1]
+    nice .venv/bin/python benchmarks/league.py --bias 40 [--deals 480]
 
 Twelve planted entrants (strengths ``spacing`` apart, duplicate sets of 4 rotations x 2 deals
 with the cards' luck, arena/tournament/_league_sim.py) play
@@ -19,6 +20,15 @@ others' (counted once it has ``min_sets`` sets: from fewer the bootstrap has too
 resample). The machine's load
 average is printed before and after: the figures are counts of deals, not times, so load
 changes only how long the benchmark takes.
+
+``--bias N`` checks instead that the adaptive schedule leaves the ratings unbiased
+(docs/ratings.md, "A league's leaderboard"): N planted leagues per schedule (information,
+uniform) for a fixed budget of ``--deals`` deals, without the cards' luck (the model then
+exactly true), each fitted from its records alone with a 200-resample bootstrap: per
+schedule, the largest mean error of an entrant's strength and its size in standard errors,
+and the share of 95% intervals that hold the planted strength. A third row fits the
+information schedule's tables played again with fresh results (``information replayed``):
+the same unequal design, no longer chosen from the results it is fitted to.
 """
 
 from __future__ import annotations
@@ -34,8 +44,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from arena.tournament._league import Assessment, LeagueRules
-from arena.tournament._league_sim import PlantedLeague, top_right
+from arena.tournament._league import Assessment, LeagueRules, TableChoice
+from arena.tournament._league_sim import PlantedLeague, fit_bias, top_right
 
 TOP = 3
 MAX_DEALS = 40_000
@@ -52,12 +62,20 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--spacing", type=float, default=0.2)
     parser.add_argument("--late", type=float, default=0.1, help="the late entrant's strength")
+    parser.add_argument("--bias", type=int, default=0, metavar="N",
+                        help="check the fit's bias and coverage over N leagues per schedule")
+    parser.add_argument("--deals", type=int, default=480, help="budget of each --bias league")
     args = parser.parse_args()
     strengths = [args.spacing * (5.5 - i) for i in range(12)]
+    if args.bias:
+        bias(strengths, args.bias, args.deals)
+        return
     print(f"12 entrants, strengths {strengths[0]:+.2f} .. {strengths[-1]:+.2f}; "
           f"load before {os.getloadavg()[0]:.2f}")
     started = time.perf_counter()
-    league_deals, uniform_deals, late_deals = [], [], []
+    league_deals: list[int] = []
+    uniform_deals: list[int] = []
+    late_deals: list[int] = []
     for seed in range(args.seeds):
         row = []
         for choice in ("information", "uniform"):
@@ -91,6 +109,25 @@ def main() -> None:
     print(f"per seed ratio: {np.round(np.divide(league_deals, uniform_deals), 2).tolist()}")
     print(f"late entrant: median {statistics.median(late_deals):.0f} deals until its interval "
           f"is the others' median width")
+    print(f"load after {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.0f} s")
+
+
+def bias(strengths: list[float], leagues: int, deals: int) -> None:
+    """The fit's bias and interval coverage under each schedule (see the module's doc)."""
+    print(f"{leagues} leagues per schedule, {deals} deals each, no luck; "
+          f"load before {os.getloadavg()[0]:.2f}")
+    started = time.perf_counter()
+    runs: list[tuple[TableChoice, bool]] = [("information", False), ("uniform", False),
+                                            ("information", True)]
+    for choice, replay in runs:
+        figures = fit_bias(strengths, choice, leagues=leagues, deals=deals, seed=7,
+                           replay=replay)
+        worst = int(np.argmax(np.abs(figures.bias)))
+        z = np.abs(figures.bias) / figures.se
+        print(f"{figures.table_choice:20s}: largest mean error {figures.bias[worst]:+.3f} "
+              f"(entrant {worst}, {z[worst]:.1f} SE; largest in SE {z.max():.1f} of 12), "
+              f"mean |error| {np.mean(np.abs(figures.bias)):.3f}; 95% intervals hold the "
+              f"truth {figures.coverage:.1%}, mean width {figures.width:.2f}", flush=True)
     print(f"load after {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.0f} s")
 
 

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from arena.cli import InputError, main
 from arena.cli._closing import sandbox_option
+from arena.cli._leaderboard import print_leaderboard, stdout_console
 from arena.ratings import (
     Leaderboard,
     RatingsError,
@@ -33,8 +31,6 @@ from arena.seeds import SEED_LIMIT
 
 if TYPE_CHECKING:
     from arena.tournament import TournamentConfig
-
-_MATRIX_LIMIT = 12  # above this many bots the head-to-head is printed as a pair list
 
 
 @click.command("ratings")
@@ -71,7 +67,7 @@ def ratings_command(
     if as_json:
         click.echo(json.dumps(finite(board.to_dict()), indent=2))
         return
-    print_leaderboard(board, _console(), never_played(board, records))
+    print_leaderboard(board, stdout_console(), never_played(board, records))
 
 
 def never_played(board: Leaderboard, records: Sequence[str]) -> dict[str, str]:
@@ -115,124 +111,6 @@ class SkippedLines:
             line += f" (and {more} more line{'s' if more > 1 else ''} skipped in {files})"
         click.echo(line, err=True)
         self.warned = True
-
-
-def _console() -> Console:
-    """stdout console; when piped, wide enough that a table is not folded into columns of 3
-    (unless ``COLUMNS`` says how wide)."""
-    console = Console(file=sys.stdout, soft_wrap=False)
-    if not console.is_terminal and "COLUMNS" not in os.environ:
-        console = Console(file=sys.stdout, soft_wrap=False, width=160)
-    return console
-
-
-
-
-_DROPPED_FIRST = ("ordinal", "timeouts", "deals", "points", "1st", "mu ± sigma", "place",
-                  "matches")
-"""The leaderboard's columns left out, in this order, until it fits the terminal: rank, bot,
-deal score, its interval and faults always stay (docs/ratings.md says what each one means)."""
-
-
-def print_leaderboard(board: Leaderboard, console: Console,
-                      silent: Mapping[str, str] | None = None) -> None:
-    """The leaderboard and head-to-head tables, for people.
-
-    The leaderboard fits the console's width: the least important columns are left out
-    (``_DROPPED_FIRST``) and a line says which. ``silent``: the bots that never made a move,
-    with their first fault line (:func:`never_played`), marked in the table and listed under
-    it.
-    """
-    silent = silent or {}
-    unit = {"set": "duplicate sets", "match": "matches", "mixed": "sets and matches"}
-    title = (
-        f"{board.matches} matches, {board.deals} deals; intervals: {board.confidence:.0%} "
-        f"bootstrap over {board.clusters} {unit[board.cluster_kind]}"
-    )
-    interval = f"{board.confidence:.0%} interval"
-    columns: dict[str, list[str]] = {name: [] for name in (
-        "rank", "bot", "deal score", interval, "mu ± sigma", "ordinal", "matches", "deals",
-        "place", "points", "1st", "faults", "timeouts")}
-    for line in board.bots:
-        row = {
-            "rank": (f"{line.rank}" if line.rank_best == line.rank_worst
-                     else f"{line.rank} ({line.rank_best}-{line.rank_worst})"),
-            "bot": line.label + (" (never played)" if line.label in silent else ""),
-            "deal score": f"{line.score:.3f}",
-            interval: f"{line.score_low:.3f}-{line.score_high:.3f}",
-            "mu ± sigma": f"{line.mu:.1f} ± {line.sigma:.1f}",
-            "ordinal": f"{line.ordinal:.1f}",
-            "matches": str(line.matches),
-            "deals": str(line.deals),
-            "place": f"{line.mean_place:.2f}",
-            "points": f"{line.mean_points:.2f}",
-            "1st": f"{line.first_rate:.0%}",
-            "faults": str(line.faults) if line.faults else "-",
-            "timeouts": str(line.timeouts) if line.timeouts else "-",
-        }
-        for name, cell in row.items():
-            columns[name].append(cell)
-    dropped: list[str] = []
-    table = _board_table(title, columns)
-    unbounded = console.options.update_width(10_000)
-    for name in _DROPPED_FIRST:
-        if console.measure(table, options=unbounded).maximum <= console.width:
-            break
-        dropped.append(name)
-        del columns[name]
-        table = _board_table(title, columns)
-    if dropped:
-        table.caption = f"left out at this width: {', '.join(dropped)} (see --json)"
-        table.caption_justify = "left"
-    console.print(table)
-    for label, fault in silent.items():
-        console.print(f"{label} never played a move: {fault.removeprefix(label + ': ')}",
-                      soft_wrap=True, highlight=False, markup=False)
-    if board.duplicates:
-        console.print(f"({board.duplicates} records repeated a match id and were counted once)")
-    h2h = board.head_to_head
-    if len(h2h.labels) < 2:
-        return
-    if len(h2h.labels) <= _MATRIX_LIMIT:
-        grid = Table(
-            title="head to head: share of shared deals the row bot finished ahead (deals)",
-            header_style="bold",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-        )
-        grid.add_column("")
-        for label in h2h.labels:
-            grid.add_column(label, justify="right")
-        for i, row_label in enumerate(h2h.labels):
-            cells = []
-            for j in range(len(h2h.labels)):
-                won, lost = h2h.ahead[i][j], h2h.ahead[j][i]
-                cells.append("" if i == j or won + lost == 0
-                             else f"{won / (won + lost):.0%} ({won + lost})")
-            grid.add_row(row_label, *cells)
-        console.print(grid)
-        return
-    pairs = Table(title="head to head (pairs that shared a table)", header_style="bold",
-                  title_justify="left", box=box.SIMPLE_HEAD)
-    for name in ("bot", "opponent", "ahead", "behind", "shared", "rate"):
-        pairs.add_column(name, justify="left" if name in ("bot", "opponent") else "right")
-    for pair in h2h.pairs():
-        pairs.add_row(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
-                      f"{pair.a_rate:.1%}")
-    console.print(pairs)
-
-
-def _board_table(title: str, columns: Mapping[str, list[str]]) -> Table:
-    table = Table(title=title, header_style="bold", title_justify="left", box=box.SIMPLE_HEAD)
-    for name, cells in columns.items():
-        # Where space is short, headers wrap and labels fold past 20 characters; the
-        # other cells (numbers) never do.
-        widest = max(map(len, cells), default=0)
-        table.add_column(name, justify="left" if name == "bot" else "right", overflow="fold",
-                         min_width=min(20, widest) if name == "bot" else widest)
-    for row in zip(*columns.values(), strict=True):
-        table.add_row(*row)
-    return table
 
 
 # Where a config key of ab_config came from on the command line.

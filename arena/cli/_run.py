@@ -263,6 +263,12 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
     status = final_sprt(result)
     if status is not None:
         console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
+    if result.league is not None:  # the league ranks by strengths (as arena ratings does)
+        from arena.cli._leaderboard import strengths_table
+
+        console.print(strengths_table(result.league["ratings"], title=(
+            f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals")))
+        console.print(LeagueStatus(**result.league).line(), soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
 
 
@@ -317,6 +323,8 @@ def validate_command(config: str | None, schema: bool) -> None:
         extra = f", {plan.challenger} against {against}"
         matches = (f"duplicate sets of {plan.set_size} matches, at most {plan.max_sets} sets "
                    f"({total} matches)")
+    if cfg.format.type == "league":
+        matches = schedule.league_summary()
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
         f"{extra}, {matches}"

@@ -13,6 +13,7 @@ from arena.seeds import bootstrap_rng
 
 from ._bootstrap import balanced_strata, bootstrap_ratio
 from ._head_to_head import HeadToHead, head_to_head_arrays
+from ._league_board import StrengthBoard, rate_league
 from ._plackett_luce import PlackettLuceParams, Z, rate_deals
 from ._results import Arrays, Results
 from ._scan import read_results
@@ -58,6 +59,7 @@ class Leaderboard:
     confidence: float
     resamples: int
     duplicates: int  # records skipped because their match id was seen before
+    strengths: StrengthBoard | None = None  # a league's records: its own leaderboard
 
     def bot(self, label: str) -> BotRating:
         """The line of one bot (KeyError if absent)."""
@@ -82,6 +84,7 @@ class Leaderboard:
             "duplicates": self.duplicates,
             "bots": self.rows(),
             "head_to_head": self.head_to_head.to_dict(),
+            "league": self.strengths.to_dict() if self.strengths is not None else None,
         }
 
 
@@ -192,6 +195,7 @@ def rate_results(
         confidence=confidence,
         resamples=resamples,
         duplicates=results.duplicates,
+        strengths=rate_league(results, confidence=confidence, resamples=resamples, seed=seed),
     )
 
 

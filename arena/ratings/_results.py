@@ -11,10 +11,13 @@ import re
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from ._league_board import LeagueField
 
 
 class RatingsError(ValueError):
@@ -73,6 +76,8 @@ class Results:
         self.duplicates = 0
         self.skipped = 0
         self._with_set = 0
+        self.league: LeagueField | None = None
+        """A league's field as its latest round's records carry it (``None``: no league)."""
 
     def __len__(self) -> int:
         """Number of deals held."""
@@ -158,9 +163,21 @@ class Results:
             raise
         except (TypeError, KeyError, IndexError, ValueError) as exc:
             raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
+        self.note_league(record.get("league"), record.get("round"), where)
         self._label.extend(rows)
         self._points.extend(points_column)
         self._store(key, record.get("set"), ids, len(sizes), faults, timeouts)
+
+    def note_league(self, data: Any, round_: Any, where: str) -> None:
+        """Keep a league record's field if its round is the latest seen (docs/records.md,
+        ``league``); ``None`` (no league) is passed over."""
+        if data is None:
+            return
+        from ._league_board import LeagueField
+
+        number = round_ if isinstance(round_, int) and not isinstance(round_, bool) else -1
+        if self.league is None or number > self.league.round:
+            self.league = LeagueField.parse(data, number, where)
 
     def _store(
         self, key: tuple[str, str], set_id: Any, ids: list[int], deals: int, faults: list[int],

@@ -78,6 +78,8 @@ class _Record(msgspec.Struct):
     deals: list[_Deal] | None = None
     ranking: list[int] | None = None
     scores: list[float] | None = None
+    round: Any = None
+    league: Any = None  # a league's field (docs/records.md), checked by Results.note_league
 
 
 _DECODER = msgspec.json.Decoder(_Record)
@@ -184,6 +186,8 @@ class _Reader:
         if not _well_formed(record, n):
             return False
         timed_out = [fault.seat for fault in faults if fault.kind == "timeout"]
+        if record.league is not None:
+            results.note_league(record.league, record.round, f"match {match_id!r}")
         ids = [results._label_id(seat.label) for seat in seats]
         self._bases.extend([len(self._ids)] * len(deals))
         self._ids.extend(ids)

@@ -33,13 +33,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from arena.ratings import StageCounts, StrengthFit, fit_strengths
 from arena.seeds import derive
 from arena.seeds import rng as seeded_rng
+from arena.tournament._config._formats import LeagueFormat
+
+if TYPE_CHECKING:
+    from arena.tournament._config._models import TournamentConfig
 
 TableChoice = Literal["information", "uniform"]
 Table = tuple[int, ...]
@@ -251,3 +255,35 @@ def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, 
         plays[table] = plays.get(table, 0) + 1
         tables.append(table)
     return tables
+
+
+def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
+    """The core's rules of a config's ``format: {type: league}``."""
+    stop = fmt.stop
+    return LeagueRules(
+        players=players, table_choice=fmt.table_choice, tables_per_round=fmt.tables_per_round,
+        min_sets=fmt.min_sets, floor=fmt.floor,
+        confident=stop.confident if stop is not None else None,
+        top=stop.top or 3 if stop is not None else 3,
+        deals=stop.deals if stop is not None else None, resamples=fmt.resamples,
+    )
+
+
+def league_summary(config: TournamentConfig) -> str:
+    """What ``arena validate`` says of a league: the size of a round and when it stops (its
+    length is not known in advance)."""
+    fmt = config.format
+    assert isinstance(fmt, LeagueFormat)
+    rules = league_rules(fmt, config.players)
+    active = sum(1 for bot in config.bots if not bot.retired)
+    tables = rules.tables(active)
+    size = (f"rounds of {tables} duplicate set{'s' if tables != 1 else ''} "
+            f"({tables * config.players} matches) chosen by {rules.table_choice}")
+    if rules.deals is not None:
+        stop = f"stops after {rules.deals} deals"
+    elif rules.confident is not None:
+        stop = (f"stops once P(order of top {rules.top}) >= {rules.confident:g} with "
+                f"{rules.min_sets} sets for every active entrant")
+    else:
+        stop = "runs until stopped (Ctrl-C; run again to resume)"
+    return f"{active} active, {size}, {stop}"

@@ -26,9 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from arena.ratings import Results, StageCounts, stage_counts
+from arena.ratings import (
+    LeagueEntrant,
+    LeagueField,
+    Results,
+    StageCounts,
+    league_counts,
+    strength_board,
+)
 from arena.tournament._config import (
     BotConfig,
     ConfigError,
@@ -36,7 +41,12 @@ from arena.tournament._config import (
     TournamentConfig,
     read_config,
 )
-from arena.tournament._league import Assessment, LeagueRules, assess, choose_round
+from arena.tournament._league import (
+    Assessment,
+    assess,
+    choose_round,
+    league_rules,
+)
 from arena.tournament._league_status import LeagueStatus
 from arena.tournament._output import TournamentError, refuse_link
 from arena.tournament._plans import Batch
@@ -49,7 +59,7 @@ if TYPE_CHECKING:
 LEAGUE_LOG = "league.jsonl"
 """The league's config history in the output folder: one line per round chosen."""
 
-_IDENTITY_EXCLUDE = {"label", "retired", "anchor"}
+_IDENTITY_EXCLUDE = {"label", "retired", "anchor", "team"}
 
 
 @dataclass
@@ -64,7 +74,8 @@ class Entrant:
 
     @property
     def identity(self) -> str:
-        """What makes a version: everything of the entry but its label and league keys."""
+        """What makes a version: everything of the entry but its label, team and league
+        keys."""
         return bot_identity(self.bot)
 
     def seat(self) -> Seat:
@@ -117,6 +128,7 @@ def apply_field(entrants: Sequence[Entrant], config: TournamentConfig) -> tuple[
             changes.append(f"{latest.label} retired")
         elif not latest.active and not bot.retired:
             changes.append(f"{latest.label} returned")
+        latest.bot = data  # the same version: its team may have changed
         latest.active = not bot.retired
         latest.anchor = bot.anchor
     for entrant in field:
@@ -126,29 +138,9 @@ def apply_field(entrants: Sequence[Entrant], config: TournamentConfig) -> tuple[
     return field, changes
 
 
-def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
-    """The core's rules of a config's ``format: {type: league}``."""
-    stop = fmt.stop
-    return LeagueRules(
-        players=players, table_choice=fmt.table_choice, tables_per_round=fmt.tables_per_round,
-        min_sets=fmt.min_sets, floor=fmt.floor,
-        confident=stop.confident if stop is not None else None,
-        top=stop.top or 3 if stop is not None else 3,
-        deals=stop.deals if stop is not None else None, resamples=fmt.resamples,
-    )
-
-
 def league_data(results: Results, labels: Sequence[str]) -> StageCounts:
     """Every deal of ``results`` reduced for the fit, bots numbered as in ``labels``."""
-    arrays = results.arrays()
-    index = {label: i for i, label in enumerate(labels)}
-    try:
-        remap = np.asarray([index[label] for label in arrays.labels], dtype=np.int64)
-    except KeyError as exc:
-        raise ValueError(f"a record seats {exc.args[0]!r}, no entrant of this league") from None
-    label = remap[arrays.label] if len(arrays.label) else arrays.label
-    return stage_counts(len(labels), label, arrays.deal_start, arrays.deal_size,
-                        arrays.deal_cluster)
+    return league_counts(results, labels)
 
 
 class LeaguePlan:
@@ -173,6 +165,7 @@ class LeaguePlan:
         self.played: dict[tuple[int, ...], int] = {}
         self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
         self._round = 0
+        self._fields: dict[int, dict[str, Any]] = {}  # per round: the records' ``league``
         self._matches = 0
         self._fmt = self._format(self.config)
         self._rules = league_rules(self._fmt, self.config.players)
@@ -199,6 +192,14 @@ class LeaguePlan:
     def total(self) -> int:
         """The matches chosen so far (a league's length is not known in advance)."""
         return self._matches
+
+    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A record of this league with its round's field (``league``, docs/records.md): what
+        ``arena ratings`` needs to rank as the league does, from the records alone."""
+        field = self._fields.get(record.get("round", -1))
+        if field is None or record.get("type") != "match":
+            return record
+        return {**record, "league": field}
 
     def report(self, reporter: Reporter) -> None:
         """Nothing beyond the standings between rounds (each round's state is told when it
@@ -229,8 +230,9 @@ class LeaguePlan:
         self.reporter.league(self.status)
         if assessment.stop is not None:
             return None
+        teams = {i: str(e.bot["team"]) for i, e in enumerate(self.field) if e.bot.get("team")}
         tables = choose_round(assessment, self._rules, seed=self.schedule.seed,
-                              round_index=round_, played=self.played)
+                              round_index=round_, played=self.played, teams=teams)
         if not tables:
             return None
         self._keep(round_, tables)
@@ -271,15 +273,20 @@ class LeaguePlan:
         return assess(data, active, self._rules, seed=self.schedule.seed, round_index=round_,
                       anchors=anchors)
 
+    def _entrants(self) -> list[LeagueEntrant]:
+        return [LeagueEntrant(e.label, e.active, e.anchor) for e in self.field]
+
     def _status(self, round_: int, assessment: Assessment) -> LeagueStatus:
-        fit = assessment.fit
-        low, high = fit.interval(0.95)
-        ratings = [
-            {"label": e.label, "strength": round(float(fit.theta[i]), 6),
-             "low": round(float(low[i]), 6), "high": round(float(high[i]), 6),
-             "sets": int(fit.sets[i]), "active": e.active}
-            for i, e in enumerate(self.field)
-        ]
+        board = strength_board(assessment.fit, self._entrants(), confidence=0.95,
+                               resamples=self._rules.resamples, top=self._rules.top)
+        lines = {line.label: line for line in board.lines}
+        ratings = []
+        for e in self.field:  # field order
+            line = lines[e.label]
+            ratings.append({"label": e.label, "strength": round(line.strength, 6),
+                            "low": round(line.low, 6), "high": round(line.high, 6),
+                            "sets": line.sets, "deals": line.deals, "active": e.active,
+                            "anchor": e.anchor})
         return LeagueStatus(
             round=round_, deals=assessment.deals, top=self._rules.top,
             confident=self._rules.confident, p_top=assessment.p_top, stop=assessment.stop,
@@ -300,6 +307,8 @@ class LeaguePlan:
 
     def _count(self, tables: Sequence[tuple[int, ...]]) -> None:
         self.labels = [e.label for e in self.field]
+        self._fields[self._round] = LeagueField(
+            self._round, tuple(self._entrants()), self._rules.top, self._rules.confident).to_dict()
         for table in tables:
             key = tuple(sorted(table))
             self.played[key] = self.played.get(key, 0) + 1

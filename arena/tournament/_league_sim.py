@@ -20,9 +20,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from arena.ratings import StageCounts, stage_counts
+from arena.ratings import StageCounts, fit_strengths, stage_counts
 from arena.seeds import derive
-from arena.tournament._league import Assessment, LeagueRules, Table, assess, choose_round
+from arena.tournament._league import (
+    Assessment,
+    LeagueRules,
+    Table,
+    TableChoice,
+    assess,
+    choose_round,
+)
 
 LUCK = 1.0
 """Standard deviation of the cards' contribution to a seat's draw in one deal."""
@@ -123,3 +130,72 @@ def true_order(strengths: Sequence[float], among: Sequence[int] | None = None) -
 def top_right(assessment: Assessment, strengths: Sequence[float], top: int) -> bool:
     """Whether the league's best ``top`` are the planted best ``top``, in order."""
     return assessment.order[:top] == true_order(strengths, assessment.active)[:top]
+
+
+@dataclass(frozen=True)
+class FitBias:
+    """How the fitted strengths of many planted leagues of one schedule miss the truth."""
+
+    table_choice: str
+    leagues: int
+    deals: int  # the fixed budget of each league
+    bias: npt.NDArray[np.float64]  # per entrant: mean of (fitted - planted), centred
+    se: npt.NDArray[np.float64]  # per entrant: its standard error over the leagues
+    coverage: float  # share of (league, entrant) whose interval holds the planted strength
+    width: float  # mean width of those intervals
+
+
+def fit_bias(strengths: Sequence[float], table_choice: TableChoice, *, leagues: int, deals: int,
+             seed: int = 0, confidence: float = 0.95, resamples: int = 200,
+             luck: float = 0.0, replay: bool = False) -> FitBias:
+    """Play ``leagues`` planted leagues of one schedule for a fixed budget of ``deals`` (so
+    no stopping rule is involved), fit each one's records as ``arena ratings`` does
+    (strengths centred on every entrant, a bootstrap over sets) and compare with the planted
+    strengths: the per-entrant bias and the coverage of the ``confidence`` intervals.
+    ``luck=0`` makes Plackett-Luce the true model, so the planted numbers are what the fit
+    estimates (with the cards' luck the fitted scale is compressed under any schedule).
+    ``replay``: fit instead the same tables played again with fresh results, a fixed design
+    as unequal as the schedule's, whose tables no longer depend on the results fitted."""
+    truth = np.asarray(strengths, dtype=np.float64) - float(np.mean(strengths))
+    errors, held, widths = [], [], []
+    for run in range(leagues):
+        rules = LeagueRules(table_choice=table_choice, confident=0.95, top=3, min_sets=2,
+                            deals=deals, tables_per_round=3, resamples=20)
+        league = PlantedLeague(list(strengths), rules, seed=derive(seed, "bias", run),
+                               luck=luck)
+        tables: list[Table] = []
+        while (assessment := league.assess()).stop is None:
+            chosen = league.play_round(assessment)
+            if not chosen:
+                break
+            tables += chosen
+        data = league.data()
+        if replay:
+            data = _replayed(tables, strengths, league.deals_per_match, luck,
+                             np.random.default_rng(derive(seed, "bias", run, "replay")))
+        fit = fit_strengths(data, resamples=resamples,
+                            seed=derive(seed, "bias", run, "bootstrap"))
+        low, high = fit.interval(confidence)
+        errors.append(fit.theta - truth)
+        held.append((low <= truth) & (truth <= high))
+        widths.append(high - low)
+    err = np.asarray(errors)
+    return FitBias(table_choice=table_choice + (" replayed" if replay else ""),
+                   leagues=leagues, deals=deals,
+                   bias=err.mean(axis=0), se=err.std(axis=0, ddof=1) / np.sqrt(leagues),
+                   coverage=float(np.mean(held)), width=float(np.mean(widths)))
+
+
+def _replayed(tables: Sequence[Table], strengths: Sequence[float], deals: int, luck: float,
+              rng: np.random.Generator) -> StageCounts:
+    """The sets of ``tables`` played again with fresh results, reduced for the fit."""
+    theta = np.asarray(strengths, dtype=np.float64)
+    orders = []
+    for table in tables:
+        members = np.asarray(table, dtype=np.int64)
+        orders.append(members[planted_set(theta[members], deals, luck, rng)])
+    rows = np.concatenate(orders)
+    players = rows.shape[1]
+    clusters = np.repeat(np.arange(len(orders)), [len(o) for o in orders]).astype(np.int64)
+    return stage_counts(len(strengths), rows.reshape(-1), np.arange(len(rows)) * players,
+                        np.full(len(rows), players, dtype=np.int64), clusters)

@@ -61,6 +61,11 @@ class Plan(Protocol):
         """The next batch, from the records added so far; None when the plan is done."""
         ...
 
+    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A record just played, as it is written: with what the format adds to it (a
+        league's field), else as it is."""
+        ...
+
     @property
     def finished(self) -> bool:
         """Whether the plan wants no more of the current batch: the run stops pulling its
@@ -109,6 +114,10 @@ class _Fixed:
     def total(self) -> int:
         """Every match of the schedule."""
         return self.schedule.total
+
+    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Nothing to add."""
+        return record
 
     def report(self, reporter: Reporter) -> None:
         """Nothing beyond the standings."""
@@ -199,6 +208,10 @@ class SprtTest:
         self._news: list[SprtStatus] = []
         self._started = False
         self._given = False
+
+    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Nothing to add."""
+        return record
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Feed the test (``ValueError`` for a record of no set of this test)."""

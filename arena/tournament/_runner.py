@@ -261,7 +261,8 @@ class Run:
             # closing(): an exception here (Ctrl-C), or the plan's stopping rule, stops
             # the executor at once and drops the matches in flight unwritten.
             with closing(self.executor.run(todo)) as results:
-                for record in results:
+                for played in results:
+                    record = plan.annotate(played)
                     writer.write(record)
                     self.played += 1
                     self._take(plan, record)

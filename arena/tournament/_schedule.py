@@ -32,9 +32,11 @@ from arena.tournament._design import (
     round_robin_tables,
     sampled_round_robin,
 )
+from arena.tournament._league import league_summary
 from arena.tournament._sprt import SprtPlan
 from arena.tournament._standings import Standings
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes
+from arena.tournament._teams import apart, mates, team_map
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class Schedule:
         self.labels = config.labels
         self.name = config.name
         self._seats = [bot.seat() for bot in config.bots]
+        self.teams = team_map(config.bots)
+        """Entrant index -> team: team-mates are never seated at one table (_teams.py)."""
         self._rules = Rules.from_dict(config.rules_mapping())
         self._limits = config.limits.limits()
 
@@ -129,7 +133,9 @@ class Schedule:
         if isinstance(fmt, SwissFormat):
             sizes, _ = table_sizes(n, k, fmt.odd)
             return fmt.rounds * (sum(sizes) if dup else len(sizes)) * self.config.repeat
-        if isinstance(fmt, RoundRobinFormat):
+        if self.teams:  # the tables that keep team-mates apart: counted by making them
+            tables = sum(1 for _ in self._design())
+        elif isinstance(fmt, RoundRobinFormat):
             tables = round_robin_tables(n, k, fmt.max_tables)
         else:
             challengers = len(fmt.challengers)
@@ -137,29 +143,44 @@ class Schedule:
             tables = challengers * round_robin_tables(field, k - 1, fmt.max_tables)
         return tables * (k if dup else 1) * self.config.repeat
 
+    def league_summary(self) -> str:
+        """A league's round size and stopping rule, in words (its :attr:`total` is 0: its
+        rounds are chosen as it goes)."""
+        return league_summary(self.config)
+
     def tables(self, round_: int, history: SwissHistory | None = None) -> Iterator[Table]:
         """The tables of round ``round_`` (Swiss rounds need the history of earlier ones)."""
         self._check_seed()
         fmt = self.config.format
-        n, k = len(self.labels), self.config.players
-        if isinstance(fmt, RoundRobinFormat):
-            if fmt.max_tables is None:
-                design = full_round_robin(n, k)
-            else:
-                design = sampled_round_robin(n, k, fmt.max_tables, self.seed)
-            for t, bots in enumerate(design):
-                yield Table(f"{self.name}-t{t}", bots, None)
-        elif isinstance(fmt, SprtFormat):
+        if isinstance(fmt, SprtFormat):
             raise ValueError("an sprt tournament is played in sets: see sprt_plan()")
         elif isinstance(fmt, LeagueFormat):
             raise ValueError("a league chooses its tables round by round: see LeaguePlan")
-        elif isinstance(fmt, GauntletFormat):
-            for t, bots in enumerate(self._gauntlet()):
+        elif isinstance(fmt, RoundRobinFormat | GauntletFormat):
+            for t, bots in enumerate(self._design()):
                 yield Table(f"{self.name}-t{t}", bots, None)
         else:
             if history is None:
                 raise ValueError("Swiss rounds are formed from the history of earlier rounds")
             yield from self.swiss_tables(round_, history)[0]
+
+    def _design(self) -> Iterator[tuple[int, ...]]:
+        """The tables of a round robin or gauntlet, seat order; with teams, those that keep
+        team-mates apart, seated again so each bot's seat counts stay within one."""
+        fmt = self.config.format
+        n, k = len(self.labels), self.config.players
+        design: Iterator[tuple[int, ...]]
+        if isinstance(fmt, GauntletFormat):
+            design = iter(self._gauntlet())
+        else:
+            assert isinstance(fmt, RoundRobinFormat)
+            design = (full_round_robin(n, k) if fmt.max_tables is None
+                      else sampled_round_robin(n, k, fmt.max_tables, self.seed))
+        if not self.teams:
+            yield from design
+            return
+        kept = [table for table in design if apart(table, self.teams)]
+        yield from equitable_seats(kept, k) if kept else []
 
     def swiss_tables(self, round_: int, history: SwissHistory) -> tuple[list[Table], list[int]]:
         """The tables and byes of Swiss round ``round_`` (see :meth:`swiss_round`)."""
@@ -181,7 +202,8 @@ class Schedule:
         byes = choose_byes(order, history.byes, bye_count)
         playing = [b for b in order if b not in byes]
         tables = pair_round(
-            playing, sizes, history.met, history.seat_counts, scores=history.scores()
+            playing, sizes, history.met, history.seat_counts, scores=history.scores(),
+            mates=mates(n, self.teams),
         )
         return tables, byes
 

@@ -112,3 +112,43 @@ def test_editing_the_config_during_a_league_adds_retires_and_versions(tmp_path: 
     # resumed from the records and league.jsonl: nothing replayed, the same history
     again = run_tournament(config, out=tmp_path / "out", jobs=1)
     assert again.played == 0 and again.league == result.league
+
+
+def test_validate_says_how_a_league_plays_and_stops(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    budget = CliRunner().invoke(main, ["validate", str(_config(tmp_path, FIELD, deals=90))])
+    assert budget.exit_code == 0, budget.output
+    assert "5 active, rounds of 1 duplicate set (3 matches) chosen by information" in (
+        budget.output)
+    assert budget.output.rstrip().endswith("stops after 90 deals")
+    assert "0 matches" not in budget.output
+    path = tmp_path / "confident.yaml"
+    path.write_text(HEAD.replace("{deals: DEALS}", "{confident: 0.9, top: 2}").replace(
+        "min_sets: 2", "min_sets: 2, tables_per_round: 3") + "bots: [greedy, random, lowest, "
+        "{name: highest, retired: true}]\n", encoding="utf-8")
+    confident = CliRunner().invoke(main, ["validate", str(path)])
+    assert confident.exit_code == 0, confident.output
+    assert ("3 active, rounds of 3 duplicate sets (9 matches) chosen by information, stops "
+            "once P(order of top 2) >= 0.9 with 2 sets for every active entrant") in (
+                confident.output)
+
+
+def test_teams_set_while_a_league_runs_seat_mates_apart_from_the_next_round(
+        tmp_path: Path) -> None:
+    config = _config(tmp_path, FIELD, deals=120)
+    text = config.read_text()
+    teamed = text.replace("greedy,", "{name: greedy, team: t},").replace(
+        "lowest,", "{name: lowest, team: t},")
+    impossible = teamed.replace("random,", "{name: random, team: t},", 1).replace(
+        "highest]", "{name: highest, team: t}]")  # 2 teams for tables of 3: refused
+    editor = _Editor(config, {6: teamed, 8: impossible})
+    run_tournament(config, out=tmp_path / "out", jobs=1, reporter=editor)
+    assert not any("joined" in n or "retired" in n for n in editor.notes[1:]), editor.notes
+    refused = [n for n in editor.notes if n.startswith("config not applied")]
+    assert refused and "no table of 3 keeps team-mates apart" in refused[0]
+    together = {r["round"] for r in load_records(tmp_path / "out" / "records.jsonl")
+                if {"greedy", "lowest"} <= {s["label"] for s in r["seats"]}}
+    assert together and max(together) < 6  # met before the team, never after

@@ -165,6 +165,7 @@ def test_when_the_search_gives_up_swaps_still_seat_everyone_once(
     seed: int, k: int, n: int
 ) -> None:
     from arena.tournament._swiss import _greedy
+    from arena.tournament._swiss_swaps import Meetings
 
     rng = random.Random(seed)
     met: list[set[int]] = [set() for _ in range(n)]
@@ -176,7 +177,7 @@ def test_when_the_search_gives_up_swaps_still_seat_everyone_once(
     order = list(range(n - n % k))
     tables = pair_round(order, sizes, met, [[0] * k for _ in range(n)], budget=0)
     assert sorted(b for t in tables for b in t) == order
-    greedy = _greedy(order, sizes, met)
+    greedy = _greedy(order, sizes, Meetings(met, None))
 
     def repeats(ts: list[Any]) -> int:
         return sum(b in met[a] for t in ts for a, b in combinations(t, 2))

@@ -1,6 +1,6 @@
-"""The tournament config: models (:mod:`._models`), YAML read once and bounded
-(:mod:`._yaml`), the one validation path (:mod:`._checks`) and its one-line errors
-(:mod:`._errors`). See docs/tournaments.md, "The config"."""
+"""The tournament config: models (:mod:`._models`, the formats' in :mod:`._formats`), YAML
+read once and bounded (:mod:`._yaml`), the one validation path (:mod:`._checks`) and its
+one-line errors (:mod:`._errors`). See docs/tournaments.md, "The config"."""
 
 from arena.tournament._config._checks import (
     load_config,
@@ -9,16 +9,18 @@ from arena.tournament._config._checks import (
     validate_config,
 )
 from arena.tournament._config._errors import ConfigError, ConfigIssue
-from arena.tournament._config._models import (
-    BotConfig,
-    DaskExecutorConfig,
+from arena.tournament._config._formats import (
     GauntletFormat,
     LeagueFormat,
-    LimitsConfig,
-    LocalExecutorConfig,
     RoundRobinFormat,
     SprtFormat,
     SwissFormat,
+)
+from arena.tournament._config._models import (
+    BotConfig,
+    DaskExecutorConfig,
+    LimitsConfig,
+    LocalExecutorConfig,
     TournamentConfig,
     config_schema,
 )

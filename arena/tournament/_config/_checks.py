@@ -26,15 +26,14 @@ from arena.tournament._config._errors import (
     dotted,
     pydantic_issue,
 )
-from arena.tournament._config._models import (
+from arena.tournament._config._formats import (
     GauntletFormat,
     LeagueFormat,
     RoundRobinFormat,
     SprtFormat,
     SwissFormat,
-    TournamentConfig,
-    short_bot,
 )
+from arena.tournament._config._models import TournamentConfig, short_bot
 from arena.tournament._config._yaml import (
     YamlProblem,
     duplicate_keys,
@@ -192,6 +191,10 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
     if isinstance(fmt, GauntletFormat):
         issues.extend(_gauntlet_issues(config, fmt, seen))
     issues.extend(_league_issues(config))
+    if not any(path[:1] == ("players",) for path, _ in issues):
+        from arena.tournament._teams import team_issues
+
+        issues.extend(team_issues(config))
     if check_bots and config.limits.sandbox:
         from arena.referee import sandbox_unavailable_reason
 

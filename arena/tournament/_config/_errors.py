@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
+from arena.tournament._config._formats import FORMAT_MODELS
 from arena.tournament._config._models import (
     EXECUTOR_MODELS,
-    FORMAT_MODELS,
     BotConfig,
     LimitsConfig,
     TournamentConfig,
