@@ -84,12 +84,13 @@ class RateMeter:
         rate = self.rate()
         return None if not rate else (total - self.done) / rate
 
-    def describe(self, total: int) -> str:
-        """``elapsed 0:01:24  left 0:00:40  21.3 matches/s``."""
+    def describe(self, total: int | None) -> str:
+        """``elapsed 0:01:24  left 0:00:40  21.3 matches/s``; no time left without a total
+        (a league, whose length is not known in advance)."""
         rate = self.rate()
         rate_text = "-- matches/s" if rate is None else f"{rate:,.1f} matches/s"
-        return (f"elapsed {clock_text(self.elapsed())}  left "
-                f"{clock_text(self.remaining(total))}  {rate_text}")
+        left = "" if total is None else f"left {clock_text(self.remaining(total))}  "
+        return f"elapsed {clock_text(self.elapsed())}  {left}{rate_text}"
 
 
 class TimingColumn(ProgressColumn):
@@ -100,8 +101,19 @@ class TimingColumn(ProgressColumn):
         self.meter = meter
 
     def render(self, task: Task) -> Text:
-        total = int(task.total) if task.total is not None else self.meter.done
+        total = int(task.total) if task.total is not None else None
         return Text(self.meter.describe(total), style="cyan")
+
+
+def plan_lines(total: int, done: int, jobs: int, *, sprt: bool) -> list[str]:
+    """What a run will do, as its first lines say it. ``total`` is 0 for a league, whose
+    matches are chosen round by round (its rounds' lines follow)."""
+    if not total and not sprt:
+        lines = [f"resuming: {done} matches already recorded"] if done else []
+        return [*lines, f"a league: matches chosen round by round, on {jobs} worker(s)"]
+    lines = [f"resuming: {done} of {total} matches already recorded"] if done else []
+    most = "at most " if sprt else ""
+    return [*lines, f"{most}{total} matches on {jobs} worker(s)"]
 
 
 class LineReporter(Reporter):
@@ -126,10 +138,8 @@ class LineReporter(Reporter):
         self.meter.start(done)
         self._last_time = self.clock()
         self._last_tenth = self._tenth(done)
-        if done:
-            self.console.print(f"resuming: {done} of {total} matches already recorded")
-        most = "at most " if self.is_sprt else ""
-        self.console.print(f"{most}{total} matches on {jobs} worker(s)")
+        for line in plan_lines(total, done, jobs, sprt=self.is_sprt):
+            self.console.print(line)
 
     def sprt(self, status: SprtStatus) -> None:
         """Keep the test's latest status for the next line."""
@@ -153,9 +163,12 @@ class LineReporter(Reporter):
 
     def line(self) -> str:
         """``demo: 120/1800 matches (6.7%)  elapsed ...  left ...  rate``."""
-        share = self.meter.done / self.total if self.total else 1.0
-        text = (f"{self.name}: {self.meter.done}/{self.total} matches ({share:.1%})  "
-                f"{self.meter.describe(self.total)}")
+        if self.total:
+            share = self.meter.done / self.total
+            text = (f"{self.name}: {self.meter.done}/{self.total} matches ({share:.1%})  "
+                    f"{self.meter.describe(self.total)}")
+        else:  # a league: its matches are chosen round by round
+            text = f"{self.name}: {self.meter.done} matches  {self.meter.describe(None)}"
         if self.status is not None:
             text += f"  {sprt_line(self.status)}"
         return text

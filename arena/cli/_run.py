@@ -25,7 +25,7 @@ from arena.cli._closing import (
     sandbox_header,
     sandbox_option,
 )
-from arena.cli._progress import LineReporter, RateMeter, TimingColumn, sprt_line
+from arena.cli._progress import LineReporter, RateMeter, TimingColumn, plan_lines, sprt_line
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.records import RECORDS
@@ -118,14 +118,14 @@ class LiveReporter(Reporter):
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         """Show the bar, starting at the matches already recorded."""
         self.standings = standings
-        self.task = self.progress.add_task(self.name, total=total)
+        # A league's length is not known in advance (total 0): its bar counts without an end.
+        self.task = self.progress.add_task(self.name, total=total or None)
         self.meter.start(done)
         if done:
-            self.console.print(f"resuming: {done} of {total} matches already recorded")
             # Rates and time left count this run's matches only.
-            self.progress.reset(self.task, total=total, completed=done)
-        most = "at most " if self.is_sprt else ""
-        self.console.print(f"{most}{total} matches on {jobs} worker(s)")
+            self.progress.reset(self.task, total=total or None, completed=done)
+        for line in plan_lines(total, done, jobs, sprt=self.is_sprt):
+            self.console.print(line)
         self.live = Live(
             get_renderable=self._render, console=self.console, refresh_per_second=4,
             transient=True,

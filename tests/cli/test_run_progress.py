@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from arena.cli import main
-from arena.cli._progress import LineReporter, RateMeter, TimingColumn, clock_text
+from arena.cli._progress import LineReporter, RateMeter, TimingColumn, clock_text, plan_lines
 from arena.tournament import Standings
 
 
@@ -91,3 +91,23 @@ def test_arena_run_without_a_terminal_prints_progress_lines(tmp_path: Path) -> N
     assert [line.split()[1] for line in lines] == [f"{i}/10" for i in range(1, 11)]
     assert all(" elapsed " in line and " left " in line and "matches/s" in line
                for line in lines)
+
+
+def test_a_league_says_its_matches_are_chosen_round_by_round() -> None:
+    """A league's length is not known in advance: no "0 matches", no time left."""
+    assert plan_lines(0, 0, 2, sprt=False) == [
+        "a league: matches chosen round by round, on 2 worker(s)"]
+    assert plan_lines(0, 12, 1, sprt=False)[0] == "resuming: 12 matches already recorded"
+    assert plan_lines(60, 5, 2, sprt=True) == [
+        "resuming: 5 of 60 matches already recorded", "at most 60 matches on 2 worker(s)"]
+    clock = FakeClock()
+    out = io.StringIO()
+    reporter = LineReporter(Console(file=out, width=200), "season", every_s=5.0, clock=clock)
+    reporter.start(0, 0, Standings([]), 2)
+    for _ in range(40):
+        clock.now += 0.25
+        reporter.match({}, Standings([]))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "a league: matches chosen round by round, on 2 worker(s)"
+    assert lines[1].startswith("season: 20 matches  elapsed 0:00:05  ")
+    assert "left" not in lines[1] and "/0" not in lines[1]
