@@ -1,0 +1,193 @@
+// The seat page: one person's seat at a table, over the seat's WebSocket.
+// The socket sends the requests a bot of this seat gets (docs/protocol.md: start, play,
+// exchange, end_deal) plus the seat's own view before each other player's turn ("turn"),
+// the match's end and errors (docs/web.md, "People at the table"). Everything shown is
+// set as text, never as HTML.
+"use strict";
+(function () {
+  const tr = (key, fallback) => {
+    if (typeof window.t === "function") {
+      const text = window.t(key);
+      if (text && text !== key) return text;
+    }
+    return fallback;
+  };
+  const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
+  const parts = location.pathname.split("/");  // /t/<table>/<seat>
+  const table = parts[2], seatNo = parts[3];
+  const state = { start: null, view: null, ask: null, picked: new Set(), deals: [] };
+  let socket = null, retry = 500, over = false;
+
+  const el = (tag, text, attrs) => {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    return node;
+  };
+  const label = (seat) => {
+    const labels = state.start ? state.start.labels : [];
+    const name = seat === Number(seatNo) ? tr("table.seat.you", "you") : (labels[seat] || "#" + seat);
+    return name + " (" + seat + ")";
+  };
+  const roleText = (role) => role ? tr("table.role." + role, role) : "";
+
+  function showError(text) {
+    const box = $("error");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  function renderView(view) {
+    if (!view) return;
+    const body = $("players").querySelector("tbody");
+    body.replaceChildren();
+    for (const p of view.players) {
+      const row = el("tr");
+      if (p.seat === view.to_move) row.classList.add("turn");
+      if (p.seat === view.seat) row.classList.add("me");
+      let what = "";
+      if (p.out) {
+        const place = view.places.indexOf(p.seat);
+        what = tr("table.seat.out", "out") + (place >= 0 ? " #" + (place + 1) : "");
+      } else if (p.passed) what = tr("table.seat.passed", "passed");
+      else if (p.seat === view.to_move) what = tr("table.seat.to_move", "to move");
+      for (const cell of [label(p.seat), p.cards, roleText(p.role), p.score, what]) {
+        row.append(el("td", cell));
+      }
+      body.append(row);
+    }
+    $("pile").textContent = view.pile || "—";
+    $("revolution").hidden = !view.revolution;
+    const trick = $("trick");
+    trick.replaceChildren();
+    for (const t of view.trick) trick.append(el("span", label(t.seat) + ": " + t.move + "  "));
+    const hand = $("hand");
+    hand.replaceChildren();
+    for (const card of view.hand) hand.append(el("span", card, { "class": "card" }));
+    const ex = view.exchange;
+    $("exchange-info").textContent = ex ? tr("table.seat.gave", "You gave") + ": " +
+      (ex.gave.join(" ") || "—") + " · " + tr("table.seat.received", "you received") + ": " +
+      (ex.received.join(" ") || "—") : "";
+    const status = $("status");
+    if (over) return;
+    if (view.to_move === view.seat || (state.ask && state.ask.type === "exchange")) {
+      status.textContent = tr("table.seat.your_turn", "Your turn");
+    } else if (view.to_move !== null && view.to_move !== undefined) {
+      status.textContent = tr("table.seat.waiting_for", "Waiting for") + " " + label(view.to_move);
+    } else {
+      status.textContent = tr("table.seat.waiting", "Waiting for the other players");
+    }
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function renderAsk() {
+    const ask = state.ask;
+    $("moves-section").hidden = !(ask && ask.type === "play");
+    $("exchange").hidden = !(ask && ask.type === "exchange");
+    const moves = $("moves");
+    moves.replaceChildren();
+    if (ask && ask.type === "play") {
+      for (const move of ask.legal) {
+        const button = el("button", move, { type: "button", "class": "move" });
+        button.addEventListener("click", () => send({ type: "move", move }));
+        moves.append(button);
+      }
+    }
+    const cards = $("exchange-cards");
+    cards.replaceChildren();
+    if (ask && ask.type === "exchange") {
+      $("exchange-count").textContent = String(ask.count);
+      state.picked = new Set();
+      ask.view.hand.forEach((card, index) => {
+        const box = el("input", null, { type: "checkbox", "data-card": card });
+        box.addEventListener("change", () => {
+          if (box.checked) state.picked.add(index); else state.picked.delete(index);
+        });
+        const item = el("label");
+        item.append(box, document.createTextNode(" " + card));
+        cards.append(item);
+      });
+    }
+  }
+
+  function renderDeal(result) {
+    $("results").hidden = false;
+    const order = result.finish_order.map((s) => label(s)).join(", ");
+    const points = result.points.map((p, s) => label(s) + " " + p).join(", ");
+    $("deals").append(el("li", tr("table.seat.deal", "Deal") + " " + (result.deal + 1) + ": " +
+      tr("table.seat.order", "finishing order") + " " + order + "; " +
+      tr("table.seat.points", "points") + " " + points));
+  }
+
+  function renderEnd(end) {
+    over = true;
+    state.ask = null;
+    renderAsk();
+    $("results").hidden = false;
+    if (end.error) {
+      $("match-result").textContent = tr("table.seat.failed", "The match could not be played") + ": " + end.error;
+    } else {
+      const names = end.names || [];
+      const line = end.ranking.map((s, i) => (i + 1) + ". " + (names[s] || label(s)) + " " +
+        end.scores[s]).join(", ");
+      $("match-result").textContent = tr("table.seat.match_over", "The match is over") + ": " + line;
+    }
+    $("status").textContent = tr("table.seat.match_over", "The match is over");
+  }
+
+  function onMessage(event) {
+    let message;
+    try { message = JSON.parse(event.data); } catch (e) { return; }
+    switch (message.type) {
+      case "start":
+        state.start = message; over = false; $("deals").replaceChildren(); break;
+      case "play": case "exchange":
+        state.ask = message; state.view = message.view; showError("");
+        renderView(message.view); renderAsk(); break;
+      case "turn":
+        state.ask = null; state.view = message.view; renderView(message.view); renderAsk(); break;
+      case "end_deal": renderDeal(message.result); break;
+      case "match_end": renderEnd(message); break;
+      case "name": $("name").value = message.name; break;
+      case "error": showError(message.message); break;
+    }
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const url = scheme + "//" + location.host + "/ws/t/" + encodeURIComponent(table) + "/" +
+      encodeURIComponent(seatNo) + "?token=" + encodeURIComponent(params.get("token") || "");
+    socket = new WebSocket(url);
+    socket.addEventListener("open", () => { retry = 500; });
+    socket.addEventListener("message", onMessage);
+    socket.addEventListener("close", (event) => {
+      if (over) return;
+      if (event.code === 4000) {
+        $("status").textContent = tr("table.seat.elsewhere", "This seat was opened in another page");
+        return;
+      }
+      $("status").textContent = tr("table.seat.reconnecting", "Connection lost; reconnecting…");
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    });
+  }
+
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("move-text").value.trim();
+    if (text) send({ type: "move", move: text });
+  });
+  $("give").addEventListener("click", () => {
+    const hand = state.ask ? state.ask.view.hand : [];
+    send({ type: "exchange", cards: [...state.picked].sort((a, b) => a - b).map((i) => hand[i]) });
+  });
+  $("name-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    send({ type: "name", name: $("name").value });
+  });
+  connect();
+})();
