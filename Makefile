@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dask,env]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,env,web]'
 	touch $(STAMP)
 
 # The demo tournament; run it again and it resumes (here: finds every match recorded).

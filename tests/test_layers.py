@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "arena.ratings": 3,
     "arena.tournament": 4,
     "arena.report": 5,
+    "arena.web": 5,  # the run's pages and API, beside the report (may import it)
     "arena.cli": 6,
 }
 

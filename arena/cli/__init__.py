@@ -31,6 +31,8 @@ main.lazy("run", "arena.cli._run:run_command",
 main.lazy("validate", "arena.cli._run:validate_command", "Check CONFIG without running it.")
 main.lazy("report", "arena.cli._report:report_command",
           "Write OUT/report/: leaderboard, head to head, course, matches and replays")
+main.lazy("serve", "arena.cli._serve:serve_command",
+          "Serve the run in OUT: standings, matches, replays and matches in play, live.")
 main.lazy("show", "arena.cli._show:show_command",
           "Print match MATCH_ID of the RECORDS file move by move")
 main.lazy("play", "arena.cli._play:play_command",

@@ -25,12 +25,14 @@ from ._host import StartInfo
 from ._limits import Clock
 from ._record import RecordBuilder
 from ._starts import Starts
+from ._watch import PublicFeed
 from .wire import parse_move
 
 if TYPE_CHECKING:
     from ._cputime import Meter
     from ._host import Host
     from ._spec import MatchSpec
+    from ._watch import Watch
 
 __all__ = ["MatchLoop"]
 
@@ -73,11 +75,12 @@ def _short(value: object, limit: int = 200) -> str:
 class MatchLoop:
     """One match's rules and state, fed the seats' replies by a driver.
 
-    ``timed[seat]`` says whether the seat plays under the clock (``Host.timed``).
+    ``timed[seat]`` says whether the seat plays under the clock (``Host.timed``); ``watch``
+    receives the match's public events as they happen (:mod:`._watch`).
     """
 
-    def __init__(self, spec: MatchSpec, timed: Sequence[bool], match: Match | None = None
-                 ) -> None:
+    def __init__(self, spec: MatchSpec, timed: Sequence[bool], match: Match | None = None,
+                 watch: Watch | None = None) -> None:
         players = len(timed)
         self.spec = spec
         self.match = match if match is not None else Match(spec.rules, players, spec.seed)
@@ -90,6 +93,10 @@ class MatchLoop:
         self.decisions = 0
         self._think: list[float] = []  # think time (s) of each move of the current deal
         self._deal = self.match.deal
+        self._feed: PublicFeed | None = None
+        if watch is not None:  # an unwatched match pays nothing for it
+            self._feed = PublicFeed(spec, self.match, watch)
+            self.settle = self._settle_watched  # type: ignore[method-assign]
 
     @property
     def pending(self) -> Decision | None:
@@ -140,6 +147,17 @@ class MatchLoop:
         self._deal = match.deal
         return True
 
+    def _settle_watched(self, decision: Decision, answer: object, elapsed: float,
+                        fault: BotFault | None, meter: Meter | None = None) -> bool:
+        """:meth:`settle`, then the public events of what it changed."""
+        ended = MatchLoop.settle(self, decision, answer, elapsed, fault, meter)
+        feed = self._feed
+        assert feed is not None
+        if decision.kind == "exchange":
+            feed.returned(decision.seat, decision.count)
+        feed.after()
+        return ended
+
     def _give(self, answer: object) -> None:
         cards = _judge_cards(answer)
         try:
@@ -155,6 +173,8 @@ class MatchLoop:
         _log.info("fault", match=self.spec.match_id, seat=decision.seat,
                   bot=self.spec.labels[decision.seat], deal=deal.number, kind=fault.kind,
                   detail=fault.detail[:300])
+        if self._feed is not None:
+            self._feed.fault(decision.seat, fault.kind, decision.kind)
         before = len(deal.moves)
         self.match.fault(fault.kind, fault.detail)
         if elapsed is not None:

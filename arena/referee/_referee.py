@@ -30,6 +30,7 @@ from ._loop import MatchLoop
 from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._spec import MatchSpec, MatchSpecError, Seat
 from ._uecda_host import UecdaHost
+from ._watch import Watch
 
 __all__ = ["make_host", "play_match", "process_pool", "run_match"]
 
@@ -64,7 +65,8 @@ def make_host(
 
 
 def prepare_match(spec: MatchSpec, hosts: Sequence[Host] | None, pool: ProcessPool | None,
-                  match: Match | None = None) -> tuple[MatchLoop, list[Host]]:
+                  match: Match | None = None, watch: Watch | None = None
+                  ) -> tuple[MatchLoop, list[Host]]:
     """The loop and the hosts of a match: the one set-up of every way of playing it."""
     if not isinstance(spec, MatchSpec):
         raise MatchSpecError(f"a match spec must be arena.referee.MatchSpec, got "
@@ -73,7 +75,7 @@ def prepare_match(spec: MatchSpec, hosts: Sequence[Host] | None, pool: ProcessPo
         hosts = [make_host(seat, spec.limits, pool, spec.private) for seat in spec.seats]
     elif len(hosts) != len(spec.seats):
         raise MatchSpecError(f"{len(hosts)} hosts for {len(spec.seats)} seats")
-    return MatchLoop(spec, [host.timed for host in hosts], match), list(hosts)
+    return MatchLoop(spec, [host.timed for host in hosts], match, watch), list(hosts)
 
 
 def inline_only(hosts: Sequence[Host]) -> list[InlineHost] | None:
@@ -88,6 +90,7 @@ async def play_match(
     *,
     hosts: Sequence[Host] | None = None,
     pool: ProcessPool | None = None,
+    watch: Watch | None = None,
 ) -> dict[str, Any]:
     """Play the match that ``spec`` describes and return its record (docs/records.md).
 
@@ -96,9 +99,11 @@ async def play_match(
     ``command`` bots keep their processes for later matches. Raises
     :class:`MatchSpecError` for a seat that cannot be hosted; a bot's
     misbehaviour is never an exception, only a fault in the record. When
-    every seat is inline the match is played without awaiting anything.
+    every seat is inline the match is played without awaiting anything. ``watch`` receives
+    the match's public events as they happen (docs/web.md: never a hand, an exchanged card
+    or a seed); it must not block.
     """
-    loop, hosts_ = prepare_match(spec, hosts, pool)
+    loop, hosts_ = prepare_match(spec, hosts, pool, watch=watch)
     inline = inline_only(hosts_)
     return play_inline(loop, inline) if inline is not None else await play_trio(loop, hosts_)
 
@@ -117,16 +122,18 @@ def _pool() -> ProcessPool:
 
 
 def run_match(
-    spec: MatchSpec, *, hosts: Sequence[Host] | None = None, reuse_processes: bool = True
+    spec: MatchSpec, *, hosts: Sequence[Host] | None = None, reuse_processes: bool = True,
+    watch: Watch | None = None,
 ) -> dict[str, Any]:
     """Play one match synchronously and return its record.
 
     Safe to call in any worker process. A match whose seats are all inline
     runs without an event loop; any other runs under its own ``trio.run``.
     With ``reuse_processes`` (the default) bot processes are kept between
-    calls in this process and killed when it exits.
+    calls in this process and killed when it exits. ``watch`` is :func:`play_match`'s.
     """
-    loop, hosts_ = prepare_match(spec, hosts, _pool() if reuse_processes else None)
+    loop, hosts_ = prepare_match(spec, hosts, _pool() if reuse_processes else None,
+                                 watch=watch)
     inline = inline_only(hosts_)
     return play_inline(loop, inline) if inline is not None else trio.run(play_trio, loop, hosts_)
 

@@ -17,7 +17,7 @@ from ._replay import (
                       moves_as_recorded,
                       replay_deals,
 )
-from ._saved import STANDINGS_CSV, STANDINGS_JSON, write_standings
+from ._saved import STANDINGS_CSV, STANDINGS_JSON, standings_document, write_standings
 
 __all__ = [
     "BATCH",
@@ -34,6 +34,7 @@ __all__ = [
     "ReportResult",
     "moves_as_recorded",
     "replay_deals",
+    "standings_document",
     "write_report",
     "write_standings",
 ]

@@ -18,7 +18,8 @@ from typing import Any
 from arena.ratings import Results, finite, rate_results, read_many
 from arena.tournament import Standings
 
-__all__ = ["CSV_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON", "standings_rows", "write_standings"]
+__all__ = ["CSV_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON", "standings_document", "standings_rows",
+           "write_standings"]
 
 STANDINGS_JSON = "standings.json"
 STANDINGS_CSV = "standings.csv"
@@ -51,18 +52,16 @@ def standings_rows(standings: Sequence[Mapping[str, Any]],
             for row in rows]
 
 
-def write_standings(
+def standings_document(
     folder: str | os.PathLike[str],
     records: str | os.PathLike[str] | None = None,
     *,
     resamples: int = 1000,
     seed: int = 0,
-) -> tuple[Path, Path]:
-    """Write ``standings.json`` and ``standings.csv`` in ``folder`` from its records.
-
-    Each file is written beside its final name and renamed over it, so a reader never sees
-    half a file. Returns the two paths.
-    """
+) -> dict[str, Any]:
+    """What ``standings.json`` holds, from the records of ``folder`` (default
+    ``folder/records.jsonl``): ``matches``, ``standings`` (one flat row per bot) and
+    ``ratings``. The web server's ``/api/standings`` answers the same document."""
     folder = Path(folder)
     path = Path(records) if records is not None else folder / "records.jsonl"
     results = Results()
@@ -78,7 +77,25 @@ def write_standings(
     table = standings.to_list()
     ratings = finite(board.to_dict())
     rows = standings_rows(table, ratings["bots"])
-    data = {"matches": len(seen), "standings": rows, "ratings": ratings}
+    return {"matches": len(seen), "standings": rows, "ratings": ratings}
+
+
+def write_standings(
+    folder: str | os.PathLike[str],
+    records: str | os.PathLike[str] | None = None,
+    *,
+    resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[Path, Path]:
+    """Write ``standings.json`` and ``standings.csv`` in ``folder`` from its records
+    (:func:`standings_document`).
+
+    Each file is written beside its final name and renamed over it, so a reader never sees
+    half a file. Returns the two paths.
+    """
+    folder = Path(folder)
+    data = standings_document(folder, records, resamples=resamples, seed=seed)
+    rows = data["standings"]
     json_path = folder / STANDINGS_JSON
     _replace(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     out = io.StringIO()

@@ -1,0 +1,14 @@
+"""The web: a run's pages, JSON API and live updates, served in the referee's trio run.
+
+:func:`create_app` builds the Starlette app of a run folder, :class:`Hub` carries the live
+events, :func:`serve` runs the app with Hypercorn's trio worker in the caller's ``trio.run``.
+See docs/web.md.
+"""
+
+from ._app import Follower, create_app
+from ._hub import Hub
+from ._live import LIVE_DIR, LiveFile, LiveMatch, RunFolder
+from ._server import is_loopback, serve, serve_app
+
+__all__ = ["LIVE_DIR", "Follower", "Hub", "LiveFile", "LiveMatch", "RunFolder", "create_app",
+           "is_loopback", "serve", "serve_app"]

@@ -1,0 +1,91 @@
+"""The JSON API (docs/web.md): standings, matches, one match, a league's status.
+
+Every answer is JSON; a bad id or path is a one-line JSON error with its status code.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import trio
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from arena.report import standings_document
+
+from ._live import valid_id
+
+if TYPE_CHECKING:
+    from ._live import RunFolder
+
+__all__ = ["StandingsCache", "api_routes", "error"]
+
+
+def error(status: int, message: str) -> JSONResponse:
+    """A one-line JSON error: ``{"error": message}``."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class StandingsCache:
+    """The standings document of the run's records, computed again only when they grew."""
+
+    def __init__(self, run: RunFolder, resamples: int = 200) -> None:
+        self.run = run
+        self.resamples = resamples
+        self._key: int | None = None
+        self._document: dict[str, Any] | None = None
+        self._lock = trio.Lock()
+
+    async def get(self) -> dict[str, Any]:
+        """The document for the records read so far (computed in a thread)."""
+        async with self._lock:
+            key = len(self.run.records)
+            if self._document is None or key != self._key:
+                folder, resamples = self.run.folder, self.resamples
+                self._document = await trio.to_thread.run_sync(
+                    lambda: standings_document(folder, resamples=resamples))
+                self._key = key
+            return self._document
+
+
+def api_routes(run: RunFolder, standings: StandingsCache, league: dict[str, Any]) -> list[Route]:
+    """The API's routes over ``run``; ``league`` holds the last league status (``"status"``)."""
+
+    async def get_standings(request: Request) -> JSONResponse:
+        run.refresh()
+        return JSONResponse(await standings.get())
+
+    async def get_matches(request: Request) -> JSONResponse:
+        run.refresh()
+        return JSONResponse({"matches": run.match_list()})
+
+    async def get_match(request: Request) -> JSONResponse:
+        match_id = request.path_params["match_id"]
+        if not valid_id(match_id):
+            return error(404, "not a match id")
+        run.refresh()
+        record = run.records.get(match_id)
+        if record is not None:
+            if run.waiting_for_set(match_id):
+                return error(409, f"match {match_id} is finished; its hands are shown once "
+                             "every match of its duplicate set is")
+            return JSONResponse({"state": "finished", "record": record})
+        live = run.live.get(match_id)
+        if live is not None:
+            return JSONResponse({"state": "playing", "labels": live.labels,
+                                 "events": live.events})
+        return error(404, f"no match {match_id} in this run")
+
+    async def get_league(request: Request) -> JSONResponse:
+        status = league.get("status")
+        if status is None:
+            return error(404, "this run is not a league, or its first round has not begun")
+        return JSONResponse(status)
+
+    return [
+        Route("/api/standings", get_standings),
+        Route("/api/matches", get_matches),
+        Route("/api/matches/{match_id:path}", get_match),
+        Route("/api/league", get_league),
+    ]

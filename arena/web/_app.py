@@ -1,0 +1,131 @@
+"""The web app of a run: its pages, its JSON API, its live updates (docs/web.md)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any, Protocol
+
+import trio
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from ._api import StandingsCache, api_routes, error
+from ._hub import Hub
+from ._live import RunFolder
+from ._socket import spectator_socket
+
+
+class Tables(Protocol):
+    """What the app needs of people's tables (``arena.web._tables.Tables``): its routes."""
+
+    def routes(self) -> list[BaseRoute]:
+        """The tables' pages, API and sockets."""
+        ...
+
+__all__ = ["Follower", "Tables", "create_app"]
+
+STATIC = Path(str(resources.files("arena.web") / "static"))
+
+POLL_S = 0.25
+"""How often the follower reads the run's folder for new records and live events."""
+
+
+class Follower:
+    """Reads the run's folder and publishes what is new to the hub: ``matches`` and
+    ``standings`` when a record is added, ``match:<id>`` with a match's new public events."""
+
+    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache) -> None:
+        self.run = run
+        self.hub = hub
+        self.standings = standings
+        self._sent: dict[str, int] = {}  # match id -> live events published
+
+    async def run_forever(self, poll_s: float = POLL_S) -> None:
+        """Follow until cancelled."""
+        while True:
+            await self.step()
+            await trio.sleep(poll_s)
+
+    async def step(self) -> None:
+        """Read once and publish what is new."""
+        run, hub = self.run, self.hub
+        recorded, grown = run.refresh()
+        for match_id in grown:
+            match = run.live.get(match_id)
+            if match is None:
+                continue
+            sent = self._sent.get(match_id, 0)
+            for event in match.events[sent:]:
+                hub.publish(f"match:{match_id}", event)
+            self._sent[match_id] = len(match.events)
+        for match_id in recorded:
+            self._sent.pop(match_id, None)
+            hub.publish(f"match:{match_id}", {"type": "recorded"})
+        if recorded or grown:
+            hub.publish("matches", {"type": "matches", "matches": run.match_list()})
+        if recorded:
+            hub.publish("standings", {"type": "standings",
+                                      "standings": await self.standings.get()})
+
+
+def _i18n_routes() -> list[BaseRoute]:
+    """The language routes (the rules page, the messages), when that module is installed."""
+    if importlib.util.find_spec("arena.web._i18n") is None:
+        return []
+    i18n = importlib.import_module("arena.web._i18n")
+    routes: list[BaseRoute] = i18n.i18n_routes()
+    return routes
+
+
+def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
+               league: Mapping[str, Any] | None = None) -> Starlette:
+    """The app of the run in ``out``: pages, API and live updates from ``hub``.
+
+    ``tables`` (people's tables) adds its routes. ``league`` is a mapping whose
+    ``"status"`` is the league's last status (``arena run --serve`` keeps it). The app's
+    :class:`Follower` (``app.state.follower``) must run beside the server: :func:`serve_run`.
+    """
+    run = RunFolder(Path(out))
+    standings = StandingsCache(run)
+    league_state: Mapping[str, Any] = league if league is not None else {}
+    follower = Follower(run, hub, standings)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "live.html", media_type="text/html")
+
+    async def match_page(request: Request) -> Response:
+        return FileResponse(STATIC / "match.html", media_type="text/html")
+
+    routes: list[BaseRoute] = [
+        Route("/", index),
+        Route("/match", match_page),
+        *api_routes(run, standings, league_state),  # type: ignore[arg-type]
+        WebSocketRoute("/ws", spectator_socket(hub, run)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    if tables is not None:
+        routes += tables.routes()
+    routes += _i18n_routes()
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+        return JSONResponse({"error": f"{detail}: {request.url.path}"[:300]}, status_code=status)
+
+    async def failure(request: Request, exc: Exception) -> Response:
+        return error(500, f"internal error ({type(exc).__name__})")
+
+    app = Starlette(routes=routes,
+                    exception_handlers={HTTPException: not_found, Exception: failure})
+    app.state.follower = follower
+    app.state.run = run
+    app.state.hub = hub
+    return app

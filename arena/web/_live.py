@@ -1,0 +1,258 @@
+"""What the server knows of a run: it follows the run's folder.
+
+The one source is the folder, whichever process runs the matches: ``records.jsonl`` (one
+line per finished match, read as it grows) and ``live/<match-id>.jsonl``, one file per match
+in play of the match's public events (the ``watch`` argument of the referee), written by
+whatever process plays the match (:class:`LiveMatch`, a match function for any executor) and
+removed once its record is written. The sandbox hides the whole folder from bots.
+
+The duplicate-set rule: a finished match's hands are shown only once no match of its
+duplicate set (the matches that share its deals) is still unplayed or in play.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.records import RECORDS, parse_record
+from arena.referee import MatchSpec, run_match
+
+__all__ = ["LIVE_DIR", "LiveFile", "LiveMatch", "RunFolder", "valid_id"]
+
+LIVE_DIR = "live"
+"""The folder of the run's matches in play, one ``<match-id>.jsonl`` each."""
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
+
+
+def valid_id(text: str) -> bool:
+    """Whether ``text`` may be a match id in a URL or a file name (no path in it)."""
+    return bool(_ID.fullmatch(text)) and ".." not in text
+
+
+class LiveFile:
+    """A ``watch`` that appends each public event to ``path`` as a JSON line, flushed."""
+
+    def __init__(self, path: Path, spec: MatchSpec) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._file = path.open("a", encoding="utf-8")
+        self({"type": "live", "match": spec.match_id, "set": spec.set, "round": spec.round,
+              "labels": spec.labels})
+
+    def __call__(self, event: Mapping[str, Any]) -> None:
+        self._file.write(json.dumps(event, separators=(",", ":")) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Mark the match played (its record follows) and close the file."""
+        with contextlib.suppress(OSError, ValueError):
+            self({"type": "played"})
+            self._file.close()
+
+
+@dataclass(frozen=True)
+class LiveMatch:
+    """A match function (``run_tournament(match_fn=...)``) that plays the match with the
+    referee and writes its public events to ``folder/live/<match-id>.jsonl`` meanwhile.
+    Picklable: it runs in worker processes and Dask tasks alike."""
+
+    folder: str
+
+    def __call__(self, spec: MatchSpec) -> dict[str, Any]:
+        live = LiveFile(Path(self.folder) / LIVE_DIR / f"{spec.match_id}.jsonl", spec)
+        try:
+            return run_match(spec, watch=live)
+        finally:
+            live.close()
+
+
+@dataclass
+class InPlay:
+    """A match in play, as its live file tells it so far."""
+
+    match_id: str
+    set: str | None
+    labels: list[str]
+    round: int | None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    played: bool = False
+    offset: int = 0
+
+
+class RunFolder:
+    """The records and the matches in play of the run in ``folder``, read as they grow.
+
+    :meth:`refresh` reads what is new; the server calls it before answering and every few
+    tenths of a second while a page listens.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.records: dict[str, dict[str, Any]] = {}
+        """Finished matches by id, in the records file's order."""
+        self.skipped: list[str] = []
+        self.live: dict[str, InPlay] = {}
+        self._offset = 0
+        self._identity: tuple[int, int] | None = None
+        self._set_size = self._read_set_size()
+        self._set_done: dict[str, int] = {}  # set id -> its records so far
+
+    # ------------------------------------------------------------------ reading
+
+    def refresh(self) -> tuple[list[str], list[str]]:
+        """Read what is new: ``(ids newly recorded, ids whose live events grew)``."""
+        return self._read_records(), self._read_live()
+
+    def _read_records(self) -> list[str]:
+        path = self.folder / RECORDS
+        try:
+            stat = path.stat()
+        except OSError:
+            return []
+        identity = (stat.st_ino, stat.st_dev)
+        if identity != self._identity or stat.st_size < self._offset:  # a new file: again
+            self._identity, self._offset = identity, 0
+            self.records.clear()
+            self._set_done.clear()
+        if stat.st_size == self._offset:
+            return []
+        new: list[str] = []
+        with path.open("rb") as f:
+            f.seek(self._offset)
+            data = f.read()
+        end = data.rfind(b"\n") + 1  # a line being written is read next time
+        for line in data[:end].splitlines(keepends=True):
+            if not line.strip():
+                continue
+            record = parse_record(line)
+            if isinstance(record, str):
+                self.skipped.append(record)
+                continue
+            match_id = str(record.get("match_id"))
+            if match_id not in self.records:
+                self.records[match_id] = record
+                set_id = record.get("set")
+                if set_id is not None:
+                    self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
+                new.append(match_id)
+                self.live.pop(match_id, None)
+        self._offset += end
+        return new
+
+    def _read_live(self) -> list[str]:
+        folder = self.folder / LIVE_DIR
+        try:
+            names = [entry.name for entry in os.scandir(folder) if entry.name.endswith(".jsonl")]
+        except OSError:
+            names = []
+        grown: list[str] = []
+        present = set()
+        for name in names:
+            match_id = name[: -len(".jsonl")]
+            present.add(match_id)
+            if match_id in self.records:
+                continue
+            if self._read_events(folder / name, match_id):
+                grown.append(match_id)
+        for gone in set(self.live) - present:
+            del self.live[gone]
+        return grown
+
+    def _read_events(self, path: Path, match_id: str) -> bool:
+        match = self.live.get(match_id)
+        try:
+            with path.open("rb") as f:
+                f.seek(match.offset if match else 0)
+                data = f.read()
+        except OSError:
+            return False
+        end = data.rfind(b"\n") + 1
+        lines = data[:end].splitlines()
+        if not lines:
+            return False
+        for line in lines:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(event, dict):
+                continue
+            if match is None:
+                if event.get("type") != "live":
+                    return False
+                match = InPlay(match_id, event.get("set"), list(event.get("labels") or []),
+                               event.get("round"))
+                self.live[match_id] = match
+            elif event.get("type") == "played":
+                match.played = True
+            else:
+                match.events.append(event)
+        if match is not None:
+            match.offset += end
+        return match is not None
+
+    # ------------------------------------------------------------------ the set rule
+
+    def _read_set_size(self) -> int | None:
+        """How many matches a duplicate set has per seat (2 for an sprt's mirrored orders,
+        else 1), from the run's config copy; None without one."""
+        try:
+            config = yaml.safe_load((self.folder / "config.yaml").read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError, UnicodeDecodeError):
+            return None
+        fmt = config.get("format") if isinstance(config, dict) else None
+        kind = fmt.get("type") if isinstance(fmt, dict) else fmt
+        return 2 if kind == "sprt" else 1
+
+    def waiting_for_set(self, match_id: str) -> bool:
+        """Whether the finished match ``match_id`` waits for its duplicate set: a match of
+        the set is in play, or the set has fewer records than matches (one per rotation of
+        its seats, twice for an sprt's mirrored orders, which need 3 seats or more)."""
+        record = self.records[match_id]
+        set_id = record.get("set")
+        if set_id is None:
+            return False
+        if any(m.set == set_id for m in self.live.values()):
+            return True
+        players = len(record.get("seats") or ())
+        per_seat = self._set_size if self._set_size is not None else 1
+        size = players * (per_seat if players >= 3 else 1)
+        return self._set_done.get(str(set_id), 0) < size
+
+    # ------------------------------------------------------------------ lists
+
+    def match_list(self) -> list[dict[str, Any]]:
+        """Every match, finished or in play, with its state: ``finished`` (its record may be
+        shown), ``waiting`` (finished; its set is not), ``error``, ``playing``."""
+        out = []
+        for match_id, record in self.records.items():
+            if record.get("type") == "error":
+                state = "error"
+            else:
+                state = "waiting" if self.waiting_for_set(match_id) else "finished"
+            out.append({"id": match_id, "state": state, "set": record.get("set"),
+                        "round": record.get("round"),
+                        "labels": [s.get("label") for s in record.get("seats") or ()],
+                        "scores": record.get("scores"), "ranking": record.get("ranking")})
+        for match_id, match in self.live.items():
+            out.append({"id": match_id, "state": "playing", "set": match.set,
+                        "round": match.round, "labels": match.labels,
+                        "scores": _scores(match.events), "ranking": None})
+        return out
+
+
+def _scores(events: list[dict[str, Any]]) -> list[int] | None:
+    for event in reversed(events):
+        if event.get("type") == "deal_end":
+            return list(event.get("scores") or [])
+    return None

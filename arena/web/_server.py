@@ -1,0 +1,56 @@
+"""Serving the app with Hypercorn's trio worker, in the trio run of the caller."""
+
+from __future__ import annotations
+
+import functools
+import ipaddress
+import logging
+
+import trio
+from hypercorn.config import Config
+from hypercorn.trio import serve as hypercorn_serve
+from starlette.applications import Starlette
+
+__all__ = ["MAX_MESSAGE", "is_loopback", "serve", "serve_app"]
+
+MAX_MESSAGE = 16 * 1024
+"""The largest WebSocket message (bytes) a browser may send; a larger one closes the socket."""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable only from this machine (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+async def serve(app: Starlette, host: str, port: int, *,
+                task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve ``app`` on ``host:port`` until cancelled; ``task_status.started(url)`` once the
+    socket listens (``port`` 0 takes a free port, which the URL names)."""
+    config = Config()
+    config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
+    config.websocket_max_message_size = MAX_MESSAGE
+    config.accesslog = None
+    config.errorlog = logging.getLogger("arena.web.hypercorn")
+    config.graceful_timeout = 1.0
+
+    async with trio.open_nursery() as nursery:
+        binds: list[str] = await nursery.start(
+            functools.partial(hypercorn_serve, app, config))  # type: ignore[arg-type]
+        task_status.started(binds[0].rstrip("/"))
+
+
+async def serve_app(app: Starlette, host: str, port: int, *,
+                    task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+    """:func:`serve` with the app's follower of the run folder beside it (``create_app``)."""
+    async with trio.open_nursery() as nursery:
+        follower = getattr(app.state, "follower", None)
+        if follower is not None:
+            await follower.step()
+            nursery.start_soon(follower.run_forever)
+        url = await nursery.start(serve, app, host, port)
+        task_status.started(url)
