@@ -9,6 +9,8 @@ from ._app import Follower, create_app
 from ._hub import Hub
 from ._live import LIVE_DIR, LiveFile, LiveMatch, RunFolder
 from ._server import is_loopback, serve, serve_app
+from ._tables import PERSON, TableError, TableRequest, Tables
 
-__all__ = ["LIVE_DIR", "Follower", "Hub", "LiveFile", "LiveMatch", "RunFolder", "create_app",
-           "is_loopback", "serve", "serve_app"]
+__all__ = ["LIVE_DIR", "PERSON", "Follower", "Hub", "LiveFile", "LiveMatch", "RunFolder",
+           "TableError", "TableRequest", "Tables", "create_app", "is_loopback", "serve",
+           "serve_app"]

@@ -66,7 +66,7 @@ class Gate:
     """How many messages a connection may send: a token bucket of ``burst`` messages,
     refilled at ``rate`` a second. One per connection."""
 
-    def __init__(self, rate: float = 5.0, burst: int = 10) -> None:
+    def __init__(self, rate: float = 10.0, burst: int = 20) -> None:
         self.rate = rate
         self.burst = burst
         self._tokens = float(burst)
