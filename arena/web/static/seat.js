@@ -5,13 +5,8 @@
 // set as text, never as HTML.
 "use strict";
 (function () {
-  const tr = (key, fallback) => {
-    if (typeof window.t === "function") {
-      const text = window.t(key);
-      if (text && text !== key) return text;
-    }
-    return fallback;
-  };
+  // The page's messages (arena/web/locales/*/table.json), once i18n.js has loaded them.
+  const t = (key, values) => window.arenaI18n.t(key, values);
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const parts = location.pathname.split("/");  // /t/<table>/<seat>
@@ -27,10 +22,10 @@
   };
   const label = (seat) => {
     const labels = state.start ? state.start.labels : [];
-    const name = seat === Number(seatNo) ? tr("table.seat.you", "you") : (labels[seat] || "#" + seat);
+    const name = seat === Number(seatNo) ? t("table.seat.you") : (labels[seat] || "#" + seat);
     return name + " (" + seat + ")";
   };
-  const roleText = (role) => role ? tr("table.role." + role, role) : "";
+  const roleText = (role) => role ? t("role." + role) : "";
 
   function showError(text) {
     const box = $("error");
@@ -49,9 +44,9 @@
       let what = "";
       if (p.out) {
         const place = view.places.indexOf(p.seat);
-        what = tr("table.seat.out", "out") + (place >= 0 ? " #" + (place + 1) : "");
-      } else if (p.passed) what = tr("table.seat.passed", "passed");
-      else if (p.seat === view.to_move) what = tr("table.seat.to_move", "to move");
+        what = t("table.seat.out") + (place >= 0 ? " #" + (place + 1) : "");
+      } else if (p.passed) what = t("table.seat.passed");
+      else if (p.seat === view.to_move) what = t("table.seat.to_move");
       for (const cell of [label(p.seat), p.cards, roleText(p.role), p.score, what]) {
         row.append(el("td", cell));
       }
@@ -66,17 +61,17 @@
     hand.replaceChildren();
     for (const card of view.hand) hand.append(el("span", card, { "class": "card" }));
     const ex = view.exchange;
-    $("exchange-info").textContent = ex ? tr("table.seat.gave", "You gave") + ": " +
-      (ex.gave.join(" ") || "—") + " · " + tr("table.seat.received", "you received") + ": " +
+    $("exchange-info").textContent = ex ? t("table.seat.gave") + ": " +
+      (ex.gave.join(" ") || "—") + " · " + t("table.seat.received") + ": " +
       (ex.received.join(" ") || "—") : "";
     const status = $("status");
     if (over) return;
     if (view.to_move === view.seat || (state.ask && state.ask.type === "exchange")) {
-      status.textContent = tr("table.seat.your_turn", "Your turn");
+      status.textContent = t("table.seat.your_turn");
     } else if (view.to_move !== null && view.to_move !== undefined) {
-      status.textContent = tr("table.seat.waiting_for", "Waiting for") + " " + label(view.to_move);
+      status.textContent = t("table.seat.waiting_for") + " " + label(view.to_move);
     } else {
-      status.textContent = tr("table.seat.waiting", "Waiting for the other players");
+      status.textContent = t("table.seat.waiting");
     }
   }
 
@@ -118,9 +113,9 @@
     $("results").hidden = false;
     const order = result.finish_order.map((s) => label(s)).join(", ");
     const points = result.points.map((p, s) => label(s) + " " + p).join(", ");
-    $("deals").append(el("li", tr("table.seat.deal", "Deal") + " " + (result.deal + 1) + ": " +
-      tr("table.seat.order", "finishing order") + " " + order + "; " +
-      tr("table.seat.points", "points") + " " + points));
+    $("deals").append(el("li", t("table.seat.deal") + " " + (result.deal + 1) + ": " +
+      t("table.seat.order") + " " + order + "; " +
+      t("table.seat.points") + " " + points));
   }
 
   function renderEnd(end) {
@@ -129,14 +124,14 @@
     renderAsk();
     $("results").hidden = false;
     if (end.error) {
-      $("match-result").textContent = tr("table.seat.failed", "The match could not be played") + ": " + end.error;
+      $("match-result").textContent = t("table.seat.failed") + ": " + end.error;
     } else {
       const names = end.names || [];
       const line = end.ranking.map((s, i) => (i + 1) + ". " + (names[s] || label(s)) + " " +
         end.scores[s]).join(", ");
-      $("match-result").textContent = tr("table.seat.match_over", "The match is over") + ": " + line;
+      $("match-result").textContent = t("table.seat.match_over") + ": " + line;
     }
-    $("status").textContent = tr("table.seat.match_over", "The match is over");
+    $("status").textContent = t("table.seat.match_over");
   }
 
   function onMessage(event) {
@@ -167,10 +162,10 @@
     socket.addEventListener("close", (event) => {
       if (over) return;
       if (event.code === 4000) {
-        $("status").textContent = tr("table.seat.elsewhere", "This seat was opened in another page");
+        $("status").textContent = t("table.seat.elsewhere");
         return;
       }
-      $("status").textContent = tr("table.seat.reconnecting", "Connection lost; reconnecting…");
+      $("status").textContent = t("table.seat.reconnecting");
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
     });
@@ -189,5 +184,5 @@
     event.preventDefault();
     send({ type: "name", name: $("name").value });
   });
-  connect();
+  window.arenaI18n.ready.then(connect);
 })();

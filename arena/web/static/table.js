@@ -2,20 +2,15 @@
 // people's links (POST /api/tables, docs/web.md "People at the table").
 "use strict";
 (function () {
-  const tr = (key, fallback) => {
-    if (typeof window.t === "function") {
-      const text = window.t(key);
-      if (text && text !== key) return text;
-    }
-    return fallback;
-  };
+  // The page's messages (arena/web/locales/*/table.json), once i18n.js has loaded them.
+  const t = (key, values) => window.arenaI18n.t(key, values);
   const $ = (id) => document.getElementById(id);
   let options = { presets: ["standard"], bots: [] };
 
   function seatSelect(index) {
     const select = document.createElement("select");
-    select.setAttribute("aria-label", tr("table.open.seat", "Seat") + " " + index);
-    const person = new Option(tr("table.open.person", "a person"), "person");
+    select.setAttribute("aria-label", t("table.open.seat") + " " + index);
+    const person = new Option(t("table.open.person"), "person");
     select.append(person);
     for (const bot of options.bots) select.append(new Option(bot, bot));
     if (index > 0 && options.bots.length) select.value = options.bots[(index - 1) % options.bots.length];
@@ -74,5 +69,5 @@
     }
     $("links-section").hidden = false;
   });
-  load();
+  window.arenaI18n.ready.then(load);
 })();
