@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -171,9 +172,15 @@ class LiveReporter(Reporter):
                    "local[:N] for N worker processes here (see docs/distributed.md).")
 @click.option("--report", "report", is_flag=True,
               help="Write OUT/report/ (see arena report) at the end, and refresh it every 30 s.")
+@click.option("--serve", "serve", metavar="[HOST:]PORT", default=None,
+              help="Serve the run's pages and API while it runs, then until Ctrl-C "
+                   "(127.0.0.1 unless HOST is given; see docs/web.md).")
+@click.option("--live", "live", is_flag=True,
+              help="Write OUT/live/ (the matches in play) for an 'arena serve OUT' beside.")
 @sandbox_option
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
-                as_json: bool, dask: str | None, report: bool, sandbox: bool | None) -> None:
+                as_json: bool, dask: str | None, report: bool, serve: str | None, live: bool,
+                sandbox: bool | None) -> None:
     """Run (or resume) the tournament that CONFIG describes.
 
     Records go to OUT/records.jsonl, one line per finished match, beside a
@@ -202,10 +209,11 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         from arena.report import ReportRefresher
 
         reporter = ReportRefresher(folder, reporter)
-    started = time.perf_counter()
+    finish = functools.partial(_finish, console, folder, time.perf_counter(), as_json=as_json,
+                               quiet=quiet, report=report)
     try:
-        result = run_tournament(config, out=out, jobs=jobs, reporter=reporter, dask=dask,
-                                sandbox=sandbox)
+        result = _play(config, folder, serve, live, reporter, finish, out=out, jobs=jobs,
+                       dask=dask, sandbox=sandbox)
     except ConfigError as exc:
         _config_error(exc)
     except TournamentError as exc:
@@ -221,14 +229,33 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
             err=True,
         )
         sys.exit(130)
+    status = closing_status(result, log, quiet=quiet or as_json)
+    if status:
+        sys.exit(status)
+
+
+def _play(config: str, folder: Path, serve: str | None, live: bool, reporter: Reporter | None,
+          finish: Callable[[TournamentResult], None], **options: Any) -> TournamentResult:
+    """Run the tournament, served (``--serve``) or writing the live folder (``--live``) when
+    asked; ``finish(result)`` prints and saves the result."""
+    if serve is None and not live:
+        result = run_tournament(config, reporter=reporter, **options)
+        finish(result)
+        return result
+    from arena.cli._serve import run_tournament_served
+
+    return run_tournament_served(config, folder=folder, address=serve, reporter=reporter,
+                                 after=finish, **options)
+
+
+def _finish(console: Console, folder: Path, started: float, result: TournamentResult, *,
+            as_json: bool, quiet: bool, report: bool) -> None:
+    """Print the result (as JSON, or the final standings) and save the standings."""
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet:
         _print_final(console, result, time.perf_counter() - started)
     save_results(folder, report=report, quiet=quiet or as_json)
-    status = closing_status(result, log, quiet=quiet or as_json)
-    if status:
-        sys.exit(status)
 
 
 def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:

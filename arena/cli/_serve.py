@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import trio
 
 from arena.cli import InputError
+
+if TYPE_CHECKING:
+    from arena.tournament import Reporter, TournamentResult
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -61,13 +65,40 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
 
     With --table, people play at tables too: arena serve OUT --table --preset runs
     --bots greedy mc --people 2 opens one and prints each person's link on a line."""
+    web_available()
     table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
     if tables_on:
         out.mkdir(parents=True, exist_ok=True)
     if not out.is_dir():
         raise InputError(f"{out}: no such folder (a run's --out folder)")
     warn_if_public(host)
-    trio.run(_serve, out, host, port, (table, absence_s) if tables_on else None)
+    try:
+        trio_run(_serve, out, host, port, (table, absence_s) if tables_on else None)
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+
+
+def trio_run(fn: Callable[..., Awaitable[object]], *args: object) -> None:
+    """``trio.run(fn, *args)``, raising the one error a nursery's group holds (a port in use,
+    a bad config, Ctrl-C) as itself, for the command's one-line handling."""
+    try:
+        trio.run(fn, *args)
+    except BaseExceptionGroup as group:
+        leaves = _leaves(group)
+        for kind in (KeyboardInterrupt, click.ClickException):
+            found = [leaf for leaf in leaves if isinstance(leaf, kind)]
+            if found:
+                raise found[0] from None
+        if len(leaves) == 1:
+            raise leaves[0] from None
+        raise
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for exc in group.exceptions:
+        found += _leaves(exc) if isinstance(exc, BaseExceptionGroup) else [exc]
+    return found
 
 
 def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: int | None,
@@ -118,3 +149,67 @@ async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float]
                     raise InputError(str(exc)) from None
                 for link in links:
                     click.echo(link)
+
+
+def web_available() -> None:
+    """Raise InputError when the web extra is not installed."""
+    try:
+        import arena.web  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"the web needs the 'web' extra ({exc.name} is missing): "
+                         "pip install 'arena-president[web]'") from None
+
+
+def run_tournament_served(
+    config: str, *, folder: Path, address: str | None, reporter: Reporter | None,
+    after: Callable[[TournamentResult], None], **options: Any,
+) -> TournamentResult:
+    """``run_tournament(config, **options)`` writing the live folder (``--live``), and with an
+    ``address`` served while it runs, then until Ctrl-C after ``after(result)``: the runner
+    in a thread of the server's trio run (the matches in its worker processes)."""
+    web_available()
+    from arena.tournament import run_tournament
+    from arena.web import LiveMatch, WebReporter
+
+    if address is None:
+        result = run_tournament(config, reporter=WebReporter(folder, inner=reporter),
+                                match_fn=LiveMatch(str(folder)), **options)
+        after(result)
+        return result
+    host, port = parse_address(address)
+    warn_if_public(host)
+    done: list[TournamentResult] = []
+    try:
+        trio_run(_run_served, config, folder, host, port, reporter, after, options, done)
+    except KeyboardInterrupt:
+        if not done:  # interrupted while the run went on
+            raise
+    return done[0]
+
+
+async def _run_served(config: str, folder: Path, host: str, port: int,
+                      reporter: Reporter | None, after: Callable[[TournamentResult], None],
+                      options: dict[str, Any], done: list[TournamentResult]) -> None:
+    from arena.tournament import run_tournament
+    from arena.web import Hub, LiveMatch, WebReporter, create_app, serve_app
+
+    hub = Hub()
+    hub.bind()
+    folder.mkdir(parents=True, exist_ok=True)
+    app = create_app(folder, hub)
+    follower = app.state.follower
+    async with trio.open_nursery() as nursery:
+        try:
+            url = await nursery.start(serve_app, app, host, port)
+        except OSError as exc:
+            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
+        web = WebReporter(folder, hub, inner=reporter, poke=follower.poke)
+        result: TournamentResult = await trio.to_thread.run_sync(
+            lambda: run_tournament(config, reporter=web, match_fn=LiveMatch(str(folder)),
+                                   **options), abandon_on_cancel=True)
+        await follower.step()
+        done.append(result)
+        after(result)
+        click.echo(f"the run is over; serving on {url}/ until Ctrl-C", err=True)
+        await trio.sleep_forever()

@@ -15,6 +15,7 @@ from starlette.routing import Route
 from arena.report import standings_document
 
 from ._live import valid_id
+from ._live_run import read_league_status
 
 if TYPE_CHECKING:
     from ._live import RunFolder
@@ -49,8 +50,8 @@ class StandingsCache:
             return self._document
 
 
-def api_routes(run: RunFolder, standings: StandingsCache, league: dict[str, Any]) -> list[Route]:
-    """The API's routes over ``run``; ``league`` holds the last league status (``"status"``)."""
+def api_routes(run: RunFolder, standings: StandingsCache) -> list[Route]:
+    """The API's routes over ``run``."""
 
     async def get_standings(request: Request) -> JSONResponse:
         run.refresh()
@@ -78,7 +79,7 @@ def api_routes(run: RunFolder, standings: StandingsCache, league: dict[str, Any]
         return error(404, f"no match {match_id} in this run")
 
     async def get_league(request: Request) -> JSONResponse:
-        status = league.get("status")
+        status = read_league_status(run.folder)
         if status is None:
             return error(404, "this run is not a league, or its first round has not begun")
         return JSONResponse(status)

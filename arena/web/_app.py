@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
-from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 import trio
 from starlette.applications import Starlette
@@ -20,6 +20,7 @@ from starlette.staticfiles import StaticFiles
 from ._api import StandingsCache, api_routes, error
 from ._hub import Hub
 from ._live import RunFolder
+from ._live_report import ReportBuilder, report_routes
 from ._socket import spectator_socket
 
 
@@ -42,17 +43,36 @@ class Follower:
     """Reads the run's folder and publishes what is new to the hub: ``matches`` and
     ``standings`` when a record is added, ``match:<id>`` with a match's new public events."""
 
-    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache) -> None:
+    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache,
+                 report: ReportBuilder | None = None) -> None:
         self.run = run
         self.hub = hub
         self.standings = standings
+        self.report = report
         self._sent: dict[str, int] = {}  # match id -> live events published
+        self._wake = trio.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
+
+    def poke(self) -> None:
+        """Look now rather than at the next poll (safe from any thread, once it runs)."""
+        if self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self._wake.set)
 
     async def run_forever(self, poll_s: float = POLL_S) -> None:
-        """Follow until cancelled."""
+        """Follow until cancelled (and rebuild the served report meanwhile)."""
+        self._token = trio.lowlevel.current_trio_token()
+        async with trio.open_nursery() as nursery:
+            if self.report is not None:
+                nursery.start_soon(self.report.run_forever)
+            await self._poll(poll_s)
+
+    async def _poll(self, poll_s: float) -> None:
         while True:
             await self.step()
-            await trio.sleep(poll_s)
+            with trio.move_on_after(poll_s):
+                await self._wake.wait()
+            self._wake = trio.Event()
 
     async def step(self) -> None:
         """Read once and publish what is new."""
@@ -85,18 +105,17 @@ def _i18n_routes() -> list[BaseRoute]:
     return routes
 
 
-def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
-               league: Mapping[str, Any] | None = None) -> Starlette:
+def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlette:
     """The app of the run in ``out``: pages, API and live updates from ``hub``.
 
-    ``tables`` (people's tables) adds its routes. ``league`` is a mapping whose
-    ``"status"`` is the league's last status (``arena run --serve`` keeps it). The app's
+    ``tables`` (people's tables) adds its routes. The app's
     :class:`Follower` (``app.state.follower``) must run beside the server: :func:`serve_run`.
     """
     run = RunFolder(Path(out))
     standings = StandingsCache(run)
-    league_state: Mapping[str, Any] = league if league is not None else {}
-    follower = Follower(run, hub, standings)
+    report = ReportBuilder(
+        run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}))
+    follower = Follower(run, hub, standings, report)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "live.html", media_type="text/html")
@@ -107,8 +126,9 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/match", match_page),
-        *api_routes(run, standings, league_state),  # type: ignore[arg-type]
+        *api_routes(run, standings),
         WebSocketRoute("/ws", spectator_socket(hub, run)),
+        *report_routes(report),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if tables is not None:

@@ -17,6 +17,7 @@ import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ._live import valid_id
+from ._live_run import read_league_status
 
 if TYPE_CHECKING:
     from ._hub import Hub
@@ -40,7 +41,7 @@ def _topic(message: str) -> str | None:
     topic = data.get("subscribe") if isinstance(data, dict) and len(data) == 1 else None
     if not isinstance(topic, str):
         return None
-    if topic in ("standings", "matches", "league"):
+    if topic in ("standings", "matches", "league", "report", "progress", "sprt"):
         return topic
     if topic.startswith("match:") and valid_id(topic[len("match:"):]):
         return topic
@@ -107,4 +108,8 @@ def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:
                     "events": live.events}
         state = "recorded" if match_id in run.records else "unknown"
         return {"topic": topic, "type": state}
+    if topic == "league" and "league" not in hub.last:
+        status = read_league_status(run.folder)
+        if status is not None:
+            return {"topic": topic, "type": "league", "status": status}
     return hub.last.get(topic) or {"topic": topic, "type": "none"}

@@ -54,7 +54,7 @@ def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
     raise AssertionError(f"arena {' '.join(args)} printed no URL: {err[-2000:]}")
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def served(finished_run: Path) -> Iterator[str]:
     """The URL of ``arena serve`` of the finished run, on a free port of 127.0.0.1."""
     process, url = start_server("serve", str(finished_run), "--port", "0")

@@ -1,0 +1,149 @@
+"""The report of a served run, rebuilt as its records grow, and served under the set rule.
+
+The server builds ``arena.report``'s own report (its leaderboard, head to head, course and
+replay viewer: nothing drawn twice) into ``OUT/web/report/`` from ``OUT/records.jsonl``, at
+most every ``interval`` seconds while records arrive, in a thread. A replay file (a batch of
+matches' hands and moves) is served only when no match in it waits for its duplicate set.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+import trio
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Route
+
+from arena.records import RECORDS, get_logger
+from arena.report import REPORT_DIR, write_report
+
+from ._api import error
+
+if TYPE_CHECKING:
+    from ._live import RunFolder
+
+__all__ = ["WEB_DIR", "ReportBuilder", "report_routes", "safe_path"]
+
+WEB_DIR = "web"
+"""``OUT/web/``: what the server writes (its report), beside the run's own files."""
+
+_log = get_logger("arena.web")
+
+
+def safe_path(root: Path, relative: str) -> Path | None:
+    """``root / relative`` when it names a file inside ``root`` (no ``..``, no absolute
+    path, no link out of it), else None."""
+    parts = PurePosixPath(relative).parts
+    if not parts or any(p in ("..", ".") or p.startswith("/") or "\\" in p or "\0" in p
+                        for p in parts):
+        return None
+    path = (root / Path(*parts)).resolve()
+    try:
+        path.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return path if path.is_file() else None
+
+
+class ReportBuilder:
+    """Rebuilds the served report when the records grew, one build at a time."""
+
+    def __init__(self, run: RunFolder, interval: float = 5.0,
+                 on_built: Callable[[int], None] | None = None) -> None:
+        self.run = run
+        self.interval = interval
+        self.on_built = on_built
+        self.folder = run.folder / WEB_DIR
+        self.builds = 0
+        self._built_for = -1
+        self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
+
+    @property
+    def root(self) -> Path:
+        """The served report's folder."""
+        return self.folder / REPORT_DIR
+
+    async def run_forever(self) -> None:
+        """Build whenever the records grew, at most every ``interval`` seconds."""
+        while True:
+            count = len(self.run.records)
+            if count != self._built_for:
+                started = time.monotonic()
+                built = await trio.to_thread.run_sync(self.build)
+                self._built_for = count
+                if built and self.on_built is not None:
+                    self.on_built(self.builds)
+                await trio.sleep(max(0.0, self.interval - (time.monotonic() - started)))
+            else:
+                await trio.sleep(0.25)
+
+    def build(self) -> bool:
+        """One build (in a thread): whether it was built. A failure is logged and the old
+        report stays."""
+        records = self.run.folder / RECORDS
+        if not records.exists():
+            return False
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            config = self.run.folder / "config.yaml"
+            if config.exists():
+                shutil.copyfile(config, self.folder / "config.yaml")
+            write_report(self.folder, [records], resamples=200, on_skip=lambda message: None)
+        except Exception as exc:  # a build must never stop the server
+            _log.warning("building the served report failed", error=str(exc))
+            return False
+        self.builds += 1
+        return True
+
+    def batch_ids(self, number: int) -> list[str] | None:
+        """The match ids of replay file ``number`` (from the report's match index)."""
+        path = self.root / "data" / "matches.js"
+        try:
+            mtime = path.stat().st_mtime
+            if self._ids is None or self._ids[0] != mtime:
+                text = path.read_text(encoding="utf-8")
+                data: Any = json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
+                self._ids = (mtime, [str(i) for i in data["ids"]], int(data["batch"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        _, ids, batch = self._ids
+        return ids[number * batch:(number + 1) * batch]
+
+
+def report_routes(builder: ReportBuilder) -> list[Route]:
+    """``/report/``: the served report's files, its replay files under the set rule."""
+    run = builder.run
+
+    async def report_file(request: Request) -> Response:
+        relative = request.path_params.get("path") or "index.html"
+        path = safe_path(builder.root, relative)
+        if path is None:
+            if not (builder.root / "index.html").exists():
+                return error(503, "the report is being built; try again in a few seconds")
+            return error(404, f"no file {relative[:100]} in the report")
+        if PurePosixPath(relative).parts[:2] == ("data", "replays"):
+            try:
+                number = int(path.stem)
+            except ValueError:
+                return error(404, f"no file {relative[:100]} in the report")
+            ids = builder.batch_ids(number)
+            run.refresh()
+            if ids is None or any(i not in run.records or run.waiting_for_set(i) for i in ids):
+                return error(409, "a match of this replay file waits for its duplicate set")
+            try:
+                content = path.read_bytes()
+            except OSError:
+                return error(404, f"no file {relative[:100]} in the report")
+            if builder.batch_ids(number) != ids:  # a new build came between: ask again
+                return error(409, "the report was rebuilt meanwhile; try again")
+            return Response(content, media_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})
+        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+
+    return [Route("/report/", report_file), Route("/report/{path:path}", report_file)]

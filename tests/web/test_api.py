@@ -1,0 +1,111 @@
+"""The JSON API and the served files: answers, the set rule, bad ids and paths."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import trio
+
+from arena.records import read_records
+
+from .serving import raw_get, serving
+
+
+def records(folder: Path) -> list[dict[str, Any]]:
+    return list(read_records(folder / "records.jsonl"))
+
+
+def test_a_match_is_its_record(served: str, finished_run: Path) -> None:
+    record = records(finished_run)[2]
+    answer = httpx.get(f"{served}/api/matches/{record['match_id']}", timeout=30)
+    assert answer.status_code == 200
+    assert answer.json() == {"state": "finished", "record": json.loads(json.dumps(record))}
+
+
+@pytest.mark.parametrize("path", [
+    "/api/matches/no-such-match",
+    "/api/matches/..%2F..%2Fconfig.yaml",
+    "/api/matches/%00",
+    "/api/nothing",
+    "/nothing/at/all",
+    "/static/..%2F_app.py",
+    "/report/..%2Fconfig.yaml",
+    "/report/data/replays/99999.js",
+])
+def test_a_bad_path_is_a_one_line_json_404(served: str, path: str) -> None:
+    answer = httpx.get(f"{served}{path}", timeout=30)
+    assert answer.status_code == 404, answer.text
+    assert answer.headers["content-type"].startswith("application/json")
+    assert "\n" not in answer.text and "Traceback" not in answer.text
+    assert set(answer.json()) == {"error"}
+
+
+@pytest.mark.parametrize("path", [
+    "/report/../config.yaml", "/report/../../records.jsonl", "/static/../_app.py",
+    "/static/../../../pyproject.toml", "/report/%2e%2e/config.yaml",
+    "/api/matches/../../records.jsonl",
+])
+def test_no_path_climbs_out_of_its_folder(served: str, finished_run: Path, path: str) -> None:
+    status, body = raw_get(served, path)
+    assert status in (400, 404), (status, body[:200])
+    assert b"seed" not in body and b"import" not in body
+
+
+def test_the_league_of_a_run_that_is_none_is_a_404(served: str) -> None:
+    answer = httpx.get(f"{served}/api/league", timeout=30)
+    assert answer.status_code == 404 and "league" in answer.json()["error"]
+
+
+def test_the_report_is_served_with_its_replays(served: str) -> None:
+    with httpx.Client(base_url=served, timeout=30) as client:
+        for _ in range(100):  # the first build runs in a thread after the server starts
+            page = client.get("/report/")
+            if page.status_code == 200:
+                break
+            trio_sleep(0.2)
+        assert page.status_code == 200 and "report.js" in page.text
+        replay = client.get("/report/data/replays/00000.js")
+        assert replay.status_code == 200 and replay.text.startswith("ARENA_BATCH(0,")
+
+
+def trio_sleep(seconds: float) -> None:
+    import time
+
+    time.sleep(seconds)
+
+
+def test_a_match_waits_for_its_duplicate_set(finished_run: Path, tmp_path: Path) -> None:
+    # Two of the set's four matches recorded: their hands wait; the list says so.
+    half = tmp_path / "half"
+    half.mkdir()
+    shutil.copyfile(finished_run / "config.yaml", half / "config.yaml")
+    lines = (finished_run / "records.jsonl").read_text().splitlines(keepends=True)
+    (half / "records.jsonl").write_text("".join(lines[:2]))
+    first = json.loads(lines[0])["match_id"]
+
+    async def main() -> None:
+        async with serving(half) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+            listed = (await client.get("/api/matches")).json()["matches"]
+            assert [m["state"] for m in listed] == ["waiting", "waiting"]
+            answer = await client.get(f"/api/matches/{first}")
+            assert answer.status_code == 409 and "duplicate set" in answer.json()["error"]
+            assert "deals" not in answer.text
+            for _ in range(100):
+                if (await client.get("/report/")).status_code == 200:
+                    break
+                await trio.sleep(0.2)
+            replay = await client.get("/report/data/replays/00000.js")
+            assert replay.status_code == 409 and "ARENA_BATCH" not in replay.text
+            # The rest of the set arrives: the hands are shown.
+            with (half / "records.jsonl").open("a") as f:
+                f.write("".join(lines[2:]))
+            answer = await client.get(f"/api/matches/{first}")
+            assert answer.status_code == 200
+            assert answer.json()["record"]["deals"][0]["hands"]
+
+    trio.run(main)
