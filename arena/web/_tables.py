@@ -6,9 +6,11 @@ loop (:func:`arena.referee.play_match`) in the server's trio run, in the nursery
 link with an unguessable token; bots get their ``process`` host, so a bot that thinks
 long never holds the server up. Every table's match has fresh deals (a secret seed: a
 person remembers the deals, so tables never replay a deal), publishes its public events
-to the hub (``match:<id>``) through the referee's ``watch`` argument, and is recorded like
-any match, one line in ``OUT/tables/records.jsonl`` (a folder of its own, which no
-tournament's resume reads), so ``arena show``, the report and ``arena ratings`` read it.
+through the referee's ``watch`` argument to its live file (``OUT/live/<match-id>.jsonl``,
+as every match in play does; the server's follower publishes them on the hub as
+``match:<id>``), and is recorded like any match, one line in ``OUT/tables/records.jsonl``
+(a folder of its own, which no tournament's resume reads), so ``arena show``, the report
+and ``arena ratings`` read it.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from arena.referee import (
 )
 from arena.seeds import secret_seed
 
+from ._app import POLL_S
+from ._live import LIVE_DIR, LiveFile
 from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
 
 if TYPE_CHECKING:
@@ -135,6 +139,8 @@ class Tables:
                  limits: Limits | None = None, max_tables: int = MAX_TABLES) -> None:
         self.out = Path(out)
         self.hub = hub
+        """The server's hub; a table's match reaches it as every match does, through its
+        live file (``OUT/live/<match-id>.jsonl``) and the server's follower."""
         self.base_url = base_url.rstrip("/")
         self.absence_s = absence_s
         self.limits = limits or Limits(start_ms=BOT_START_MS)
@@ -179,7 +185,6 @@ class Tables:
         self.tables[table.id] = table
         self._nursery.start_soon(self._play, table, [self._host(table, s) for s in
                                                       range(len(table.spec.seats))])
-        self.hub.publish("matches", {"type": "table", **table.public()})
         return list(table.links)
 
     def _make(self, request: TableRequest) -> Table:
@@ -223,28 +228,35 @@ class Tables:
         return make_host(table.spec.seats[seat], self.limits, self._pool, table.spec.private)
 
     async def _play(self, table: Table, hosts: list[Host]) -> None:
-        topic = f"match:{table.spec.match_id}"
-        hub = self.hub
+        spec = table.spec
+        # The match's public events go where every match's go, its live file, which the
+        # server's follower publishes on the hub (match:<id>) for the live view.
+        live_path = self.out / LIVE_DIR / f"{spec.match_id}.jsonl"
+        live = LiveFile(live_path, spec)
         try:
-            record = await play_match(table.spec, hosts=hosts,
-                                      watch=lambda event: hub.publish(topic, event))
+            record = await play_match(spec, hosts=hosts, watch=live)
         except MatchSpecError as exc:
             table.status = "failed"
             _log.warning("table failed", table=table.id, error=str(exc))
             for person in table.people.values():
                 person.finish({"error": str(exc)})
             return
+        finally:
+            live.close()
         for seat, person in table.people.items():
             record["seats"][seat]["name"] = person.name
         await self._write(record)
         table.status = "over"
         result = {"scores": record["scores"], "ranking": record["ranking"],
-                  "labels": table.spec.labels,
+                  "labels": spec.labels,
                   "names": [p.name if (p := table.people.get(s)) else None
                             for s in range(len(hosts))]}
         for person in table.people.values():
             person.finish(result)
-        hub.publish("matches", {"type": "table", **table.public()})
+        # The live file goes once the follower (it reads every POLL_S) has had the last
+        # events: the match's end, which a spectator waits for.
+        await trio.sleep(8 * POLL_S)
+        live_path.unlink(missing_ok=True)
 
     async def _write(self, record: dict[str, Any]) -> None:
         async with self._write_lock:

@@ -188,7 +188,10 @@ def test_a_whole_match_through_two_sockets_is_recorded_with_names_as_text(
     url, out, _ = server
     links = _open(url, ["greedy", "person", "random", "person"], rounds=2)
     sent: dict[int, list[str]] = {1: [], 3: []}
-    with connect(links[0]) as a, connect(links[1]) as b:
+    match_id = "table-" + links[0].split("/t/")[1].split("/")[0]
+    heard: list[dict[str, Any]] = []
+    with connect(links[0]) as a, connect(links[1]) as b, connect(f"{url}/ws") as watcher:
+        watcher.send(json.dumps({"subscribe": f"match:{match_id}"}))
         a.send(json.dumps({"type": "name", "name": "<img src=x onerror=alert(1)>Ann"}))
         b.send(json.dumps({"type": "name", "name": "Bo\u0000b"}))
         seats = {a: 1, b: 3}
@@ -207,8 +210,13 @@ def test_a_whole_match_through_two_sockets_is_recorded_with_names_as_text(
                 if message["type"] == "match_end":
                     ended += 1
                     assert message["names"][1].startswith("<img")
-    time.sleep(0.5)
-    match_id = "table-" + links[0].split("/t/")[1].split("/")[0]
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    heard.append(json.loads(watcher.recv(timeout=0.01)))
+        time.sleep(1)  # the follower polls the live file
+        with contextlib.suppress(TimeoutError):
+            while True:
+                heard.append(json.loads(watcher.recv(timeout=0.5)))
     record = next(r for r in read_records(out / "tables" / "records.jsonl")
                   if r["match_id"] == match_id)
     assert record["seats"][1]["host"] == record["seats"][3]["host"] == "web"
@@ -220,6 +228,11 @@ def test_a_whole_match_through_two_sockets_is_recorded_with_names_as_text(
                 if s == seat]
         assert made == moves
     assert record["seed"] is not None and record["set"] is None
+    # A spectator heard the table's match move by move, and never a hand or a seed.
+    events = [e for m in heard for e in (m.get("events") or [m])]
+    moves = [e["move"] for e in events if e.get("type") == "move"]
+    assert moves == [m for d in record["deals"] for m in d["moves"]]
+    assert not any(key in e for e in events for key in ("hand", "hands", "seed"))
 
 
 def test_reopening_a_link_resumes_the_seat_where_it_was(
