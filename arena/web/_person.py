@@ -144,7 +144,8 @@ class PersonSeat:
             self._out.close()
         send, receive = trio.open_memory_channel[str](OUTBOX)
         self._out, self._in = send, receive
-        for message in (self._start, self._last, self._end):
+        name = {"type": "name", "name": self.name} if self.name else None
+        for message in (self._start, name, self._last, self._end):
             if message is not None:
                 send.send_nowait(_text(message))
         self._wake()

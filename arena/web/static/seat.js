@@ -79,6 +79,13 @@
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
+  // A decision answered: its controls go until the server asks again (or refuses it).
+  function answered(message) {
+    send(message);
+    $("moves-section").hidden = true;
+    $("exchange").hidden = true;
+  }
+
   function renderAsk() {
     const ask = state.ask;
     $("moves-section").hidden = !(ask && ask.type === "play");
@@ -88,7 +95,7 @@
     if (ask && ask.type === "play") {
       for (const move of ask.legal) {
         const button = el("button", move, { type: "button", "class": "move" });
-        button.addEventListener("click", () => send({ type: "move", move }));
+        button.addEventListener("click", () => answered({ type: "move", move }));
         moves.append(button);
       }
     }
@@ -122,6 +129,10 @@
     over = true;
     state.ask = null;
     renderAsk();
+    for (const row of document.querySelectorAll("#players tr.turn")) {
+      row.classList.remove("turn");
+      row.lastChild.textContent = "";
+    }
     $("results").hidden = false;
     if (end.error) {
       $("match-result").textContent = t("table.seat.failed") + ": " + end.error;
@@ -141,6 +152,8 @@
       case "start":
         state.start = message; over = false; $("deals").replaceChildren(); break;
       case "play": case "exchange":
+        // How many decisions the seat was asked (a page's tests wait on it).
+        document.body.dataset.asks = String(Number(document.body.dataset.asks || 0) + 1);
         state.ask = message; state.view = message.view; showError("");
         renderView(message.view); renderAsk(); break;
       case "turn":
@@ -148,7 +161,7 @@
       case "end_deal": renderDeal(message.result); break;
       case "match_end": renderEnd(message); break;
       case "name": $("name").value = message.name; break;
-      case "error": showError(message.message); break;
+      case "error": showError(message.message); renderAsk(); break;
     }
   }
 
@@ -174,11 +187,11 @@
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("move-text").value.trim();
-    if (text) send({ type: "move", move: text });
+    if (text) answered({ type: "move", move: text });
   });
   $("give").addEventListener("click", () => {
     const hand = state.ask ? state.ask.view.hand : [];
-    send({ type: "exchange", cards: [...state.picked].sort((a, b) => a - b).map((i) => hand[i]) });
+    answered({ type: "exchange", cards: [...state.picked].sort((a, b) => a - b).map((i) => hand[i]) });
   });
   $("name-form").addEventListener("submit", (event) => {
     event.preventDefault();
