@@ -209,3 +209,40 @@ def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
         assert cards <= played, f"the watcher saw {sorted(cards - played)} before their play"
     for person in (ann, bo, watcher):
         assert (person.link, person.errors, person.outside) == (person.link, [], [])
+
+
+def test_the_table_page_opens_a_table_and_shows_its_links(browser: Any, tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table")
+    try:
+        opener = Person(browser, f"{url}/tables", url)
+        page = opener.page
+        page.wait_for_selector("#seats select")
+        page.select_option("#preset", "runs")
+        page.fill("#players", "3")
+        page.dispatch_event("#players", "change")
+        selects = page.locator("#seats select")
+        assert selects.count() == 3
+        selects.nth(0).select_option("person")
+        selects.nth(1).select_option("greedy")
+        selects.nth(2).select_option("person")
+        page.fill("#rounds", "1")
+        page.get_by_role("button", name="Open the table").click()
+        page.wait_for_selector("#links a")
+        links = page.locator("#links a").all_inner_texts()
+        assert len(links) == 2 and all(link.startswith(url + "/t/") for link in links)
+        assert [link.split("?")[0].rsplit("/", 1)[1] for link in links] == ["0", "2"]
+        # a bot that is not installed: the server's one-line reason, on the page
+        page.evaluate("""() => { const s = document.querySelector('#seats select');
+            s.append(new Option('nosuchbot', 'nosuchbot')); s.value = 'nosuchbot'; }""")
+        page.get_by_role("button", name="Open the table").click()
+        page.wait_for_selector("#error:not([hidden])")
+        assert "nosuchbot" in page.locator("#error").inner_text()
+        # the refused request's 400, which the browser notes, and nothing else
+        assert opener.errors and all("400" in e and "/api/tables" in e for e in opener.errors)
+        assert opener.outside == []
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
