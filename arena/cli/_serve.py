@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,16 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
         trio_run(_serve, out, host, port, (table, absence_s) if tables_on else None)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
+    except OSError as exc:
+        raise listen_error(host, port, exc) from None
+
+
+def listen_error(host: str, port: int, exc: OSError) -> Exception:
+    """The one-line error of a socket that cannot listen (a port in use, no such address),
+    or ``exc`` itself for any other OSError."""
+    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+        return InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    return exc
 
 
 def trio_run(fn: Callable[..., Awaitable[object]], *args: object) -> None:
@@ -134,10 +145,7 @@ async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float]
     async with trio.open_nursery() as nursery:
         if tables is not None:
             await nursery.start(tables.run)
-        try:
-            url = await nursery.start(serve_app, app, host, port)
-        except OSError as exc:
-            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        url = await nursery.start(serve_app, app, host, port)
         click.echo(f"serving {out} on {url}/ (Ctrl-C stops)")
         if tables is not None:
             tables.base_url = url
@@ -184,6 +192,8 @@ def run_tournament_served(
     except KeyboardInterrupt:
         if not done:  # interrupted while the run went on
             raise
+    except OSError as exc:
+        raise listen_error(host, port, exc) from None
     return done[0]
 
 
@@ -199,10 +209,7 @@ async def _run_served(config: str, folder: Path, host: str, port: int,
     app = create_app(folder, hub)
     follower = app.state.follower
     async with trio.open_nursery() as nursery:
-        try:
-            url = await nursery.start(serve_app, app, host, port)
-        except OSError as exc:
-            raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        url = await nursery.start(serve_app, app, host, port)
         click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
         web = WebReporter(folder, hub, inner=reporter, poke=follower.poke)
         result: TournamentResult = await trio.to_thread.run_sync(

@@ -5,6 +5,9 @@ Every answer is JSON; a bad id or path is a one-line JSON error with its status 
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -12,6 +15,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from arena.ratings import RatingsError
+from arena.records import RECORDS
 from arena.report import standings_document
 
 from ._live import valid_id
@@ -45,27 +50,40 @@ class StandingsCache:
             if self._document is None or key != self._key:
                 folder, resamples = self.run.folder, self.resamples
                 self._document = await trio.to_thread.run_sync(
-                    lambda: standings_document(folder, resamples=resamples))
+                    lambda: _standings(folder, resamples))
                 self._key = key
             return self._document
 
 
-def api_routes(run: RunFolder, standings: StandingsCache) -> list[Route]:
-    """The API's routes over ``run``."""
+def _standings(folder: Path, resamples: int) -> dict[str, Any]:
+    """``standings.json``'s document of the run; before its first record, that of none."""
+    if (folder / RECORDS).exists():
+        return standings_document(folder, resamples=resamples)
+    with tempfile.TemporaryDirectory() as empty:
+        (Path(empty) / RECORDS).touch()
+        return standings_document(empty, resamples=resamples)
+
+
+def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], None]
+               ) -> list[Route]:
+    """The API's routes over ``run``, which ``sync()`` brings up to date."""
 
     async def get_standings(request: Request) -> JSONResponse:
-        run.refresh()
-        return JSONResponse(await standings.get())
+        sync()
+        try:
+            return JSONResponse(await standings.get())
+        except RatingsError as exc:
+            return error(503, f"cannot read the records: {exc}")
 
     async def get_matches(request: Request) -> JSONResponse:
-        run.refresh()
+        sync()
         return JSONResponse({"matches": run.match_list()})
 
     async def get_match(request: Request) -> JSONResponse:
         match_id = request.path_params["match_id"]
         if not valid_id(match_id):
             return error(404, "not a match id")
-        run.refresh()
+        sync()
         record = run.records.get(match_id)
         if record is not None:
             if run.waiting_for_set(match_id):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
@@ -20,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from ._api import StandingsCache, api_routes, error
 from ._hub import Hub
 from ._live import RunFolder
-from ._live_report import ReportBuilder, report_routes
+from ._live_report import STATIC, ReportBuilder, report_routes
 from ._socket import spectator_socket
 
 
@@ -33,7 +32,6 @@ class Tables(Protocol):
 
 __all__ = ["Follower", "Tables", "create_app"]
 
-STATIC = Path(str(resources.files("arena.web") / "static"))
 
 POLL_S = 0.25
 """How often the follower reads the run's folder for new records and live events."""
@@ -52,6 +50,7 @@ class Follower:
         self._sent: dict[str, int] = {}  # match id -> live events published
         self._wake = trio.Event()
         self._token: trio.lowlevel.TrioToken | None = None
+        self._standings_due = False
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs)."""
@@ -74,12 +73,16 @@ class Follower:
                 await self._wake.wait()
             self._wake = trio.Event()
 
-    async def step(self) -> None:
-        """Read once and publish what is new."""
+    def sync(self) -> None:
+        """Read what is new and publish it at once (the standings at the next :meth:`step`).
+
+        Whoever reads the run folder reads it through here (the API too), so that every
+        event read is published exactly once and a new subscriber's snapshot (the events
+        read so far) meets the stream where it goes on."""
         run, hub = self.run, self.hub
         recorded, grown = run.refresh()
-        for match_id in grown:
-            match = run.live.get(match_id)
+        for match_id in [*grown, *recorded]:
+            match = run.live.get(match_id) or run.ended.get(match_id)
             if match is None:
                 continue
             sent = self._sent.get(match_id, 0)
@@ -91,9 +94,15 @@ class Follower:
             hub.publish(f"match:{match_id}", {"type": "recorded"})
         if recorded or grown:
             hub.publish("matches", {"type": "matches", "matches": run.match_list()})
-        if recorded:
-            hub.publish("standings", {"type": "standings",
-                                      "standings": await self.standings.get()})
+        self._standings_due = self._standings_due or bool(recorded)
+
+    async def step(self) -> None:
+        """Read once and publish what is new, the standings included."""
+        self.sync()
+        if self._standings_due:
+            self._standings_due = False
+            self.hub.publish("standings", {"type": "standings",
+                                           "standings": await self.standings.get()})
 
 
 def _i18n_routes() -> list[BaseRoute]:
@@ -126,9 +135,9 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlett
     routes: list[BaseRoute] = [
         Route("/", index),
         Route("/match", match_page),
-        *api_routes(run, standings),
+        *api_routes(run, standings, follower.sync),
         WebSocketRoute("/ws", spectator_socket(hub, run)),
-        *report_routes(report),
+        *report_routes(report, follower.sync),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     if tables is not None:

@@ -102,6 +102,8 @@ class RunFolder:
         """Finished matches by id, in the records file's order."""
         self.skipped: list[str] = []
         self.live: dict[str, InPlay] = {}
+        self.ended: dict[str, InPlay] = {}
+        """Matches in play until the last refresh recorded them, with all their events."""
         self._offset = 0
         self._identity: tuple[int, int] | None = None
         self._set_size = self._read_set_size()
@@ -110,8 +112,12 @@ class RunFolder:
     # ------------------------------------------------------------------ reading
 
     def refresh(self) -> tuple[list[str], list[str]]:
-        """Read what is new: ``(ids newly recorded, ids whose live events grew)``."""
-        return self._read_records(), self._read_live()
+        """Read what is new: ``(ids newly recorded, ids whose live events grew)``. A match
+        recorded now leaves :attr:`live` for :attr:`ended` (until the next refresh) with
+        every event of its live file read, so that none of its last events is lost."""
+        self.ended = {}
+        grown = self._read_live()
+        return self._read_records(), grown
 
     def _read_records(self) -> list[str]:
         path = self.folder / RECORDS
@@ -145,7 +151,9 @@ class RunFolder:
                 if set_id is not None:
                     self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
                 new.append(match_id)
-                self.live.pop(match_id, None)
+                if match_id in self.live:
+                    self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl", match_id)
+                    self.ended[match_id] = self.live.pop(match_id)
         self._offset += end
         return new
 

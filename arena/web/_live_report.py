@@ -12,6 +12,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +26,13 @@ from arena.report import REPORT_DIR, write_report
 
 from ._api import error
 
+STATIC = Path(str(resources.files("arena.web") / "static"))
+"""The package's pages, scripts and styles."""
+
 if TYPE_CHECKING:
     from ._live import RunFolder
 
-__all__ = ["WEB_DIR", "ReportBuilder", "report_routes", "safe_path"]
+__all__ = ["STATIC", "WEB_DIR", "ReportBuilder", "report_routes", "safe_path"]
 
 WEB_DIR = "web"
 """``OUT/web/``: what the server writes (its report), beside the run's own files."""
@@ -116,7 +120,7 @@ class ReportBuilder:
         return ids[number * batch:(number + 1) * batch]
 
 
-def report_routes(builder: ReportBuilder) -> list[Route]:
+def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Route]:
     """``/report/``: the served report's files, its replay files under the set rule."""
     run = builder.run
 
@@ -124,8 +128,8 @@ def report_routes(builder: ReportBuilder) -> list[Route]:
         relative = request.path_params.get("path") or "index.html"
         path = safe_path(builder.root, relative)
         if path is None:
-            if not (builder.root / "index.html").exists():
-                return error(503, "the report is being built; try again in a few seconds")
+            if relative == "index.html":  # not built yet: the page says so (no error)
+                return FileResponse(STATIC / "building.html", media_type="text/html")
             return error(404, f"no file {relative[:100]} in the report")
         if PurePosixPath(relative).parts[:2] == ("data", "replays"):
             try:
@@ -133,7 +137,7 @@ def report_routes(builder: ReportBuilder) -> list[Route]:
             except ValueError:
                 return error(404, f"no file {relative[:100]} in the report")
             ids = builder.batch_ids(number)
-            run.refresh()
+            sync()
             if ids is None or any(i not in run.records or run.waiting_for_set(i) for i in ids):
                 return error(409, "a match of this replay file waits for its duplicate set")
             try:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import os
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +20,10 @@ if TYPE_CHECKING:
 
     from ._hub import Hub
 
-__all__ = ["LEAGUE_STATUS", "WebReporter", "read_league_status"]
+__all__ = ["KEEP_S", "LEAGUE_STATUS", "WebReporter", "read_league_status"]
+
+KEEP_S = 5.0
+"""How long a recorded match's live file stays: a server reads its last events meanwhile."""
 
 LEAGUE_STATUS = "league.json"
 """``OUT/live/league.json``: a league's last status (LeagueStatus), for any server."""
@@ -49,6 +54,7 @@ class WebReporter(Reporter):
         self.hub = hub
         self.inner = inner
         self.poke = poke
+        self._recorded: collections.deque[tuple[float, str]] = collections.deque()
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         if self.inner is not None:
@@ -60,8 +66,10 @@ class WebReporter(Reporter):
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         if self.inner is not None:
             self.inner.match(record, standings)
-        if valid_id(str(record.get("match_id"))):  # recorded: no longer in play
-            (self.folder / LIVE_DIR / f"{record.get('match_id')}.jsonl").unlink(missing_ok=True)
+        match_id = str(record.get("match_id"))
+        if valid_id(match_id):  # recorded: its live file goes a little later
+            self._recorded.append((time.monotonic(), match_id))
+        self._remove_live(time.monotonic() - KEEP_S)
         if self.poke is not None:
             self.poke()
 
@@ -88,8 +96,16 @@ class WebReporter(Reporter):
     def stop(self) -> None:
         if self.inner is not None:
             self.inner.stop()
+        self._remove_live(float("inf"))
         if self.poke is not None:
             self.poke()
+
+    def _remove_live(self, before: float) -> None:
+        """Remove the live files of the matches recorded before ``before`` (monotonic)."""
+        recorded = self._recorded
+        while recorded and recorded[0][0] <= before:
+            _, match_id = recorded.popleft()
+            (self.folder / LIVE_DIR / f"{match_id}.jsonl").unlink(missing_ok=True)
 
     def _publish(self, topic: str, event: Mapping[str, Any]) -> None:
         if self.hub is not None:

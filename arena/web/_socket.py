@@ -65,35 +65,45 @@ def spectator_socket(hub: Hub, run: RunFolder) -> Callable[[WebSocket], Awaitabl
                 async for event in events:
                     await send(event)
 
-        topics: set[str] = set()
-        window, count = time.monotonic(), 0
         try:
             async with trio.open_nursery() as nursery:
-                while True:
-                    message = await socket.receive_text()
-                    now = time.monotonic()
-                    if now - window >= 1.0:
-                        window, count = now, 0
-                    count += 1
-                    if count > RATE:
-                        await socket.close(POLICY_VIOLATION, "too many messages")
-                        nursery.cancel_scope.cancel()
-                        return
-                    topic = _topic(message)
-                    if topic is None:
-                        await send({"error": "a spectator may only send "
-                                             '{"subscribe": "<topic>"}'})
-                    elif topic in topics:
-                        continue
-                    elif len(topics) >= MAX_TOPICS:
-                        await send({"error": f"at most {MAX_TOPICS} topics per socket"})
-                    else:
-                        topics.add(topic)
-                        nursery.start_soon(follow, topic)
-        except (WebSocketDisconnect, KeyError, RuntimeError):
-            return  # the browser went away (or sent bytes: receive_text's KeyError)
+                await _listen(socket, send, follow, nursery)
+        except* _GONE:
+            pass  # the browser went away (or sent bytes: receive_text's KeyError)
 
     return endpoint
+
+
+_GONE = (WebSocketDisconnect, KeyError, RuntimeError, OSError, trio.BrokenResourceError,
+         trio.ClosedResourceError)
+
+
+async def _listen(socket: WebSocket, send: Callable[[dict[str, Any]], Awaitable[None]],
+                  follow: Callable[[str], Awaitable[None]], nursery: trio.Nursery) -> None:
+    """Read the browser's messages: subscriptions start a follower task, anything else is
+    answered with an error, a flood closes the socket."""
+    topics: set[str] = set()
+    window, count = time.monotonic(), 0
+    while True:
+        message = await socket.receive_text()
+        now = time.monotonic()
+        if now - window >= 1.0:
+            window, count = now, 0
+        count += 1
+        if count > RATE:
+            await socket.close(POLICY_VIOLATION, "too many messages")
+            nursery.cancel_scope.cancel()
+            return
+        topic = _topic(message)
+        if topic is None:
+            await send({"error": 'a spectator may only send {"subscribe": "<topic>"}'})
+        elif topic in topics:
+            continue
+        elif len(topics) >= MAX_TOPICS:
+            await send({"error": f"at most {MAX_TOPICS} topics per socket"})
+        else:
+            topics.add(topic)
+            nursery.start_soon(follow, topic)
 
 
 def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:

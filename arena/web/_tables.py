@@ -42,8 +42,8 @@ from arena.referee import (
 )
 from arena.seeds import secret_seed
 
-from ._app import POLL_S
 from ._live import LIVE_DIR, LiveFile
+from ._live_run import KEEP_S
 from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
 
 if TYPE_CHECKING:
@@ -253,9 +253,9 @@ class Tables:
                             for s in range(len(hosts))]}
         for person in table.people.values():
             person.finish(result)
-        # The live file goes once the follower (it reads every POLL_S) has had the last
-        # events: the match's end, which a spectator waits for.
-        await trio.sleep(8 * POLL_S)
+        # The live file goes once the follower has had the last events (the match's end,
+        # which a spectator waits for), as a run's live files do.
+        await trio.sleep(KEEP_S)
         live_path.unlink(missing_ok=True)
 
     async def _write(self, record: dict[str, Any]) -> None:

@@ -39,7 +39,7 @@ def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
     """``arena ARGS`` in a subprocess, and the URL it printed."""
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "arena"), *args], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert process.stdout is not None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -50,8 +50,8 @@ def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
         if found:
             return process, found.group(1)
     process.kill()
-    _, err = process.communicate()
-    raise AssertionError(f"arena {' '.join(args)} printed no URL: {err[-2000:]}")
+    out, _ = process.communicate()
+    raise AssertionError(f"arena {' '.join(args)} printed no URL: {out[-2000:]}")
 
 
 @pytest.fixture(scope="session")

@@ -66,7 +66,7 @@
         el("td", {}, m.round ?? ""), el("td", { class: "left" }, result(m)), el("td", { class: "left" }, cell));
     });
     const box = body("matches");
-    box.replaceChildren(el("table", { class: "match-list" },
+    box.replaceChildren(...[el("table", { class: "match-list" },
       el("thead", {}, el("tr", {},
         el("th", { class: "left", "data-i18n": "live.col_match" }, text("live.col_match", "match")),
         el("th", { "data-i18n": "live.col_round" }, text("live.col_round", "round")),
@@ -74,17 +74,27 @@
         el("th", { class: "left" }))),
       el("tbody", {}, rows)),
       done.length > shown.length ? el("p", { class: "note" },
-        text("live.latest", "the latest {n} of {total}", { n: shown.length, total: done.length })) : null);
+        text("live.latest", "the latest {n} of {total}", { n: shown.length, total: done.length })) : null]
+      .filter((node) => node !== null));
   }
 
   function showReport() { document.getElementById("report").scrollIntoView(); }
 
+  // The report frame is reloaded when a new build is out, never while it loads (a reload
+  // would cut its files off midway) and never while a replay is being watched.
+  const frame = { loading: true, due: false };
+  document.getElementById("report-frame").addEventListener("load", () => {
+    frame.loading = false;
+    if (frame.due) reloadReport();
+  });
+
   function reloadReport() {
-    const frame = document.getElementById("report-frame");
-    const win = frame.contentWindow;
-    // A replay being watched is not interrupted; the report catches up when it is closed.
-    if (win && win.location.hash.includes("match=")) return;
-    frame.src = "/report/?t=" + Date.now() + "#crosstable";
+    const box = document.getElementById("report-frame");
+    const win = box.contentWindow;
+    if (frame.loading || (win && win.location.hash.includes("match="))) { frame.due = true; return; }
+    frame.due = false;
+    frame.loading = true;
+    box.src = "/report/?t=" + Date.now();
   }
 
   function onEvent(event) {

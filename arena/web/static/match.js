@@ -74,7 +74,12 @@
   }
 
   function onEvent(event) {
-    if (event.type === "events") { for (const e of event.events) apply(e); if (event.labels) game.labels = event.labels; }
+    if (event.type === "events") {  // the match so far (again, after a reconnection)
+      Object.assign(game, { deal: null, roles: [], counts: [], scores: [], pile: null, pileBy: null, outs: [], events: 0 });
+      document.querySelector("#log .body").replaceChildren();
+      for (const e of event.events) apply(e);
+      if (event.labels) game.labels = event.labels;
+    }
     else if (event.type === "recorded") { recorded(); return; }
     else if (event.type === "unknown") {
       document.getElementById("status").textContent = text("live.unknown", "No such match in play.");

@@ -1,0 +1,222 @@
+"""The served run in Chromium: `arena run --serve` of a small run of slow bots.
+
+The leaderboard shows and updates without a reload while matches finish; a spectator of a
+match in play hears only public events (checked against the match's record afterwards);
+no console error, no request outside the server. With ARENA_WEB_SHOTS=<folder> it also
+saves the screenshots docs/web.md shows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.records import read_records
+
+from .conftest import start_server
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
+                               "(pip install -e '.[test]')")
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
+    shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if CHROMIUM is None:
+    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
+                allow_module_level=True)
+
+pytestmark = pytest.mark.timeout(280)
+
+# Monte Carlo bots with a small budget: a match lasts about a second, long enough to watch.
+SLOW_RUN = """\
+name: weblive
+seed: 4242
+players: 4
+format: {type: round_robin}
+duplicate: true
+repeat: 40
+rules: {rounds: 10}
+bots:
+  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 30}}
+  - {name: mc, label: mc-b, params: {playouts: 8, move_ms: 30}}
+  - greedy
+  - lowest
+limits: {move_ms: 3000}
+"""
+
+CARD = re.compile(r"^(?:[3-9TJQKA2][SHDC]|10[SHDC]|JK)$")
+
+
+@pytest.fixture(scope="module")
+def live_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``arena run --serve`` of the slow run: its URL and its folder, while it runs."""
+    folder = tmp_path_factory.mktemp("liverun")
+    config = folder / "weblive.yaml"
+    config.write_text(SLOW_RUN)
+    out = folder / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0",
+                                "-j", "2", "-q")
+    try:
+        yield url, out
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Watched:
+    """A page with its console errors, its requests and its socket's frames written down."""
+
+    def __init__(self, browser: Any, origin: str) -> None:
+        self.page = browser.new_page(viewport={"width": 1300, "height": 900})
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.page.on("console", lambda m: m.type in ("error", "warning")
+                     and self.errors.append(f"console {m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.url}"))
+        self.page.on("request", lambda r: None if r.url.startswith(origin)
+                     else self.outside.append(r.url))
+        self.page.on("response", lambda r: r.status >= 400
+                     and self.errors.append(f"status {r.status}: {r.url}"))
+        self.page.on("websocket", self._socket)
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+
+
+def shoot(page: Any, name: str) -> None:
+    folder = os.environ.get("ARENA_WEB_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), full_page=False)
+
+
+def test_the_leaderboard_updates_without_a_reload(browser: Any,
+                                                   live_run: tuple[str, Path]) -> None:
+    url, _ = live_run
+    w = Watched(browser, url)
+    page = w.page
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-connected='1']", timeout=60_000)
+    page.wait_for_selector("table.standings", timeout=120_000)
+    page.evaluate("window.__same_page = true")
+    before = int(page.get_attribute("table.standings", "data-matches") or 0)
+    page.wait_for_function(
+        f"Number(document.querySelector('table.standings').dataset.matches) > {before}",
+        timeout=120_000)
+    assert page.evaluate("window.__same_page === true")  # no reload, no navigation
+    rows = page.locator("table.standings tbody tr")
+    assert rows.count() == 4
+    assert set(page.locator("table.standings td.bot").all_inner_texts()) == {
+        "mc-a", "mc-b", "greedy", "lowest"}
+    page.wait_for_selector("#report-frame", state="attached")
+    assert "null" not in page.inner_text("main") and "undefined" not in page.inner_text("main")
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, "web-live.png")
+    assert not w.errors, w.errors
+    assert not w.outside, w.outside
+    page.close()
+
+
+def test_a_spectator_sees_no_card_before_it_is_played(browser: Any,
+                                                      live_run: tuple[str, Path]) -> None:
+    url, out = live_run
+    w = Watched(browser, url)
+    page = w.page
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-connected='1']", timeout=60_000)
+    for _ in range(40):  # a match that ends before the page opens: watch the next one
+        page.wait_for_selector("a.match-link", timeout=120_000)
+        match_id = page.evaluate("""fetch('/api/matches').then((r) => r.json()).then((d) =>
+            (d.matches.find((m) => m.state === 'playing') || {}).id || null)""")
+        if match_id is None:
+            page.wait_for_timeout(300)
+            continue
+        watcher = Watched(browser, url)
+        watcher.page.goto(f"{url}/match?id={match_id}")
+        watcher.page.wait_for_selector("body[data-events]", timeout=30_000)
+        watcher.page.wait_for_function("Number(document.body.dataset.events) > 3 || "
+                                       "document.body.dataset.recorded === '1'", timeout=60_000)
+        if watcher.page.get_attribute("body", "data-recorded") != "1":
+            break
+        watcher.page.close()
+    else:
+        pytest.fail("every match ended before its page opened")
+    shoot(watcher.page, "web-match.png")
+    shown: set[str] = set()
+    deadline = time.monotonic() + 150
+    while watcher.page.get_attribute("body", "data-recorded") != "1":
+        assert time.monotonic() < deadline, "the match was never recorded"
+        shown |= set(watcher.page.locator(".card").all_inner_texts())
+        watcher.page.wait_for_timeout(150)
+    shown |= set(watcher.page.locator(".card").all_inner_texts())  # the log keeps its moves
+    record = next(r for r in read_records(out / "records.jsonl") if r["match_id"] == match_id)
+    check_frames(watcher.frames, record, match_id)
+    played = {chip(c) for deal in record["deals"] for m in deal["moves"] if m != "pass"
+              for c in m.split("=")[-1].split()}
+    assert shown and shown <= played
+    for watched in (w, watcher):
+        assert not watched.errors, watched.errors
+        assert not watched.outside, watched.outside
+    watcher.page.close()
+    page.close()
+
+
+def chip(card: str) -> str:
+    """A card as the page shows it (10 for T, the suit's symbol)."""
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    rank = card[:-1]
+    return ("10" if rank == "T" else rank) + suits[card[-1]]
+
+
+def check_frames(frames: list[dict[str, Any]], record: dict[str, Any], match_id: str) -> None:
+    """The match's frames, against its record: each move in its place, and no card named
+    anywhere but in the move that plays it; no hand, exchanged card or seed at all."""
+    events: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame.get("topic") != f"match:{match_id}":
+            continue
+        if frame.get("type") == "events":  # a snapshot (a socket that reconnected): anew
+            events = list(frame["events"])
+        else:
+            events.append(frame)
+    assert events, "the page heard nothing of the match"
+    text = json.dumps(events)
+    assert str(record["seed"]) not in text
+    assert not any(key in text for key in ('"hand', '"cards"', '"seed"'))
+    for event in events:
+        rest = {k: v for k, v in event.items() if k != "move"}
+        strings = [v for v in json.dumps(rest).replace('"', " ").replace(",", " ").split()]
+        assert not [s for s in strings if CARD.match(s)], event
+    by_deal: dict[int, list[tuple[int, str]]] = {}
+    for event in events:
+        if event.get("type") == "move":
+            by_deal.setdefault(event["deal"], []).append((event["seat"], event["move"]))
+    for number, moves in by_deal.items():
+        deal = record["deals"][number]
+        recorded = list(zip(deal["movers"], deal["moves"], strict=True))
+        # The page may have joined mid-match: what it heard is the end of each deal's moves.
+        assert moves == recorded[len(recorded) - len(moves):], f"deal {number}: a gap"

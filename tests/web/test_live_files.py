@@ -1,0 +1,56 @@
+"""The live folder: what LiveMatch writes, who removes it, and that bots cannot see it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import arena.web._live_run as live_run
+from arena.referee import MatchSpec
+from arena.tournament import run_tournament
+from arena.web import LIVE_DIR, LiveMatch, WebReporter
+
+from .conftest import CONFIG
+
+
+def test_a_live_file_holds_the_public_events_then_played(tmp_path: Path) -> None:
+    spec = MatchSpec.from_dict({"match_id": "m7", "seed": 918_273_645, "rules": {"rounds": 2},
+                                "seats": [{"label": b, "name": b} for b in
+                                          ("greedy", "lowest", "highest", "random")]})
+    record = LiveMatch(str(tmp_path))(spec)
+    lines = [json.loads(line) for line in
+             (tmp_path / LIVE_DIR / "m7.jsonl").read_text().splitlines()]
+    assert lines[0] == {"type": "live", "match": "m7", "set": None, "round": None,
+                        "labels": ["greedy", "lowest", "highest", "random"]}
+    assert lines[-1] == {"type": "played"} and lines[-2]["type"] == "match_end"
+    moves = [(e["seat"], e["move"]) for e in lines if e["type"] == "move"]
+    assert moves == [(s, m) for d in record["deals"]
+                     for s, m in zip(d["movers"], d["moves"], strict=True)]
+    assert str(spec.seed) not in json.dumps(lines)
+
+
+class Seen(LiveMatch):
+    """LiveMatch that notes the private paths of each spec it plays."""
+
+    private: list[tuple[str, ...]] = []  # noqa: RUF012 (a test's own notebook)
+
+    def __call__(self, spec: MatchSpec) -> dict[str, Any]:
+        Seen.private.append(tuple(spec.private))
+        return super().__call__(spec)
+
+
+def test_the_run_folder_with_its_live_files_is_hidden_from_bots(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_run, "KEEP_S", 0.0)
+    out = tmp_path / "out"
+    stale = out / LIVE_DIR / "gone-long-ago.jsonl"
+    stale.parent.mkdir(parents=True)
+    stale.write_text('{"type": "live"}\n')
+    run_tournament(CONFIG, out=out, jobs=1, match_fn=Seen(str(out)),
+                   reporter=WebReporter(out))
+    assert len(Seen.private) == 4
+    assert all(str(out.resolve()) in private for private in Seen.private)
+    assert list((out / LIVE_DIR).glob("*.jsonl")) == []  # recorded, then removed; stale too
