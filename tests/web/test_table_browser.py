@@ -20,6 +20,7 @@ import pytest
 
 from arena.records import read_records
 from tests.web.conftest import start_server
+from tests.web.test_table_socket import read_links
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
                                "(pip install -e '.[test]')")
@@ -129,7 +130,7 @@ def test_two_people_play_a_match_to_the_end_by_clicks(browser: Any, tmp_path: Pa
                                 "--rounds", "2")
     try:
         assert process.stdout is not None
-        links = [process.stdout.readline().strip() for _ in range(2)]
+        links = read_links(process, 2)
         assert all(link.startswith("http://") for link in links)
         _play(browser, url, links, tmp_path)
     finally:

@@ -61,7 +61,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
                                 "--bots", "greedy", "random", "--people", "2",
                                 "--rounds", "2")
     assert process.stdout is not None
-    links = [process.stdout.readline().strip() for _ in range(2)]
+    links = read_links(process, 2)
     try:
         yield url, out, links
     finally:
@@ -70,6 +70,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+def read_links(process: subprocess.Popen[str], count: int) -> list[str]:
+    """The ``count`` seat links ``arena serve --table --people`` prints, each on a line of
+    its own (the server's other lines, its stderr among them, are skipped)."""
+    assert process.stdout is not None
+    links: list[str] = []
+    while len(links) < count:
+        line = process.stdout.readline()
+        assert line, f"the server printed {len(links)} links of {count}"
+        if line.startswith("http://"):
+            links.append(line.strip())
+    return links
 
 
 def _open(url: str, seats: list[str], **more: Any) -> list[str]:
