@@ -13,6 +13,10 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("starlette", reason="the web extra is not installed "
+                    "(pip install -e '.[web]')")
+pytest.importorskip("httpx_ws", reason="httpx-ws is not installed (pip install -e '.[test]')")
+
 from arena.tournament import run_tournament
 
 CONFIG: dict[str, Any] = {

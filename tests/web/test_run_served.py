@@ -1,0 +1,65 @@
+"""``arena run CONFIG --serve 0``: the run and its server in one process, over httpx."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from arena.records import read_records
+
+from .conftest import start_server
+
+pytestmark = pytest.mark.timeout(280)
+
+RUN = """\
+name: served
+seed: 5151
+players: 4
+format: {type: round_robin}
+duplicate: true
+repeat: 3
+rules: {rounds: 4}
+bots:
+  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 20}}
+  - greedy
+  - lowest
+  - random
+limits: {move_ms: 3000}
+"""
+
+
+def test_the_run_is_served_while_it_runs_and_after(tmp_path: Path) -> None:
+    config = tmp_path / "served.yaml"
+    config.write_text(RUN)
+    out = tmp_path / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0",
+                                "-j", "2", "-q")
+    try:
+        assert url.startswith("http://127.0.0.1:")
+        seen: set[str] = set()
+        counts: list[int] = []
+        deadline = time.monotonic() + 200
+        with httpx.Client(base_url=url, timeout=60) as client:
+            while time.monotonic() < deadline:
+                matches = client.get("/api/matches").json()["matches"]
+                seen |= {m["state"] for m in matches}
+                counts.append(client.get("/api/standings").json()["matches"])
+                if sum(m["state"] == "finished" for m in matches) == 12:
+                    break
+                time.sleep(0.2)
+            assert counts[-1] == 12 and counts[0] < 12  # the standings grew as it ran
+            assert "playing" in seen  # a match was seen in play
+            assert process.poll() is None  # the run is over, the server goes on
+            records = list(read_records(out / "records.jsonl"))
+            match = client.get(f"/api/matches/{records[0]['match_id']}").json()
+            assert match["record"]["deals"] == records[0]["deals"]
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
