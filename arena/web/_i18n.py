@@ -216,6 +216,7 @@ def language_of(conn: HTTPConnection) -> str:
 
 def messages_json(lang: str) -> str:
     """What ``/api/messages`` answers, as JSON safe to inline in an HTML ``<script>`` block."""
+    lang = negotiate(None, lang)
     body = json.dumps({
         "lang": lang,
         "languages": [{"code": code, "name": LANGUAGE_NAMES[code]} for code in LANGUAGES],

@@ -99,8 +99,9 @@ def rules_page(lang: str) -> RulesPage:
                      sections=sections)
 
 
+@cache
 def rules_html(lang: str) -> str:
-    """The whole rules page of ``lang`` as HTML."""
+    """The whole rules page of ``lang`` as HTML (the same for every request: built once)."""
     page = rules_page(lang)
     contents = "".join(f'<li><a href="#{s.id}">{escape(s.title)}</a></li>'
                        for s in page.sections)
@@ -114,6 +115,7 @@ def rules_html(lang: str) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(page.title)} · arena</title>
+<link rel="icon" href="{STATIC_URL}/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{STATIC_URL}/rules.css">
 {i18n_head(lang)}
 </head>

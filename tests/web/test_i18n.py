@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+
 from arena.game import PRESIDENT, SCUM, VICE_PRESIDENT, VICE_SCUM
 from arena.web import _i18n
 from arena.web._i18n import (
@@ -33,8 +35,12 @@ from arena.web._i18n import (
 WEB = Path(_i18n.__file__).resolve().parent
 
 # How pages use a message: an attribute i18n.js fills, a call in a script, a call in Python.
-_ATTRIBUTE = re.compile(r"""data-i18n(?:-(?:title|placeholder|aria-label|alt))?=(["'])(.+?)\1""")
-_JS_CALL = re.compile(r"""(?:\barenaI18n\.|(?<![\w.$]))t\(\s*(["'`])([^"'`$\\]+)\1\s*[,)]""")
+# (A value built by a template, data-i18n="{key}" or "${key}", is not a key and is skipped.)
+_ATTRIBUTE = re.compile(
+    r"""data-i18n(?:-(?:title|placeholder|aria-label|alt))?=(["'])([^"'{}$]+)\1""")
+# In scripts: t(key, ...), arenaI18n.t(key, ...) and the live pages' text(key, fallback, ...).
+_JS_CALL = re.compile(
+    r"""(?:\barenaI18n\.|(?<![\w.$]))(?:t|text)\(\s*(["'`])([^"'`$\\]+)\1\s*[,)]""")
 _PY_CALL = re.compile(r"""(?<![\w.])t\(\s*[\w.\[\]"']+\s*,\s*(["'])([^"'\\]+)\1""")
 
 
@@ -115,10 +121,12 @@ def test_the_check_finds_a_missing_key_an_empty_one_a_placeholder_a_missing_file
             (locales / lang / "table.json").write_text('{"table.seat": "s"}', encoding="utf-8")
     (sources / "static" / "page.js").write_text(
         'el.title = t("table.seat"); t("nowhere", {a: 1}); arenaI18n.t(\'menu.gone\');\n'
-        't("rank." + r);  // built at run time: not checked here\n', encoding="utf-8")
+        't("rank." + r);  // built at run time: not checked here\n'
+        'text("live.gone", "fallback"); response.text();\n', encoding="utf-8")
     (sources / "static" / "page.html").write_text('<b data-i18n="menu.home"></b>'
                                                   '<i data-i18n-title="also.gone"></i>')
-    (sources / "_page.py").write_text('t(lang, "py.gone", n=1)\nt(lang, f"rank.{x}")\n')
+    (sources / "_page.py").write_text('t(lang, "py.gone", n=1)\nt(lang, f"rank.{x}")\n'
+                                      'f\'<b data-i18n="{key}">\'\n')
     problems = catalog_problems(locales, sources)
     assert problems == [
         "da/common.json has 'greet' empty",
@@ -127,6 +135,7 @@ def test_the_check_finds_a_missing_key_an_empty_one_a_placeholder_a_missing_file
         "pl/table.json is missing",
         "pl/table.json lacks 'table.seat'",
         "'also.gone' is used by static/page.html but no catalog has it",
+        "'live.gone' is used by static/page.js but no catalog has it",
         "'menu.gone' is used by static/page.js but no catalog has it",
         "'nowhere' is used by static/page.js but no catalog has it",
         "'py.gone' is used by _page.py but no catalog has it",

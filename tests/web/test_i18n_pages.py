@@ -8,6 +8,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+
 from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
@@ -142,3 +145,15 @@ def test_api_messages_gives_a_language_catalog(client: TestClient) -> None:
 def test_the_routes_answer_only_get(client: TestClient) -> None:
     assert client.post("/rules").status_code == 405
     assert client.post("/api/messages").status_code == 405
+
+
+def test_arena_serve_mounts_the_language_routes(served: str) -> None:
+    import httpx
+
+    rules = httpx.get(f"{served}/rules?lang=nl", timeout=30)
+    assert rules.status_code == 200 and "H-A-2" in rules.text
+    assert rules.headers["content-security-policy"] == "default-src 'self'"
+    messages = httpx.get(f"{served}/api/messages", headers={"Accept-Language": "pl"}, timeout=30)
+    assert messages.json()["messages"]["move.pass"] == "Pas"
+    for asset in ("i18n.js", "i18n.css", "rules.css", "favicon.svg"):
+        assert httpx.get(f"{served}/static/{asset}", timeout=30).status_code == 200, asset

@@ -16,6 +16,7 @@
   const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   const ATTRIBUTES = ["title", "placeholder", "aria-label", "alt"];
   const warned = new Set();
+  let loaded = false;
   let state = { lang: document.documentElement.lang || "en", languages: [], messages: {} };
 
   function chosen() {
@@ -28,6 +29,7 @@
 
   function adopt(data) {
     state = { lang: data.lang, languages: data.languages, messages: data.messages };
+    loaded = true;
     document.documentElement.lang = data.lang;
     return state;
   }
@@ -43,11 +45,12 @@
   }
 
   // The message `key`, its {name} placeholders filled from `values`. A key the catalog
-  // lacks shows as itself, with one warning on the console.
+  // lacks shows as itself, with one warning on the console; before a fetched catalog has
+  // arrived every key shows as itself, silently (wait for arenaI18n.ready).
   function t(key, values) {
     let text = state.messages[key];
     if (typeof text !== "string") {
-      if (!warned.has(key)) {
+      if (loaded && !warned.has(key)) {
         warned.add(key);
         console.warn("arena i18n: no message " + JSON.stringify(key) + " in " + state.lang);
       }
@@ -149,6 +152,8 @@
     ready.then(() => {
       apply(document);
       for (const nav of document.querySelectorAll("nav.i18n-menu")) menu(nav);
+      // A page whose script rendered before a fetched catalog came re-renders on this.
+      document.dispatchEvent(new CustomEvent("arena-i18n-ready", { detail: { lang: state.lang } }));
     }).catch((error) => console.error("arena i18n: " + error.message));
   }
 
