@@ -43,14 +43,38 @@ def parse_address(text: str) -> tuple[str, int]:
               help="Address to listen on (another than 127.0.0.1 lets other machines in).")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: a free one).")
-def serve_command(out: Path, host: str, port: int) -> None:
-    """Serve the run in OUT: standings, matches, replays and matches in play, live."""
+@click.option("--table", "tables_on", is_flag=True,
+              help="Let people play at tables (the page /tables opens them; records go to "
+                   "OUT/tables/records.jsonl).")
+@click.option("--preset", default="standard", show_default=True,
+              help="With --people: the rules preset of the table opened at once.")
+@click.option("--bots", "_bots_flag", is_flag=True,
+              help="Optional marker before the table's BOTS: --bots greedy mc (the seats "
+                   "after the people's).")
+@click.option("--people", type=click.IntRange(1, 8),
+              help="Open one table at once with this many people; print each one's link.")
+@click.option("--rounds", type=click.IntRange(min=1), help="With --people: deals in the match.")
+@click.option("--seat-ms", type=click.IntRange(min=1000),
+              help="The people's time per decision (ms); no clock by default.")
+@click.option("--absence-s", type=click.FloatRange(min=1), default=120.0, show_default=True,
+              help="How long a person's seat may be left while the match waits for it.")
+@click.argument("bots", nargs=-1)
+def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
+                  _bots_flag: bool, people: int | None, rounds: int | None,
+                  seat_ms: int | None, absence_s: float, bots: tuple[str, ...]) -> None:
+    """Serve the run in OUT: standings, matches, replays and matches in play, live.
+
+    With --table, people play at tables too: arena serve OUT --table --preset runs
+    --bots greedy mc --people 2 opens one and prints each person's link on a line."""
+    web_available()
+    table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
+    if tables_on:
+        out.mkdir(parents=True, exist_ok=True)
     if not out.is_dir():
         raise InputError(f"{out}: no such folder (a run's --out folder)")
-    web_available()
     warn_if_public(host)
     try:
-        trio_run(_serve, out, host, port)
+        trio_run(_serve, out, host, port, (table, absence_s) if tables_on else None)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
     except OSError as exc:
@@ -88,15 +112,51 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     return found
 
 
-async def _serve(out: Path, host: str, port: int) -> None:
-    from arena.web import Hub, create_app, serve_app
+def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: int | None,
+                   rounds: int | None, seat_ms: int | None) -> Any:
+    """The table to open at once (an ``arena.web.TableRequest``), or None."""
+    from arena.web import TableRequest
+
+    if not tables_on:
+        if people is not None or bots:
+            raise InputError("--people and BOTS open a table: add --table")
+        return None
+    if people is None:
+        if bots:
+            raise InputError("BOTS need --people (how many people sit at the table)")
+        return None
+    names = list(bots)
+    if not 2 <= people + len(names) <= 8:
+        raise InputError(f"a table has 2 to 8 seats, got {people} people and "
+                         f"{len(names)} bots")
+    return TableRequest.of(preset=preset, bots=names, people=people, rounds=rounds,
+                           seat_ms=seat_ms)
+
+
+async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float] | None
+                 ) -> None:
+    from arena.web import Hub, TableError, Tables, create_app, serve_app
 
     hub = Hub()
     hub.bind()
-    app = create_app(out, hub)
+    tables = None if tables_with is None else Tables(out, hub, base_url="",
+                                                     absence_s=tables_with[1])
+    app = create_app(out, hub, tables=tables)
     async with trio.open_nursery() as nursery:
+        if tables is not None:
+            await nursery.start(tables.run)
         url = await nursery.start(serve_app, app, host, port)
         click.echo(f"serving {out} on {url}/ (Ctrl-C stops)")
+        if tables is not None:
+            tables.base_url = url
+            click.echo(f"tables: {url}/tables (records: {tables.records_path})", err=True)
+            if tables_with is not None and tables_with[0] is not None:
+                try:
+                    links = await tables.open(tables_with[0])
+                except TableError as exc:
+                    raise InputError(str(exc)) from None
+                for link in links:
+                    click.echo(link)
 
 
 def web_available() -> None:

@@ -1,0 +1,371 @@
+"""A person at the table: the host of kind ``web``, whose decisions come from a browser.
+
+:class:`PersonSeat` is the seat's state between the referee and the seat's WebSocket:
+its token, the person's display name, the one connection it has at a time, the decision
+it waits for. :class:`PersonHost` is the :class:`arena.referee.Host` the referee asks: it
+sends the seat the request a bot of that seat would get (the referee's own view encoding,
+``arena.referee.wire.FullEncoder``, with the legal moves) and waits for the person's
+answer on a trio memory channel, under the deadline it is given (``trio.fail_at``) and the
+seat's own limits:
+
+- ``seat_ms``: the person's clock for one decision (``None``, the default: no clock);
+- ``absence_s``: how long a seat may be left (no page open on its link) while the match
+  waits for it; past it, the decision is the seat's ``timeout`` fault, and the match's
+  ``on_fault`` rule plays for it.
+
+A person is never charged a bot's clock (``timed = False``); a move the rules refuse is
+answered with the rules' reason and the person tries again, so only what the referee
+would accept reaches it. Nothing here is sent that a bot of the seat would not see.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import secrets
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+import trio
+
+from arena.game import Card, IllegalMove, Move, trick_lock
+from arena.referee import BotFault, BotRef, Host
+from arena.referee.lowlevel import PROTOCOL_VERSION
+from arena.referee.wire import FullEncoder, parse_move
+
+if TYPE_CHECKING:
+    from arena.game import View
+    from arena.referee import StartInfo
+
+__all__ = ["MAX_MESSAGE", "MAX_NAME", "Gate", "PersonHost", "PersonSeat", "clean_name"]
+
+MAX_NAME = 32
+"""The longest display name a person may give (characters)."""
+MAX_MESSAGE = 2048
+"""The longest message (bytes) a seat's page may send."""
+OUTBOX = 64
+"""Messages a connection may have unsent; a page that reads slower than that is dropped
+(it opens its link again and gets the current view)."""
+
+_DECODER = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder()
+
+
+def clean_name(text: str) -> str:
+    """A display name as it is kept: control and format characters dropped, spaces
+    collapsed, at most :data:`MAX_NAME` characters. Shown as text, never as HTML."""
+    kept = "".join(ch for ch in text if unicodedata.category(ch)[0] not in ("C",))
+    return " ".join(kept.split())[:MAX_NAME]
+
+
+class Gate:
+    """How many messages a connection may send: a token bucket of ``burst`` messages,
+    refilled at ``rate`` a second. One per connection."""
+
+    def __init__(self, rate: float = 10.0, burst: int = 20) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = float(burst)
+        self._at = -math.inf
+
+    def allow(self, now: float) -> bool:
+        """Whether a message arriving at ``now`` (seconds) may be read."""
+        if self._at != -math.inf:
+            self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+@dataclass
+class _Ask:
+    """The decision a seat waits for: its number, kind, card count and legal moves."""
+
+    number: int
+    kind: str
+    count: int
+    view: View
+    message: dict[str, Any]
+
+
+class _Wake:
+    """Put on the answers channel when the seat's page comes or goes: the waiting host
+    looks at the absence limit again."""
+
+
+class PersonSeat:
+    """One person's seat at a table, shared by the seat's host and its WebSocket."""
+
+    def __init__(self, seat: int, label: str, *, absence_s: float = 120.0,
+                 seat_ms: int | None = None, token: str | None = None) -> None:
+        self.seat = seat
+        self.label = label
+        self.token = token if token is not None else secrets.token_urlsafe(24)
+        """The secret of the seat's link; compared in constant time (:meth:`admits`)."""
+        self.absence_s = absence_s
+        self.seat_ms = seat_ms
+        self.name = ""
+        """The display name the person gave (text, :func:`clean_name`)."""
+        self.moves = 0
+        """Moves and exchanges the person made."""
+        self._out: trio.MemorySendChannel[str] | None = None
+        self._in: trio.MemoryReceiveChannel[str] | None = None
+        self._left_at = trio.current_time() if _in_trio() else 0.0
+        self._send_answer, self._answers = trio.open_memory_channel[object](8)
+        self._ask: _Ask | None = None
+        self._asked = 0
+        self._start: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None  # the latest view sent (a request or a turn)
+        self._end: dict[str, Any] | None = None
+        self._encoder = FullEncoder()
+
+    # ------------------------------------------------------------------ the page
+
+    def admits(self, token: str) -> bool:
+        """Whether ``token`` is this seat's (constant time)."""
+        return secrets.compare_digest(token.encode(), self.token.encode())
+
+    @property
+    def connected(self) -> bool:
+        """Whether a page is open on the seat's link."""
+        return self._out is not None
+
+    def attach(self) -> trio.MemoryReceiveChannel[str]:
+        """A new page on the seat: the messages to send it, starting with the current
+        state (the start, the latest view, the match's end). A page that was open before is
+        closed (one page per seat)."""
+        if self._out is not None:
+            self._out.close()
+        send, receive = trio.open_memory_channel[str](OUTBOX)
+        self._out, self._in = send, receive
+        name = {"type": "name", "name": self.name} if self.name else None
+        for message in (self._start, name, self._last, self._end):
+            if message is not None:
+                send.send_nowait(_text(message))
+        self._wake()
+        return receive
+
+    def detach(self, channel: trio.MemoryReceiveChannel[str]) -> None:
+        """The page that got ``channel`` went away (if it is still the current one)."""
+        if self._out is not None and channel is self._in:
+            self._out.close()
+            self._out = self._in = None
+            self._left_at = trio.current_time()
+            self._wake()
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Send ``message`` to the page, if one is open; never blocks."""
+        out = self._out
+        if out is None:
+            return
+        try:
+            out.send_nowait(_text(message))
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            out.close()  # too slow a reader: its pump ends, the page opens the link again
+            self._out = self._in = None
+            self._left_at = trio.current_time()
+
+    def receive(self, text: str) -> str | None:
+        """A message from the page (already within :data:`MAX_MESSAGE` and the rate): the
+        error to answer on that page, or None when it was taken."""
+        try:
+            message = _DECODER.decode(text)
+        except Exception:  # every byte is the browser's
+            return "not a JSON message"
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            return "a message must be a JSON object with a string 'type'"
+        kind = message["type"]
+        if kind == "name":
+            name = message.get("name")
+            if not isinstance(name, str):
+                return "'name' must be text"
+            self.name = clean_name(name)
+            self.send({"type": "name", "name": self.name})
+            return None
+        if kind not in ("move", "exchange"):
+            return f"unknown message type {kind[:40]!r} (expected move, exchange or name)"
+        ask = self._ask
+        if ask is None or ask.kind != ("play" if kind == "move" else "exchange"):
+            return "it is not your turn" if kind == "move" else "no exchange is asked of you now"
+        answer: object
+        if kind == "move":
+            answer, error = _judge_move(ask.view, message.get("move"))
+        else:
+            answer, error = _judge_cards(ask.view, ask.count, message.get("cards"))
+        if error is not None:
+            return error
+        try:
+            self._send_answer.send_nowait((ask.number, answer))
+        except trio.WouldBlock:
+            return "too many messages"
+        self._ask = None  # one answer per decision
+        return None
+
+    # ------------------------------------------------------------------ the referee
+
+    def begin(self, info: StartInfo) -> None:
+        """A match starts at this seat: what a bot's ``start`` says but its seed."""
+        self._encoder = FullEncoder()
+        self._end = None
+        self._start = {"type": "start", "protocol": PROTOCOL_VERSION, "seat": info.seat,
+                       "players": info.players, "match_id": info.match_id,
+                       "labels": list(info.labels), "rules": info.rules.to_dict(),
+                       "limits": dict(info.limits), "seat_ms": self.seat_ms}
+        self.send(self._start)
+
+    def show(self, view: View, kind: str, seat: int) -> None:
+        """Seat ``seat`` is about to decide: the seat's own view, as the referee shows a
+        host that observes every turn."""
+        self._last = {"type": "turn", "seat": seat, "kind": kind,
+                      "view": self._encoder.encode(view)}
+        self.send(self._last)
+
+    def tell(self, message: dict[str, Any]) -> None:
+        """A message of the match to the seat (a deal's result)."""
+        self.send(message)
+
+    def finish(self, result: dict[str, Any]) -> None:
+        """The match is over: its result, kept for a page opened later."""
+        self._ask = None
+        self._end = {"type": "match_end", **result}
+        self.send(self._end)
+
+    async def decide(self, kind: str, view: View, count: int, deadline: float) -> object:
+        """The person's answer to a decision, awaited until ``deadline`` or the seat's own
+        clock, whichever is first; a seat left longer than its absence limit is a
+        ``timeout`` fault."""
+        self._asked += 1
+        while True:  # what came in between decisions (wake-ups) is stale now
+            try:
+                self._answers.receive_nowait()
+            except trio.WouldBlock:
+                break
+        message: dict[str, Any] = {"type": kind, "time_ms": self.seat_ms,
+                                   "view": self._encoder.encode(view)}
+        if kind == "play":
+            message["legal"] = [move.text for move in view.legal_moves()]
+        else:
+            message["count"] = count
+        self._ask = _Ask(self._asked, kind, count, view, message)
+        self._last = message
+        self.send(message)
+        if self.seat_ms is not None:
+            deadline = min(deadline, trio.current_time() + self.seat_ms / 1000)
+        try:
+            with trio.fail_at(deadline):
+                return await self._answer()
+        except trio.TooSlowError:
+            raise BotFault("timeout", f"no answer within {self.seat_ms} ms") from None
+        finally:
+            self._ask = None
+
+    async def _answer(self) -> object:
+        while True:
+            absent_by = math.inf if self.connected else self._left_at + self.absence_s
+            with trio.move_on_at(absent_by):
+                got = await self._answers.receive()
+                if isinstance(got, tuple) and got[0] == self._asked:
+                    return got[1]
+                continue  # a wake-up, or an answer to an earlier decision
+            raise BotFault("timeout", f"the seat was left for more than {self.absence_s:g} s")
+
+    def _wake(self) -> None:
+        if self._ask is None:
+            return  # nobody waits: the next decision looks at the seat's presence itself
+        with contextlib.suppress(trio.WouldBlock):  # full: the host has enough to wake on
+            self._send_answer.send_nowait(_Wake())
+
+
+class PersonHost(Host):
+    """The host of a person's seat (kind ``web``): the referee asks the seat's page."""
+
+    kind = "web"
+    timed = False
+    observes = True
+
+    def __init__(self, seat: PersonSeat) -> None:
+        self.person = seat
+
+    @property
+    def meta(self) -> BotRef:
+        return BotRef("person", "person", "web", "")
+
+    async def start(self, info: StartInfo, deadline: float) -> None:
+        self.person.begin(info)
+
+    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+        return await self.person.decide("play", view, 0, deadline)
+
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+        return await self.person.decide("exchange", view, count, deadline)
+
+    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+        self.person.tell({"type": "end_deal", "result": result})
+
+    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+        self.person.show(view, kind, seat)
+
+
+def _judge_move(view: View, text: object) -> tuple[Move | None, str | None]:
+    """The move the person typed or clicked, or the rules' reason it may not be played."""
+    if not isinstance(text, str) or len(text) > 200:
+        return None, "'move' must be a move as text, e.g. 5H 6H 7H, JK=7H 8H 9H or pass"
+    try:
+        move = parse_move(" ".join(text.split()))
+    except Exception as exc:  # whatever the parser trips on, the text is the browser's
+        return None, f"not a move: {text[:60]!r} ({exc})"
+    if move in view.legal_moves():
+        return move, None
+    missing = _missing(view, list(move.cards))
+    if missing:
+        return None, f"you do not hold {' '.join(map(str, missing))}"
+    lock = trick_lock(view.rules, view.trick)[0] if view.rules.suit_lock else 0
+    reason = view.rules.why_not(move, view.pile, view.revolution, lock)
+    return None, f"{move}: {reason or 'not a legal move now'}"
+
+
+def _judge_cards(view: View, count: int, cards: object) -> tuple[list[Card] | None, str | None]:
+    """The cards the person gives back, or why they may not be."""
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(
+            cards) > 16:
+        return None, "'cards' must be a list of cards, e.g. [\"3C\", \"4D\"]"
+    try:
+        given = [Card.parse(c) for c in cards]
+    except Exception as exc:  # whatever the parser trips on, the text is the browser's
+        return None, f"not a card: {exc}"
+    if len(given) != count:
+        return None, str(IllegalMove(f"give back exactly {count} card(s), not {len(given)}"))
+    missing = _missing(view, given)
+    if missing:
+        return None, f"you do not hold {' '.join(map(str, missing))}"
+    return given, None
+
+
+def _missing(view: View, cards: list[Card]) -> list[Card]:
+    """The cards of ``cards`` the seat does not hold (a card named twice needs two)."""
+    left = Counter(view.hand)
+    missing = []
+    for card in cards:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            missing.append(card)
+    return missing
+
+
+def _text(message: Mapping[str, Any]) -> str:
+    return _ENCODER.encode(message).decode()
+
+
+def _in_trio() -> bool:
+    try:
+        trio.lowlevel.current_task()
+    except RuntimeError:
+        return False
+    return True

@@ -1,0 +1,367 @@
+"""People's tables: a match with seats for people, opened by a link per person.
+
+A table is one match (a rules preset, its seats, its deals), played by the referee's one
+loop (:func:`arena.referee.play_match`) in the server's trio run, in the nursery of
+:meth:`Tables.run`. Each person's seat gets a :class:`~arena.web._person.PersonHost` and a
+link with an unguessable token; bots get their ``process`` host, so a bot that thinks
+long never holds the server up. Every table's match has fresh deals (a secret seed: a
+person remembers the deals, so tables never replay a deal), publishes its public events
+through the referee's ``watch`` argument to its live file (``OUT/live/<match-id>.jsonl``,
+as every match in play does; the server's follower publishes them on the hub as
+``match:<id>``), and is recorded like any match, one line in ``OUT/tables/records.jsonl``
+(a folder of its own, which no tournament's resume reads), so ``arena show``, the report
+and ``arena ratings`` read it.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import trio
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.game import Rules
+from arena.records import RecordWriter, get_logger
+from arena.referee import (
+    CopyLabels,
+    Host,
+    Limits,
+    MatchSpec,
+    MatchSpecError,
+    Seat,
+    make_host,
+    play_match,
+)
+from arena.seeds import secret_seed
+
+from ._live import LIVE_DIR, LiveFile
+from ._live_run import KEEP_S
+from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
+
+if TYPE_CHECKING:
+    from arena.referee import ProcessPool
+
+    from ._hub import Hub
+
+__all__ = ["PERSON", "TableError", "TableRequest", "Tables"]
+
+PERSON = "person"
+"""In a table's seats, the seat of a person (any other entry is a bot's name)."""
+MAX_TABLES = 32
+"""Tables open at once (playing or waiting for their people); one more is refused."""
+BOT_START_MS = 30_000
+"""The time a table's bot has to start (its process, its imports): more than a tournament's
+default, as a server's machine may be busy with people's pages and other tables."""
+RECORDS = Path("tables") / "records.jsonl"
+"""Where, under the server's OUT, the tables' records go."""
+
+_STATIC = Path(__file__).parent / "static"
+_log = get_logger("arena.web")
+
+
+class TableError(ValueError):
+    """A table that cannot be opened: the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    """What a table is opened with: the rules preset, the seats in order (``"person"``
+    or a bot's name), the deals (``rounds``, the preset's when None), the people's clock
+    per decision (``seat_ms``, none when None)."""
+
+    seats: tuple[str, ...]
+    preset: str = "standard"
+    rounds: int | None = None
+    seat_ms: int | None = None
+
+    @classmethod
+    def of(cls, *, preset: str, bots: Sequence[str], people: int, rounds: int | None = None,
+           seat_ms: int | None = None) -> TableRequest:
+        """The people's seats first, then the bots' (``arena serve --table``)."""
+        return cls((PERSON,) * people + tuple(bots), preset, rounds, seat_ms)
+
+    @classmethod
+    def from_json(cls, data: object) -> TableRequest:
+        """A request from the table page's JSON body; :class:`TableError` names a bad field."""
+        if not isinstance(data, Mapping):
+            raise TableError("a table request is a JSON object")
+        unknown = sorted(set(data) - {"seats", "preset", "rounds", "seat_ms"})
+        if unknown:
+            raise TableError(f"unknown field {str(unknown[0])[:40]!r}")
+        seats = data.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, str) and 0 < len(s) <= 80
+                                                  for s in seats):
+            raise TableError("'seats' must be a list of 'person' or bot names")
+        preset = data.get("preset", "standard")
+        if not isinstance(preset, str):
+            raise TableError("'preset' must be a rules preset's name")
+        numbers = []
+        for key, low in (("rounds", 1), ("seat_ms", 1000)):
+            value = data.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not low <= value <= 10**7):
+                raise TableError(f"'{key}' must be a whole number from {low} (or null)")
+            numbers.append(value)
+        return cls(tuple(seats), preset, numbers[0], numbers[1])
+
+
+@dataclass
+class Table:
+    """One open table: its match spec, its people's seats, where it stands."""
+
+    id: str
+    spec: MatchSpec
+    people: dict[int, PersonSeat]
+    bots: dict[int, str]
+    status: str = "playing"
+    """``playing`` until the match is recorded, then ``over`` (or ``failed``)."""
+    links: list[str] = field(default_factory=list)
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may know of the table (no token)."""
+        return {"table": self.id, "match_id": self.spec.match_id, "labels": self.spec.labels,
+                "people": sorted(self.people), "status": self.status,
+                "rules": self.spec.rules.to_dict()}
+
+
+class Tables:
+    """The server's people's tables: opened by :meth:`open`, played in :meth:`run`."""
+
+    def __init__(self, out: Path, hub: Hub, *, base_url: str, absence_s: float = 120.0,
+                 limits: Limits | None = None, max_tables: int = MAX_TABLES) -> None:
+        self.out = Path(out)
+        self.hub = hub
+        """The server's hub; a table's match reaches it as every match does, through its
+        live file (``OUT/live/<match-id>.jsonl``) and the server's follower."""
+        self.base_url = base_url.rstrip("/")
+        self.absence_s = absence_s
+        self.limits = limits or Limits(start_ms=BOT_START_MS)
+        """The bots' limits at every table."""
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        self._nursery: trio.Nursery | None = None
+        self._pool: ProcessPool | None = None
+        self._writer: RecordWriter | None = None
+        self._write_lock = trio.Lock()
+
+    @property
+    def records_path(self) -> Path:
+        """The tables' records: ``OUT/tables/records.jsonl``."""
+        return self.out / RECORDS
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                  ) -> None:
+        """The nursery the tables' matches run in; returns only when cancelled (it kills
+        the bots' processes then)."""
+        from arena.referee import process_pool
+
+        with process_pool() as pool:
+            self._pool = pool
+            try:
+                async with trio.open_nursery() as nursery:
+                    self._nursery = nursery
+                    task_status.started()
+                    await trio.sleep_forever()
+            finally:
+                self._nursery = None
+                if self._writer is not None:
+                    self._writer.close()
+
+    async def open(self, request: TableRequest) -> list[str]:
+        """Open a table and start its match: one link per person's seat, in seat order."""
+        if self._nursery is None:
+            raise TableError("the server's tables are not running")
+        if sum(t.status == "playing" for t in self.tables.values()) >= self.max_tables:
+            raise TableError(f"{self.max_tables} tables are playing already; try later")
+        table = self._make(request)
+        self.tables[table.id] = table
+        self._nursery.start_soon(self._play, table, [self._host(table, s) for s in
+                                                      range(len(table.spec.seats))])
+        return list(table.links)
+
+    def _make(self, request: TableRequest) -> Table:
+        people = request.seats.count(PERSON)
+        if people < 1:
+            raise TableError("a table needs at least one 'person' seat")
+        try:
+            rules = Rules.preset(request.preset, **(
+                {} if request.rounds is None else {"rounds": request.rounds}))
+        except (TypeError, ValueError) as exc:
+            raise TableError(str(exc)) from None
+        table_id = secrets.token_hex(4)
+        copies = CopyLabels()
+        seats: list[Seat] = []
+        persons: dict[int, PersonSeat] = {}
+        bots: dict[int, str] = {}
+        for index, name in enumerate(request.seats):
+            if name == PERSON:
+                label = f"{PERSON}-{table_id}-{len(persons) + 1}"
+                seats.append(Seat(label=label, name=PERSON))
+                persons[index] = PersonSeat(index, label, absence_s=self.absence_s,
+                                            seat_ms=request.seat_ms)
+            else:
+                seats.append(Seat(label=copies(name), name=name, host="process"))
+                bots[index] = name
+        try:
+            spec = MatchSpec(match_id=f"table-{table_id}", seed=secret_seed(),
+                             seats=tuple(seats), rules=rules, limits=self.limits,
+                             tournament="tables", private=(str(self.out.resolve()),))
+            for index in bots:  # a bot that is not installed fails here, not in the match
+                make_host(spec.seats[index], self.limits)
+        except MatchSpecError as exc:
+            raise TableError(str(exc)) from None
+        links = [f"{self.base_url}/t/{table_id}/{i}?token={p.token}" for i, p in persons.items()]
+        return Table(table_id, spec, persons, bots, links=links)
+
+    def _host(self, table: Table, seat: int) -> Host:
+        person = table.people.get(seat)
+        if person is not None:
+            return PersonHost(person)
+        return make_host(table.spec.seats[seat], self.limits, self._pool, table.spec.private)
+
+    async def _play(self, table: Table, hosts: list[Host]) -> None:
+        spec = table.spec
+        # The match's public events go where every match's go, its live file, which the
+        # server's follower publishes on the hub (match:<id>) for the live view.
+        live_path = self.out / LIVE_DIR / f"{spec.match_id}.jsonl"
+        live = LiveFile(live_path, spec)
+        try:
+            record = await play_match(spec, hosts=hosts, watch=live)
+        except MatchSpecError as exc:
+            table.status = "failed"
+            _log.warning("table failed", table=table.id, error=str(exc))
+            for person in table.people.values():
+                person.finish({"error": str(exc)})
+            return
+        finally:
+            live.close()
+        for seat, person in table.people.items():
+            record["seats"][seat]["name"] = person.name
+        await self._write(record)
+        table.status = "over"
+        result = {"scores": record["scores"], "ranking": record["ranking"],
+                  "labels": spec.labels,
+                  "names": [p.name if (p := table.people.get(s)) else None
+                            for s in range(len(hosts))]}
+        for person in table.people.values():
+            person.finish(result)
+        # The live file goes once the follower has had the last events (the match's end,
+        # which a spectator waits for), as a run's live files do.
+        await trio.sleep(KEEP_S)
+        live_path.unlink(missing_ok=True)
+
+    async def _write(self, record: dict[str, Any]) -> None:
+        async with self._write_lock:
+            if self._writer is None:
+                self._writer = RecordWriter(self.records_path)
+            await trio.to_thread.run_sync(self._writer.write, record)
+
+    # ------------------------------------------------------------------ the web
+
+    def routes(self) -> list[BaseRoute]:
+        """The table page, the table API, the seat page and the seat's WebSocket."""
+        return [
+            Route("/tables", self._page_tables, methods=["GET"]),
+            Route("/api/tables", self._api_open, methods=["POST"]),
+            Route("/api/tables", self._api_list, methods=["GET"]),
+            Route("/api/tables/options", self._api_options, methods=["GET"]),
+            Route("/t/{table}/{seat:int}", self._page_seat, methods=["GET"]),
+            WebSocketRoute("/ws/t/{table}/{seat:int}", self._socket),
+        ]
+
+    async def _page_tables(self, request: Request) -> Response:
+        return FileResponse(_STATIC / "table.html", media_type="text/html")
+
+    async def _api_list(self, request: Request) -> Response:
+        return JSONResponse([t.public() for t in self.tables.values()])
+
+    async def _api_options(self, request: Request) -> Response:
+        from arena.plugins import registry
+
+        return JSONResponse({"presets": list(Rules.PRESETS), "bots": registry().names()})
+
+    async def _api_open(self, request: Request) -> Response:
+        body = await request.body()
+        if len(body) > 4096:
+            return JSONResponse({"error": "request too large"}, status_code=413)
+        try:
+            table = TableRequest.from_json(json.loads(body))
+            links = await self.open(table)
+        except (ValueError, TableError) as exc:  # json's errors are ValueErrors
+            return JSONResponse({"error": str(exc)[:300]}, status_code=400)
+        return JSONResponse({"links": links})
+
+    def _seat_of(self, table_id: str, seat: int, token: str) -> PersonSeat | None:
+        table = self.tables.get(table_id)
+        person = table.people.get(seat) if table is not None else None
+        if person is None or not person.admits(token):
+            return None
+        return person
+
+    async def _page_seat(self, request: Request) -> Response:
+        person = self._seat_of(request.path_params["table"], request.path_params["seat"],
+                               request.query_params.get("token", ""))
+        if person is None:
+            return Response("no such seat", status_code=404, media_type="text/plain")
+        return FileResponse(_STATIC / "seat.html", media_type="text/html",
+                            headers={"Cache-Control": "no-store",
+                                     "Referrer-Policy": "no-referrer"})
+
+    async def _socket(self, ws: WebSocket) -> None:
+        person = self._seat_of(ws.path_params["table"], ws.path_params["seat"],
+                               ws.query_params.get("token", ""))
+        if person is None:
+            await ws.close(code=1008)  # before accepting: the handshake is refused
+            return
+        await ws.accept()
+        outbox = person.attach()
+        lock = trio.Lock()
+
+        async def say(text: str) -> None:
+            async with lock:
+                await ws.send_text(text)
+
+        async def pump(cancel: trio.CancelScope) -> None:
+            async for text in outbox:
+                await say(text)
+            # Replaced by a page opened later on the same link, or too slow a reader.
+            cancel.cancel()
+
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(pump, nursery.cancel_scope)
+                await self._read(ws, person, say)
+                nursery.cancel_scope.cancel()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            person.detach(outbox)
+        if ws.client_state.name == "CONNECTED":
+            with trio.CancelScope(shield=True):
+                await ws.close(code=4000)
+
+    async def _read(self, ws: WebSocket, person: PersonSeat, say: Any) -> None:
+        gate = Gate()
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            if len(text.encode()) > MAX_MESSAGE:
+                error: str | None = f"message longer than {MAX_MESSAGE} bytes"
+            elif not gate.allow(trio.current_time()):
+                error = "too many messages: slow down"
+            else:
+                error = person.receive(text)
+            if error is not None:
+                await say(json.dumps({"type": "error", "message": error}))

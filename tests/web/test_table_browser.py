@@ -1,0 +1,249 @@
+"""Two people at one table in two browser contexts, with two bots, through clicks alone.
+
+Playwright drives Debian's Chromium (no browser download); skipped, with the reason shown,
+where Playwright or Chromium is missing. Set ARENA_SCREENSHOTS=DIR to keep the seat page's
+screenshots (docs/img holds the ones docs/web.md shows).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.records import read_records
+from tests.web.conftest import start_server
+from tests.web.test_table_socket import read_links
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
+                               "(pip install -e '.[test]')")
+
+CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
+    shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if CHROMIUM is None:
+    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
+                allow_module_level=True)
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[3-9TJQKA2][CDHS]|JK)(?![A-Za-z0-9])")
+
+
+SUITS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+
+
+def _cards_shown(page: Any) -> set[str]:
+    """The cards a page shows (the live view writes 10\u2665 for TH, \U0001f0cf for JK),
+    and any card written in the protocol's text, as protocol text."""
+    shown = set(CARD.findall(page.locator("body").inner_text()))
+    for text in page.eval_on_selector_all(".card", "els => els.map(e => e.textContent)"):
+        text = text.strip()
+        if text == "\U0001f0cf":
+            shown.add("JK")
+        elif text and text[-1] in SUITS:
+            shown.add(("T" if text[:-1] == "10" else text[:-1]) + SUITS[text[-1]])
+    return shown
+
+
+class Person:
+    """One person's browser context on a seat's link, every error and request noted."""
+
+    def __init__(self, browser: Any, link: str, base: str, locale: str = "en-US") -> None:
+        self.context = browser.new_context(locale=locale,
+                                           viewport={"width": 1100, "height": 900})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.outside: list[str] = []
+        # (Chromium asks for /favicon.ico itself when a page names no icon: not the page's.)
+        self.page.on("console", lambda m: m.type in ("error", "warning")
+                     and not m.location.get("url", "").endswith("/favicon.ico")
+                     and self.errors.append(f"console {m.type}: {m.text} {m.location}"))
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        self.page.on("response", lambda r: r.status >= 400
+                     and self.errors.append(f"HTTP {r.status}: {r.url}"))
+        self.page.on("request", lambda r: None if r.url.startswith(base)
+                     or r.url.startswith(base.replace("http://", "ws://"))
+                     else self.outside.append(r.url))
+        self.link = link
+        self.seat = int(link.split("?")[0].rsplit("/", 1)[1]) if "/t/" in link else -1
+        self.clicked: list[tuple[int, str]] = []  # (deal, move) in order
+        self.page.goto(link)
+
+    def deal(self) -> int:
+        return int(self.page.locator("#deals li").count())
+
+    def over(self) -> bool:
+        return bool(self.page.locator("#match-result").inner_text().strip())
+
+    def wait(self, asks: str) -> None:
+        """Until the decision answered is gone: its controls hidden, or the next asked."""
+        self.page.wait_for_function(
+            "([asks]) => (document.getElementById('moves-section').hidden && "
+            "document.getElementById('exchange').hidden) || document.body.dataset.asks !== asks",
+            arg=[asks])
+
+    def act(self) -> bool:
+        """Click the first legal move, or give the first cards asked; whether it did."""
+        page = self.page
+        if page.locator("#exchange").is_visible():
+            count = int(page.locator("#exchange-count").inner_text())
+            boxes = page.locator("#exchange-cards input")
+            for index in range(count):
+                boxes.nth(index).check()
+            asks = page.evaluate("document.body.dataset.asks")
+            page.get_by_role("button", name=re.compile("Give|Geven")).click()
+            self.wait(asks)
+            return True
+        buttons = page.locator("#moves button")
+        if page.locator("#moves-section").is_visible() and buttons.count():
+            move = buttons.first.inner_text()
+            # the button's accessible name is the move's protocol text
+            button = page.get_by_role("button", name=move, exact=True)
+            deal = self.deal()
+            asks = page.evaluate("document.body.dataset.asks")
+            button.first.click()
+            self.clicked.append((deal, move))
+            self.wait(asks)
+            return True
+        return False
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def test_two_people_play_a_match_to_the_end_by_clicks(browser: Any, tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table",
+                                "--preset", "runs", "--bots", "greedy", "mc", "--people", "2",
+                                "--rounds", "2")
+    try:
+        assert process.stdout is not None
+        links = read_links(process, 2)
+        assert all(link.startswith("http://") for link in links)
+        _play(browser, url, links, tmp_path)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
+    shots = os.environ.get("ARENA_SCREENSHOTS")
+    ann = Person(browser, links[0], url)
+    bo = Person(browser, links[1] + "&lang=nl", url, locale="nl-NL")
+    table = links[0].split("/t/")[1].split("/")[0]
+    match_id = f"table-{table}"
+    watcher = Person(browser, f"{url}/match?id={match_id}", url)
+    ann.page.fill("#name", "Ann <b>")
+    ann.page.get_by_role("button", name="Save").click()
+    # The Dutch page speaks Dutch.
+    bo.page.wait_for_function("document.querySelector('#hand-h').textContent.trim() !== ''")
+    assert bo.page.locator("#hand-h").inner_text() == "Jouw hand"
+    assert ann.page.locator("#hand-h").inner_text() == "Your hand"
+    seen: list[tuple[int, int, set[str]]] = []  # (seat, its clicks so far, cards on view)
+    resumed = False
+    end = time.monotonic() + 240
+    while not (ann.over() and bo.over()):
+        assert time.monotonic() < end, "the match did not end in time: " + " | ".join(
+            p.page.locator("#status").inner_text() + " / " + p.page.locator("#error").inner_text()
+            for p in (ann, bo))
+        acted = False
+        for person in (ann, bo):
+            if person.page.locator("#moves-section").is_visible():
+                # The table waits for this person: what does the watcher see?
+                seen.append((person.seat, len(person.clicked), _cards_shown(watcher.page)))
+                if shots and not person.clicked:
+                    person.page.screenshot(path=str(Path(shots) / "web-seat.png"),
+                                           full_page=True)
+            acted = person.act() or acted
+        if ann.clicked and not resumed:
+            # Closing the page and opening the link again gets the seat back.
+            ann.page.close()
+            ann.page = ann.context.new_page()
+            ann.page.on("pageerror", lambda e: ann.errors.append(f"page error: {e}"))
+            ann.page.on("console", lambda m: m.type in ("error", "warning")
+                        and ann.errors.append(f"console {m.type}: {m.text}"))
+            ann.page.goto(ann.link)
+            ann.page.wait_for_selector("#players tbody tr")
+            resumed = True
+        if not acted:
+            time.sleep(0.1)
+    if shots:
+        ann.page.screenshot(path=str(Path(shots) / "web-seat-end.png"), full_page=True)
+    time.sleep(0.5)
+    record = next(r for r in read_records(out / "tables" / "records.jsonl")
+                  if r["match_id"] == match_id)
+    assert [s["host"] for s in record["seats"]] == ["web", "web", "process", "process"]
+    assert record["seats"][0]["name"] == "Ann <b>"
+    assert "Ann <b>" in ann.page.locator("#match-result").inner_text()
+    assert not any(d["faults"] for d in record["deals"])
+    for person in (ann, bo):
+        made = [(d["deal"], m) for d in record["deals"]
+                for s, m in zip(d["movers"], d["moves"], strict=True) if s == person.seat]
+        assert made == person.clicked
+    # The watcher never saw a card before it was played in the match (and it did see cards
+    # played): no hand, no exchanged card.
+    assert seen and any(cards for _, _, cards in seen)
+    for seat, clicks, cards in seen:
+        deal_no, _ = (ann if seat == 0 else bo).clicked[clicks]
+        deal = record["deals"][deal_no]
+        mine = [i for i, s in enumerate(deal["movers"]) if s == seat]
+        before = clicks - sum(1 for d, _ in (ann if seat == 0 else bo).clicked[:clicks]
+                              if d < deal_no)
+        # public by then: the earlier deals' plays (their log stays), this deal's so far
+        moves = [m for d in record["deals"][:deal_no] for m in d["moves"]]
+        played = {c for m in moves + deal["moves"][:mine[before]] for c in CARD.findall(m)}
+        assert cards <= played, f"the watcher saw {sorted(cards - played)} before their play"
+    for person in (ann, bo, watcher):
+        assert (person.link, person.errors, person.outside) == (person.link, [], [])
+
+
+def test_the_table_page_opens_a_table_and_shows_its_links(browser: Any, tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table")
+    try:
+        opener = Person(browser, f"{url}/tables", url)
+        page = opener.page
+        page.wait_for_selector("#seats select")
+        page.select_option("#preset", "runs")
+        page.fill("#players", "3")
+        page.dispatch_event("#players", "change")
+        selects = page.locator("#seats select")
+        assert selects.count() == 3
+        selects.nth(0).select_option("person")
+        selects.nth(1).select_option("greedy")
+        selects.nth(2).select_option("person")
+        page.fill("#rounds", "1")
+        page.get_by_role("button", name="Open the table").click()
+        page.wait_for_selector("#links a")
+        links = page.locator("#links a").all_inner_texts()
+        assert len(links) == 2 and all(link.startswith(url + "/t/") for link in links)
+        assert [link.split("?")[0].rsplit("/", 1)[1] for link in links] == ["0", "2"]
+        # a bot that is not installed: the server's one-line reason, on the page
+        page.evaluate("""() => { const s = document.querySelector('#seats select');
+            s.append(new Option('nosuchbot', 'nosuchbot')); s.value = 'nosuchbot'; }""")
+        page.get_by_role("button", name="Open the table").click()
+        page.wait_for_selector("#error:not([hidden])")
+        assert "nosuchbot" in page.locator("#error").inner_text()
+        # the refused request's 400, which the browser notes, and nothing else
+        assert opener.errors and all("400" in e and "/api/tables" in e for e in opener.errors)
+        assert opener.outside == []
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
