@@ -21,10 +21,6 @@ FUNCTION_LINES = 60
 PACKAGES = ["arena/referee", "arena/tournament", "arena/cli"]
 
 ALLOWED: dict[str, str] = {
-    "arena/referee/uecda.py:table_move": "the UECda codec's one reading of a table, rule by "
-                                         "rule as tndhms checks it; to be split by rule",
-    "arena/referee/_uecda_host.py": "the UECda host grew the reference server's order of "
-                                    "messages (dealt counts, hands before gifts); to be split",
     "arena/referee/_cputime.py": "fair clocks gained the accounting of a bot's whole process "
                                  "tree; to be split into meter and tree",
     "arena/referee/_child_process.py:__init__": "spawning gained the sandbox's launcher and "
