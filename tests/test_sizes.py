@@ -21,8 +21,6 @@ FUNCTION_LINES = 60
 PACKAGES = ["arena/referee", "arena/tournament", "arena/cli"]
 
 ALLOWED: dict[str, str] = {
-    "arena/referee/_cputime.py": "fair clocks gained the accounting of a bot's whole process "
-                                 "tree; to be split into meter and tree",
     "arena/referee/_child_process.py:__init__": "spawning gained the sandbox's launcher and "
                                                 "tmp size; to be split",
     "arena/referee/_jail.py:build": "the launcher's one sequence of privilege drops, kept in "
