@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
 from typing import NamedTuple
 
 __all__ = [
@@ -24,7 +25,9 @@ __all__ = [
     "TaskTimes",
     "bot_task",
     "children_cpu",
+    "group",
     "pread",
+    "proc_stats",
     "process_clock",
     "process_clock_id",
     "process_cpu",
@@ -135,6 +138,29 @@ def task_times(path: str) -> TaskTimes | None:
     return schedstat_times(read_proc(path))
 
 
+def proc_stats() -> Iterator[tuple[int, bytes]]:
+    """Every process's id and ``/proc/PID/stat`` text (those that went meanwhile left out)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for entry in entries:
+        if entry.isdigit() and (stat := read_proc(f"/proc/{entry}/stat")):
+            yield int(entry), stat
+
+
+def group(pgid: int) -> dict[int, tuple[int, bytes]]:
+    """The live processes of process group ``pgid``: by process id, its parent's and its
+    command name."""
+    members = {}
+    for pid, stat in proc_stats():
+        close = stat.rfind(b")")
+        fields = stat[close + 2 :].split(maxsplit=3)
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            members[pid] = (int(fields[1]), stat[stat.find(b"(") + 1 : close])
+    return members
+
+
 def tree_cpu(leader: int, exclude: int) -> float:
     """CPU seconds over their whole lives of every process descended from ``leader`` but
     ``exclude``, with what each has reaped (``cutime`` + ``cstime``).
@@ -147,17 +173,10 @@ def tree_cpu(leader: int, exclude: int) -> float:
     """
     children: dict[int, list[int]] = {}
     times: dict[int, float] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0.0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        fields = stat_fields(int(entry))
+    for pid, stat in proc_stats():
+        fields = split_stat(stat)
         if fields is None:
             continue
-        pid = int(entry)
         children.setdefault(int(fields[1]), []).append(pid)
         times[pid] = _cpu(fields) or 0.0
     total, todo = 0.0, list(children.get(leader, ()))
@@ -186,24 +205,11 @@ def bot_task(leader: int) -> int:
     The leader itself, unless it is a sandbox launcher (``bwrap``,
     ``unshare``): then the process its chain of only children leads to.
     """
-    comm: dict[int, bytes] = {}
+    members = group(leader)
     children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        entries = []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        stat = read_proc(f"/proc/{entry}/stat")
-        if not stat:
-            continue
-        close = stat.rfind(b")")
-        fields = stat[close + 2 :].split(maxsplit=3)
-        if len(fields) > 2 and int(fields[2]) == leader and fields[0] not in (b"Z", b"X"):
-            comm[int(entry)] = stat[stat.find(b"(") + 1 : close]
-            children.setdefault(int(fields[1]), []).append(int(entry))
+    for pid, (parent, _) in members.items():
+        children.setdefault(parent, []).append(pid)
     task = leader
-    while comm.get(task) in LAUNCHERS and len(children.get(task, ())) == 1:
+    while task in members and members[task][1] in LAUNCHERS and len(children.get(task, ())) == 1:
         task = children[task][0]
     return task
