@@ -18,7 +18,6 @@ before every decision of another seat; what happened in a turn is read from the 
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +28,7 @@ from arena.game import Card, Move, View, trick_lock
 from ._faults import BotFault
 from ._host import StartInfo
 from ._limits import Limits
-from ._loading import BotRef
+from ._loading import BotRef, command_words
 from ._scoped import ScopedHost
 from ._uecda_link import UecdaLink
 from .uecda import (
@@ -91,12 +90,7 @@ class UecdaHost(ScopedHost):
     def __init__(self, command: str, *, limits: Limits | None = None) -> None:
         if not isinstance(command, str) or not command.strip():
             raise ValueError("a uecda bot needs a 'command' line")
-        try:
-            words = shlex.split(command)
-        except ValueError as exc:
-            raise ValueError(f"bad bot command {command!r}: {exc}") from None
-        if not words:
-            raise ValueError("empty bot command")
+        words = command_words(command)
         self._command = command
         self._limits = limits or Limits()
         self._meta = BotRef(command, os.path.basename(words[0]), "uecda", "")
@@ -135,7 +129,7 @@ class UecdaHost(ScopedHost):
         try:
             port = listener.socket.getsockname()[1]
             argv = [w.replace("{host}", "127.0.0.1").replace("{port}", str(port))
-                    for w in shlex.split(self._command)]
+                    for w in command_words(self._command)]
             self._link.spawn(argv)
             await self._link.accept(listener)
             profile = unpack_table(await self._link.read(TABLE_BYTES))
