@@ -12,7 +12,7 @@ in a cell (in a hand, at ``[4][1]``).
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from arena.game import (
@@ -227,22 +227,26 @@ def table_cards(table: CardTable) -> list[Card]:
     Raises :class:`TableError` for anything else in rows 0-4.
     """
     cards: list[Card] = []
-    for row in range(5):
-        for col in range(COLS):
-            value = table[row][col]
-            if value == 0:
-                continue
-            if value == 2 and JOKER not in cards:
-                cards.append(JOKER)
-            elif value == 1 and row < 4 and 1 <= col <= 13:
-                cards.append(cell_card(row, col))
-            else:
-                raise TableError(f"cell [{row}][{col}] holds {value}, which is no card")
+    for row, col, value in _filled(table):
+        if value == 2 and JOKER not in cards:
+            cards.append(JOKER)
+        elif value == 1 and row < 4 and 1 <= col <= 13:
+            cards.append(cell_card(row, col))
+        else:
+            raise TableError(f"cell [{row}][{col}] holds {value}, which is no card")
     return cards
 
 
 _Cell = tuple[int, int, int]
 """A filled cell of a submitted table: row, column and value (1 a card, 2 the joker)."""
+
+
+def _filled(table: CardTable) -> Iterator[_Cell]:
+    """The cells of rows 0-4 (the card rows) that hold anything but 0, row by row."""
+    for row in range(5):
+        for col in range(COLS):
+            if value := table[row][col]:
+                yield row, col, value
 
 
 def table_move(table: CardTable, hand: Iterable[Card]) -> tuple[Move, int]:
@@ -279,19 +283,15 @@ def _table_cells(table: CardTable) -> list[_Cell]:
     or 2 only, no card in column 0 or 14 or in row 4, one joker at most."""
     cells: list[_Cell] = []
     jokers = 0
-    for row in range(5):
-        for col in range(COLS):
-            value = table[row][col]
-            if value == 0:
-                continue
-            if value == 1:
-                if col in (0, COLS - 1) or row == 4:
-                    raise TableError(f"a card at [{row}][{col}], outside the card cells")
-            elif value == 2:
-                jokers += 1
-            else:
-                raise TableError(f"cell [{row}][{col}] holds {value}; cells hold 0, 1 or 2")
-            cells.append((row, col, value))
+    for row, col, value in _filled(table):
+        if value == 1:
+            if col in (0, COLS - 1) or row == 4:
+                raise TableError(f"a card at [{row}][{col}], outside the card cells")
+        elif value == 2:
+            jokers += 1
+        else:
+            raise TableError(f"cell [{row}][{col}] holds {value}; cells hold 0, 1 or 2")
+        cells.append((row, col, value))
     if jokers > 1:
         raise TableError(f"{jokers} jokers in one play; there is one joker")
     return cells
