@@ -168,6 +168,12 @@ def match_command(
                          limits=limits)
     except ValueError as exc:  # MatchSpecError included
         _fail(str(exc))
+    _play_and_show(spec, records_path, as_json=as_json, verbose=verbose, trace=trace)
+
+
+def _play_and_show(spec: MatchSpec, records_path: str | None, *, as_json: bool,
+                   verbose: bool, trace: bool) -> None:
+    """Start every bot once, open the records file, play the match, record and print it."""
     try:
         refuse_unstartable(spec.seats, rules=spec.rules, limits=spec.limits)
     except MatchSpecError as exc:

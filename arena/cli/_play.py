@@ -289,36 +289,10 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
     the legal moves numbered; type a number or the cards. The match is recorded like any
     other (--records), so `arena ratings` and replays read it.
     """
-    players = len(bots) + 1
-    if not 2 <= players <= 8:
-        raise InputError(f"a match needs 1 to 7 bots besides you, got {len(bots)}")
-    if seat >= players:
-        raise InputError(f"--seat {seat}: a table of {players} has seats 0 to {players - 1}")
-    try:
-        rules = Rules.preset(preset, **({} if rounds is None else {"rounds": rounds}))
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
     if seed is None:
         seed = secret_seed()
-    names = iter(bots)
-    copies = CopyLabels()
-    try:
-        # The person's seat gets its host, a HumanHost, below.
-        seats = [Seat(label=HUMAN_LABEL, name=HUMAN_LABEL) if index == seat
-                 else Seat(label=copies(name := next(names)), name=name)
-                 for index in range(players)]
-        limits = Limits(move_ms=move_ms)
-        spec = MatchSpec(match_id=match_id, seed=seed, seats=tuple(seats), rules=rules,
-                         limits=limits)
-        hosts: list[Host] = [HumanHost() if i == seat else make_host(s, limits)
-                             for i, s in enumerate(seats)]
-    except ValueError as exc:  # MatchSpecError included
-        raise InputError(str(exc)) from None
-    try:
-        refuse_unstartable([s for i, s in enumerate(seats) if i != seat], rules=rules,
-                           limits=limits, players=players)
-    except MatchSpecError as exc:
-        raise InputError(str(exc)) from None
+    spec, hosts = _table(bots, seat, move_ms, preset=preset, rounds=rounds, seed=seed,
+                         match_id=match_id)
     existed = os.path.exists(records_path)
     try:  # opened first, so a records path that cannot be written fails before the match
         writer = RecordWriter(records_path)
@@ -341,9 +315,45 @@ def play_command(bots: tuple[str, ...], _bots_flag: bool, preset: str, rounds: i
         writer.write(record)
     click.echo("\nfinal standings:")
     for place, index in enumerate(record["ranking"], start=1):
-        click.echo(f"  {place}. {seats[index].label:<12} {record['scores'][index]:>3} points")
+        label = spec.seats[index].label
+        click.echo(f"  {place}. {label:<12} {record['scores'][index]:>3} points")
     click.echo(f"recorded in {records_path} (match {match_id}, seed {seed})")
     sys.stdout.flush()
+
+
+def _table(bots: tuple[str, ...], seat: int, move_ms: int, *, preset: str,
+           rounds: int | None, seed: int, match_id: str) -> tuple[MatchSpec, list[Host]]:
+    """The match of a person at ``seat`` against ``bots``, and its hosts, once every bot
+    has started; bad input (a table size, a seat, a preset, a bot) is an InputError."""
+    players = len(bots) + 1
+    if not 2 <= players <= 8:
+        raise InputError(f"a match needs 1 to 7 bots besides you, got {len(bots)}")
+    if seat >= players:
+        raise InputError(f"--seat {seat}: a table of {players} has seats 0 to {players - 1}")
+    try:
+        rules = Rules.preset(preset, **({} if rounds is None else {"rounds": rounds}))
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+    names = iter(bots)
+    copies = CopyLabels()
+    try:
+        # The person's seat gets its host, a HumanHost, below.
+        seats = [Seat(label=HUMAN_LABEL, name=HUMAN_LABEL) if index == seat
+                 else Seat(label=copies(name := next(names)), name=name)
+                 for index in range(players)]
+        limits = Limits(move_ms=move_ms)
+        spec = MatchSpec(match_id=match_id, seed=seed, seats=tuple(seats), rules=rules,
+                         limits=limits)
+        hosts: list[Host] = [HumanHost() if i == seat else make_host(s, limits)
+                             for i, s in enumerate(seats)]
+    except ValueError as exc:  # MatchSpecError included
+        raise InputError(str(exc)) from None
+    try:
+        refuse_unstartable([s for i, s in enumerate(seats) if i != seat], rules=rules,
+                           limits=limits, players=players)
+    except MatchSpecError as exc:
+        raise InputError(str(exc)) from None
+    return spec, hosts
 
 
 main.add_command(play_command)

@@ -39,15 +39,7 @@ def cards_text(cards: str | Sequence[str]) -> Text:
 
 def print_match(console: Console, record: Mapping[str, Any], deal: int | None = None) -> None:
     """A match record move by move (one deal with ``deal``), replayed through the rules."""
-    from arena.report import (
-        CLEAR,
-        FORFEIT,
-        OUT,
-        REVOLUTION,
-        ReplayError,
-        moves_as_recorded,
-        replay_deals,
-    )
+    from arena.report import ReplayError, moves_as_recorded, replay_deals
 
     labels = [str(s["label"]) for s in record["seats"]]
     console.print(Text.assemble(
@@ -63,50 +55,19 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
     numbers = range(len(deals)) if deal is None else [deal]
     for number in numbers:
         entry = deals[number]
-        roles = entry.get("roles") or [None] * len(labels)
         console.print()
         console.print(Text(f"deal {number + 1} of {len(deals)}  (seed {entry.get('seed')}), "
                            f"{labels[entry['leader']]} leads", style="bold"))
-        hands = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        for name in ("seat", "bot", "role", "dealt hand"):
-            hands.add_column(name)
-        for seat, hand in enumerate(entry["hands"]):
-            role = roles[seat]
-            hands.add_row(str(seat), Text(labels[seat]), "" if role is None else Text(str(role)),
-                          cards_text(hand))
-        console.print(hands)
+        console.print(_hands(entry, labels))
         for ex in entry.get("exchanges") or ():
             console.print(Text.assemble(
                 "  exchange: ", Text(labels[ex["from"]]), " gives ", cards_text(ex["cards"]),
                 " to ", Text(labels[ex["to"]]), f" ({ex.get('kind')})"), soft_wrap=True)
-        moves = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        for name, justify in (("#", "right"), ("bot", "left"), ("move", "left"),
-                              ("ms", "right"), ("", "left")):
-            moves.add_column(name, justify=justify)  # type: ignore[arg-type]
         if replayed is not None:
             events = [(e.seat, e.text, e.ms, e.flags, e.fault) for e in replayed[number]]
         else:
             events = [(seat, move, ms, 0, None) for seat, move, ms in moves_as_recorded(entry)]
-        for index, (seat, text, ms, flags, fault) in enumerate(events, start=1):
-            notes = []
-            if fault is not None:
-                notes.append(("fault: " + fault + (", leaves the deal" if flags & FORFEIT
-                                                   else ""), "red"))
-            if flags & REVOLUTION:
-                notes.append(("revolution", "magenta"))
-            if flags & OUT:
-                notes.append(("out", "green"))
-            if flags & CLEAR:
-                notes.append(("trick ends", "dim"))
-            moves.add_row(
-                str(index), Text(labels[seat]),
-                Text("-", style="red") if fault is not None else
-                Text("pass", style="dim") if text == "pass" else cards_text(text),
-                "" if ms is None else f"{ms:.2f}",
-                Text("  ").join(Text(n, style=s) for n, s in notes),
-                end_section=bool(flags & CLEAR),
-            )
-        console.print(moves)
+        console.print(_moves(events, labels))
         for fault in entry.get("faults") or ():
             console.print(Text(f"  fault: {labels[fault['seat']]} {fault['kind']} at move "
                                f"{fault.get('move')} ({fault.get('stage')}): "
@@ -118,6 +79,50 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
     scores = ", ".join(f"{labels[seat]} {record['scores'][seat]}" for seat in record["ranking"])
     console.print()
     console.print(Text(f"final: {scores}", style="bold"), soft_wrap=True)
+
+
+def _hands(entry: Mapping[str, Any], labels: list[str]) -> Table:
+    """A deal's seats: bot, role and the hand each was dealt."""
+    roles = entry.get("roles") or [None] * len(labels)
+    hands = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name in ("seat", "bot", "role", "dealt hand"):
+        hands.add_column(name)
+    for seat, hand in enumerate(entry["hands"]):
+        role = roles[seat]
+        hands.add_row(str(seat), Text(labels[seat]), "" if role is None else Text(str(role)),
+                      cards_text(hand))
+    return hands
+
+
+def _moves(events: list[tuple[int, str, float | None, int, str | None]],
+           labels: list[str]) -> Table:
+    """A deal's moves (seat, move, ms, replay flags, fault), a section per trick."""
+    from arena.report import CLEAR, FORFEIT, OUT, REVOLUTION
+
+    moves = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for name, justify in (("#", "right"), ("bot", "left"), ("move", "left"),
+                          ("ms", "right"), ("", "left")):
+        moves.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for index, (seat, text, ms, flags, fault) in enumerate(events, start=1):
+        notes = []
+        if fault is not None:
+            notes.append(("fault: " + fault + (", leaves the deal" if flags & FORFEIT
+                                               else ""), "red"))
+        if flags & REVOLUTION:
+            notes.append(("revolution", "magenta"))
+        if flags & OUT:
+            notes.append(("out", "green"))
+        if flags & CLEAR:
+            notes.append(("trick ends", "dim"))
+        moves.add_row(
+            str(index), Text(labels[seat]),
+            Text("-", style="red") if fault is not None else
+            Text("pass", style="dim") if text == "pass" else cards_text(text),
+            "" if ms is None else f"{ms:.2f}",
+            Text("  ").join(Text(n, style=s) for n, s in notes),
+            end_section=bool(flags & CLEAR),
+        )
+    return moves
 
 
 @main.command("show")

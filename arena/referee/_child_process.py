@@ -30,6 +30,7 @@ import trio
 
 from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
+from ._proctimes import group
 
 __all__ = ["ChildProcess", "clean_environment", "import_path", "limit_setter", "process_alive"]
 
@@ -146,24 +147,33 @@ def process_alive(pid: int) -> bool:
 
 def group_members(pgid: int) -> list[int]:
     """Live processes in process group ``pgid`` (read from /proc)."""
-    members = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        close = stat.rfind(b")")
-        fields = stat[close + 2 :].split()
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            members.append(int(entry))
-    return members
+    return list(group(pgid))
+
+
+def _output_file() -> int:
+    """A file for the child's output (stderr, and stdout when it talks over other pipes):
+    unlinked at once, so nothing of it outlives the referee."""
+    fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
+    os.close(fd)
+    out = os.open(path, os.O_RDWR | os.O_APPEND)
+    os.unlink(path)
+    return out
+
+
+def _popen(argv: list[str], *, stdio: bool, pipes: bool, fds: tuple[int, int, int],
+           options: dict[str, Any]) -> subprocess.Popen[bytes]:
+    """Start ``argv`` wired as asked: no pipes (its output to the output file), the protocol
+    on stdin/stdout, or on the two pipes named by ``--in``/``--out`` (stdout to the file)."""
+    to_child_r, from_child_w, out_fd = fds
+    if not pipes:
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=out_fd, **options)
+    if stdio:
+        return subprocess.Popen(argv, stdin=to_child_r, stdout=from_child_w, stderr=out_fd,
+                                **options)
+    argv = [*argv, "--in", str(to_child_r), "--out", str(from_child_w)]
+    return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out_fd, stderr=out_fd,
+                            pass_fds=(to_child_r, from_child_w), **options)
 
 
 class ChildProcess:
@@ -193,13 +203,9 @@ class ChildProcess:
         sandbox: Sequence[str] | None = None,
         pipes: bool = True,
     ) -> None:
-        fd, path = tempfile.mkstemp(prefix="arena-bot-", suffix=".out")
-        os.close(fd)
-        self._out_fd = os.open(path, os.O_RDWR | os.O_APPEND)
-        os.unlink(path)
+        self._out_fd = _output_file()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
-        argv = [*(sandbox or ()), *argv]
         main_thread = threading.current_thread() is threading.main_thread()
         options: dict[str, Any] = {
             "env": clean_environment(),
@@ -209,25 +215,8 @@ class ChildProcess:
             "close_fds": True,
         }
         try:
-            if not pipes:
-                self._popen = subprocess.Popen(
-                    argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                    stderr=self._out_fd, **options
-                )
-            elif stdio:
-                self._popen = subprocess.Popen(
-                    argv, stdin=to_child_r, stdout=from_child_w, stderr=self._out_fd, **options
-                )
-            else:
-                argv += ["--in", str(to_child_r), "--out", str(from_child_w)]
-                self._popen = subprocess.Popen(
-                    argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=self._out_fd,
-                    stderr=self._out_fd,
-                    pass_fds=(to_child_r, from_child_w),
-                    **options,
-                )
+            self._popen = _popen([*(sandbox or ()), *argv], stdio=stdio, pipes=pipes,
+                                 fds=(to_child_r, from_child_w, self._out_fd), options=options)
         except BaseException:
             for fd_ in (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd):
                 os.close(fd_)

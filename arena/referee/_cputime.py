@@ -4,13 +4,10 @@ The referee times a decision by the wall clock. On a machine running more
 work than it has cores, that time also holds delays that are not the
 bot's: the bot's process was ready to run but waited for a CPU, or the
 referee itself waited for a CPU before it read an answer that had already
-arrived. The kernel accounts both, per task, in ``/proc``:
-
-- ``/proc/PID/stat``: the CPU time of a whole process (every thread) and
-  of its reaped children (``utime``, ``stime``, ``cutime``, ``cstime``);
-- ``/proc/PID/schedstat``: for one task (the process's main thread), the
-  nanoseconds it ran and the nanoseconds it waited on a run queue, ready
-  but not running.
+arrived. The kernel accounts both, per task, in ``/proc`` (read in ``_proctimes``): the CPU
+time of a whole process and of its reaped children, and for one task (the process's main
+thread) the nanoseconds it ran and the nanoseconds it waited on a run queue, ready but not
+running.
 
 A bot cannot fake any of these: they are the kernel's own accounting.
 :class:`Meter` reads them when a decision starts and, only if the answer
@@ -29,151 +26,22 @@ import io
 import os
 import threading
 import time
-from typing import NamedTuple
 
-__all__ = ["CLOCK_TICK", "Meter", "TaskTimes", "bot_task", "process_clock",
-           "process_cpu", "task_times", "tree_cpu"]
+from ._proctimes import (
+    TaskTimes,
+    bot_task,
+    children_cpu,
+    pread,
+    process_clock,
+    process_clock_id,
+    schedstat_times,
+    split_stat,
+    stat_fields,
+    task_times,
+    tree_cpu,
+)
 
-try:
-    CLOCK_TICK = 1.0 / os.sysconf("SC_CLK_TCK")
-except (AttributeError, ValueError, OSError):  # pragma: no cover - not Linux
-    CLOCK_TICK = 0.01
-"""Seconds per clock tick, the unit of CPU times in ``/proc/PID/stat``."""
-
-
-def _read(path: str) -> bytes | None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        return os.read(fd, 4096)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-
-
-def _pread(fd: int) -> bytes | None:
-    try:
-        return os.pread(fd, 4096, 0)
-    except OSError:
-        return None
-
-
-def _fields(stat: bytes | None) -> list[bytes] | None:
-    """The fields of a ``/proc/PID/stat`` text after the command name, up to ``cstime``."""
-    if not stat:
-        return None
-    fields = stat[stat.rfind(b")") + 2 :].split(maxsplit=15)
-    return fields if len(fields) > 15 else None
-
-
-def _stat_fields(pid: int) -> list[bytes] | None:
-    """The fields of ``/proc/PID/stat`` after the command name, or None if unreadable."""
-    return _fields(_read(f"/proc/{pid}/stat"))
-
-
-def _cpu(fields: list[bytes] | None, children: bool = True) -> float | None:
-    if fields is None:
-        return None
-    # fields[0] is field 3 (state); utime, stime, cutime, cstime are fields 14-17
-    ticks = int(fields[11]) + int(fields[12])
-    if children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks * CLOCK_TICK
-
-
-def _children_cpu(fields: list[bytes] | None) -> float | None:
-    """CPU seconds of a process's reaped children (``cutime`` + ``cstime``)."""
-    if fields is None:
-        return None
-    return (int(fields[13]) + int(fields[14])) * CLOCK_TICK
-
-
-def process_clock(pid: int) -> float | None:
-    """CPU seconds of process ``pid``, all its threads, to the nanosecond (its CPU clock), or
-    None if it has gone. Reaped children are not in it: see :func:`process_cpu`."""
-    try:
-        return time.clock_gettime(_process_clock(pid))
-    except OSError:
-        return None
-
-
-def process_cpu(pid: int, children: bool = True) -> float | None:
-    """CPU seconds of process ``pid``, all its threads (and its reaped children), or None.
-
-    Clock-tick resolution (usually 10 ms): the kernel rounds its exact
-    figure down to whole ticks.
-    """
-    return _cpu(_stat_fields(pid), children)
-
-
-class TaskTimes(NamedTuple):
-    """One task's scheduler accounting: seconds it ran and seconds it waited for a CPU.
-
-    A named tuple: a meter makes two at every decision, and a tuple is made faster than a
-    frozen dataclass."""
-
-    ran: float
-    waited: float
-
-
-def _times(data: bytes | None) -> TaskTimes | None:
-    parts = data.split() if data else ()
-    if len(parts) < 2:
-        return None
-    return TaskTimes(int(parts[0]) / 1e9, int(parts[1]) / 1e9)
-
-
-def task_times(path: str) -> TaskTimes | None:
-    """A task's :class:`TaskTimes` from its ``schedstat`` file, or None if unreadable."""
-    return _times(_read(path))
-
-
-def tree_cpu(leader: int, exclude: int) -> float:
-    """CPU seconds over their whole lives of every process descended from ``leader`` but
-    ``exclude``, with what each has reaped (``cutime`` + ``cstime``).
-
-    Under the sandbox that is every process of the bot's pid namespace, wherever it
-    went: a worker that called ``setsid`` is still below the namespace's first
-    process, and one that exited is either a zombie (its times still in ``/proc``)
-    or in the times its reaper reaped. Found only when the answer is late: counting
-    whole lives can only charge the bot more than it spent.
-    """
-    children: dict[int, list[int]] = {}
-    times: dict[int, float] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0.0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        fields = _stat_fields(int(entry))
-        if fields is None:
-            continue
-        pid = int(entry)
-        children.setdefault(int(fields[1]), []).append(pid)
-        times[pid] = _cpu(fields) or 0.0
-    total, todo = 0.0, list(children.get(leader, ()))
-    if leader != exclude:
-        total += times.get(leader, 0.0)
-    while todo:
-        pid = todo.pop()
-        if pid != exclude:
-            total += times.get(pid, 0.0)
-        todo += children.get(pid, ())
-    return total
-
-
-LAUNCHERS = frozenset({b"bwrap", b"unshare"})
-"""Programs that start a sandboxed bot and wait for it: the bot is their only descendant."""
-
-def _process_clock(pid: int) -> int:
-    """The clock id of process ``pid``'s CPU time, all its threads (Linux's
-    ``MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED)``, as ``clock_getcpuclockid`` gives)."""
-    return ((~pid) << 3) | 2
+__all__ = ["Meter"]
 
 
 class _Files:
@@ -192,11 +60,11 @@ class _Files:
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
-        self.clock = _process_clock(pid)
+        self.clock = process_clock_id(pid)
         self.stat = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
         try:
             self.sched = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
-            children = _children_cpu(_fields(_pread(self.stat)))
+            children = children_cpu(split_stat(pread(self.stat)))
             if children is None:
                 raise OSError("unreadable stat")
             self.children = children
@@ -217,35 +85,6 @@ _bot_files: dict[int, _Files] = {}
 
 _KEEP = 64
 """Bots whose files stay open; more are all closed (their processes have mostly gone)."""
-
-
-def bot_task(leader: int) -> int:
-    """The process that runs the bot in the process group led by ``leader``.
-
-    The leader itself, unless it is a sandbox launcher (``bwrap``,
-    ``unshare``): then the process its chain of only children leads to.
-    """
-    comm: dict[int, bytes] = {}
-    children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        entries = []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        stat = _read(f"/proc/{entry}/stat")
-        if not stat:
-            continue
-        close = stat.rfind(b")")
-        fields = stat[close + 2 :].split(maxsplit=3)
-        if len(fields) > 2 and int(fields[2]) == leader and fields[0] not in (b"Z", b"X"):
-            comm[int(entry)] = stat[stat.find(b"(") + 1 : close]
-            children.setdefault(int(fields[1]), []).append(int(entry))
-    task = leader
-    while comm.get(task) in LAUNCHERS and len(children.get(task, ())) == 1:
-        task = children[task][0]
-    return task
 
 
 def _files(leader: int) -> _Files | None:
@@ -297,7 +136,7 @@ def _own_times() -> TaskTimes | None:
             file = _own.file = io.FileIO("/proc/thread-self/schedstat")
         except OSError:
             return None
-    return _times(_pread(file.fileno()))
+    return schedstat_times(pread(file.fileno()))
 
 
 class Meter:
@@ -346,7 +185,7 @@ class Meter:
             cpu0: float | None = time.clock_gettime(files.clock)
         except OSError:
             cpu0 = None
-        task0 = _times(_pread(files.sched))
+        task0 = schedstat_times(pread(files.sched))
         if cpu0 is None or task0 is None:
             _forget(leader)
             return None
@@ -374,7 +213,7 @@ class Meter:
         gone) leave the wall time charged.
         """
         cpu1 = process_clock(self._pid)
-        children = _children_cpu(_stat_fields(self._pid))
+        children = children_cpu(stat_fields(self._pid))
         task1 = task_times(f"/proc/{self._pid}/schedstat")
         if cpu1 is None or children is None or task1 is None:
             return elapsed

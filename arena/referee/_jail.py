@@ -296,56 +296,65 @@ def build(layout: list[list[object]], libc: ctypes.CDLL) -> None:
     os.chdir("/")
     m.mount("tmpfs", _NEW, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=0755")
     for step in layout:
-        kind = step[0]
-        if kind in ("ro-bind", "bind"):
-            source, path = _OLD + str(step[1]), str(step[2])
-            target = _dest(path, source)
-            m.mount(source, target, None, _MS_BIND | _MS_REC)
-            if kind == "ro-bind":
-                m.read_only(target, recursive=True)
-        elif kind == "dir":
-            os.makedirs(_NEW + str(step[1]), mode=0o755, exist_ok=True)
-        elif kind == "symlink":
-            os.makedirs(os.path.dirname(_NEW + str(step[2])), exist_ok=True)
-            os.symlink(str(step[1]), _NEW + str(step[2]))
-        elif kind == "tmpfs":
-            target = _NEW + str(step[1])
-            os.makedirs(target, exist_ok=True)
-            size = f",size={int(step[2])}" if step[2] else ""  # type: ignore[call-overload]
-            m.mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777" + size)
-        elif kind == "proc":
-            target = _NEW + str(step[1])
-            os.makedirs(target, exist_ok=True)
-            m.mount("proc", target, "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
-        elif kind == "dev":
-            target = _NEW + str(step[1])
-            os.makedirs(target, exist_ok=True)
-            m.mount("tmpfs", target, "tmpfs", _MS_NOSUID, "mode=0755,size=64k")
-            for node in ("null", "zero", "full", "random", "urandom", "tty"):
-                host = f"{_OLD}/dev/{node}"
-                if os.path.exists(host):
-                    os.close(os.open(f"{target}/{node}", os.O_WRONLY | os.O_CREAT, 0o666))
-                    m.mount(host, f"{target}/{node}", None, _MS_BIND)
-            for name, link in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                               ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
-                os.symlink(link, f"{target}/{name}")
-        elif kind == "cover":
-            target = _NEW + str(step[1])
-            if os.path.isdir(target):
-                m.mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=0555,size=4k")
-                m.read_only(target, recursive=False)
-            else:
-                m.mount(f"{_OLD}/dev/null", target, None, _MS_BIND)
-                m.read_only(target, recursive=False)
-        elif kind == "remount-ro":
-            m.read_only(_NEW + str(step[1]), recursive=False)
-        else:
-            raise ValueError(f"unknown layout step {kind!r}")
+        _lay(m, step)
     os.chdir(_NEW)
     m.pivot(".", ".")  # the new root over the old one, then the old one detached
     _check(libc.umount2(b".", _MNT_DETACH), "detaching the host's file system")
     os.chdir("/")
     m.read_only("/", recursive=False)
+
+
+def _lay(m: _Mounter, step: list[object]) -> None:
+    """One step of a layout, in ``/newroot``, its sources under ``/oldroot``."""
+    kind = step[0]
+    if kind in ("ro-bind", "bind"):
+        source, path = _OLD + str(step[1]), str(step[2])
+        target = _dest(path, source)
+        m.mount(source, target, None, _MS_BIND | _MS_REC)
+        if kind == "ro-bind":
+            m.read_only(target, recursive=True)
+    elif kind == "dir":
+        os.makedirs(_NEW + str(step[1]), mode=0o755, exist_ok=True)
+    elif kind == "symlink":
+        os.makedirs(os.path.dirname(_NEW + str(step[2])), exist_ok=True)
+        os.symlink(str(step[1]), _NEW + str(step[2]))
+    elif kind == "tmpfs":
+        target = _NEW + str(step[1])
+        os.makedirs(target, exist_ok=True)
+        size = f",size={int(step[2])}" if step[2] else ""  # type: ignore[call-overload]
+        m.mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=1777" + size)
+    elif kind == "proc":
+        target = _NEW + str(step[1])
+        os.makedirs(target, exist_ok=True)
+        m.mount("proc", target, "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+    elif kind == "dev":
+        _dev(m, _NEW + str(step[1]))
+    elif kind == "cover":
+        target = _NEW + str(step[1])
+        if os.path.isdir(target):
+            m.mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=0555,size=4k")
+            m.read_only(target, recursive=False)
+        else:
+            m.mount(f"{_OLD}/dev/null", target, None, _MS_BIND)
+            m.read_only(target, recursive=False)
+    elif kind == "remount-ro":
+        m.read_only(_NEW + str(step[1]), recursive=False)
+    else:
+        raise ValueError(f"unknown layout step {kind!r}")
+
+
+def _dev(m: _Mounter, target: str) -> None:
+    """A small ``/dev``: the host's harmless nodes bound in, and the links to ``/proc``."""
+    os.makedirs(target, exist_ok=True)
+    m.mount("tmpfs", target, "tmpfs", _MS_NOSUID, "mode=0755,size=64k")
+    for node in ("null", "zero", "full", "random", "urandom", "tty"):
+        host = f"{_OLD}/dev/{node}"
+        if os.path.exists(host):
+            os.close(os.open(f"{target}/{node}", os.O_WRONLY | os.O_CREAT, 0o666))
+            m.mount(host, f"{target}/{node}", None, _MS_BIND)
+    for name, link in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
+                       ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")):
+        os.symlink(link, f"{target}/{name}")
 
 
 def main(argv: list[str]) -> int:

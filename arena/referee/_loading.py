@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
 from arena.bot import Bot
 
-__all__ = ["BotRef", "make_bot", "resolve"]
+__all__ = ["BotRef", "command_words", "make_bot", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,18 @@ class BotRef:
     bot: str
     plugin: str
     version: str
+
+
+def command_words(command: str) -> list[str]:
+    """A bot's command line split as a shell would (``shlex``; no shell runs it); a
+    ValueError naming the command if it cannot be split or is empty."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise ValueError(f"bad bot command {command!r}: {exc}") from None
+    if not words:
+        raise ValueError("empty bot command")
+    return words
 
 
 def _import_object(ref: str) -> Any:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from ._child_talk import call_fault, ready_options, start_message
 from ._faults import BotFault
 from ._host import Host, StartInfo
 from ._limits import Limits, start_meter
-from ._loading import BotRef, resolve
+from ._loading import BotRef, command_words, resolve
 from ._protocol import answer_value
 from ._sandbox import SandboxUnavailable, sandbox_argv
 from .wire import DeltaEncoder, FullEncoder
@@ -339,12 +338,7 @@ class CommandHost(_ChildHost):
         private: Sequence[str] = (),
     ) -> None:
         super().__init__(limits, pool, private)
-        try:
-            self._command = shlex.split(command)
-        except ValueError as exc:
-            raise ValueError(f"bad bot command {command!r}: {exc}") from None
-        if not self._command:
-            raise ValueError("empty bot command")
+        self._command = command_words(command)
         name = os.path.basename(self._command[-1] if len(self._command) > 1 else self._command[0])
         self._meta = BotRef(command, name, "command", "")
 

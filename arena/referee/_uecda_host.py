@@ -17,10 +17,7 @@ before every decision of another seat; what happened in a turn is read from the 
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shlex
-import subprocess
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,12 +25,12 @@ import trio
 
 from arena.game import Card, Move, View, trick_lock
 
-from ._child_process import ChildProcess
 from ._faults import BotFault
 from ._host import StartInfo
 from ._limits import Limits
-from ._loading import BotRef
+from ._loading import BotRef, command_words
 from ._scoped import ScopedHost
+from ._uecda_link import UecdaLink
 from .uecda import (
     PROTOCOL,
     TABLE_BYTES,
@@ -93,38 +90,26 @@ class UecdaHost(ScopedHost):
     def __init__(self, command: str, *, limits: Limits | None = None) -> None:
         if not isinstance(command, str) or not command.strip():
             raise ValueError("a uecda bot needs a 'command' line")
-        try:
-            words = shlex.split(command)
-        except ValueError as exc:
-            raise ValueError(f"bad bot command {command!r}: {exc}") from None
-        if not words:
-            raise ValueError("empty bot command")
+        words = command_words(command)
         self._command = command
         self._limits = limits or Limits()
         self._meta = BotRef(command, os.path.basename(words[0]), "uecda", "")
-        self._child: ChildProcess | None = None
-        self._stream: trio.SocketStream | None = None
-        self._buffer = bytearray()
-        self._out = bytearray()
+        self._link = UecdaLink(self._limits)
         self._info: StartInfo | None = None
         self._deal = -1
         self._turn: _Turn | None = None
         self._stage: CardTable = empty_table()
         self._order: list[int] = []  # the previous deal's finishing order (seats)
         self._gone: list[int] = []  # the seats that went out in this deal, in order
-        self._broken: str | None = None
         self._finished = False
-        self._pids: list[int] = []
         self._key: tuple[str, int] = ("", 0)
-        self._cut: str | None = None
-        """Why a send was cut short by the referee's deadline (a ``crash``), until reported."""
 
     @property
     def meta(self) -> BotRef:
         return self._meta
 
     def pids(self) -> list[int]:
-        return list(self._pids)
+        return list(self._link.pids)
 
     # -- start and stop ---------------------------------------------------------------------
 
@@ -136,17 +121,18 @@ class UecdaHost(ScopedHost):
         self._info = info
         self._key = (info.match_id, info.seed)
         _TABLES.setdefault(self._key, (set(), {}))[0].add(id(self))
-        self._deal, self._turn, self._broken, self._finished = -1, None, None, False
+        self._deal, self._turn, self._finished = -1, None, False
+        self._link.broken = None
         self._stage = empty_table()
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
         listener = listeners[0]
         try:
             port = listener.socket.getsockname()[1]
             argv = [w.replace("{host}", "127.0.0.1").replace("{port}", str(port))
-                    for w in shlex.split(self._command)]
-            self._spawn(argv)
-            self._stream = await self._accept(listener)
-            profile = unpack_table(await self._read(TABLE_BYTES))
+                    for w in command_words(self._command)]
+            self._link.spawn(argv)
+            await self._link.accept(listener)
+            profile = unpack_table(await self._link.read(TABLE_BYTES))
         finally:
             await listener.aclose()
         if profile[0][0] != PROTOCOL:
@@ -155,35 +141,8 @@ class UecdaHost(ScopedHost):
         name = "".join(chr(v) for v in profile[1][:9] if 32 < v < 127)
         if name:
             self._meta = BotRef(self._command, name, "uecda", "")
-        self._queue(pack_int(info.seat))
-        await self._flush()
-
-    def _spawn(self, argv: list[str]) -> None:
-        limits = self._limits
-        try:
-            self._child = ChildProcess(argv, stdio=False, pipes=False,
-                                       memory_mb=limits.memory_mb, cpu_s=limits.cpu_s)
-        except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            raise BotFault("crash", f"start failed: cannot start {argv[0]!r}: {exc}") from None
-        self._pids.append(self._child.pid)
-
-    async def _accept(self, listener: trio.SocketListener) -> trio.SocketStream:
-        async with trio.open_nursery() as nursery:
-            result: list[trio.SocketStream] = []
-
-            async def accept() -> None:
-                result.append(await listener.accept())
-                nursery.cancel_scope.cancel()
-
-            nursery.start_soon(accept)
-            while not result:
-                assert self._child is not None
-                if self._child.poll() is not None:
-                    raise BotFault("crash", f"start failed: the client exited with status "
-                                   f"{self._child.returncode} before connecting"
-                                   f"{self._tail_note()}")
-                await trio.sleep(0.01)
-        return result[0]
+        self._link.queue(pack_int(info.seat))
+        await self._link.flush()
 
     async def aclose(self) -> None:
         shared = _TABLES.get(self._key)
@@ -191,95 +150,15 @@ class UecdaHost(ScopedHost):
             shared[0].discard(id(self))
             if not shared[0]:
                 del _TABLES[self._key]
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            with contextlib.suppress(Exception):
-                await stream.aclose()
-        child, self._child = self._child, None
-        if child is not None:
-            # A client told that all games are over leaves by itself (the kit's exits 0);
-            # give it a moment to finish its own bookkeeping before its group is killed.
-            with trio.move_on_after(1.0 if self._finished else 0):
-                while child.poll() is None:
-                    await trio.sleep(0.005)
-            child.kill()
-
-    # -- bytes ------------------------------------------------------------------------------
-
-    def _tail_note(self) -> str:
-        return "" if self._child is None else self._child.tail_note()
-
-    def _queue(self, data: bytes) -> None:
-        """Messages go out together when the client must answer or a call ends: fewer
-        writes, and fewer wake-ups of the client for each turn."""
-        self._out += data
-
-    async def _flush(self) -> None:
-        if not self._out:
-            return
-        data, self._out = bytes(self._out), bytearray()
-        await self._send(data)
-
-    async def _send(self, data: bytes) -> None:
-        if self._broken is not None:
-            raise BotFault("crash", self._broken)
-        if self._stream is None:
-            raise BotFault("crash", "the client is not connected")
-        try:
-            await self._stream.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-            self._break("the client closed the connection")
-        except trio.Cancelled:  # the referee's deadline, with the client not reading
-            self._cut = self._stop("the client stopped reading what the server sends")
-            raise
-
-    async def _read(self, size: int) -> bytes:
-        if self._stream is None:
-            raise BotFault("crash", "the client is not connected")
-        buffer = self._buffer
-        while len(buffer) < size:
-            try:
-                chunk = await self._stream.receive_some(65536)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                chunk = b""
-            if not chunk:
-                self._break("the client closed the connection")
-            buffer += chunk
-        data = bytes(buffer[:size])
-        del buffer[:size]
-        return data
-
-    def _break(self, why: str) -> None:
-        """Stop a client whose connection can no longer be trusted; its later turns fault."""
-        raise BotFault("crash", self._stop(why))
-
-    def _stop(self, why: str) -> str:
-        """Kill the client and fault its later turns; the detail of this fault."""
-        detail = why + self._tail_note()
-        self._broken = f"{detail} (earlier in the match)"
-        if self._child is not None:
-            self._child.kill()
-        return detail
-
-    async def _read_table(self) -> CardTable:
-        await self._flush()
-        if self._broken is not None:
-            raise BotFault("crash", self._broken)
-        try:
-            return unpack_table(await self._read(TABLE_BYTES))
-        except trio.Cancelled:  # the referee's deadline: the client is out of step for good
-            self._broken = "stopped after it timed out (earlier in the match)"
-            if self._child is not None:
-                self._child.kill()
-            raise
+        await self._link.aclose(self._finished)
 
     def timeout_fault(self, call: str, allowed: float) -> BotFault:
-        cut, self._cut = self._cut, None
+        cut = self._link.take_cut()
         if cut is not None:
             return BotFault("crash", cut)
         if call == "start":
             return BotFault("timeout", f"start failed: no connection and profile within "
-                            f"{allowed * 1000:.0f} ms{self._tail_note()}")
+                            f"{allowed * 1000:.0f} ms{self._link.tail_note()}")
         return BotFault("timeout", f"no table within {allowed * 1000:.0f} ms")
 
     # -- the game ---------------------------------------------------------------------------
@@ -304,7 +183,7 @@ class UecdaHost(ScopedHost):
             table = dealt_table(self._dealt_hand(view), exchange=count,
                                 counts=self._dealt_counts(view, pending),
                                 classes=self._classes())
-            self._queue(pack_table(table))
+            self._link.queue(pack_table(table))
             return
         if self._turn is not None:
             moves = view.plays
@@ -354,7 +233,7 @@ class UecdaHost(ScopedHost):
         move = made[1] if made is not None and made[0] == turn.mover else Move.PASS
         accepted = turn.submitted is not None and move == turn.submitted
         if turn.mover == self._info.seat:
-            self._queue(pack_int(answer(move, turn.pile, accepted)))
+            self._link.queue(pack_int(answer(move, turn.pile, accepted)))
         lock, _ = lock_after(self._info.rules, turn.lock, turn.suits, move)
         counts = list(turn.counts)
         if move.kind != "pass":
@@ -369,8 +248,8 @@ class UecdaHost(ScopedHost):
                             empty=move.kind == "pass" and turn.pile is None,
                             revolution=revolution, locked=bool(lock), counts=counts,
                             classes=self._classes())
-        self._queue(pack_table(table))
-        self._queue(pack_int((2 if final else 1) if last else 0))
+        self._link.queue(pack_table(table))
+        self._link.queue(pack_int((2 if final else 1) if last else 0))
         self._finished = final
         if trick_over:
             self._stage = empty_table()
@@ -397,17 +276,17 @@ class UecdaHost(ScopedHost):
     async def _observe(self, view: View, kind: str, seat: int) -> None:
         await self._sync(view, seat if kind == "exchange" else None)
         if kind != "play":
-            await self._flush()
+            await self._link.flush()
             return
         self._turn = self._open_turn(view, seat)
-        self._queue(self._hand_table(view, self._turn))
-        await self._flush()
+        self._link.queue(self._hand_table(view, self._turn))
+        await self._link.flush()
 
     async def _play(self, view: View, time_ms: int) -> object:
         await self._sync(view)
         turn = self._turn = self._open_turn(view, view.seat)
-        self._queue(self._hand_table(view, turn))
-        table = await self._read_table()
+        self._link.queue(self._hand_table(view, turn))
+        table = await self._link.read_table()
         try:
             move, _ = table_move(table, view.hand)
         except TableError as exc:
@@ -425,7 +304,7 @@ class UecdaHost(ScopedHost):
 
     async def _exchange(self, view: View, count: int, time_ms: int) -> object:
         await self._sync(view, view.seat)
-        table = await self._read_table()
+        table = await self._link.read_table()
         try:
             cards = table_cards(table)
         except TableError as exc:
@@ -434,7 +313,7 @@ class UecdaHost(ScopedHost):
 
     async def _end_deal(self, result: dict[str, Any]) -> None:
         info = self._info
-        if info is None or self._broken is not None or self._deal != result["deal"]:
+        if info is None or self._link.broken is not None or self._deal != result["deal"]:
             return
         if self._turn is None:
             return
@@ -445,4 +324,4 @@ class UecdaHost(ScopedHost):
             made = (entry["seat"], Move.parse(entry["move"]))
         final = result["deal"] >= info.rules.rounds - 1
         await self._close_turn(made, True, last=True, final=final)
-        await self._flush()
+        await self._link.flush()

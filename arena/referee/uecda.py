@@ -12,7 +12,7 @@ in a cell (in a hand, at ``[4][1]``).
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from arena.game import (
@@ -227,18 +227,26 @@ def table_cards(table: CardTable) -> list[Card]:
     Raises :class:`TableError` for anything else in rows 0-4.
     """
     cards: list[Card] = []
+    for row, col, value in _filled(table):
+        if value == 2 and JOKER not in cards:
+            cards.append(JOKER)
+        elif value == 1 and row < 4 and 1 <= col <= 13:
+            cards.append(cell_card(row, col))
+        else:
+            raise TableError(f"cell [{row}][{col}] holds {value}, which is no card")
+    return cards
+
+
+_Cell = tuple[int, int, int]
+"""A filled cell of a submitted table: row, column and value (1 a card, 2 the joker)."""
+
+
+def _filled(table: CardTable) -> Iterator[_Cell]:
+    """The cells of rows 0-4 (the card rows) that hold anything but 0, row by row."""
     for row in range(5):
         for col in range(COLS):
-            value = table[row][col]
-            if value == 0:
-                continue
-            if value == 2 and JOKER not in cards:
-                cards.append(JOKER)
-            elif value == 1 and row < 4 and 1 <= col <= 13:
-                cards.append(cell_card(row, col))
-            else:
-                raise TableError(f"cell [{row}][{col}] holds {value}, which is no card")
-    return cards
+            if value := table[row][col]:
+                yield row, col, value
 
 
 def table_move(table: CardTable, hand: Iterable[Card]) -> tuple[Move, int]:
@@ -253,64 +261,81 @@ def table_move(table: CardTable, hand: Iterable[Card]) -> tuple[Move, int]:
     (columns 0 and 14) has no arena equivalent: the joker moves to the other end of the run,
     which is the same run as a lead (docs/uecda.md, "Differences").
     """
-    cells: list[tuple[int, int, int]] = []
-    jokers = 0
-    for row in range(5):
-        for col in range(COLS):
-            value = table[row][col]
-            if value == 0:
-                continue
-            if value == 1:
-                if col in (0, COLS - 1) or row == 4:
-                    raise TableError(f"a card at [{row}][{col}], outside the card cells")
-            elif value == 2:
-                jokers += 1
-            else:
-                raise TableError(f"cell [{row}][{col}] holds {value}; cells hold 0, 1 or 2")
-            cells.append((row, col, value))
-    if jokers > 1:
-        raise TableError(f"{jokers} jokers in one play; there is one joker")
+    cells = _table_cells(table)
     if not cells:
         return Move.PASS, 0
+    _check_held(cells, hand)
+    rows = {r for r, _, _ in cells}
+    cols = sorted(c for _, c, _ in cells)
+    if len(cells) == 1 and cells[0][2] == 2:
+        if 4 in rows:
+            raise TableError("a lone joker in row 4, which holds no suit")
+        return Move.parse("JK"), 0
+    if len(set(cols)) == 1:
+        return _set_move(cells, rows, cols[0])
+    if len(rows) == 1 and cols == list(range(cols[0], cols[0] + len(cols))):
+        return _run_move(cells, rows.pop(), cols)
+    raise TableError("the cards are neither a set (one column) nor a run (one row in a row)")
+
+
+def _table_cells(table: CardTable) -> list[_Cell]:
+    """The filled cells of rows 0-4, after tndhms's checks of their values and places: 0, 1
+    or 2 only, no card in column 0 or 14 or in row 4, one joker at most."""
+    cells: list[_Cell] = []
+    jokers = 0
+    for row, col, value in _filled(table):
+        if value == 1:
+            if col in (0, COLS - 1) or row == 4:
+                raise TableError(f"a card at [{row}][{col}], outside the card cells")
+        elif value == 2:
+            jokers += 1
+        else:
+            raise TableError(f"cell [{row}][{col}] holds {value}; cells hold 0, 1 or 2")
+        cells.append((row, col, value))
+    if jokers > 1:
+        raise TableError(f"{jokers} jokers in one play; there is one joker")
+    return cells
+
+
+def _check_held(cells: list[_Cell], hand: Iterable[Card]) -> None:
+    """Every card of the table is in the hand (the joker too)."""
     held = set(hand)
     for row, col, value in cells:
         if value == 1 and cell_card(row, col) not in held:
             raise TableError(f"{cell_card(row, col)} is not in the hand")
         if value == 2 and JOKER not in held:
             raise TableError("a joker played by a hand without the joker")
-    rows = {r for r, _, _ in cells}
-    cols = sorted(c for _, c, _ in cells)
-    if len(cells) == 1 and jokers == 1:
-        if 4 in rows:
-            raise TableError("a lone joker in row 4, which holds no suit")
-        return Move.parse("JK"), 0
-    if len(set(cols)) == 1:  # a set
-        col = cols[0]
-        if 4 in rows and rows != {0, 1, 2, 3, 4}:
-            raise TableError("row 4 holds only the fifth card of a set")
-        if not 1 <= col <= 13:
-            raise TableError(f"a set in column {col}, outside the ranks")
-        parts = [str(cell_card(r, c)) if v == 1 else "JK=" + str(cell_card(r, c))
-                 if r < 4 else "JK" for r, c, v in cells]
-        suits = 0
-        for r in rows:
-            if r < 4:
-                suits |= 1 << (3 - r)
-        return Move.parse(" ".join(parts)), suits
-    if len(rows) == 1 and cols == list(range(cols[0], cols[0] + len(cols))):  # a run
-        (row,) = rows
-        if row == 4:
-            raise TableError("a run in row 4, which holds no suit")
-        if len(cells) < 3:
-            raise TableError("a run of fewer than 3 cards")
-        shift = {0: cols[-1] + 1, COLS - 1: cols[0] - 1}
-        parts = []
-        for r, c, v in cells:
-            if v == 2:
-                c = shift.get(c, c)
-            parts.append(str(cell_card(r, c)) if v == 1 else "JK=" + str(cell_card(r, c)))
-        return Move.parse(" ".join(parts)), 1 << (3 - row)
-    raise TableError("the cards are neither a set (one column) nor a run (one row in a row)")
+
+
+def _set_move(cells: list[_Cell], rows: set[int], col: int) -> tuple[Move, int]:
+    """A set: one column of ranks, row 4 only for a fifth card; its suits are its rows."""
+    if 4 in rows and rows != {0, 1, 2, 3, 4}:
+        raise TableError("row 4 holds only the fifth card of a set")
+    if not 1 <= col <= 13:
+        raise TableError(f"a set in column {col}, outside the ranks")
+    parts = [str(cell_card(r, c)) if v == 1 else "JK=" + str(cell_card(r, c))
+             if r < 4 else "JK" for r, c, v in cells]
+    suits = 0
+    for r in rows:
+        if r < 4:
+            suits |= 1 << (3 - r)
+    return Move.parse(" ".join(parts)), suits
+
+
+def _run_move(cells: list[_Cell], row: int, cols: list[int]) -> tuple[Move, int]:
+    """A run: 3 or more consecutive cells of one suit row; a joker below the 3 or above the
+    2 moves to the run's other end."""
+    if row == 4:
+        raise TableError("a run in row 4, which holds no suit")
+    if len(cells) < 3:
+        raise TableError("a run of fewer than 3 cards")
+    shift = {0: cols[-1] + 1, COLS - 1: cols[0] - 1}
+    parts = []
+    for r, c, v in cells:
+        if v == 2:
+            c = shift.get(c, c)
+        parts.append(str(cell_card(r, c)) if v == 1 else "JK=" + str(cell_card(r, c)))
+    return Move.parse(" ".join(parts)), 1 << (3 - row)
 
 
 def field_state(table: CardTable, *, mover: int, empty: bool, revolution: bool, locked: bool,

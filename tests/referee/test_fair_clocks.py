@@ -33,8 +33,8 @@ from arena.referee import (
     play_match,
     sandbox_mechanism,
 )
-from arena.referee._cputime import (
-    Meter,
+from arena.referee._cputime import Meter
+from arena.referee._proctimes import (
     TaskTimes,
     bot_task,
     process_clock,
