@@ -122,6 +122,7 @@ def _blocks(records: Path, bot: str) -> tuple[dict[str, list[list[float]]],
     """Per label: one [points, games] per block (match); and fault counts per label."""
     blocks: dict[str, list[list[float]]] = defaultdict(list)
     diffs: list[list[float]] = []
+    clean: list[list[float]] = []  # the differences of the blocks the champion played faultless
     faults: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for record in read_records(records):
         labels = [seat["label"] for seat in record["seats"]]
@@ -136,7 +137,12 @@ def _blocks(records: Path, bot: str) -> tuple[dict[str, list[list[float]]],
             blocks[label].append([sums[label], games])
         if bot in labels and CHAMPION in labels:
             diffs.append([sums[bot] - sums[CHAMPION], games])
+            seat = labels.index(CHAMPION)
+            if not any(f["seat"] == seat for deal in record["deals"]
+                       for f in deal.get("faults", [])):
+                clean.append(diffs[-1])
     blocks[f"{bot} - {CHAMPION}"] = diffs
+    blocks["clean"] = clean
     return blocks, faults
 
 
@@ -170,6 +176,10 @@ def report(records: Path, bot: str) -> str:
     lines.append(f"paired difference {bot} - {CHAMPION}: {mean:+.3f} points per game, "
                  f"95% {low:+.3f} to {high:+.3f} ({games} games, "
                  f"{len(blocks[bot])} blocks)")
+    if len(blocks["clean"]) < len(blocks[bot]):
+        mean, low, high, games = _interval(blocks["clean"], 3)
+        lines.append(f"  in the {len(blocks['clean'])} blocks {CHAMPION} played without a fault: "
+                     f"{mean:+.3f}, 95% {low:+.3f} to {high:+.3f} ({games} games)")
     other = {label: dict(kinds) for label, kinds in faults.items()
              if set(kinds) - {"timeout", "illegal"}}
     if other:
