@@ -8,10 +8,11 @@ bootstrap of ``arena.ratings``, which resamples whole sets), and each variant's
 difference from the whole bot is paired on the sets.
 
     python benchmarks/strength_ablation.py [--preset runs] [--sets 20] [--budget 200]
-        [--field greedy] [--variants full,uniform,weakest,no-endgame,no-exchange]
+        [--field greedy] [--variants full,uniform,heuristic,random,no-endgame,no-exchange,mc]
 
 The parts: ``uniform`` guesses the hidden hands uniformly (no weighting by the plays
-seen), ``weakest`` plays out with ``mc``'s default policy instead of the heuristic one,
+seen), ``heuristic`` plays out with the value-greedy policy of ``bots._policy`` instead of
+``mc``'s default policy,
 ``random`` plays out uniformly at random, ``no-endgame`` has no exact endgame,
 ``no-exchange`` gives ``greedy``'s exchange without searching it. ``mc`` (the bot) can
 be listed as a variant too, at its default budget. The budget is a number of playouts
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import time
 from typing import Any
 
@@ -37,7 +37,7 @@ from bots import ExpertBot, GreedyBot, McBot
 VARIANTS: dict[str, dict[str, Any]] = {
     "full": {},
     "uniform": {"estimation": False},
-    "weakest": {"playout": "weakest"},
+    "heuristic": {"playout": "heuristic"},
     "random": {"playout": "random"},
     "no-endgame": {"endgame": False},
     "no-exchange": {"exchange_search": False},
@@ -102,7 +102,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=200)
     parser.add_argument("--field", default="greedy", choices=sorted(FIELD))
-    parser.add_argument("--variants", default="full,uniform,weakest,no-endgame,no-exchange")
+    parser.add_argument("--variants",
+                        default="full,uniform,heuristic,random,no-endgame,no-exchange,mc")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     variants = args.variants.split(",")

@@ -10,7 +10,7 @@ tried first, and gives up past ``nodes`` positions.
 
 from __future__ import annotations
 
-from arena.game import Deal, Move, View
+from arena.game import Card, Deal, Move, View
 
 from ._belief import known
 from ._policy import move_values, rank_counts
@@ -42,7 +42,7 @@ def winning_move(view: View, nodes: int) -> tuple[Move | None, int]:
     facts = known(view)
     if len(facts.unseen) + len(facts.placed[other]) != view.counts[other]:
         return None, 0
-    hands = [[] for _ in range(view.players)]
+    hands: list[list[Card]] = [[] for _ in range(view.players)]
     hands[other] = facts.placed[other] + facts.unseen
     return solve(Deal.from_view(view, hands), view.seat, other, nodes)
 
@@ -92,8 +92,8 @@ class _Search:
         key = (tuple(str(c) for c in deal.hand(self.me)),
                tuple(str(c) for c in deal.hand(self.other)),
                None if deal.pile is None else str(deal.pile), deal.revolution, deal.to_move,
-               deal.last_player, deal.passed(self.me), deal.passed(self.other), deal.sits_out(self.me),
-               deal.sits_out(self.other), deal.lock)
+               deal.last_player, deal.passed(self.me), deal.passed(self.other),
+               deal.sits_out(self.me), deal.sits_out(self.other), deal.lock)
         known_ = self.memo.get(key)
         if known_ is not None:
             return known_

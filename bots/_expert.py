@@ -10,18 +10,21 @@ For each decision with more than one sensible answer it
    (a softmax over :func:`bots._policy.move_values`), and resampled by that weight
    (:mod:`bots._belief`);
 3. **searches** the candidate moves (the best ``width`` by the same judgement, and the
-   pass when it is legal) by playing each out on those guesses with a fast heuristic
-   policy for every seat (:func:`bots._policy.heuristic_move`), choosing which move to
-   try next by UCB1, scoring each playout by the points of its place
-   (``Rules.points_for``), and plays the move tried most;
+   pass when it is legal) by playing each out on those guesses with a fast policy for
+   every seat (by default ``mc``'s: the weakest whole rank, jokers last, one move in
+   eight at random; measured better here than the value-greedy
+   :func:`bots._policy.heuristic_move`), choosing which move to try next by UCB1,
+   scoring each playout by the points of its place (``Rules.points_for``), and plays
+   the move tried most;
 4. as President or Vice-President, **searches the exchange** the same way: each of the
    few best gifts by ``greedy``'s judgement played out from the start of the deal on
    the same guesses.
 
-The search stops at ``budget`` playouts (reproducible: what the tests and benchmarks
-use), at ``share`` of the move limit by the bot's own clock, or when one move is clearly
-ahead, whichever comes first. The move limit is ``move_ms`` (or the match's, when the
-match tells it). Every choice is a function of the view and the bot's own generator.
+With a ``budget`` (playouts per decision) the bot reads no clock, so a match replays
+from its seed (the tests and benchmarks use it); without one it stops at ``share`` of
+the move limit by its own clock. Either way it stops early when one move is clearly
+ahead (two standard errors). The move limit is ``move_ms``, or the match's when the
+match tells it. Every choice is a function of the view and the bot's own generator.
 """
 
 from __future__ import annotations
@@ -65,8 +68,8 @@ class ExpertBot(GreedyBot):
     stochastic = True
 
     def __init__(self, budget: int | None = None, share: float = 0.3, move_ms: float = 1000,
-                 width: int = 10, samples: int = 96, worlds: int = 32,
-                 estimation: bool = True, playout: str = "heuristic", endgame: bool = True,
+                 width: int = 10, samples: int = 48, worlds: int = 24,
+                 estimation: bool = True, playout: str = "weakest", endgame: bool = True,
                  exchange_search: bool = True, nodes: int = 3000, gifts: int = 6) -> None:
         if budget is not None and budget < 1:
             raise ValueError("budget must be at least 1 playout (or none: the time share)")
@@ -151,7 +154,7 @@ class ExpertBot(GreedyBot):
 
     def _candidates(self, view: View, moves: list[Move]) -> list[Move]:
         """The ``width`` best-valued plays, best first, and the pass when it is legal."""
-        mask, jokers = hand_mask(view.hand)
+        mask, _ = hand_mask(view.hand)
         values = move_values(view.rules, moves, rank_counts(mask), len(view.hand),
                              view.revolution)
         order = sorted(range(len(moves)), key=lambda i: (-values[i], str(moves[i])))

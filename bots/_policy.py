@@ -20,8 +20,8 @@ from arena.game import Deal, Move, Rules
 
 from ._hand import TOP
 
-PASS_VALUE = -0.75
-"""The value of a pass: below every ordinary answer, above spending a 2 or a joker early."""
+PASS_VALUE = -1.3
+"""The value of a pass: below every answer but a 2, an ace or a joker while the hand is long."""
 BREAK_PENALTY = 0.45
 """The price of playing part of a rank's cards (breaking a pair or a triple)."""
 CONTROL_PENALTY = 0.45

@@ -206,7 +206,8 @@ def test_in_a_real_ending_the_bot_plays_the_solved_move() -> None:
         assert other is not None
         truth = solve(match.deal.copy(), view.seat, other, 200_000)[0]
         assert winning_move(view, 200_000)[0] == truth  # the hidden hand is known exactly
-        bot = bound(ExpertBot(budget=10, nodes=200_000), view)
+        bot = ExpertBot(budget=10, nodes=200_000)
+        bound(bot, view)
         move = bot.play(view)
         if truth is not None:
             assert move == truth and bot.solved
@@ -247,7 +248,8 @@ def test_the_budget_is_a_number_of_playouts_and_the_clock_a_share_of_the_limit()
     assert 0 < bot.playouts <= 40 and first in view.legal_moves()
     again = bound(ExpertBot(budget=40, share=1.0, move_ms=600_000), view, seed=5)
     assert again.play(view) == first
-    quick = bound(ExpertBot(share=0.01, move_ms=1), view)
+    quick = ExpertBot(share=0.01, move_ms=1)
+    bound(quick, view)
     assert quick.play(view) in view.legal_moves()
     assert quick.playouts <= len(view.legal_moves()) + 1  # the 0.01 ms share stops it at once
 
