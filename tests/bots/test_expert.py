@@ -51,8 +51,8 @@ def test_the_same_seed_gives_the_same_moves() -> None:
     rules = Rules.preset("daifugo", rounds=2)
 
     def record(tag: str) -> list[object]:
-        bots: list[ExpertBot | GreedyBot] = [ExpertBot(budget=24), GreedyBot(), GreedyBot(),
-                                              ExpertBot(budget=24)]
+        bots: list[ExpertBot | GreedyBot] = [ExpertBot(budget=24, move_ms=10**7), GreedyBot(),
+                                              GreedyBot(), ExpertBot(budget=24, move_ms=10**7)]
         match = _play(bots, rules, 11, tag=tag)
         return [[entry["moves"], entry["exchanges"]] for entry in match.history]
 
@@ -229,10 +229,10 @@ def test_exchange_search_gives_cards_of_the_hand_and_replays() -> None:
     view = match.view(decision.seat)
     choices = set()
     for seed in range(2):
-        bot = ExpertBot(budget=60)
+        bot = ExpertBot(budget=60, move_ms=10**7)
         bot.bind(decision.seat, rules, 4, random.Random(seed))
         gift = bot.exchange(view, decision.count)
-        again = ExpertBot(budget=60)
+        again = ExpertBot(budget=60, move_ms=10**7)
         again.bind(decision.seat, rules, 4, random.Random(seed))
         assert again.exchange(view, decision.count) == gift
         assert len(gift) == decision.count and all(c in view.hand for c in gift)
