@@ -25,7 +25,8 @@ limit by its own clock, whichever comes first, and early when one move is clearl
 (two standard errors). With a budget that ends first, which the tests and benchmarks
 ensure with a long ``move_ms``, a match replays from its seed; the clock is the guard
 that keeps a budget too large for the machine within the move limit. The move limit
-is ``move_ms``, or the match's when the match tells it. Every choice is a function of the view and the bot's own generator.
+is ``move_ms``, or the match's when the match tells it. Every choice is a function of
+the view and the bot's own generator.
 """
 
 from __future__ import annotations
