@@ -10,6 +10,8 @@ tried first, and gives up past ``nodes`` positions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from arena.game import Card, Deal, Move, View
 
 from ._belief import known
@@ -28,10 +30,12 @@ def two_left(view: View) -> int | None:
     return holding[0] if holding[1] == view.seat else holding[1]
 
 
-def winning_move(view: View, nodes: int) -> tuple[Move | None, int]:
+def winning_move(view: View, nodes: int,
+                 out_of_time: Callable[[], bool] | None = None) -> tuple[Move | None, int]:
     """A move that goes out before the last opponent whatever it plays, and the positions
     searched; ``None`` when the position is lost, not a two-player ending, or too big.
 
+    ``out_of_time`` (checked every 64 positions) gives up as the limit does.
     Rules with a pass limit are left to the playouts (the position then depends on the
     passes since the last play, which the search does not count).
     """
@@ -44,12 +48,13 @@ def winning_move(view: View, nodes: int) -> tuple[Move | None, int]:
         return None, 0
     hands: list[list[Card]] = [[] for _ in range(view.players)]
     hands[other] = facts.placed[other] + facts.unseen
-    return solve(Deal.from_view(view, hands), view.seat, other, nodes)
+    return solve(Deal.from_view(view, hands), view.seat, other, nodes, out_of_time)
 
 
-def solve(deal: Deal, me: int, other: int, nodes: int) -> tuple[Move | None, int]:
+def solve(deal: Deal, me: int, other: int, nodes: int,
+          out_of_time: Callable[[], bool] | None = None) -> tuple[Move | None, int]:
     """:func:`winning_move` on a deal whose two hands are known: ``me`` to move."""
-    search = _Search(me, other, nodes)
+    search = _Search(me, other, nodes, out_of_time)
     try:
         for move in search.ordered(deal):
             child = deal.copy()
@@ -62,7 +67,9 @@ def solve(deal: Deal, me: int, other: int, nodes: int) -> tuple[Move | None, int
 
 
 class _Search:
-    def __init__(self, me: int, other: int, nodes: int) -> None:
+    def __init__(self, me: int, other: int, nodes: int,
+                 out_of_time: Callable[[], bool] | None) -> None:
+        self.out_of_time = out_of_time
         self.me = me
         self.other = other
         self.limit = nodes
@@ -98,7 +105,8 @@ class _Search:
         if known_ is not None:
             return known_
         self.count += 1
-        if self.count > self.limit:
+        if self.count > self.limit or (
+                self.out_of_time is not None and not self.count % 64 and self.out_of_time()):
             raise _Limit
         mine = deal.to_move == self.me
         result = not mine

@@ -117,7 +117,7 @@ class ExpertBot(GreedyBot):
         if sure is not None:
             return sure
         if self.endgame:
-            won, _ = winning_move(view, self.nodes)
+            won, _ = winning_move(view, self.nodes, self._timer(1 / 3))
             if won is not None:
                 self.solved = True
                 return won

@@ -206,7 +206,7 @@ def test_in_a_real_ending_the_bot_plays_the_solved_move() -> None:
         assert other is not None
         truth = solve(match.deal.copy(), view.seat, other, 200_000)[0]
         assert winning_move(view, 200_000)[0] == truth  # the hidden hand is known exactly
-        bot = ExpertBot(budget=10, nodes=200_000)
+        bot = ExpertBot(budget=10, nodes=200_000, move_ms=10**7)
         bound(bot, view)
         move = bot.play(view)
         if truth is not None:
