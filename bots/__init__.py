@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from arena.hookspecs import Register, hookimpl
 
+from ._expert import ExpertBot
 from ._greedy import GreedyBot
 from ._highest import HighestBot
 from ._lowest import LowestBot
@@ -16,6 +17,7 @@ from ._passer import PasserBot
 from ._random_bot import RandomBot
 
 __all__ = [
+    "ExpertBot",
     "GreedyBot",
     "HighestBot",
     "LowestBot",
@@ -37,3 +39,4 @@ def register_bots(register: Register) -> None:
     register("passer", PasserBot, author=_AUTHOR)
     register("greedy", GreedyBot, author=_AUTHOR)
     register("mc", McBot, author=_AUTHOR)
+    register("expert", ExpertBot, author=_AUTHOR)

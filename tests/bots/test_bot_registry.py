@@ -97,7 +97,8 @@ def test_params_a_bot_does_not_take_are_a_clear_error() -> None:
 
 def test_unknown_bot_names_the_installed_ones() -> None:
     reg = load_registry()
-    with pytest.raises(UnknownBotError, match=r"unknown bot 'nosuch' \(installed bots: greedy"):
+    with pytest.raises(UnknownBotError,
+                       match=r"unknown bot 'nosuch' \(installed bots: expert, greedy"):
         reg.get("nosuch")
 
 
