@@ -46,6 +46,10 @@ def _next_table() -> list[int]:
 
 # _NEXT[seat << 8 | seats]: the first seat after `seat` in turn order among the bit set `seats`.
 _NEXT: Final = _next_table()
+# The deck before the shuffle, by number of jokers, and each natural card's two mask bits.
+_DECKS: Final = [list(range(52)) + [JOKER_INDEX] * jokers for jokers in range(3)]
+_BITS: Final = [1 << index for index in range(52)]
+_SUIT_MAJOR_BITS: Final = [suit_major_bit(index) for index in range(52)]
 
 
 class DealContext:
@@ -160,16 +164,21 @@ class Deal:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         seed = deal_seed(match_seed, number)
-        deck = shuffled(list(range(52)) + [JOKER_INDEX] * rules.jokers, seed)
-        hands = [[0, 0, 0] for _ in range(players)]
-        for i, index in enumerate(deck):
-            hand = hands[(i + number) % players]
+        deck = shuffled(_DECKS[rules.jokers], seed)
+        masks = [0] * players
+        smasks = [0] * players
+        jokers = [0] * players
+        seat = number % players  # card i goes to seat (i + number) % players
+        for index in deck:
             if index == JOKER_INDEX:
-                hand[2] += 1
+                jokers[seat] += 1
             else:
-                hand[0] |= 1 << index
-                hand[1] |= suit_major_bit(index)
-        return cls(rules, [(h[0], h[1], h[2]) for h in hands], number, seed)
+                masks[seat] |= _BITS[index]
+                smasks[seat] |= _SUIT_MAJOR_BITS[index]
+            seat += 1
+            if seat == players:
+                seat = 0
+        return cls(rules, list(zip(masks, smasks, jokers, strict=True)), number, seed)
 
     @classmethod
     def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int,
