@@ -13,6 +13,9 @@ The environments need the extra ``env`` (``pip install arena-president[env]``):
 
 from __future__ import annotations
 
+import arena.game  # noqa: F401  first: it chooses the compiled or the pure modules here too
+
+# isort: split
 from ._encoding import (
     Encoding,
     PlayedCards,
