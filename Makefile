@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint typecheck pytest bench clean
 
-# The install compiles arena.game with mypyc where the machine can (setup.py), so an edit of
+# With ARENA_COMPILE=1 the install compiles arena.game with mypyc (setup.py), so an edit of
 # arena/game reinstalls; the last line says which engine runs (compiled, or pure and why).
 $(STAMP): pyproject.toml setup.py $(wildcard arena/game/*.py)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -13,7 +13,7 @@ The environments need the extra ``env`` (``pip install arena-president[env]``):
 
 from __future__ import annotations
 
-import arena.game  # noqa: F401  first: it chooses the compiled or the pure modules here too
+from arena.game import restore_docstrings  # first: it chooses compiled or pure modules here too
 
 # isort: split
 from ._encoding import (
@@ -37,6 +37,8 @@ __all__ = [
     "encode_move",
     "encoding",
 ]
+
+restore_docstrings({"Encoding": Encoding, "PlayedCards": PlayedCards, "Segment": Segment})
 
 GYM_ID = "arena/President-v0"
 """The Gymnasium id of :class:`arena.env.single_agent.PresidentEnv`."""

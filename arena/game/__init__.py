@@ -4,7 +4,7 @@ The referee judges moves with this package and bots think with it: no I/O, no tr
 logging. See docs/rules.md for the rules as implemented and docs/api.md for the API.
 """
 
-from ._engine import engine  # first: it chooses the compiled or the pure modules
+from ._engine import engine, restore_docstrings  # first: it chooses compiled or pure modules
 
 # isort: split
 from ._cards import CARDS, JOKER, RANKS, SUITS, Card, cards_of
@@ -52,6 +52,9 @@ __all__ = [
     "lowest_cards",
     "move_suits",
     "next_lock",
+    "restore_docstrings",
     "shuffled",
     "trick_lock",
 ]
+
+restore_docstrings({name: globals()[name] for name in __all__})

@@ -11,6 +11,7 @@ any other module of arena.game is imported, and arena.env imports arena.game fir
 
 from __future__ import annotations
 
+import contextlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -79,3 +80,31 @@ def engine() -> str:
     """Which engine runs ``arena.game`` in this process: ``"compiled with mypyc (...)"`` or
     ``"pure Python (<why>)"``. Records are the same on both (tests/game/test_engines.py)."""
     return ENGINE
+
+
+def restore_docstrings(names: dict[str, object]) -> None:
+    """Give the public classes of a compiled module their docstrings back (mypyc drops them,
+    and ``help()`` and the API's own tests read them), from their ``.py`` sources."""
+    if not ENGINE.startswith("compiled"):
+        return
+    import ast
+
+    sources: dict[str, dict[str, str]] = {}
+    for value in names.values():
+        if not isinstance(value, type) or value.__doc__:
+            continue
+        module = sys.modules.get(value.__module__)
+        path = getattr(module, "__file__", None)
+        if path is None:
+            continue
+        source = Path(path).with_name(value.__module__.rpartition(".")[2] + ".py")
+        docs = sources.get(str(source))
+        if docs is None and source.is_file():
+            tree = ast.parse(source.read_text(encoding="utf-8"))
+            docs = sources[str(source)] = {
+                node.name: ast.get_docstring(node) or "" for node in tree.body
+                if isinstance(node, ast.ClassDef)}
+        doc = (docs or {}).get(value.__name__)
+        if doc:
+            with contextlib.suppress(AttributeError, TypeError):  # a type that refuses it
+                value.__doc__ = doc

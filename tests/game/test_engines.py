@@ -24,7 +24,7 @@ name: engines
 seed: 77
 rules:
   preset: {preset}
-players: 4
+players: {players}
 format:
   type: round_robin
 duplicate: true
@@ -54,9 +54,9 @@ def _engine(pure: bool) -> str:
                           cwd=ROOT).stdout.strip()
 
 
-def _records(tmp: Path, preset: str, pure: bool) -> list[str]:
+def _records(tmp: Path, preset: str, players: int, pure: bool) -> list[str]:
     config = tmp / f"{preset}.yaml"
-    config.write_text(CONFIG.format(preset=preset))
+    config.write_text(CONFIG.format(preset=preset, players=players))
     out = tmp / ("pure" if pure else "compiled") / preset
     arena = Path(sys.executable).with_name("arena")
     subprocess.run([str(arena), "run", str(config), "--out", str(out), "--quiet"],
@@ -71,10 +71,12 @@ def test_the_engine_says_which_path_runs() -> None:
         _engine(pure=True) == "pure Python (not compiled at install)")
 
 
-@pytest.mark.parametrize("preset", ["runs", "uecda"])
-def test_compiled_and_pure_engines_write_the_same_records(tmp_path: Path, preset: str) -> None:
+@pytest.mark.parametrize(("preset", "players"), [("runs", 4), ("uecda", 5)])
+def test_compiled_and_pure_engines_write_the_same_records(tmp_path: Path, preset: str,
+                                                           players: int) -> None:
     compiled = _engine(pure=False)
     if not compiled.startswith("compiled"):
         pytest.skip(f"arena.game is not compiled here: {compiled}")
     assert _engine(pure=True).startswith("pure")
-    assert _records(tmp_path, preset, pure=False) == _records(tmp_path, preset, pure=True)
+    assert (_records(tmp_path, preset, players, pure=False)
+            == _records(tmp_path, preset, players, pure=True))
