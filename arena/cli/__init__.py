@@ -13,8 +13,20 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from arena._version import __version__
+    from arena.game import engine
+
+    click.echo(f"arena, version {__version__}\nengine: {engine()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="arena-president", prog_name="arena")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version,
+              help="Show the version and which engine runs (compiled or pure Python), and exit.")
 def main() -> None:
     """Run President bot matches and tournaments."""
 

@@ -13,6 +13,9 @@ The environments need the extra ``env`` (``pip install arena-president[env]``):
 
 from __future__ import annotations
 
+from arena.game import restore_docstrings  # first: it chooses compiled or pure modules here too
+
+# isort: split
 from ._encoding import (
     Encoding,
     PlayedCards,
@@ -34,6 +37,8 @@ __all__ = [
     "encode_move",
     "encoding",
 ]
+
+restore_docstrings({"Encoding": Encoding, "PlayedCards": PlayedCards, "Segment": Segment})
 
 GYM_ID = "arena/President-v0"
 """The Gymnasium id of :class:`arena.env.single_agent.PresidentEnv`."""

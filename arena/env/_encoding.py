@@ -58,25 +58,19 @@ class Segment:
 
 class PlayedCards:
     """What the plays of the current deal tell, kept up to date cheaply: the cards each seat
-    has played, the seat of the last play (the pile's owner), each seat's hand as it was
-    last seen less the cards it has played since, and the fields no play changes (roles,
-    the exchange) once play has begun.
+    has played, the seat of the last play (the pile's owner), and the fields no play changes
+    (roles, the exchange) once play has begun.
 
     An environment keeps one and hands it to :meth:`Encoding.observe` at every step: it reads
     only the plays made since its last call, instead of the deal's whole history. It notices
-    a new deal (or a view of another deal) by itself and starts over. A hand it keeps is
-    used only while its size is the view's count of that seat's cards (cards leave a hand
-    during play only by being played, or all at once by a forfeit), else read again from
-    the view.
+    a new deal (or a view of another deal) by itself and starts over.
     """
 
-    __slots__ = ("fixed", "hands", "jokers", "last", "masks", "owner", "seen")
+    __slots__ = ("fixed", "jokers", "last", "masks", "owner", "seen")
 
     def __init__(self, players: int) -> None:
         self.masks = [0] * players
         self.jokers = [0] * players
-        # Per seat: (rank-major mask, jokers) of its hand, or None when not known.
-        self.hands: list[tuple[int, int] | None] = [None] * players
         # Per seat: the bits of its roles, gave and received fields, once read in this
         # deal's play.
         self.fixed: list[int | None] = [None] * players
@@ -91,19 +85,15 @@ class PlayedCards:
             players = len(self.masks)
             self.masks = [0] * players
             self.jokers = [0] * players
-            self.hands = [None] * players
             self.fixed = [None] * players
             self.owner = -1
             seen = 0
-        masks, jokers, hands = self.masks, self.jokers, self.hands
+        masks, jokers = self.masks, self.jokers
         for seat, move in plays[seen:]:
             if move.size:
                 masks[seat] |= move.mask
                 jokers[seat] += move.jokers
                 self.owner = seat
-                hand = hands[seat]
-                if hand is not None:
-                    hands[seat] = (hand[0] & ~move.mask, hand[1] - move.jokers)
         self.seen = len(plays)
         self.last = plays[-1] if plays else None
 
@@ -205,7 +195,6 @@ class Encoding:
                                               for c in range(self._cards + 1)])
                             for k in range(p)] for seat in range(p)]
         self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
-        self._seat_masks: dict[tuple[bool, ...], int] = {}  # per-seat flags as a bit mask
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self  # immutable once built: copies of a game state share it
@@ -284,17 +273,8 @@ class Encoding:
             played = PlayedCards(p)
         played.update(view.plays if plays is None else plays)
         rotate = self._rotate[seat]
-        hand = played.hands[seat]
-        count = view.counts[seat]
-        if hand is None or hand[0].bit_count() + hand[1] != count:
-            mask = held = 0
-            for card in view.hand:
-                if card.index < _NATURALS:
-                    mask |= 1 << card.index
-                else:
-                    held += 1
-            hand = played.hands[seat] = (mask, held)
-        bits = hand[0] | self._held[hand[1]]
+        hand, held = view.hand_bits
+        bits = hand | self._held[held]
         masks, jokers, held_flags = played.masks, played.jokers, self._held
         for s, shift in self._played_at[seat]:
             bits |= (masks[s] | held_flags[jokers[s]]) << shift
@@ -318,12 +298,12 @@ class Encoding:
                 bits |= 1 << (self._o_owner + (owner - seat) % p)
         if view.to_move is not None:
             bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
-        passed = view.passed
-        if True in passed:
-            bits |= rotate[self._seat_mask(passed)] << self._o_passed
-        sat_out = view.sat_out
-        if True in sat_out:
-            bits |= rotate[self._seat_mask(sat_out)] << self._o_sat_out
+        passed = view.passed_bits
+        if passed:
+            bits |= rotate[passed] << self._o_passed
+        sat_out = view.sat_out_bits
+        if sat_out:
+            bits |= rotate[sat_out] << self._o_sat_out
         if self.rules.suit_lock and view.trick:
             lock = view.lock
             for suit, letter in enumerate("CDHS"):
@@ -358,16 +338,6 @@ class Encoding:
                 played.fixed[seat] = fixed
         bits |= fixed
         return bits
-
-    def _seat_mask(self, flags: tuple[bool, ...]) -> int:
-        mask = self._seat_masks.get(flags)
-        if mask is None:
-            mask = 0
-            for s, flag in enumerate(flags):
-                if flag:
-                    mask |= 1 << s
-            self._seat_masks[flags] = mask  # at most 2 ** players of them
-        return mask
 
     def _check(self, view: View) -> bool:
         if view.rules != self.rules:

@@ -4,8 +4,12 @@ The referee judges moves with this package and bots think with it: no I/O, no tr
 logging. See docs/rules.md for the rules as implemented and docs/api.md for the API.
 """
 
+from ._engine import engine, restore_docstrings  # first: it chooses compiled or pure modules
+
+# isort: split
 from ._cards import CARDS, JOKER, RANKS, SUITS, Card, cards_of
 from ._deal import Deal, DealContext, IllegalMove
+from ._judge import move_suits, next_lock
 from ._match import (
     FAULT_KINDS,
     PRESIDENT,
@@ -18,7 +22,7 @@ from ._match import (
     lowest_cards,
 )
 from ._moves import Move
-from ._rules import Rules, move_suits, next_lock, trick_lock
+from ._rules import Rules, trick_lock
 from ._shuffle import deal_seed, shuffled
 from ._view import View
 
@@ -43,10 +47,14 @@ __all__ = [
     "View",
     "cards_of",
     "deal_seed",
+    "engine",
     "highest_cards",
     "lowest_cards",
     "move_suits",
     "next_lock",
+    "restore_docstrings",
     "shuffled",
     "trick_lock",
 ]
+
+restore_docstrings({name: globals()[name] for name in __all__})

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from ._cards import JOKER_INDEX, Card, cards_of, parse_hand, suit_major_bit
+from ._judge import Judge, judge_of, next_lock, suit_letters
 from ._moves import PASS, RUN, SET, Move
-from ._rules import Rules, next_lock, suit_letters, trick_lock
+from ._rules import Rules, trick_lock
 from ._shuffle import deal_seed, shuffled
 from ._view import View
 
@@ -45,9 +46,10 @@ def _next_table() -> list[int]:
 
 # _NEXT[seat << 8 | seats]: the first seat after `seat` in turn order among the bit set `seats`.
 _NEXT: Final = _next_table()
-
-
-_new = object.__new__  # a View without its constructor (Deal.view)
+# The deck before the shuffle, by number of jokers, and each natural card's two mask bits.
+_DECKS: Final = [list(range(52)) + [JOKER_INDEX] * jokers for jokers in range(3)]
+_BITS: Final = [1 << index for index in range(52)]
+_SUIT_MAJOR_BITS: Final = [suit_major_bit(index) for index in range(52)]
 
 
 class DealContext:
@@ -85,7 +87,8 @@ class Deal:
         finished: whether the deal is over.
     """
 
-    __slots__ = ("_active", "_best", "_counts", "_ctx", "_dealt", "_hands", "_jokers", "_last",
+    __slots__ = ("_active", "_best", "_counts", "_ctx", "_dealt", "_hands", "_jokers", "_judge",
+                 "_last",
                  "_lock", "_pass_run", "_passed", "_places", "_sat_out", "_shands", "_suits",
                  "_trick", "_worst", "finished",
                  "forfeits", "moves", "number", "pile", "players", "revolution", "rules", "seed",
@@ -104,6 +107,11 @@ class Deal:
 
     # ------------------------------------------------------------------ construction
 
+    def __new__(cls, *args: Any) -> Deal:
+        # ``Deal.__new__(Deal)`` makes a deal without its constructor (copy): spelled out,
+        # since a compiled class refuses ``object.__new__`` from outside ``__new__``.
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules, hands: Sequence[tuple[int, int, int]], number: int,
                  seed: int | None) -> None:
         # Use Deal.new or Deal.from_hands.
@@ -111,6 +119,7 @@ class Deal:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         self.rules = rules
+        self._judge: Judge = judge_of(rules)
         self.players = players
         self.number = number
         self.seed = seed
@@ -155,16 +164,21 @@ class Deal:
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
         seed = deal_seed(match_seed, number)
-        deck = shuffled(list(range(52)) + [JOKER_INDEX] * rules.jokers, seed)
-        hands = [[0, 0, 0] for _ in range(players)]
-        for i, index in enumerate(deck):
-            hand = hands[(i + number) % players]
+        deck = shuffled(_DECKS[rules.jokers], seed)
+        masks = [0] * players
+        smasks = [0] * players
+        jokers = [0] * players
+        seat = number % players  # card i goes to seat (i + number) % players
+        for index in deck:
             if index == JOKER_INDEX:
-                hand[2] += 1
+                jokers[seat] += 1
             else:
-                hand[0] |= 1 << index
-                hand[1] |= suit_major_bit(index)
-        return cls(rules, [(h[0], h[1], h[2]) for h in hands], number, seed)
+                masks[seat] |= _BITS[index]
+                smasks[seat] |= _SUIT_MAJOR_BITS[index]
+            seat += 1
+            if seat == players:
+                seat = 0
+        return cls(rules, list(zip(masks, smasks, jokers, strict=True)), number, seed)
 
     @classmethod
     def from_hands(cls, rules: Rules, hands: Sequence[Iterable[Card | str]], leader: int,
@@ -277,6 +291,7 @@ class Deal:
         """An independent copy (for simulation)."""
         other = Deal.__new__(Deal)
         other.rules = self.rules
+        other._judge = self._judge
         other.players = self.players
         other.number = self.number
         other.seed = self.seed
@@ -358,8 +373,8 @@ class Deal:
         seat = self.to_move
         if seat is None:
             return []
-        return self.rules.moves(self._hands[seat], self._shands[seat], self._jokers[seat],
-                                self.pile, self.revolution, self._lock)
+        return self._judge.moves(self._hands[seat], self._shands[seat], self._jokers[seat],
+                                 self.pile, self.revolution, self._lock)
 
     def view(self, seat: int) -> View:
         """What seat ``seat`` sees (docs/rules.md section 10)."""
@@ -376,7 +391,7 @@ class Deal:
         # View's constructor, unrolled: this runs at every decision, and calling the
         # constructor with its 19 arguments costs a third of the view. A test holds every
         # field set, as the constructor sets it.
-        view = _new(View)
+        view = View.__new__(View)
         view.seat = seat
         view.rules = self.rules
         view.number = self.number
@@ -416,7 +431,7 @@ class Deal:
             raise IllegalMove("the deal is over" if self.finished else "the deal has not begun")
         pile = self.pile
         if move.kind == PASS:
-            if pile is None and not self.rules.lead_pass:
+            if pile is None and not self._judge.lead_pass:
                 raise IllegalMove("the leader may not pass")
             self._pass(seat)
             return
@@ -424,8 +439,8 @@ class Deal:
             missing = cards_of(move.mask & ~self._hands[seat],
                                max(0, move.jokers - self._jokers[seat]))
             raise IllegalMove(f"seat {seat} does not hold {' '.join(map(str, missing))}")
-        rules = self.rules
-        reason = rules.why_not(move, pile, self.revolution, self._lock)
+        judge = self._judge
+        reason = judge.why_not(move, pile, self.revolution, self._lock)
         if reason is not None:
             raise IllegalMove(reason)
         self._hands[seat] ^= move.mask
@@ -435,11 +450,11 @@ class Deal:
         self._counts[seat] = left
         self.moves.append((seat, move))
         self._trick.append((seat, move))
-        clears = rules.clears_pile(move, pile, self.revolution)
-        if rules.revolution and ((move.size >= 4 and move.kind == SET)
-                                 or (move.kind == RUN and 0 < rules.run_revolution <= move.size)):
+        clears = judge.clears_pile(move, pile, self.revolution)
+        if judge.revolution and ((move.size >= 4 and move.kind == SET)
+                                 or (move.kind == RUN and 0 < judge.run_revolution <= move.size)):
             self.revolution = not self.revolution
-        if rules.suit_lock:
+        if judge.suit_lock:
             self._lock, self._suits = next_lock(self._lock, self._suits, move)
         self.pile = move
         self._last = seat
@@ -464,7 +479,7 @@ class Deal:
     def _all_but_one_out(self) -> bool:
         # trick_end "all-but-one": the players who passed in this trick (sitting out, or
         # passed since the last play) number the players holding cards minus one.
-        if self.rules.trick_end != "all-but-one":
+        if not self._judge.all_but_one:
             return False
         active = self._active
         return (bin(active & (self._passed | self._sat_out)).count("1")
@@ -473,11 +488,11 @@ class Deal:
     def _pass(self, seat: int) -> None:
         bit = 1 << seat
         self._passed |= bit
-        if self.rules.pass_is_final:
+        if self._judge.pass_is_final:
             self._sat_out |= bit
         self.moves.append((seat, Move.PASS))
         self._trick.append((seat, Move.PASS))
-        limit = self.rules.pass_limit
+        limit = self._judge.pass_limit
         if limit:
             self._pass_run += 1
             if self._pass_run >= limit:

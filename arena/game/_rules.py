@@ -7,14 +7,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
-from ._cards import JOKER_INDEX, RANK_EIGHT, RANK_TOP, SUITS, Card, parse_hand
-from ._moves import PASS, RUN, SET, Move
-from ._tables import JOKER_SET_OF_SIZE, JOKER_SETS, SETS, SETS_OF_SIZE, runs, runs_beating
+from ._cards import JOKER_INDEX, SUITS, Card, parse_hand
+from ._judge import judge_of, next_lock
+from ._moves import PASS, Move
 
 ON_FAULT_CHOICES: Final = ("forfeit", "pass")
 TRICK_END_CHOICES: Final = ("others", "all-but-one")
 EXCHANGE_FAULT_CHOICES: Final = ("lowest", "highest")
-_THREE_OF_SPADES: Final = 3  # the card index of 3S (rank 0, suit 3)
 
 _DAIFUGO: Final[dict[str, Any]] = {
     "jokers": 1,
@@ -236,88 +235,21 @@ class Rules:
         ``lock`` is the suit lock in force (a bit mask of suits, bit 0 clubs .. bit 3 spades;
         0 for none, see :func:`trick_lock`).
         """
-        if move.kind == PASS:
-            if pile is None and not self.lead_pass:
-                return "the leader may not pass"
-            return None
-        if move.kind == RUN and not self.runs:
-            return "runs are not played under these rules (option runs: false)"
-        if move.jokers > self.jokers:
-            return f"these rules have {self.jokers} joker(s)"
-        if pile is None:
-            return None
-        if pile.kind == PASS:
-            raise ValueError("a pass is never on the pile")
-        if (self.spade_three and pile.rank is None and pile.kind == SET and pile.size == 1
-                and move.size == 1 and move.mask == 1 << _THREE_OF_SPADES):
-            return None
-        if move.kind != pile.kind:
-            return f"a {move.kind} cannot be played on a {pile.kind}"
-        if move.size != pile.size:
-            noun = "set" if move.kind == SET else "run"
-            return f"a {noun} of {pile.size} is beaten only by a {noun} of {pile.size}"
-        if move.kind == SET:
-            if pile.rank is None:
-                if move.rank is None and self.equal_beats:
-                    return None
-                return "only an equal set of jokers may follow a set of jokers" + (
-                    "" if self.equal_beats else ", and equal plays are off (equal_beats: false)")
-            if move.rank is None:
-                return None
-            mine, theirs = move.rank, pile.rank
-        else:
-            assert move.low is not None and pile.low is not None
-            mine, theirs = move.low, pile.low
-            if self.runs_above:
-                if (mine - theirs >= pile.size) if not revolution else (theirs - mine >= pile.size):
-                    return self._lock_reason(move, lock)
-                return ("a run must lie entirely " + ("below" if revolution else "above")
-                        + " the run on the pile (runs_above: true)")
-        if mine == theirs:
-            if not self.equal_beats:
-                return "equal plays are off (equal_beats: false)"
-            return self._lock_reason(move, lock)
-        if (mine > theirs) != revolution:
-            return self._lock_reason(move, lock)
-        return "it does not beat the pile" + (" during the revolution" if revolution else "")
-
-    def _lock_reason(self, move: Move, lock: int) -> str | None:
-        if not lock or follows_lock(move, lock):
-            return None
-        return f"the suits are locked to {suit_letters(lock)} (suit_lock: true)"
+        return judge_of(self).why_not(move, pile, revolution, lock)
 
     def clears(self, move: Move | str, revolution: bool = False) -> bool:
         """Does ``move`` clear the pile, judged in the order in force when it is played?"""
-        move = Move.parse(move)
-        if move.kind == SET:
-            rank = move.rank
-            if rank is None:
-                return False
-            return (self.top_clears and rank == (0 if revolution else RANK_TOP)) or (
-                self.eight_stop and rank == RANK_EIGHT)
-        if move.kind == RUN:
-            assert move.low is not None and move.high is not None
-            return self.eight_stop and move.low <= RANK_EIGHT <= move.high
-        return False
+        return judge_of(self).clears(Move.parse(move), revolution)
 
     def starts_revolution(self, move: Move | str) -> bool:
         """Does ``move`` reverse the rank order (a set of four or more, with revolutions on, or
         a run of ``run_revolution`` or more)?"""
-        move = Move.parse(move)
-        if not self.revolution:
-            return False
-        if move.kind == SET:
-            return move.size >= 4
-        return move.kind == RUN and 0 < self.run_revolution <= move.size
+        return judge_of(self).starts_revolution(Move.parse(move))
 
     def clears_pile(self, move: Move, pile: Move | None, revolution: bool) -> bool:
         """Does ``move``, played on ``pile``, clear it: :meth:`clears`, or the 3 of spades
         alone on a lone joker (``spade_three``)?"""
-        if self.clears(move, revolution):
-            return True
-        return (self.spade_three and pile is not None and pile.kind == SET
-                and pile.rank is None and pile.size == 1 and move.mask == 1 << _THREE_OF_SPADES
-                and move.size == 1)
+        return judge_of(self).clears_pile(move, pile, revolution)
 
     def legal_moves(self, hand: Iterable[Card | str], pile: Move | str | None = None,
                     revolution: bool = False, lock: str = "") -> list[Move]:
@@ -336,62 +268,7 @@ class Rules:
     def moves(self, mask: int, smask: int, jokers: int, pile: Move | None,
               revolution: bool, lock: int = 0) -> list[Move]:
         """Legal moves from a hand given as masks (the engine's fast path)."""
-        out = self._moves(mask, smask, jokers, pile, revolution)
-        if lock:
-            out = [m for m in out if m.kind == PASS or (m.rank is None and m.kind == SET)
-                   or follows_lock(m, lock)]
-        return out
-
-    def _moves(self, mask: int, smask: int, jokers: int, pile: Move | None,
-               revolution: bool) -> list[Move]:
-        out: list[Move] = []
-        if pile is None:
-            for rank in range(13):
-                suits = (mask >> (rank << 2)) & 15
-                if suits:
-                    out += SETS[rank * 48 + suits * 3 + jokers]
-            if jokers:
-                out += JOKER_SETS[jokers]
-            if self.runs:
-                for suit in range(4):
-                    ranks = (smask >> (suit << 4)) & 0x1FFF
-                    if ranks & (ranks - 1):
-                        out += runs(suit, ranks, jokers)
-            if self.lead_pass:
-                out.append(Move.PASS)
-            return out
-        if pile.kind == SET:
-            size = pile.size
-            top = pile.rank
-            if top is None:
-                if self.equal_beats and jokers >= size:
-                    out.append(JOKER_SET_OF_SIZE[size])  # type: ignore[arg-type]
-            else:
-                if revolution:
-                    ranks_ok = range(0, top + 1 if self.equal_beats else top)
-                else:
-                    ranks_ok = range(top if self.equal_beats else top + 1, 13)
-                for r in ranks_ok:
-                    suits = (mask >> (r << 2)) & 15
-                    if suits:
-                        out += SETS_OF_SIZE[(r * 48 + suits * 3 + jokers) * 7 + size]
-                if jokers >= size:
-                    out.append(JOKER_SET_OF_SIZE[size])  # type: ignore[arg-type]
-            if (top is None and size == 1 and self.spade_three
-                    and mask & (1 << _THREE_OF_SPADES)):
-                out.append(_SPADE_THREE)
-        elif self.runs:
-            assert pile.low is not None
-            low, equal = pile.low, self.equal_beats
-            if self.runs_above:
-                low += -pile.size if revolution else pile.size
-                equal = True
-            for suit in range(4):
-                ranks = (smask >> (suit << 4)) & 0x1FFF
-                if ranks & (ranks - 1):
-                    out += runs_beating(suit, ranks, jokers, pile.size, low, revolution, equal)
-        out.append(Move.PASS)
-        return out
+        return judge_of(self).moves(mask, smask, jokers, pile, revolution, lock)
 
 
 _LATER_OPTIONS: Final[dict[str, Any]] = {
@@ -400,7 +277,6 @@ _LATER_OPTIONS: Final[dict[str, Any]] = {
                   "opening_card", "scum_leads", "lead_pass", "trick_end", "pass_limit",
                   "exchange_fault")
 }
-_SPADE_THREE: Final = Move.parse("3S")
 
 
 def suit_mask(suits: str | int) -> int:
@@ -413,41 +289,6 @@ def suit_mask(suits: str | int) -> int:
             raise ValueError(f"not a suit: {letter!r} (suits are C D H S)")
         out |= 1 << SUITS.index(letter)
     return out
-
-
-def suit_letters(mask: int) -> str:
-    """A suit bit mask as letters in the order C D H S."""
-    return "".join(SUITS[s] for s in range(4) if mask >> s & 1)
-
-
-def move_suits(move: Move, previous: int) -> int:
-    """The suits ``move`` stands on, for the suit lock.
-
-    A run stands on its suit; a set on its natural cards' suits plus one suit per joker. A
-    joker in a set whose suit is declared (``9C JK=9H``) stands on that suit; an undeclared
-    one takes a suit of the previous play (``previous``, a mask) that the set's cards leave
-    free, else the lowest free suit (C, D, H, S): so it continues a lock whenever it can. A
-    set of jokers alone stands on no suit (0).
-    """
-    if move.kind == RUN:
-        assert move.suit is not None
-        return 1 << move.suit
-    if move.rank is None:
-        return 0
-    suits = ((move.mask | move.jmask) >> (move.rank << 2)) & 15
-    for _ in range(move.jokers - bin(move.jmask).count("1")):
-        free = previous & ~suits & 15 or ~suits & 15
-        if not free:
-            break
-        suits |= free & -free
-    return suits
-
-
-def follows_lock(move: Move, lock: int) -> bool:
-    """Whether ``move`` keeps to the locked suits ``lock`` (a set of jokers alone always does)."""
-    if move.kind == SET and move.rank is None:
-        return True
-    return move_suits(move, lock) == lock
 
 
 def trick_lock(rules: Rules, trick: Iterable[tuple[int, Move]]) -> tuple[int, int]:
@@ -465,17 +306,6 @@ def trick_lock(rules: Rules, trick: Iterable[tuple[int, Move]]) -> tuple[int, in
             continue
         lock, suits = next_lock(lock, suits, move)
     return lock, suits
-
-
-def next_lock(lock: int, suits: int, move: Move) -> tuple[int, int]:
-    """The ``(lock, suits)`` of a trick after ``move`` is played on a pile standing on
-    ``suits`` (0 for an empty pile) with ``lock`` in force."""
-    if move.kind == SET and move.rank is None:
-        return 0, 0
-    mine = move_suits(move, suits)
-    if not lock and suits and mine == suits:
-        lock = mine
-    return lock, mine
 
 
 def _is_int(value: object) -> bool:

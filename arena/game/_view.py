@@ -6,8 +6,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._cards import CARDS, JOKER, Card, cards_of, parse_hand, suit_major_bit
+from ._judge import judge_of, suit_letters
 from ._moves import Move
-from ._rules import Rules, suit_letters, trick_lock
+from ._rules import Rules, trick_lock
 
 
 class View:
@@ -35,6 +36,11 @@ class View:
     places: tuple[int | None, ...]
     roles: tuple[str | None, ...]
     scores: tuple[int, ...]
+
+    def __new__(cls, *args: Any) -> View:
+        # ``View.__new__(View)`` makes a view without its constructor (Deal.view): spelled
+        # out, since a compiled class refuses ``object.__new__`` from outside ``__new__``.
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -175,6 +181,25 @@ class View:
         return cards_of(self._mask, self._jokers)
 
     @property
+    def hand_bits(self) -> tuple[int, int]:
+        """The seat's own cards as ``(mask, jokers)``: the bit mask of its natural cards (bit
+        ``card.index``, that is ``rank * 4 + suit``) and how many jokers it holds. What
+        :attr:`hand` lists, without making the cards (encoders read this)."""
+        return self._mask, self._jokers
+
+    @property
+    def passed_bits(self) -> int:
+        """:attr:`passed` as a bit mask: bit ``s`` is set when seat ``s`` has passed."""
+        passed = self._passed
+        return passed if isinstance(passed, int) else _mask_of(passed)
+
+    @property
+    def sat_out_bits(self) -> int:
+        """:attr:`sat_out` as a bit mask: bit ``s`` is set when seat ``s`` sits out."""
+        sat_out = self._sat_out
+        return sat_out if isinstance(sat_out, int) else _mask_of(sat_out)
+
+    @property
     def hand_text(self) -> str:
         """The seat's own cards, sorted, as one string separated by spaces (``"3C 5H JK"``):
         what ``from_state`` reads fastest and the protocol's delta views carry."""
@@ -218,8 +243,8 @@ class View:
     def legal_moves(self) -> list[Move]:
         """The moves this seat could make on the current pile."""
         lock = trick_lock(self.rules, self.trick)[0] if self.rules.suit_lock else 0
-        return self.rules.moves(self._mask, self._smask, self._jokers, self.pile,
-                                self.revolution, lock)
+        return judge_of(self.rules).moves(self._mask, self._smask, self._jokers, self.pile,
+                                          self.revolution, lock)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping of everything this seat may see, and nothing else."""
@@ -252,6 +277,14 @@ class View:
                 "received": [str(c) for c in self._exchange[1]],
             },
         }
+
+
+def _mask_of(flags: tuple[bool, ...]) -> int:
+    mask = 0
+    for seat, flag in enumerate(flags):
+        if flag:
+            mask |= 1 << seat
+    return mask
 
 
 def _parse_hand_text(text: str) -> tuple[int, int, int]:

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 import arena
 from arena.cli import main
+from arena.game import engine
 from arena.records import read_records
 from arena.referee import bot_spec
 
@@ -50,7 +51,8 @@ def test_a_label_given_to_two_seats_is_refused() -> None:
 
 def test_version_and_short_help() -> None:
     code, out, _ = arena_cli("--version")
-    assert code == 0 and out.strip() == f"arena, version {arena.__version__}"
+    assert code == 0 and out.splitlines()[0] == f"arena, version {arena.__version__}"
+    assert out.splitlines()[1] == f"engine: {engine()}"  # compiled, or pure and why
     for args in (["-h"], ["match", "-h"], ["run", "-h"], ["ab", "-h"], ["ratings", "-h"]):
         code, out, _ = arena_cli(*args)
         assert code == 0 and out.startswith("Usage: arena"), args
