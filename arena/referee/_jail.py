@@ -309,6 +309,8 @@ def _lay(m: _Mounter, step: list[object]) -> None:
     kind = step[0]
     if kind in ("ro-bind", "bind"):
         source, path = _OLD + str(step[1]), str(step[2])
+        if kind == "ro-bind" and not os.path.lexists(source):
+            return  # gone since the layout was drawn (a neighbour's folder): simply absent
         target = _dest(path, source)
         m.mount(source, target, None, _MS_BIND | _MS_REC)
         if kind == "ro-bind":

@@ -140,7 +140,9 @@ def _bwrap_argv(bwrap: str, steps: Sequence[Step], root: bool) -> list[str]:
                      if os.path.isdir(path) else ["--ro-bind", "/dev/null", path])
         elif kind in ("dev", "proc", "dir", "remount-ro"):
             argv += [f"--{kind}", str(step[1])]
-        else:  # ro-bind, bind, symlink
+        elif kind == "ro-bind":  # a path gone since the layout was drawn is simply absent
+            argv += ["--ro-bind-try", str(step[1]), str(step[2])]
+        else:  # bind (an output folder: it must be there), symlink
             argv += [f"--{kind}", str(step[1]), str(step[2])]
     return [*argv, "--remount-ro", "/", "--"]
 

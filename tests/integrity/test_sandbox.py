@@ -143,3 +143,29 @@ def test_the_import_path_under_tmp_stays_visible(tmp_path: Path,
     tools.mkdir(parents=True)
     monkeypatch.setenv("PATH", f"{tools}{os.pathsep}/usr/bin")
     assert str(tools) in sandbox.needed_under_tmp()
+
+
+@pytest.mark.parametrize("program", ["bwrap", "unshare"])
+def test_a_folder_gone_since_the_layout_was_drawn_is_simply_absent(
+        only: Any, tmp_path: Path, program: str) -> None:
+    """A keep folder under /tmp with a private path in it is shown entry by entry; an entry
+    removed between the layout and the bot's start (a neighbouring run's folder) must not
+    stop the bot from starting."""
+    import subprocess
+    import sys
+
+    if only(program) is None:
+        pytest.skip(f"{program} cannot sandbox here: {sandbox.unavailable_reason()}")
+    keep = tmp_path / "keep"
+    (keep / "secret").mkdir(parents=True)
+    (keep / "neighbour").mkdir()
+    script = keep / "bot.py"
+    script.write_text("import os; print(sorted(os.listdir(os.path.dirname(__file__))))\n")
+    argv = sandbox.sandbox_argv(private=[str(keep / "secret")],
+                                program=[sys.executable, str(script)])
+    assert any(str(keep / "neighbour") in str(a) for a in argv)  # shown entry by entry
+    (keep / "neighbour").rmdir()
+    done = subprocess.run([*argv, sys.executable, str(script)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['bot.py']"
