@@ -20,21 +20,14 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.records import read_records
 from arena.report import replay_deals
+from tests.browser import ARGS, CHROMIUM, skip_without_chromium
 
 from .helpers import HOSTILE_LABEL
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
                                "(pip install -e '.[test]')")
 
-CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
-    shutil.which("chromium-browser")
-# Quiet on a closed network: no background requests of Chromium's own.
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if CHROMIUM is None:
-    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
-                allow_module_level=True)
+skip_without_chromium()
 
 
 @pytest.fixture(scope="module")

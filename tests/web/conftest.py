@@ -58,6 +58,15 @@ def start_server(*args: str) -> tuple[subprocess.Popen[str], str]:
     raise AssertionError(f"arena {' '.join(args)} printed no URL: {out[-2000:]}")
 
 
+def stop(process: subprocess.Popen[str]) -> None:
+    """End a server started by :func:`start_server`: politely, then for sure."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 @pytest.fixture(scope="session")
 def served(finished_run: Path) -> Iterator[str]:
     """The URL of ``arena serve`` of the finished run, on a free port of 127.0.0.1."""
@@ -65,8 +74,4 @@ def served(finished_run: Path) -> Iterator[str]:
     try:
         yield url
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)

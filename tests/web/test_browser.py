@@ -11,8 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,20 +19,14 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
+from tests.browser import ARGS, CHROMIUM, skip_without_chromium
 
-from .conftest import start_server
+from .conftest import start_server, stop
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
                                "(pip install -e '.[test]')")
 
-CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
-    shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if CHROMIUM is None:
-    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
-                allow_module_level=True)
+skip_without_chromium()
 
 pytestmark = pytest.mark.timeout(280)
 
@@ -70,11 +62,7 @@ def live_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pa
     try:
         yield url, out
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 @pytest.fixture(scope="module")

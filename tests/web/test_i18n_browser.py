@@ -16,20 +16,15 @@ from typing import Any
 
 import pytest
 
+from tests.browser import ARGS, CHROMIUM, skip_without_chromium
+
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
                                "(pip install -e '.[test]')")
 
 from arena.web._i18n import card_text, move_text, t  # noqa: E402
 
-CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
-    shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if CHROMIUM is None:
-    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
-                allow_module_level=True)
+skip_without_chromium()
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import time
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 
 from arena.records import read_records
 
-from .conftest import start_server
+from .conftest import start_server, stop
 
 pytestmark = pytest.mark.timeout(280)
 
@@ -58,8 +57,49 @@ def test_the_run_is_served_while_it_runs_and_after(tmp_path: Path) -> None:
             match = client.get(f"/api/matches/{records[0]['match_id']}").json()
             assert match["record"]["deals"] == records[0]["deals"]
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
+
+
+LEAGUE = """\
+name: served-league
+seed: 6161
+players: 4
+rules: {preset: standard, rounds: 2}
+format: {type: league, tables_per_round: 1, min_sets: 1, resamples: 20, stop: {deals: 48}}
+bots:
+  - {name: greedy, anchor: true}
+  - lowest
+  - highest
+  - random
+  - passer
+limits: {move_ms: 3000}
+"""
+
+
+def test_a_running_league_is_watched_live(tmp_path: Path) -> None:
+    """The league's status (its round, deals, fit) is served as it goes, round by round,
+    beside its standings, and stays after the league stops."""
+    config = tmp_path / "league.yaml"
+    config.write_text(LEAGUE)
+    out = tmp_path / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0", "-q")
+    try:
+        rounds: list[int] = []
+        deadline = time.monotonic() + 200
+        with httpx.Client(base_url=url, timeout=60) as client:
+            while time.monotonic() < deadline:
+                answer = client.get("/api/league")
+                if answer.status_code == 200:
+                    status = answer.json()
+                    if not rounds or status["round"] != rounds[-1]:
+                        rounds.append(status["round"])
+                    if status["deals"] >= 48:
+                        break
+                time.sleep(0.1)
+            assert len(rounds) >= 3 and rounds == sorted(rounds)  # seen round after round
+            records = list(read_records(out / "records.jsonl"))
+            assert client.get("/api/standings").json()["matches"] == len(records)
+            assert {m["state"] for m in client.get("/api/matches").json()["matches"]} <= {
+                "finished", "waiting", "playing"}
+    finally:
+        stop(process)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,20 +17,14 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
-from tests.web.conftest import start_server
+from tests.browser import ARGS, CHROMIUM, skip_without_chromium
+from tests.web.conftest import start_server, stop
 from tests.web.test_table_socket import read_links
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
                                "(pip install -e '.[test]')")
 
-CHROMIUM = os.environ.get("ARENA_CHROMIUM") or shutil.which("chromium") or \
-    shutil.which("chromium-browser")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-if CHROMIUM is None:
-    pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
-                allow_module_level=True)
+skip_without_chromium()
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[3-9TJQKA2][CDHS]|JK)(?![A-Za-z0-9])")
 
@@ -134,11 +126,7 @@ def test_two_people_play_a_match_to_the_end_by_clicks(browser: Any, tmp_path: Pa
         assert all(link.startswith("http://") for link in links)
         _play(browser, url, links, tmp_path)
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
@@ -242,8 +230,4 @@ def test_the_table_page_opens_a_table_and_shows_its_links(browser: Any, tmp_path
         assert opener.errors and all("400" in e and "/api/tables" in e for e in opener.errors)
         assert opener.outside == []
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)

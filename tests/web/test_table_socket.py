@@ -18,7 +18,7 @@ import pytest
 from httpx_ws import WebSocketDisconnect, WebSocketSession, WebSocketUpgradeError, connect_ws
 
 from arena.records import read_records
-from tests.web.conftest import start_server
+from tests.web.conftest import start_server, stop
 
 
 class Socket:
@@ -65,11 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     try:
         yield url, out, links
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
 
 
 def read_links(process: subprocess.Popen[str], count: int) -> list[str]:
