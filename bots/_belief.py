@@ -40,6 +40,7 @@ from arena.game import (
     trick_lock,
 )
 
+from ._hand import seen_mask
 from ._policy import move_values, rank_counts
 
 PARTNER = {PRESIDENT: SCUM, SCUM: PRESIDENT, VICE_PRESIDENT: VICE_SCUM, VICE_SCUM: VICE_PRESIDENT}
@@ -80,16 +81,7 @@ def known(view: View, extra_unseen: list[Card] | None = None) -> Known:
     need = list(view.counts)
     need[view.seat] = 0
     placed: list[list[Card]] = [[] for _ in range(players)]
-    seen = 0
-    jokers_seen = 0
-    for card in view.hand:
-        if card.is_joker:
-            jokers_seen += 1
-        else:
-            seen |= 1 << card.index
-    for _, move in view.plays:
-        seen |= move.mask
-        jokers_seen += move.jokers
+    seen, jokers_seen = seen_mask(view)
     across = partner(view)
     cap = None
     if across is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.game import Card, Move
+from arena.game import Card, Move, View
 
 TOP = 12
 """Rank index of the 2, the highest rank in the normal order."""
@@ -51,6 +51,16 @@ def hand_mask(cards: Iterable[Card]) -> tuple[int, int]:
         else:
             mask |= 1 << card.index
     return mask, jokers
+
+
+def seen_mask(view: View) -> tuple[int, int]:
+    """What ``view``'s seat has seen: ``(mask of the natural cards in its hand and in every
+    play of the deal, number of jokers among them)``; the rest of the deck is unseen."""
+    seen, jokers = hand_mask(view.hand)
+    for _, move in view.plays:
+        seen |= move.mask
+        jokers += move.jokers
+    return seen, jokers
 
 
 JOKER_COST = 0.3

@@ -43,7 +43,7 @@ from arena.game import (
 )
 
 from ._greedy import GreedyBot, _gain
-from ._hand import hand_cost, hand_mask, obvious
+from ._hand import hand_cost, hand_mask, obvious, seen_mask
 
 PARTNER = {PRESIDENT: SCUM, SCUM: PRESIDENT, VICE_PRESIDENT: VICE_SCUM, VICE_SCUM: VICE_PRESIDENT}
 """Who exchanged cards with whom: each role and the role across the exchange."""
@@ -135,16 +135,7 @@ def sample_hands(view: View, rng: random.Random) -> list[list[Card]]:
     hands: list[list[Card]] = [[] for _ in range(players)]
     need = list(view.counts)
     need[view.seat] = 0
-    seen = 0
-    jokers_seen = 0
-    for card in view.hand:
-        if card.is_joker:
-            jokers_seen += 1
-        else:
-            seen |= 1 << card.index
-    for _, move in view.plays:
-        seen |= move.mask
-        jokers_seen += move.jokers
+    seen, jokers_seen = seen_mask(view)
     gave = view.gave
     if gave:
         role = view.roles[view.seat]
