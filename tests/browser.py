@@ -1,14 +1,16 @@
 """What the browser tests share: Debian's Chromium, found and launched quietly.
 
-A module that drives a browser reads ``CHROMIUM`` and ``ARGS`` from here and calls
-:func:`skip_without_chromium` at import, so a machine without Chromium skips it with the
-reason printed.
+A module that drives a browser calls :func:`skip_without_chromium` at import, so a machine
+without Playwright or Chromium skips it with the reason printed, and imports the
+``browser`` fixture from here.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,20 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 
 
 def skip_without_chromium() -> None:
-    """Skip the calling test module, saying why, where there is no Chromium."""
+    """Skip the calling test module, saying why, where there is no Playwright or Chromium."""
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
+                        "(pip install -e '.[test]')")
     if CHROMIUM is None:
         pytest.skip("no Chromium to drive: apt-get install chromium (as .ci/run does)",
                     allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium under Playwright, one for a test module."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()

@@ -20,22 +20,13 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.records import read_records
 from arena.report import replay_deals
-from tests.browser import ARGS, CHROMIUM, skip_without_chromium
+from tests.browser import browser, skip_without_chromium
 
 from .helpers import HOSTILE_LABEL
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
-                               "(pip install -e '.[test]')")
-
 skip_without_chromium()
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+__all__ = ["browser"]  # a fixture, used by name
 
 
 class Watched:

@@ -19,14 +19,13 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
-from tests.browser import ARGS, CHROMIUM, skip_without_chromium
+from tests.browser import browser, skip_without_chromium
 
 from .conftest import start_server, stop
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
-                               "(pip install -e '.[test]')")
-
 skip_without_chromium()
+
+__all__ = ["browser"]  # a fixture, used by name
 
 pytestmark = pytest.mark.timeout(280)
 
@@ -63,14 +62,6 @@ def live_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Pa
         yield url, out
     finally:
         stop(process)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Watched:

@@ -16,23 +16,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser import ARGS, CHROMIUM, skip_without_chromium
+from tests.browser import browser, skip_without_chromium
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
-                               "(pip install -e '.[test]')")
 
-from arena.web._i18n import card_text, move_text, t  # noqa: E402
+from arena.web._i18n import card_text, move_text, t
 
 skip_without_chromium()
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
+__all__ = ["browser"]  # a fixture, used by name
 
 
 class Watched:

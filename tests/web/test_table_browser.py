@@ -10,21 +10,17 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from arena.records import read_records
-from tests.browser import ARGS, CHROMIUM, skip_without_chromium
+from tests.browser import browser, skip_without_chromium
 from tests.web.conftest import start_server, stop
 from tests.web.test_table_socket import read_links
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed "
-                               "(pip install -e '.[test]')")
-
 skip_without_chromium()
+
+__all__ = ["browser"]  # a fixture, used by name
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[3-9TJQKA2][CDHS]|JK)(?![A-Za-z0-9])")
 
@@ -106,14 +102,6 @@ class Person:
             self.wait(asks)
             return True
         return False
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_two_people_play_a_match_to_the_end_by_clicks(browser: Any, tmp_path: Path) -> None:
