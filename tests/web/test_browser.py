@@ -29,7 +29,9 @@ __all__ = ["browser"]  # a fixture, used by name
 
 pytestmark = pytest.mark.timeout(280)
 
-# Monte Carlo bots with a small budget: a match lasts about a second, long enough to watch.
+# Monte Carlo bots that think 25 ms by their clock on each decision (a playout budget is
+# over in a few milliseconds on a fast engine, and a match then ends before a page opens):
+# a match lasts several seconds whatever the machine, long enough to watch.
 SLOW_RUN = """\
 name: weblive
 seed: 4242
@@ -39,8 +41,8 @@ duplicate: true
 repeat: 40
 rules: {rounds: 10}
 bots:
-  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 30}}
-  - {name: mc, label: mc-b, params: {playouts: 8, move_ms: 30}}
+  - {name: mc, label: mc-a, params: {playouts: 1000000, share: 0.5, move_ms: 50}}
+  - {name: mc, label: mc-b, params: {playouts: 1000000, share: 0.5, move_ms: 50}}
   - greedy
   - lowest
 limits: {move_ms: 3000}
