@@ -118,3 +118,12 @@ def test_without_the_cgroup_only_each_process_is_bounded(monkeypatch: pytest.Mon
     seat, marker = command(children=3)
     assert record_faults(play(seat, sandbox=False, rounds=1)) == []
     assert gone(marker)
+
+
+@pytest.mark.usefixtures("no_cgroup_left")
+def test_without_the_sandbox_a_detached_worker_dies_with_its_bot_cgroup() -> None:
+    """A worker that left the bot's process group (``setsid``) is still in its cgroup."""
+    marker = f"arena-mark-{uuid.uuid4().hex}"
+    line = f"{sys.executable} {HERE / 'hostile_entrant.py'} {marker} setsid"
+    play({"label": "entrant", "command": line}, sandbox=False, rounds=1)
+    assert gone(marker, within=5), "a detached worker outlived its bot"
