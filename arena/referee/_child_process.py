@@ -2,7 +2,9 @@
 
 This is the machinery under the ``process`` and ``command`` hosts. Each
 child runs in its own session (so its process group holds it and anything
-it forks), under resource limits, with a clean environment; its own stdout
+it forks), under resource limits (and, where the machine gives one, in a
+memory cgroup of its own that bounds all its processes together:
+:mod:`arena.referee._cgroup`), with a clean environment; its own stdout
 and stderr go to an unlinked temporary file whose tail is kept for fault
 details, so nothing a bot prints can disturb the protocol. Messages go
 through a :class:`arena.referee._channel.Channel` over the pipes. Nothing
@@ -225,12 +227,18 @@ class ChildProcess:
         """The memory cgroup of its process tree (``memory_mb`` for all of it), where the
         machine gives one (:func:`arena.referee._cgroup.controller`) and
         ``memory_cgroup`` asks for it; else None, and only each process is bounded."""
-        found = controller() if memory_mb and memory_cgroup else None
-        if found is not None:
-            self.cgroup = MemoryCgroup(found, int(memory_mb or 0))
         self._out_fd = _output_file()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
+        fds = (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd)
+        found = controller() if memory_mb and memory_cgroup else None
+        if found is not None:
+            try:
+                self.cgroup = MemoryCgroup(found, int(memory_mb or 0))
+            except BaseException:
+                for fd_ in fds:
+                    os.close(fd_)
+                raise
         main_thread = threading.current_thread() is threading.main_thread()
         options: dict[str, Any] = {
             "env": clean_environment(),
@@ -244,7 +252,7 @@ class ChildProcess:
             self._popen = _popen([*(sandbox or ()), *argv], stdio=stdio, pipes=pipes,
                                  fds=(to_child_r, from_child_w, self._out_fd), options=options)
         except BaseException:
-            for fd_ in (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd):
+            for fd_ in fds:
                 os.close(fd_)
             if self.cgroup is not None:
                 self.cgroup.close()
