@@ -127,3 +127,29 @@ def test_without_the_sandbox_a_detached_worker_dies_with_its_bot_cgroup() -> Non
     line = f"{sys.executable} {HERE / 'hostile_entrant.py'} {marker} setsid"
     play({"label": "entrant", "command": line}, sandbox=False, rounds=1)
     assert gone(marker, within=5), "a detached worker outlived its bot"
+
+
+KILLED = """
+import os, signal
+from arena.referee import _cgroup
+cgroup = _cgroup.MemoryCgroup(_cgroup.controller(), 64)
+print(cgroup.path, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_an_arena_killed_leaves_a_cgroup_the_next_one_removes() -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", KILLED], capture_output=True, text=True,
+                          timeout=60)
+    left = Path(done.stdout.strip())
+    assert done.returncode == -9 and left.name == "bot-0" and left.is_dir(), done
+    _cgroup._probe.cache_clear()  # the next start: discovery again
+    try:
+        assert _cgroup.controller() == CONTROLLER
+        assert not left.exists() and not left.parent.exists()
+    finally:
+        if left.exists():  # never leave one behind, whatever the test found
+            left.rmdir()
+            left.parent.rmdir()
