@@ -131,13 +131,16 @@ def _folder(mount: tuple[str, str], path: str) -> str | None:
     return folder if folder.startswith(point.rstrip("/")) else None
 
 
-def _v2_base(folder: str) -> Controller | str:
-    """The controller whose arena parent goes beside the v2 cgroup in ``folder``, or why
-    not."""
+def _v2_base(folder: str, top: bool) -> Controller | str:
+    """The controller whose arena parent goes beside the v2 cgroup in ``folder`` (``top``:
+    the root of its mount), or why not."""
     if "memory" not in _read(os.path.join(folder, "cgroup.controllers")).split():
         return "cgroup v2: no memory controller for arena's cgroup"
     if "memory" in _read(os.path.join(folder, "cgroup.subtree_control")).split():
         base = folder  # the root, or a cgroup that hands the controller down already
+    elif top:  # a container's own tree: its root holds processes, so hands nothing down
+        return ("cgroup v2: arena runs in the root of its cgroup tree, which holds processes "
+                "and so cannot hand the memory controller down")
     else:
         base = os.path.dirname(folder)
         if "memory" not in _read(os.path.join(base, "cgroup.subtree_control")).split():
@@ -165,7 +168,8 @@ def find(mountinfo: str, cgroups: str, choice: str = "") -> Controller | str:
     reasons = []
     if v2_mount is not None and v2_path is not None:
         folder = _folder(v2_mount, v2_path)
-        found = _v2_base(folder) if folder else "cgroup v2: arena's cgroup is not mounted here"
+        found = (_v2_base(folder, folder == os.path.normpath(v2_mount[1])) if folder
+                 else "cgroup v2: arena's cgroup is not mounted here")
         if isinstance(found, Controller):
             return found
         reasons.append(found)

@@ -117,3 +117,9 @@ def test_the_bound_is_said_per_process_without_a_cgroup(monkeypatch: pytest.Monk
     assert memory_bound(512) == ("memory: 512 MB of address space per process, not per bot "
                                  "(no memory cgroup: ARENA_CGROUP=none)")
     assert memory_bound(None) == "memory: no bound (memory_mb: null)"
+
+
+def test_v2_in_a_containers_own_tree_says_why_not(tmp_path: Path) -> None:
+    cgroup(tmp_path / "unified", cgroup_controllers="cpu memory\n", cgroup_subtree_control="")
+    why = find(mountinfo(tmp_path), "0::/\n")
+    assert isinstance(why, str) and "root of its cgroup tree" in why.split(";")[0]
