@@ -15,6 +15,11 @@ Then the cost of a fresh process per match (what the sandbox now does for a
 ``process`` bot) against a pooled one: a pooled process answers the next
 match's ``start`` without starting again; that answer is the floor.
 
+Then the cost of the bot's memory cgroup (where this machine gives one): the
+same starts with and without it, in turns, plain and under the first
+mechanism (the sandbox figures above are without it), and what asking it
+after each call whether its limit killed a process costs.
+
     python benchmarks/sandbox.py [--starts 30]
 """
 
@@ -30,6 +35,7 @@ import time
 
 import trio
 
+from arena.referee._cgroup import MemoryCgroup, controller, unavailable_reason
 from arena.referee._sandbox import _argv as mechanism_argv
 from arena.referee._sandbox import _probe, layout, needed_under_tmp
 from arena.referee.lowlevel import PROTOCOL_VERSION, ChildProcess
@@ -42,22 +48,58 @@ START = {"type": "start", "id": 1, "protocol": PROTOCOL_VERSION, "seat": 0, "pla
          "match_id": "bench", "labels": ["a", "b", "c"], "rules": {}, "limits": {}, "seed": 1}
 
 
-def start_ms(argv: list[str], stdio: bool, sandbox: list[str] | None) -> float:
-    """Milliseconds from spawning the process to its ``ready`` answer."""
+def start_ms(argv: list[str], stdio: bool, sandbox: list[str] | None,
+             cgroup: bool = False, end: bool = False) -> float:
+    """Milliseconds from spawning the process to its ``ready`` answer (``end``: and to its
+    end, killed, with its memory cgroup, when ``cgroup``, removed)."""
 
     async def go() -> float:
         t0 = time.perf_counter()
-        proc = ChildProcess(argv, stdio=stdio, memory_mb=1024, cpu_s=60, sandbox=sandbox)
+        proc = ChildProcess(argv, stdio=stdio, memory_mb=1024, cpu_s=60, sandbox=sandbox,
+                            memory_cgroup=cgroup)
         try:
             with trio.fail_after(20):
                 await proc.send(START)
                 answer = await proc.receive()
             assert answer.get("type") == "ready", (answer, proc.tail())
-            return (time.perf_counter() - t0) * 1000
+            assert (proc.cgroup is not None) == cgroup
+            ready = time.perf_counter()
         finally:
             proc.kill()
+        return ((time.perf_counter() if end else ready) - t0) * 1000
 
     return trio.run(go)
+
+
+def cgroup_costs(starts: int, kind: str | None, private: str) -> None:
+    """Bot starts (to ``ready``, then killed) with and without the memory cgroup, in turns;
+    then the per-call check of its kills."""
+    found = controller()
+    if found is None:
+        print(f"memory cgroup: none here ({unavailable_reason()}): nothing to measure")
+        return
+    print(f"memory cgroup: v{found.version} in {found.base}")
+    for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
+        for where, prefix in (("plain", None), *(
+                ((f"under {kind}", mechanism_argv(kind, layout(
+                    [private], [], needed_under_tmp(argv), 1 << 30))),) if kind else ())):
+            without, within = [], []
+            for _ in range(starts):
+                without.append(start_ms(argv, stdio, prefix, cgroup=False, end=True))
+                within.append(start_ms(argv, stdio, prefix, cgroup=True, end=True))
+            a, b = statistics.median(without), statistics.median(within)
+            print(f"{name:>10}: start and end {a:7.1f} ms {where} without, {b:7.1f} ms with "
+                  f"the cgroup: {b - a:+.2f} ms per bot start (median of {starts})")
+    cgroup = MemoryCgroup(found, 1024)
+    try:
+        calls = 20000
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            cgroup.fault()
+        per_call = (time.perf_counter() - t0) / calls * 1e6
+    finally:
+        cgroup.close()
+    print(f"asking the cgroup after a call: {per_call:.1f} us per call")
 
 
 def pooled_ms(proc: ChildProcess) -> float:
@@ -77,43 +119,52 @@ def pooled_ms(proc: ChildProcess) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--starts", type=int, default=30, help="starts of each kind")
+    parser.add_argument("--cgroup-only", action="store_true",
+                        help="only the memory cgroup's cost")
     args = parser.parse_args()
     kinds = [kind for kind in ("bwrap", "unshare") if _probe(kind)[0] == kind]
     print(f"mechanisms: {', '.join(kinds) or 'none'}; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    if not kinds:
-        print("no sandbox on this machine: nothing to measure")
-        return
     private = tempfile.mkdtemp(prefix=".bench-private-", dir=os.getcwd())
     try:
-        for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
-            prefixes = {kind: mechanism_argv(kind, layout([private], [], needed_under_tmp(argv),
-                                                          1 << 30)) for kind in kinds}
-            times: dict[str, list[float]] = {"plain": [], **{kind: [] for kind in kinds}}
-            for _ in range(args.starts):
-                times["plain"].append(start_ms(argv, stdio, None))
-                for kind in kinds:
-                    times[kind].append(start_ms(argv, stdio, prefixes[kind]))
-            plain = statistics.median(times["plain"])
-            print(f"{name:>10}: start {plain:7.1f} ms plain (median of {args.starts})")
-            for kind in kinds:
-                boxed = statistics.median(times[kind])
-                print(f"{'':>10}  {boxed:7.1f} ms under {kind}: the sandbox costs "
-                      f"{boxed - plain:+.1f} ms per bot start")
-        # a fresh sandboxed process per match against a pooled one
-        proc = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60)
-        try:
-            pooled = statistics.median(pooled_ms(proc) for _ in range(args.starts))
-        finally:
-            proc.kill()
-        kind = kinds[0]
-        prefix = mechanism_argv(kind, layout([private], [], needed_under_tmp(PYTHON), 1 << 30))
-        fresh = statistics.median(start_ms(PYTHON, False, prefix) for _ in range(args.starts))
-        print(f"python bot per match: {pooled:7.1f} ms pooled (the floor), {fresh:7.1f} ms "
-              f"fresh under {kind}: a fresh process costs {fresh - pooled:+.1f} ms per match")
+        if not args.cgroup_only:
+            sandbox_costs(args.starts, kinds, private)
+        cgroup_costs(args.starts, kinds[0] if kinds else None, private)
     finally:
         shutil.rmtree(private, ignore_errors=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+
+
+def sandbox_costs(starts: int, kinds: list[str], private: str) -> None:
+    """What each sandbox mechanism adds to a bot's start, and a fresh process per match."""
+    if not kinds:
+        print("no sandbox on this machine: nothing to measure")
+        return
+    for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
+        prefixes = {kind: mechanism_argv(kind, layout([private], [], needed_under_tmp(argv),
+                                                      1 << 30)) for kind in kinds}
+        times: dict[str, list[float]] = {"plain": [], **{kind: [] for kind in kinds}}
+        for _ in range(starts):
+            times["plain"].append(start_ms(argv, stdio, None))
+            for kind in kinds:
+                times[kind].append(start_ms(argv, stdio, prefixes[kind]))
+        plain = statistics.median(times["plain"])
+        print(f"{name:>10}: start {plain:7.1f} ms plain (median of {starts})")
+        for kind in kinds:
+            boxed = statistics.median(times[kind])
+            print(f"{'':>10}  {boxed:7.1f} ms under {kind}: the sandbox costs "
+                  f"{boxed - plain:+.1f} ms per bot start")
+    # a fresh sandboxed process per match against a pooled one
+    proc = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60, memory_cgroup=False)
+    try:
+        pooled = statistics.median(pooled_ms(proc) for _ in range(starts))
+    finally:
+        proc.kill()
+    kind = kinds[0]
+    prefix = mechanism_argv(kind, layout([private], [], needed_under_tmp(PYTHON), 1 << 30))
+    fresh = statistics.median(start_ms(PYTHON, False, prefix) for _ in range(starts))
+    print(f"python bot per match: {pooled:7.1f} ms pooled (the floor), {fresh:7.1f} ms "
+          f"fresh under {kind}: a fresh process costs {fresh - pooled:+.1f} ms per match")
 
 
 if __name__ == "__main__":

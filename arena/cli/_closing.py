@@ -187,8 +187,10 @@ def start_reason(detail: str) -> str:
 
 
 def sandbox_header(cfg: TournamentConfig, sandbox: bool | None) -> str:
-    """The run's sandbox line: on (with which mechanism) or off, for which bots."""
+    """The run's sandbox line: on (with which mechanism) or off, for which bots, and what
+    bounds their memory (per bot, or per process: ``memory_bound``)."""
     from arena.referee import sandbox_mechanism
+    from arena.referee.lowlevel import memory_bound
 
     require_sandbox(sandbox)
     # A UECda client connects to its seat over loopback TCP, so it cannot lose the network:
@@ -202,8 +204,10 @@ def sandbox_header(cfg: TournamentConfig, sandbox: bool | None) -> str:
         return ("sandbox: none needed (every bot runs inline: trusted code)" if not uecda
                 else f"sandbox: none{outside}")
     on = cfg.limits.sandboxed() if sandbox is None else sandbox
+    memory = "; " + memory_bound(cfg.limits.limits().memory_mb)
     if on:
         return (f"sandbox: {sandbox_mechanism()} for {len(strangers)} process and command "
-                f"bot(s): own pid namespace, no network, the run's files hidden{outside}")
+                f"bot(s): own pid namespace, no network, the run's files hidden{outside}"
+                f"{memory}")
     return ("sandbox: OFF: process and command bots can read the run's files and use the "
-            "network (docs/security.md)")
+            f"network (docs/security.md){memory}")

@@ -2,7 +2,9 @@
 
 This is the machinery under the ``process`` and ``command`` hosts. Each
 child runs in its own session (so its process group holds it and anything
-it forks), under resource limits, with a clean environment; its own stdout
+it forks), under resource limits (and, where the machine gives one, in a
+memory cgroup of its own that bounds all its processes together:
+:mod:`arena.referee._cgroup`), with a clean environment; its own stdout
 and stderr go to an unlinked temporary file whose tail is kept for fault
 details, so nothing a bot prints can disturb the protocol. Messages go
 through a :class:`arena.referee._channel.Channel` over the pipes. Nothing
@@ -28,6 +30,7 @@ from typing import Any
 
 import trio
 
+from ._cgroup import MemoryCgroup, controller
 from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
 from ._proctimes import group
@@ -95,8 +98,14 @@ def _import_roots() -> list[str]:
     return roots
 
 
-def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> Callable[[], None]:
-    """The function run in the child between fork and exec to apply its limits."""
+def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool,
+                 cgroup: str | None = None) -> Callable[[], None]:
+    """The function run in the child between fork and exec to apply its limits.
+
+    ``cgroup``: the ``cgroup.procs`` file of the bot's memory cgroup, which the child
+    joins first, so that all it will start is inside; if it cannot, it says so on its
+    stderr (the bot's output tail) and exits with status 126, as the sandbox does.
+    """
     libc: Any = None
     if die_with_parent and sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
@@ -114,6 +123,16 @@ def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool) -> Ca
             pass
 
     def apply() -> None:
+        if cgroup is not None:
+            try:
+                fd = os.open(cgroup, os.O_WRONLY)
+                try:
+                    os.write(fd, str(os.getpid()).encode())
+                finally:
+                    os.close(fd)
+            except OSError as exc:
+                os.write(2, f"arena: cannot enter the bot's memory cgroup: {exc}\n".encode())
+                os._exit(126)
         limit(resource.RLIMIT_CORE, 0)
         limit(resource.RLIMIT_NOFILE, NOFILE_LIMIT)
         limit(resource.RLIMIT_CPU, cpu_s)
@@ -202,24 +221,41 @@ class ChildProcess:
         cwd: str | None = None,
         sandbox: Sequence[str] | None = None,
         pipes: bool = True,
+        memory_cgroup: bool = True,
     ) -> None:
+        self.cgroup: MemoryCgroup | None = None
+        """The memory cgroup of its process tree (``memory_mb`` for all of it), where the
+        machine gives one (:func:`arena.referee._cgroup.controller`) and
+        ``memory_cgroup`` asks for it; else None, and only each process is bounded."""
         self._out_fd = _output_file()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
+        fds = (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd)
+        found = controller() if memory_mb and memory_cgroup else None
+        if found is not None:
+            try:
+                self.cgroup = MemoryCgroup(found, int(memory_mb or 0))
+            except BaseException:
+                for fd_ in fds:
+                    os.close(fd_)
+                raise
         main_thread = threading.current_thread() is threading.main_thread()
         options: dict[str, Any] = {
             "env": clean_environment(),
             "cwd": cwd,
             "start_new_session": True,
-            "preexec_fn": limit_setter(memory_mb, cpu_s, die_with_parent=main_thread),
+            "preexec_fn": limit_setter(memory_mb, cpu_s, die_with_parent=main_thread,
+                                       cgroup=self.cgroup.procs if self.cgroup else None),
             "close_fds": True,
         }
         try:
             self._popen = _popen([*(sandbox or ()), *argv], stdio=stdio, pipes=pipes,
                                  fds=(to_child_r, from_child_w, self._out_fd), options=options)
         except BaseException:
-            for fd_ in (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd):
+            for fd_ in fds:
                 os.close(fd_)
+            if self.cgroup is not None:
+                self.cgroup.close()
             raise
         os.close(to_child_r)
         os.close(from_child_w)
@@ -295,8 +331,17 @@ class ChildProcess:
         return self.death_fault(what)
 
     def death_fault(self, what: str) -> BotFault:
-        """The crash fault for a child that ``what`` (``"exited without answering"``)."""
-        return BotFault("crash", f"process {what} ({self.status()})" + self.tail_note())
+        """The crash fault for a child that ``what`` (``"exited without answering"``): a
+        memory fault if its memory cgroup's limit killed it."""
+        return self.memory_fault() or BotFault("crash", f"process {what} ({self.status()})"
+                                               + self.tail_note())
+
+    def memory_fault(self) -> BotFault | None:
+        """A ``crash`` fault saying the bot ran out of memory, if the limit of its memory
+        cgroup killed one of its processes since last asked; else None (and always None
+        without a cgroup). One read of a small file: the hosts ask after every call."""
+        detail = self.cgroup.fault() if self.cgroup is not None else None
+        return BotFault("crash", detail) if detail else None
 
     def status(self) -> str:
         """How the child ended, as fault details say it, or ``still running``."""
@@ -349,6 +394,8 @@ class ChildProcess:
         with contextlib.suppress(ChildProcessError, subprocess.TimeoutExpired):
             self.returncode = self._popen.wait(timeout=5)
         self._wait_group_gone()
+        if self.cgroup is not None:  # what left the process group dies here
+            self.cgroup.close()
         for fd in (self._to_child, self._from_child, self._out_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)

@@ -33,7 +33,9 @@ class Limits:
     is taken from it, and a decision times out only when both are spent.
     ``start_ms`` bounds starting a bot (a process, its imports, its
     ``start_match``). ``memory_mb`` caps a child process's address space
-    (``RLIMIT_AS``; ``None`` lifts the cap). ``grace_ms`` is transport
+    (``RLIMIT_AS``; ``None`` lifts the cap) and, where the machine gives a
+    memory cgroup (``arena.referee._cgroup``), the memory of all of a bot's
+    processes together. ``grace_ms`` is transport
     slack: an answer that arrives within it after the budget is accepted
     (and empties the bank), so pipe and scheduling latency never turn a
     punctual bot into a timeout. ``cpu_s`` caps a child process's CPU time

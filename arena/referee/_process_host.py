@@ -184,6 +184,8 @@ class _ChildHost(Host):
         """A request and the payload of its answer by ``deadline`` (``allowed`` seconds from
         when the call began); whatever goes wrong is a fault (:func:`call_fault`).
 
+        A call after which the limit of the bot's memory cgroup had killed one of its
+        processes is a memory fault (:meth:`ChildProcess.memory_fault`), answered or not.
         The process is dropped unless the bot only said its code failed
         (a ``reported`` fault): after a dead process, bytes out of step, or
         a call stopped in the middle, the next request needs a fresh one.
@@ -199,10 +201,13 @@ class _ChildHost(Host):
                 self._meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
             doing = "receive"
             answer = await proc.receive(deadline)
+            over = proc.memory_fault()  # an answer, but a process of the bot was killed
+            if over is not None:
+                raise over
             in_step = True
             return answer_value(answer, message["type"], message["id"])
         except Exception as exc:
-            fault = call_fault(exc, proc, message["type"], doing, allowed)
+            fault = proc.memory_fault() or call_fault(exc, proc, message["type"], doing, allowed)
             in_step = fault.reported
             self._faulted = True  # kept for the rest of the match, never for another
             raise fault from None

@@ -24,7 +24,9 @@ Bubblewrap (``bwrap``, Debian package ``bubblewrap``) builds it when it works
 here; else util-linux ``unshare`` (which needs root) gives the namespaces and
 the launcher builds the same file system itself. ``ARENA_SANDBOX=bwrap``,
 ``unshare`` or ``none`` forces a mechanism. The resource limits
-(``RLIMIT_AS``, CPU, files, output size) apply as without a sandbox.
+(``RLIMIT_AS``, CPU, files, output size, and the bot's memory cgroup where there is
+one: its first process joins it before it starts the sandbox) apply as without a
+sandbox.
 docs/security.md describes what is and is not contained.
 """
 

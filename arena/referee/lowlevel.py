@@ -8,6 +8,7 @@ host for tests (:class:`MemoryHost`), loading bots by name, and the
 sandbox's parts. The users' tier is :mod:`arena.referee`.
 """
 
+from ._cgroup import CGROUP_ENV, memory_bound
 from ._child_process import ChildProcess
 from ._cputime import Meter
 from ._host import MemoryHost
@@ -27,6 +28,7 @@ from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
 from ._scoped import ScopedHost
 
 __all__ = [
+    "CGROUP_ENV",
     "MAX_BLANK_LINES",
     "MAX_LINE",
     "PROTOCOL_VERSION",
@@ -43,6 +45,7 @@ __all__ = [
     "decode",
     "encode",
     "make_bot",
+    "memory_bound",
     "resolve",
     "sandbox_argv",
 ]

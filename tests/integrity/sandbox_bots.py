@@ -72,3 +72,21 @@ class DetachedBurner(Bot):
                 os.close(r)
                 readers.remove(r)
         return view.legal_moves()[0]
+
+
+class MemoryForker(Bot):
+    """At its first decision forks ``children`` processes that each fill and hold ``mb``
+    MiB (``tests/integrity/memory_entrant.py``), then plays its first legal move."""
+
+    def __init__(self, children: int = 3, mb: int = 100) -> None:
+        self.children = children
+        self.mb = mb
+        self.forked = False
+
+    def play(self, view: View) -> Move | str:
+        if not self.forked:
+            from tests.integrity.memory_entrant import fill
+
+            self.forked = True
+            fill(self.children, self.mb)
+        return view.legal_moves()[0]

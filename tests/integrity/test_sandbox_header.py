@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from arena.cli._closing import sandbox_header
 from arena.tournament import load_config
 
@@ -25,3 +27,16 @@ def test_inline_only_needs_no_sandbox() -> None:
 def test_a_uecda_client_is_named_with_the_sandbox_off_too() -> None:
     line = sandbox_header(load_config(CONFIGS / "uecda.yaml"), False)
     assert "NOT sandboxed: 1 UECda client(s)" in line
+
+
+def test_the_line_says_once_what_bounds_a_bots_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.referee import _cgroup
+
+    cfg = load_config(CONFIGS / "external-bot.yaml")
+    mb = cfg.limits.limits().memory_mb
+    line = sandbox_header(cfg, False)
+    assert line.count("memory:") == 1 and line.endswith(_cgroup.memory_bound(mb))
+    monkeypatch.setenv(_cgroup.CGROUP_ENV, "none")
+    line = sandbox_header(cfg, False)
+    assert line.endswith(f"memory: {mb} MB of address space per process, not per bot (no "
+                         "memory cgroup: ARENA_CGROUP=none)")
