@@ -16,19 +16,20 @@ the medians over the seeds and the league's share of the round robin's deals (th
 most 0.5). Then a late entrant of planted strength ``--late`` joins each converged league,
 which goes on without a stopping rule (so every rank counts in its schedule, not only the top
 3 the rule was about): deals until its 95% interval is as narrow as the median of the
-others' (counted once it has ``min_sets`` sets: from fewer the bootstrap has too little to
-resample). The machine's load
+others' (counted once it has ``min_sets`` sets: its interval's width rests on the spread of
+its sets' results, which one or two sets do not measure). The machine's load
 average is printed before and after: the figures are counts of deals, not times, so load
 changes only how long the benchmark takes.
 
 ``--bias N`` checks instead that the adaptive schedule leaves the ratings unbiased
 (docs/ratings.md, "A league's leaderboard"): N planted leagues per schedule (information,
 uniform) for a fixed budget of ``--deals`` deals, without the cards' luck (the model then
-exactly true), each fitted from its records alone with a 200-resample bootstrap: per
-schedule, the largest mean error of an entrant's strength and its size in standard errors,
-and the share of 95% intervals that hold the planted strength. A third row fits the
+exactly true), each fitted from its records alone with 200 posterior draws: per schedule,
+the largest mean error of an entrant's strength and its size in standard errors, the scale
+(slope of the mean fitted strengths on the planted ones), the share of 95% intervals that
+hold the planted strength, and the mean error at each planted rank. A third row fits the
 information schedule's tables played again with fresh results (``information replayed``):
-the same unequal design, no longer chosen from the results it is fitted to.
+the same unequal design, chosen from results the fit does not see.
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ def main() -> None:
                 joined = league.deals
 
                 def narrow(a: Assessment, who: int = newcomer, least: int = rules.min_sets) -> bool:
-                    # from a few sets the bootstrap has little to resample (from one, nothing:
-                    # a zero width), so the width counts once the entrant has min_sets
+                    # the width counts once the entrant has min_sets: the spread of its sets'
+                    # results is measured from its sets, and from one or two it is not
                     w = widths(a)
                     others = statistics.median(v for k, v in w.items() if k != who)
                     return int(a.fit.sets[who]) >= least and w[who] <= others
@@ -124,10 +125,15 @@ def bias(strengths: list[float], leagues: int, deals: int) -> None:
                            replay=replay)
         worst = int(np.argmax(np.abs(figures.bias)))
         z = np.abs(figures.bias) / figures.se
+        # the scale: slope of the mean fitted strengths on the planted ones (1: not stretched)
+        slope = float(np.polyfit(figures.truth, figures.truth + figures.bias, 1)[0])
         print(f"{figures.table_choice:20s}: largest mean error {figures.bias[worst]:+.3f} "
               f"(entrant {worst}, {z[worst]:.1f} SE; largest in SE {z.max():.1f} of 12), "
-              f"mean |error| {np.mean(np.abs(figures.bias)):.3f}; 95% intervals hold the "
-              f"truth {figures.coverage:.1%}, mean width {figures.width:.2f}", flush=True)
+              f"mean |error| {np.mean(np.abs(figures.bias)):.3f}, scale {slope:.3f}; 95% "
+              f"intervals hold the truth {figures.coverage:.1%}, mean width {figures.width:.2f}",
+              flush=True)
+        print(f"{'':20s}  mean error by planted rank: "
+              + " ".join(f"{b:+.2f}" for b in figures.bias), flush=True)
     print(f"load after {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.0f} s")
 
 
