@@ -2,6 +2,7 @@
 
     nice .venv/bin/python benchmarks/league.py [--seeds 5] [--spacing 0.2] [--late 0.1]
     nice .venv/bin/python benchmarks/league.py --bias 40 [--deals 480]
+    nice .venv/bin/python benchmarks/league.py --right 100
 
 Twelve planted entrants (strengths ``spacing`` apart, duplicate sets of 4 rotations x 2 deals
 with the cards' luck, arena/tournament/_league_sim.py) play
@@ -30,6 +31,10 @@ the largest mean error of an entrant's strength and its size in standard errors,
 hold the planted strength, and the mean error at each planted rank. A third row fits the
 information schedule's tables played again with fresh results (``information replayed``):
 the same unequal design, chosen from results the fit does not see.
+
+``--right N`` checks the stopping rule (docs/league.md, "When to stop"): N leagues (seeds 100
+on) with ``stop: {confident: 0.95, top: 3}``, and how many stopped with the planted top 3 in
+order.
 """
 
 from __future__ import annotations
@@ -66,10 +71,15 @@ def main() -> None:
     parser.add_argument("--bias", type=int, default=0, metavar="N",
                         help="check the fit's bias and coverage over N leagues per schedule")
     parser.add_argument("--deals", type=int, default=480, help="budget of each --bias league")
+    parser.add_argument("--right", type=int, default=0, metavar="N",
+                        help="count the leagues of N stopped with their top 3 right")
     args = parser.parse_args()
     strengths = [args.spacing * (5.5 - i) for i in range(12)]
     if args.bias:
         bias(strengths, args.bias, args.deals)
+        return
+    if args.right:
+        stops_right(strengths, args.right)
         return
     print(f"12 entrants, strengths {strengths[0]:+.2f} .. {strengths[-1]:+.2f}; "
           f"load before {os.getloadavg()[0]:.2f}")
@@ -110,6 +120,25 @@ def main() -> None:
     print(f"per seed ratio: {np.round(np.divide(league_deals, uniform_deals), 2).tolist()}")
     print(f"late entrant: median {statistics.median(late_deals):.0f} deals until its interval "
           f"is the others' median width")
+    print(f"load after {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.0f} s")
+
+
+def stops_right(strengths: list[float], leagues: int) -> None:
+    """How many leagues stopped at ``confident: 0.95`` have the planted top 3 in order."""
+    print(f"{leagues} leagues, seeds 100-{99 + leagues}; load before {os.getloadavg()[0]:.2f}")
+    started = time.perf_counter()
+    good = 0
+    deals: list[int] = []
+    for seed in range(100, 100 + leagues):
+        rules = LeagueRules(confident=0.95, top=TOP, tables_per_round=3)
+        league = PlantedLeague(list(strengths), rules, seed=seed)
+        final = league.run(max_deals=MAX_DEALS)
+        ok = final.stop == "confident" and top_right(final, strengths, TOP)
+        good += ok
+        deals.append(league.deals)
+        if not ok:
+            print(f"seed {seed}: {league.deals} deals, stop {final.stop}, order {final.order}")
+    print(f"top {TOP} right in {good} of {leagues}, median {statistics.median(deals):.0f} deals")
     print(f"load after {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.0f} s")
 
 

@@ -37,6 +37,7 @@ posterior is averaged: from bots nearly equal to bots far apart (a log-strength 
 bot that wins nearly every stage)."""
 
 _TOL = 1e-9  # convergence: largest Newton step of any log-strength
+_CHUNK_CELLS = 2_000_000  # clusters' information matrices held at once: bounds memory (16 MB)
 _NEWTON_ITERATIONS = 100
 
 
@@ -194,7 +195,7 @@ class StrengthFit:
         return sorted(pool, key=lambda i: (-float(self.theta[i]), i))
 
     def ranks(self, among: Sequence[int] | None = None) -> npt.NDArray[np.int64]:
-        """(resamples, len(among)): the rank (0 = best) of each bot of ``among`` per draw."""
+        """(draws, len(among)): the rank (0 = best) of each bot of ``among`` per draw."""
         pool = np.arange(len(self.theta)) if among is None else np.asarray(among, np.int64)
         if len(pool) == 0 or len(self.draws) == 0:
             return np.zeros((len(self.draws), len(pool)), dtype=np.int64)
@@ -206,7 +207,7 @@ class StrengthFit:
         return ranks
 
     def rank_probabilities(self, among: Sequence[int] | None = None) -> npt.NDArray[np.float64]:
-        """(len(among), len(among)): P(bot ``among[i]`` has rank ``r``) over the resamples."""
+        """(len(among), len(among)): P(bot ``among[i]`` has rank ``r``) over the draws."""
         ranks = self.ranks(among)
         n = ranks.shape[1]
         out = np.zeros((n, n))
@@ -215,7 +216,7 @@ class StrengthFit:
         return out
 
     def p_top_ordered(self, top: int, among: Sequence[int] | None = None) -> float:
-        """Share of resamples whose best ``top`` bots of ``among`` are the point estimate's
+        """Share of draws whose best ``top`` bots of ``among`` are the point estimate's
         best ``top``, in the same order."""
         pool = self.order(among)
         if len(self.draws) == 0 or not pool:
@@ -232,7 +233,7 @@ class StrengthFit:
         return float(ok.mean())
 
 
-def _sandwich(data: StageCounts, theta: npt.NDArray[np.float64],
+def _draw_spread(data: StageCounts, theta: npt.NDArray[np.float64],
               precision: npt.NDArray[np.float64], scale: float) -> npt.NDArray[np.float64]:
     """The covariance of the draws around the mode ``theta`` of one ``scale``: how far the
     mode moves when each cluster is left out in turn (a jackknife over duplicate sets, each
@@ -251,17 +252,27 @@ def _sandwich(data: StageCounts, theta: npt.NDArray[np.float64],
     """
     weight = data.members * np.exp(theta - float(theta.max()))
     share = weight / weight.sum(axis=1, keepdims=True)  # (choice sets, bots)
-    expected = share[data.pair_set] * data.pair_count[:, None]  # per (cluster, set) pair
-    score = data.wins.copy()  # (clusters, bots): stages won less stages expected
-    np.add.at(score, data.pair_cluster, -expected)
-    own = np.zeros((data.clusters, data.bots, data.bots))  # A_c: each cluster's information
-    np.add.at(own, data.pair_cluster, -expected[:, :, None] * share[data.pair_set][:, None, :])
-    diagonal = np.zeros((data.clusters, data.bots))
-    np.add.at(diagonal, data.pair_cluster, expected)
-    own[:, np.arange(data.bots), np.arange(data.bots)] += diagonal
-    moves = np.linalg.solve(precision[None] - own, score[:, :, None])[:, :, 0]
-    inverse = np.linalg.inv(precision)
-    spread = moves.T @ moves + inverse @ inverse / (scale * scale)
+    bots = data.bots
+    spread = np.linalg.inv(precision)
+    spread = spread @ spread / (scale * scale)  # the prior's share
+    step = max(1, _CHUNK_CELLS // (bots * bots))
+    # pairs are sorted by cluster: a run of clusters is a run of pairs
+    bounds = np.searchsorted(data.pair_cluster, np.arange(0, data.clusters + step, step))
+    for first in range(0, data.clusters, step):
+        lo, hi = int(bounds[first // step]), int(bounds[first // step + 1])
+        count = min(step, data.clusters - first)
+        cluster = data.pair_cluster[lo:hi] - first
+        p = share[data.pair_set[lo:hi]]
+        expected = p * data.pair_count[lo:hi, None]  # per (cluster, choice set) pair
+        score = data.wins[first : first + count].copy()  # stages won less stages expected
+        np.add.at(score, cluster, -expected)
+        own = np.zeros((count, bots, bots))  # A_c: each cluster's information
+        np.add.at(own, cluster, -expected[:, :, None] * p[:, None, :])
+        diagonal = np.zeros((count, bots))
+        np.add.at(diagonal, cluster, expected)
+        own[:, np.arange(bots), np.arange(bots)] += diagonal
+        moves = np.linalg.solve(precision[None] - own, score[:, :, None])[:, :, 0]
+        spread += moves.T @ moves
     return (spread + spread.T) / 2.0
 
 
@@ -279,7 +290,8 @@ def fit_strengths(
     The posterior is averaged over the field's spread ``scale`` on the grid :data:`SCALES`
     (a flat prior on it): each point of the grid weighs its Laplace approximation by how
     well it explains the records, and each draw picks a point by those weights, then
-    ``theta`` from that point's normal approximation.
+    ``theta`` around that point's mode, spread as the jackknife over clusters of
+    :func:`_draw_spread` says.
     """
     if data.members.shape[0] == 0:  # no stage played: nothing to fit, nothing to draw
         zero = np.zeros(data.bots)
@@ -304,7 +316,7 @@ def fit_strengths(
         draws = np.empty((resamples, data.bots))
         for k in np.unique(pick).tolist():
             rows = pick == k
-            spread = _sandwich(data, modes[k], precisions[k], float(SCALES[k]))
+            spread = _draw_spread(data, modes[k], precisions[k], float(SCALES[k]))
             draws[rows] = modes[k] + noise[rows] @ np.linalg.cholesky(spread).T
     played = np.flatnonzero(data.deals > 0)
     centre_on = np.asarray(anchors, dtype=np.int64) if len(anchors) else played
