@@ -37,7 +37,7 @@ posterior is averaged: from bots nearly equal to bots far apart (a log-strength 
 bot that wins nearly every stage)."""
 
 _TOL = 1e-9  # convergence: largest Newton step of any log-strength
-_CHUNK_CELLS = 2_000_000  # clusters' information matrices held at once: bounds memory (16 MB)
+_CHUNK_CELLS = 2_000_000  # cells of the clusters' information held at once: bounds memory (16 MB)
 _NEWTON_ITERATIONS = 100
 
 
@@ -119,11 +119,28 @@ def _stage_totals(data: StageCounts) -> tuple[npt.NDArray[np.float64], npt.NDArr
     return won, seen.astype(np.float64)
 
 
-def _log_likelihood(theta: npt.NDArray[np.float64], data: StageCounts,
-                    won: npt.NDArray[np.float64], seen: npt.NDArray[np.float64]) -> float:
+def _member_index(data: StageCounts) -> npt.NDArray[np.int64]:
+    """(choice sets, most members): each choice set's bots, padded with ``data.bots``, a bot
+    of strength 0 that is nobody (a choice set holds a few bots of many)."""
+    rows, cols = np.nonzero(data.members)
+    width = int(np.bincount(rows, minlength=1).max()) if len(rows) else 0
+    slot = np.arange(len(rows)) - np.searchsorted(rows, rows)
+    index = np.full((data.members.shape[0], width), data.bots, dtype=np.int64)
+    index[rows, slot] = cols
+    return index
+
+
+def _weights(theta: npt.NDArray[np.float64], index: npt.NDArray[np.int64]
+             ) -> tuple[npt.NDArray[np.float64], float]:
+    """``exp(theta - top)`` of each choice set's members (0 for the padding), and ``top``."""
     top = float(theta.max()) if theta.size else 0.0
-    total = data.members @ np.exp(theta - top)
-    return float(won @ theta - seen @ (np.log(total) + top))
+    return np.append(np.exp(theta - top), 0.0)[index], top
+
+
+def _log_likelihood(theta: npt.NDArray[np.float64], index: npt.NDArray[np.int64],
+                    won: npt.NDArray[np.float64], seen: npt.NDArray[np.float64]) -> float:
+    weight, top = _weights(theta, index)
+    return float(won @ theta - seen @ (np.log(weight.sum(axis=1)) + top))
 
 
 def posterior_mode(
@@ -140,16 +157,21 @@ def posterior_mode(
     won, seen = _stage_totals(data)
     precision = 1.0 / (scale * scale)
     theta = np.zeros(data.bots) if start is None else np.array(start, dtype=np.float64)
+    index = _member_index(data)
+    pair = (index[:, :, None] * (data.bots + 1) + index[:, None, :]).reshape(-1)
 
     def objective(t: npt.NDArray[np.float64]) -> float:
-        return _log_likelihood(t, data, won, seen) - 0.5 * precision * float(t @ t)
+        return _log_likelihood(t, index, won, seen) - 0.5 * precision * float(t @ t)
 
     def information(t: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64],
                                                          npt.NDArray[np.float64]]:
-        weight = data.members * np.exp(t - (float(t.max()) if t.size else 0.0))
-        share = weight / weight.sum(axis=1, keepdims=True)  # (choice sets, bots): p(win)
-        spent = seen @ share
-        hessian = np.diag(spent) - share.T @ (seen[:, None] * share)
+        weight, _ = _weights(t, index)
+        share = weight / weight.sum(axis=1, keepdims=True)  # (choice sets, members): p(win)
+        spent = np.bincount(index.reshape(-1), (seen[:, None] * share).reshape(-1),
+                            minlength=data.bots + 1)[: data.bots]
+        outer = (seen[:, None, None] * share[:, :, None] * share[:, None, :]).reshape(-1)
+        together = np.bincount(pair, outer, minlength=(data.bots + 1) ** 2)
+        hessian = np.diag(spent) - together.reshape(data.bots + 1, -1)[: data.bots, : data.bots]
         return won - spent - precision * t, hessian + precision * np.eye(data.bots)
 
     value = objective(theta)
@@ -255,22 +277,26 @@ def _draw_spread(data: StageCounts, theta: npt.NDArray[np.float64],
     bots = data.bots
     spread = np.linalg.inv(precision)
     spread = spread @ spread / (scale * scale)  # the prior's share
-    step = max(1, _CHUNK_CELLS // (bots * bots))
+    per_cluster = -(-len(data.pair_cluster) // max(1, data.clusters))  # pairs, rounded up
+    step = max(1, _CHUNK_CELLS // (bots * bots * max(1, per_cluster)))
     # pairs are sorted by cluster: a run of clusters is a run of pairs
     bounds = np.searchsorted(data.pair_cluster, np.arange(0, data.clusters + step, step))
     for first in range(0, data.clusters, step):
         lo, hi = int(bounds[first // step]), int(bounds[first // step + 1])
         count = min(step, data.clusters - first)
-        cluster = data.pair_cluster[lo:hi] - first
-        p = share[data.pair_set[lo:hi]]
-        expected = p * data.pair_count[lo:hi, None]  # per (cluster, choice set) pair
         score = data.wins[first : first + count].copy()  # stages won less stages expected
-        np.add.at(score, cluster, -expected)
         own = np.zeros((count, bots, bots))  # A_c: each cluster's information
-        np.add.at(own, cluster, -expected[:, :, None] * p[:, None, :])
-        diagonal = np.zeros((count, bots))
-        np.add.at(diagonal, cluster, expected)
-        own[:, np.arange(bots), np.arange(bots)] += diagonal
+        if hi > lo:
+            cluster = data.pair_cluster[lo:hi] - first
+            p = share[data.pair_set[lo:hi]]
+            expected = p * data.pair_count[lo:hi, None]  # per (cluster, choice set) pair
+            starts = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
+            present = cluster[starts]
+            score[present] -= np.add.reduceat(expected, starts, axis=0)
+            outer = expected[:, :, None] * p[:, None, :]
+            own[present] = -np.add.reduceat(outer, starts, axis=0)
+            diagonal = np.add.reduceat(expected, starts, axis=0)
+            own[present[:, None], np.arange(bots), np.arange(bots)] += diagonal
         moves = np.linalg.solve(precision[None] - own, score[:, :, None])[:, :, 0]
         spread += moves.T @ moves
     return (spread + spread.T) / 2.0
