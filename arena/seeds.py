@@ -20,8 +20,8 @@ The paths in use (``derive(parent, *path)``):
 ``derive(M, "dryrun", *labels)``  the ranking a dry run invents for a match
 ``derive(T, "league", "round",    a league's tie-breaks and seatings of
 r)``                              round ``r``
-``derive(T, "league",             the bootstrap a league fits before round
-"bootstrap", r)``                 ``r`` (numpy's generator)
+``derive(T, "league",             the posterior draws a league makes before
+"bootstrap", r)``                 round ``r`` (numpy's generator)
 ``derive(T, "planted", r, t)``    the planted draws of table ``t`` of round
                                   ``r`` of a simulated league
 ================================  ==========================================

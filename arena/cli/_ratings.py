@@ -39,9 +39,9 @@ if TYPE_CHECKING:
 @click.option("--confidence", default=0.95, show_default=True, type=click.FloatRange(0.5, 0.999),
               help="Confidence level of the intervals.")
 @click.option("--resamples", default=1000, show_default=True, type=click.IntRange(0, 100_000),
-              help="Bootstrap resamples per bot.")
+              help="Bootstrap resamples per bot (a league's: posterior draws).")
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
-              help="Seed of the bootstrap (results are reproducible).")
+              help="Seed of the bootstrap and draws (results are reproducible).")
 def ratings_command(
     records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
 ) -> None:

@@ -72,7 +72,7 @@ class StrengthLine:
     label: str
     rank: int | None  # 1 = best among the active entrants; None for a retired one
     strength: float  # Plackett-Luce log-strength, centred on the anchors
-    low: float  # bootstrap interval of the strength
+    low: float  # interval of the strength, from the posterior's draws
     high: float
     sets: int  # duplicate sets played in
     deals: int
@@ -92,7 +92,7 @@ class StrengthBoard:
     confidence: float
     resamples: int
     top: int  # the stopping rule's K (3 without one)
-    p_top: float  # P(order of the top ``top`` active entrants), over the bootstrap
+    p_top: float  # P(order of the top ``top`` active entrants), over the posterior's draws
 
     def line(self, label: str) -> StrengthLine:
         """The line of one entrant (KeyError if absent)."""

@@ -1,4 +1,4 @@
-"""Plackett-Luce strengths by maximum likelihood, and their bootstrap over duplicate sets.
+"""Plackett-Luce strengths: their posterior under a prior on the field's spread, and draws from it.
 
 The league ranks its entrants by this fit, not by mean score: a mean score depends on whom a
 bot met, and a league that seats close ratings together gives strong bots strong opponents.
@@ -6,32 +6,39 @@ The Plackett-Luce model explains each finishing order by the strengths of the bo
 table, so who was seated where is accounted for by the model itself.
 
 A deal's finishing order ``a > b > c > d`` is three choices ("stages"): ``a`` wins among
-``{a, b, c, d}``, ``b`` among ``{b, c, d}``, ``c`` among ``{c, d}``. The fit is Hunter's (2004)
-minorise-maximise iteration over those stages, with a weak prior: every bot has drawn one
-virtual game against a virtual bot of strength 1 (``prior`` stages won, as many lost), so a
-bot that always won or always lost still has a finite strength, and a bot with no deals sits
-at 0. Strengths are reported as ``theta = log(gamma)``, centred on the anchors (or on every
-bot that played when there are none), so a fixed anchor pins the scale across leagues.
+``{a, b, c, d}``, ``b`` among ``{b, c, d}``, ``c`` among ``{c, d}``. The log-strengths
+``theta`` have the prior ``theta_i ~ N(0, scale**2)``, the field's spread ``scale`` itself
+unknown (flat over :data:`SCALES`): the posterior is found by Newton's method for each
+``scale``, approximated there by a normal (Laplace), and the approximations are averaged
+with the weight each ``scale`` earns from the records. The estimate is the posterior mean,
+and intervals and rank probabilities are read from draws of the posterior, centred on the
+anchors (or on every bot that played), so a fixed anchor pins the scale across leagues.
 
-Intervals and rank probabilities come from a bootstrap over clusters (duplicate sets, or
-matches outside sets): every resample refits the model with each cluster weighted by the
-number of times it was drawn, all resamples at once as one batch of matrix products.
+Why a posterior and not a bootstrap over sets: a league chooses its tables from the results
+so far, and the posterior given the records is the same whatever rule chose the tables from
+the past (the schedule's factor of the likelihood holds no strength), while resampling sets
+treats the tables as fixed in advance. Maximum likelihood with a bootstrap came out too
+stretched and too narrow under the league's schedule; the posterior did not (docs/ratings.md,
+"A league's leaderboard").
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-PRIOR = 0.5
-"""Virtual stages won (and as many lost) by each bot against a bot of strength 1."""
+SCALES = np.exp(np.linspace(math.log(0.05), math.log(5.0), 24))
+"""The field's spread (the prior's standard deviation of a log-strength) over which the
+posterior is averaged: from bots nearly equal to bots far apart (a log-strength of 5 is a
+bot that wins nearly every stage)."""
 
-_TOL = 1e-6  # convergence: largest change of any centred log-strength in one iteration
-_POINT_ITERATIONS = 5000
-_DRAW_ITERATIONS = 100
+_TOL = 1e-9  # convergence: largest Newton step of any log-strength
+_CHUNK_CELLS = 2_000_000  # cells of the clusters' information held at once: bounds memory (16 MB)
+_NEWTON_ITERATIONS = 100
 
 
 @dataclass(frozen=True)
@@ -105,47 +112,99 @@ def stage_counts(
     )
 
 
-def fit_gamma(
-    data: StageCounts,
-    weights: npt.NDArray[np.float64],
-    start: npt.NDArray[np.float64] | None = None,
-    iterations: int = _POINT_ITERATIONS,
-    prior: float = PRIOR,
-) -> npt.NDArray[np.float64]:
-    """Strengths ``gamma`` (rows: one fit per row of ``weights``, a weight per cluster)."""
-    batch = weights.shape[0]
-    sets = data.members.shape[0]
-    won = weights @ data.wins + prior
-    flat = (np.arange(batch)[:, None] * sets + data.pair_set[None, :]).reshape(-1)
-    seen = np.bincount(flat, (weights[:, data.pair_cluster] * data.pair_count).reshape(-1),
-                       minlength=batch * sets).reshape(batch, sets)
-    gamma = np.ones((batch, data.bots)) if start is None else np.array(start, dtype=np.float64)
-    for _ in range(iterations):
-        total = gamma @ data.members.T  # (batch, sets): sum of strengths in each choice set
-        spent = (seen / total) @ data.members + 2.0 * prior / (gamma + 1.0)
-        new = won / spent
-        # the common scale drifts slowly against the prior and changes no rank: converge on
-        # the centred log-strengths
-        step = np.log(new) - np.log(gamma)
-        change = float(np.max(np.abs(step - step.mean(axis=1, keepdims=True)))) if new.size else 0.0
-        gamma = new
-        if change < _TOL:
+def _stage_totals(data: StageCounts) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Stages won per bot and stages played per choice set, over every cluster."""
+    won = data.wins.sum(axis=0)
+    seen = np.bincount(data.pair_set, data.pair_count, minlength=data.members.shape[0])
+    return won, seen.astype(np.float64)
+
+
+def _member_index(data: StageCounts) -> npt.NDArray[np.int64]:
+    """(choice sets, most members): each choice set's bots, padded with ``data.bots``, a bot
+    of strength 0 that is nobody (a choice set holds a few bots of many)."""
+    rows, cols = np.nonzero(data.members)
+    width = int(np.bincount(rows, minlength=1).max()) if len(rows) else 0
+    slot = np.arange(len(rows)) - np.searchsorted(rows, rows)
+    index = np.full((data.members.shape[0], width), data.bots, dtype=np.int64)
+    index[rows, slot] = cols
+    return index
+
+
+def _weights(theta: npt.NDArray[np.float64], index: npt.NDArray[np.int64]
+             ) -> tuple[npt.NDArray[np.float64], float]:
+    """``exp(theta - top)`` of each choice set's members (0 for the padding), and ``top``."""
+    top = float(theta.max()) if theta.size else 0.0
+    return np.append(np.exp(theta - top), 0.0)[index], top
+
+
+def _log_likelihood(theta: npt.NDArray[np.float64], index: npt.NDArray[np.int64],
+                    won: npt.NDArray[np.float64], seen: npt.NDArray[np.float64]) -> float:
+    weight, top = _weights(theta, index)
+    return float(won @ theta - seen @ (np.log(weight.sum(axis=1)) + top))
+
+
+def posterior_mode(
+    data: StageCounts, scale: float, start: npt.NDArray[np.float64] | None = None
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float]:
+    """The most probable log-strengths under the prior ``theta_i ~ N(0, scale**2)``.
+
+    Newton's method on the log posterior (concave: the Plackett-Luce log-likelihood is, and
+    the prior strictly), halving a step that would lower it. Returns ``theta``, the
+    posterior's precision matrix there (the likelihood's observed information plus
+    ``1 / scale**2``) and the Laplace approximation of ``log p(records | scale)`` (up to a
+    constant that does not depend on ``scale``).
+    """
+    won, seen = _stage_totals(data)
+    precision = 1.0 / (scale * scale)
+    theta = np.zeros(data.bots) if start is None else np.array(start, dtype=np.float64)
+    index = _member_index(data)
+    pair = (index[:, :, None] * (data.bots + 1) + index[:, None, :]).reshape(-1)
+
+    def objective(t: npt.NDArray[np.float64]) -> float:
+        return _log_likelihood(t, index, won, seen) - 0.5 * precision * float(t @ t)
+
+    def information(t: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64],
+                                                         npt.NDArray[np.float64]]:
+        weight, _ = _weights(t, index)
+        share = weight / weight.sum(axis=1, keepdims=True)  # (choice sets, members): p(win)
+        spent = np.bincount(index.reshape(-1), (seen[:, None] * share).reshape(-1),
+                            minlength=data.bots + 1)[: data.bots]
+        outer = (seen[:, None, None] * share[:, :, None] * share[:, None, :]).reshape(-1)
+        together = np.bincount(pair, outer, minlength=(data.bots + 1) ** 2)
+        hessian = np.diag(spent) - together.reshape(data.bots + 1, -1)[: data.bots, : data.bots]
+        return won - spent - precision * t, hessian + precision * np.eye(data.bots)
+
+    value = objective(theta)
+    for _ in range(_NEWTON_ITERATIONS):
+        gradient, hessian = information(theta)
+        step = np.linalg.solve(hessian, gradient)
+        length = 1.0
+        while length > 1e-6 and objective(theta + length * step) < value - 1e-12:
+            length /= 2.0
+        if length <= 1e-6:  # no ascent left along Newton's direction: at the mode
             break
-    return gamma
+        theta = theta + length * step
+        value = objective(theta)
+        if float(np.max(np.abs(length * step), initial=0.0)) < _TOL:
+            break
+    _, hessian = information(theta)
+    _, log_det = np.linalg.slogdet(hessian)
+    evidence = value - data.bots * math.log(scale) - 0.5 * float(log_det)
+    return theta, hessian, evidence
 
 
 @dataclass(frozen=True)
 class StrengthFit:
-    """Plackett-Luce strengths of some bots, with bootstrap draws of them."""
+    """Plackett-Luce strengths of some bots, with draws of them from their posterior."""
 
     theta: npt.NDArray[np.float64]  # (bots,): log-strength, centred on the anchors
-    draws: npt.NDArray[np.float64]  # (resamples, bots): the same, refitted per resample
+    draws: npt.NDArray[np.float64]  # (draws, bots): the same, drawn from the posterior
     deals: npt.NDArray[np.int64]  # (bots,): deals played
     sets: npt.NDArray[np.int64]  # (bots,): clusters (duplicate sets) played in
 
     def interval(self, confidence: float = 0.95) -> tuple[npt.NDArray[np.float64],
                                                           npt.NDArray[np.float64]]:
-        """Percentile interval of each bot's theta over the resamples."""
+        """Percentile interval of each bot's theta over the draws."""
         if len(self.draws) == 0:
             return self.theta.copy(), self.theta.copy()
         tail = (1.0 - confidence) / 2.0
@@ -158,7 +217,7 @@ class StrengthFit:
         return sorted(pool, key=lambda i: (-float(self.theta[i]), i))
 
     def ranks(self, among: Sequence[int] | None = None) -> npt.NDArray[np.int64]:
-        """(resamples, len(among)): the rank (0 = best) of each bot of ``among`` per draw."""
+        """(draws, len(among)): the rank (0 = best) of each bot of ``among`` per draw."""
         pool = np.arange(len(self.theta)) if among is None else np.asarray(among, np.int64)
         if len(pool) == 0 or len(self.draws) == 0:
             return np.zeros((len(self.draws), len(pool)), dtype=np.int64)
@@ -170,7 +229,7 @@ class StrengthFit:
         return ranks
 
     def rank_probabilities(self, among: Sequence[int] | None = None) -> npt.NDArray[np.float64]:
-        """(len(among), len(among)): P(bot ``among[i]`` has rank ``r``) over the resamples."""
+        """(len(among), len(among)): P(bot ``among[i]`` has rank ``r``) over the draws."""
         ranks = self.ranks(among)
         n = ranks.shape[1]
         out = np.zeros((n, n))
@@ -179,7 +238,7 @@ class StrengthFit:
         return out
 
     def p_top_ordered(self, top: int, among: Sequence[int] | None = None) -> float:
-        """Share of resamples whose best ``top`` bots of ``among`` are the point estimate's
+        """Share of draws whose best ``top`` bots of ``among`` are the point estimate's
         best ``top``, in the same order."""
         pool = self.order(among)
         if len(self.draws) == 0 or not pool:
@@ -196,33 +255,101 @@ class StrengthFit:
         return float(ok.mean())
 
 
+def _draw_spread(data: StageCounts, theta: npt.NDArray[np.float64],
+              precision: npt.NDArray[np.float64], scale: float) -> npt.NDArray[np.float64]:
+    """The covariance of the draws around the mode ``theta`` of one ``scale``: how far the
+    mode moves when each cluster is left out in turn (a jackknife over duplicate sets, each
+    leave-one-out mode taken one Newton step from ``theta``), plus the prior's share.
+
+    Leaving cluster ``c`` out moves the mode by ``(A - A_c)^-1 g_c``, ``A`` the posterior's
+    precision, ``A_c`` the information of ``c``'s stages and ``g_c`` their score (gradient of
+    their log-likelihood). Where the model holds and sets are many, the sum of those moves
+    squared is about the likelihood's share of ``A^-1``, so the draws are the posterior's.
+    Where deals of a set are not independent draws of the model (a duplicate set shares its
+    cards, whose luck cancels across its rotations), it measures how much the sets' results
+    really vary, as a bootstrap over sets would, but without resampling the tables: each
+    set's score has mean zero given the rounds before it, whatever rule chose its table, so
+    the sum stays right under an adaptive schedule. A bot with few sets moves far when one
+    is left out, so its interval stays wide (a newcomer's first set does not make it sure).
+    """
+    weight = data.members * np.exp(theta - float(theta.max()))
+    share = weight / weight.sum(axis=1, keepdims=True)  # (choice sets, bots)
+    bots = data.bots
+    spread = np.linalg.inv(precision)
+    spread = spread @ spread / (scale * scale)  # the prior's share
+    per_cluster = -(-len(data.pair_cluster) // max(1, data.clusters))  # pairs, rounded up
+    step = max(1, _CHUNK_CELLS // (bots * bots * max(1, per_cluster)))
+    # pairs are sorted by cluster: a run of clusters is a run of pairs
+    bounds = np.searchsorted(data.pair_cluster, np.arange(0, data.clusters + step, step))
+    for first in range(0, data.clusters, step):
+        lo, hi = int(bounds[first // step]), int(bounds[first // step + 1])
+        count = min(step, data.clusters - first)
+        score = data.wins[first : first + count].copy()  # stages won less stages expected
+        own = np.zeros((count, bots, bots))  # A_c: each cluster's information
+        if hi > lo:
+            cluster = data.pair_cluster[lo:hi] - first
+            p = share[data.pair_set[lo:hi]]
+            expected = p * data.pair_count[lo:hi, None]  # per (cluster, choice set) pair
+            starts = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
+            present = cluster[starts]
+            score[present] -= np.add.reduceat(expected, starts, axis=0)
+            outer = expected[:, :, None] * p[:, None, :]
+            own[present] = -np.add.reduceat(outer, starts, axis=0)
+            diagonal = np.add.reduceat(expected, starts, axis=0)
+            own[present[:, None], np.arange(bots), np.arange(bots)] += diagonal
+        moves = np.linalg.solve(precision[None] - own, score[:, :, None])[:, :, 0]
+        spread += moves.T @ moves
+    return (spread + spread.T) / 2.0
+
+
 def fit_strengths(
     data: StageCounts,
     *,
     resamples: int,
     seed: int,
     anchors: Sequence[int] = (),
-    prior: float = PRIOR,
 ) -> StrengthFit:
-    """The point fit and ``resamples`` bootstrap refits (clusters drawn with replacement,
-    from ``numpy.random.default_rng(seed)``)."""
-    one = np.ones((1, data.clusters))
-    point = fit_gamma(data, one, prior=prior)
+    """The posterior mean of the strengths and ``resamples`` draws from their posterior
+    (from ``numpy.random.default_rng(seed)``), centred on ``anchors`` (or on every bot that
+    played).
+
+    The posterior is averaged over the field's spread ``scale`` on the grid :data:`SCALES`
+    (a flat prior on it): each point of the grid weighs its Laplace approximation by how
+    well it explains the records, and each draw picks a point by those weights, then
+    ``theta`` around that point's mode, spread as the jackknife over clusters of
+    :func:`_draw_spread` says.
+    """
+    if data.members.shape[0] == 0:  # no stage played: nothing to fit, nothing to draw
+        zero = np.zeros(data.bots)
+        return StrengthFit(theta=zero, draws=np.zeros((0, data.bots)), deals=data.deals,
+                           sets=(data.cluster_deals > 0).sum(axis=0).astype(np.int64))
+    modes, precisions, evidence = [], [], []
+    theta: npt.NDArray[np.float64] | None = None
+    for scale in SCALES:  # small to large: each mode starts from the last
+        theta, precision, log_p = posterior_mode(data, float(scale), theta)
+        modes.append(theta)
+        precisions.append(precision)
+        evidence.append(log_p + math.log(float(scale)))  # flat in scale on a log-spaced grid
+    log_w = np.asarray(evidence)
+    weight = np.exp(log_w - log_w.max())
+    weight /= weight.sum()
+    mean = np.tensordot(weight, np.asarray(modes), axes=1)
     draws = np.zeros((0, data.bots))
-    if resamples > 0 and data.clusters > 0:
+    if resamples > 0:
         rng = np.random.default_rng(seed)
-        picks = rng.integers(0, data.clusters, size=(resamples, data.clusters))
-        weights = np.zeros((resamples, data.clusters))
-        np.add.at(weights, (np.repeat(np.arange(resamples), data.clusters), picks.reshape(-1)), 1)
-        start = np.repeat(point, resamples, axis=0)
-        draws = np.log(fit_gamma(data, weights, start, _DRAW_ITERATIONS, prior))
-    theta = np.log(point[0])
+        pick = rng.choice(len(SCALES), size=resamples, p=weight)
+        noise = rng.standard_normal((resamples, data.bots))
+        draws = np.empty((resamples, data.bots))
+        for k in np.unique(pick).tolist():
+            rows = pick == k
+            spread = _draw_spread(data, modes[k], precisions[k], float(SCALES[k]))
+            draws[rows] = modes[k] + noise[rows] @ np.linalg.cholesky(spread).T
     played = np.flatnonzero(data.deals > 0)
     centre_on = np.asarray(anchors, dtype=np.int64) if len(anchors) else played
-    shift = float(theta[centre_on].mean()) if len(centre_on) else 0.0
+    shift = float(mean[centre_on].mean()) if len(centre_on) else 0.0
     shifts = draws[:, centre_on].mean(axis=1, keepdims=True) if len(centre_on) else 0.0
     return StrengthFit(
-        theta=theta - shift,
+        theta=mean - shift,
         draws=draws - shifts,
         deals=data.deals,
         sets=(data.cluster_deals > 0).sum(axis=0).astype(np.int64),

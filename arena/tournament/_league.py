@@ -2,7 +2,7 @@
 
 A league plays rounds; each round is a set of tables and each table one duplicate set. The
 round is chosen from the Plackett-Luce fit of everything played before it
-(:mod:`arena.ratings` ``fit_strengths``, bootstrapped over sets), so it is a function of the
+(:mod:`arena.ratings` ``fit_strengths``, with draws of its posterior), so it is a function of the
 league's seed, the field (who is active, who is an anchor) and the records of the rounds
 before: never of timing, of ``jobs`` or of where the matches ran.
 
@@ -11,7 +11,7 @@ before: never of timing, of ``jobs`` or of where the matches ran.
 1. Entrants below ``min_sets`` duplicate sets come first, fewest sets first (a new entrant
    plays at once), then entrants starved below the exploration floor (fewer sets than
    ``floor`` times the active entrants' mean), then the rest by how unsure their rank is: the
-   share of bootstrap resamples in which the entrant's rank differs from its point rank, with
+   share of posterior draws in which the entrant's rank differs from its point rank, with
    one of the two ranks inside the top ``top`` (the ranks the stopping rule is about; without
    ``confident`` every rank counts).
 2. The first ``tables_per_round`` entrants of that order anchor one table each. An anchor's
@@ -24,7 +24,7 @@ before: never of timing, of ``jobs`` or of where the matches ran.
 so far: every entrant plays as often as every other, at tables drawn at random.
 
 Ties are broken by a generator derived from the league seed and the round number
-(``arena.seeds``), and the bootstrap is seeded the same way, so replaying the same records
+(``arena.seeds``), and the posterior's draws are seeded the same way, so replaying the same records
 chooses the same round.
 """
 
@@ -65,7 +65,7 @@ class LeagueRules:
     confident: float | None = None  # stop when P(top ordered) reaches this ...
     top: int = 3  # ... for the best ``top`` entrants
     deals: int | None = None  # stop once this many deals are played
-    resamples: int = 200  # bootstrap resamples per round
+    resamples: int = 200  # posterior draws per round
 
     def __post_init__(self) -> None:
         least = {"players": 2, "tables_per_round": 1, "min_sets": 1, "top": 1, "deals": 1,

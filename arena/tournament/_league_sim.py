@@ -139,6 +139,7 @@ class FitBias:
     table_choice: str
     leagues: int
     deals: int  # the fixed budget of each league
+    truth: npt.NDArray[np.float64]  # per entrant: the planted strength, centred
     bias: npt.NDArray[np.float64]  # per entrant: mean of (fitted - planted), centred
     se: npt.NDArray[np.float64]  # per entrant: its standard error over the leagues
     coverage: float  # share of (league, entrant) whose interval holds the planted strength
@@ -148,14 +149,16 @@ class FitBias:
 def fit_bias(strengths: Sequence[float], table_choice: TableChoice, *, leagues: int, deals: int,
              seed: int = 0, confidence: float = 0.95, resamples: int = 200,
              luck: float = 0.0, replay: bool = False) -> FitBias:
-    """Play ``leagues`` planted leagues of one schedule for a fixed budget of ``deals`` (so
-    no stopping rule is involved), fit each one's records as ``arena ratings`` does
-    (strengths centred on every entrant, a bootstrap over sets) and compare with the planted
-    strengths: the per-entrant bias and the coverage of the ``confidence`` intervals.
+    """Play ``leagues`` planted leagues of one schedule for a fixed budget of ``deals`` (the
+    schedule is the one of ``stop: {confident: 0.95, top: 3}``, but no league stops before
+    the budget), fit each one's records as ``arena ratings`` does (strengths centred on every
+    entrant, intervals from the posterior's draws) and compare with the planted strengths:
+    the per-entrant bias and the coverage of the ``confidence`` intervals.
     ``luck=0`` makes Plackett-Luce the true model, so the planted numbers are what the fit
     estimates (with the cards' luck the fitted scale is compressed under any schedule).
-    ``replay``: fit instead the same tables played again with fresh results, a fixed design
-    as unequal as the schedule's, whose tables no longer depend on the results fitted."""
+    ``replay``: fit instead the same tables played again with fresh results: a design as
+    unequal as the schedule's, chosen from results that the fit does not see (so, unlike the
+    league's own, not ignorable: docs/ratings.md)."""
     truth = np.asarray(strengths, dtype=np.float64) - float(np.mean(strengths))
     errors, held, widths = [], [], []
     for run in range(leagues):
@@ -164,8 +167,8 @@ def fit_bias(strengths: Sequence[float], table_choice: TableChoice, *, leagues: 
         league = PlantedLeague(list(strengths), rules, seed=derive(seed, "bias", run),
                                luck=luck)
         tables: list[Table] = []
-        while (assessment := league.assess()).stop is None:
-            chosen = league.play_round(assessment)
+        while league.deals < deals:
+            chosen = league.play_round(league.assess())
             if not chosen:
                 break
             tables += chosen
@@ -181,7 +184,7 @@ def fit_bias(strengths: Sequence[float], table_choice: TableChoice, *, leagues: 
         widths.append(high - low)
     err = np.asarray(errors)
     return FitBias(table_choice=table_choice + (" replayed" if replay else ""),
-                   leagues=leagues, deals=deals,
+                   leagues=leagues, deals=deals, truth=truth,
                    bias=err.mean(axis=0), se=err.std(axis=0, ddof=1) / np.sqrt(leagues),
                    coverage=float(np.mean(held)), width=float(np.mean(widths)))
 

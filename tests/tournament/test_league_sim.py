@@ -45,17 +45,18 @@ def test_information_orders_the_top_with_fewer_deals_than_uniform() -> None:
 
 
 def test_adaptive_scheduling_keeps_the_fit_near_the_truth_but_not_the_mean_score() -> None:
-    # Fixed budget, so stopping plays no part: leagues scheduled by information and uniform
-    # ones, the same planted field, without the cards' luck (luck=0: the Plackett-Luce model
-    # is then exactly true, so its strengths are the truth to compare with; luck compresses
-    # the fitted scale under any schedule). The fit's mean error stays small under both
-    # schedules and the mean fitted strengths keep the planted order (the information
-    # schedule stretches the scale a little: benchmarks/league.py --bias, docs/ratings.md);
-    # the mean score of the strongest entrant does not, because the information schedule
-    # gives it strong opponents (this half shows the check can fail).
+    # Leagues scheduled by information and uniform ones, the same planted field, without the
+    # cards' luck (luck=0: the Plackett-Luce model is then exactly true, so its strengths are
+    # the truth to compare with; luck compresses the fitted scale under any schedule). The
+    # fit's mean error stays small under both schedules, the mean fitted strengths keep the
+    # planted order, and the information schedule does not stretch the scale (maximum
+    # likelihood with a bootstrap over sets did: slope 1.08 here, benchmarks/league.py
+    # --bias, docs/ratings.md); the mean score of the strongest entrant does not stay near
+    # the truth, because the information schedule gives it strong opponents (this half shows
+    # the check can fail).
     runs = 24
-    errors = {"information": [], "uniform": []}
-    scores = {"information": [], "uniform": []}
+    errors: dict[str, list[np.ndarray]] = {"information": [], "uniform": []}
+    scores: dict[str, list[np.ndarray]] = {"information": [], "uniform": []}
     truth = np.asarray(FIELD) - np.mean(FIELD)
     for seed in range(runs):
         for choice in errors:
@@ -71,6 +72,8 @@ def test_adaptive_scheduling_keeps_the_fit_near_the_truth_but_not_the_mean_score
         assert np.all(np.abs(err.mean(axis=0)) < 4 * se + 0.05), (choice, err.mean(axis=0), se)
         fitted = truth + err.mean(axis=0)
         assert list(np.argsort(-fitted)) == true_order(FIELD), (choice, fitted)
+        scale = float(np.polyfit(truth, fitted, 1)[0])  # 1: neither stretched nor compressed
+        assert 0.9 < scale < 1.04, (choice, scale)
     best = true_order(FIELD)[0]
     gap = (np.mean([s[best] for s in scores["uniform"]])
            - np.mean([s[best] for s in scores["information"]]))
@@ -78,19 +81,21 @@ def test_adaptive_scheduling_keeps_the_fit_near_the_truth_but_not_the_mean_score
 
 
 def test_the_floor_keeps_every_entrant_in_play() -> None:
-    # Anchoring on the unsure ranks alone would leave the clearly weak entrants at min_sets for
-    # ever; the floor keeps each at a quarter of the mean at least (one round of slack).
+    # Anchoring on the unsure ranks alone would leave the clearly weak entrants near min_sets
+    # for ever; the floor keeps each at a quarter of the mean at least (one round of slack).
     def sets_after(floor: float) -> list[int]:
-        # a rule that stops only when all 20 resamples agree on the top 2, or at 640 deals
+        # a rule that stops only when all 100 draws agree on the top 2, or at 640 deals
         rules = LeagueRules(confident=0.9999, top=2, min_sets=2, floor=floor, deals=640,
-                            tables_per_round=2, resamples=20)
+                            tables_per_round=2, resamples=100)
         league = PlantedLeague(list(FIELD), rules, seed=5)
         return [int(s) for s in league.run().fit.sets]
 
     kept = sets_after(0.25)
     assert min(kept) >= 0.25 * statistics.mean(kept) - 2 and min(kept) > 2, kept
     starved = sets_after(0.0)
-    assert min(starved) == 2, starved  # the weak never play beyond min_sets
+    # without the floor the weak play only as far as their posterior leaves them a chance
+    # of the top 2: a handful of sets, below what the floor keeps
+    assert min(starved) < 0.25 * statistics.mean(starved) - 2, starved
 
 
 def test_a_replayed_league_plays_the_same_tables_with_other_results() -> None:

@@ -126,7 +126,7 @@ class LeagueFormat(BaseModel):
         default=0.25, ge=0, lt=1,
         description="No active entrant falls below this share of the mean number of sets.",
     )
-    resamples: int = Field(default=200, ge=10, description="Bootstrap resamples per round.")
+    resamples: int = Field(default=200, ge=10, description="Posterior draws per round.")
     stop: LeagueStop | None = Field(
         default=None,
         description="{deals: N}, {confident: p, top: K}, or none: run until stopped.",
