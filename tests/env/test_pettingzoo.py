@@ -86,3 +86,31 @@ def test_bad_rules_options_say_what_is_wrong() -> None:
         president_v0.env(preset="runs", jokerz=1)
     with pytest.raises(ValueError, match="2 to 8 players"):
         president_v0.env(players=9)
+
+
+def test_kept_observations_stay_as_they_were_given() -> None:
+    # Learners keep observations (replay buffers): no later step may write into an array
+    # the environment handed out, and each is the encoding of the seat's view at its step.
+    env = president_v0.raw_env(preset="daifugo", players=4, jokers=2, rounds=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    coder = env.encoding
+    kept: list[tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]] = []
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        view = env.table.match.view(seat)
+        assert np.array_equal(observation["observation"], coder.observe(view))
+        assert np.array_equal(observation["action_mask"],
+                              coder.action_mask(env.table.match.deal.legal_moves()))
+        kept.append((observation, observation["observation"].copy(),
+                     observation["action_mask"].copy()))
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    assert len(kept) > 50
+    for observation, flags, mask in kept:
+        assert np.array_equal(observation["observation"], flags)
+        assert np.array_equal(observation["action_mask"], mask)
