@@ -177,6 +177,16 @@ class Encoding:
         self._o_revolution = at["revolution"]
         self._o_counts = at["counts"]
         self._o_places = at["places"]
+        # The fields from pile_owner to places lie one after the other: _flags builds them as
+        # one small integer counted from pile_owner's offset (its operations are on a few
+        # machine words, not on the whole observation), shifted into place once.
+        base = self._o_owner
+        self._r_to_move = at["to_move"] - base
+        self._r_passed = at["passed"] - base
+        self._r_sat_out = at["sat_out"] - base
+        self._r_lock = at["lock"] - base
+        self._r_revolution = at["revolution"] - base
+        self._r_places = at["places"] - base
         self._o_roles = at["roles"]
         self._o_gave = at["gave"]
         self._o_received = at["received"]
@@ -191,7 +201,8 @@ class Encoding:
         self._held = [((1 << j) - 1) << _NATURALS for j in range(jokers + 1)]
         # Per observer: (seat, its count's flag for every count a hand may have) per seat.
         width, most = self._most + 1, self._most
-        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] + k * width + min(c, most))
+        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] - base + k * width
+                                                     + min(c, most))
                                               for c in range(self._cards + 1)])
                             for k in range(p)] for seat in range(p)]
         self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
@@ -278,6 +289,7 @@ class Encoding:
         masks, jokers, held_flags = played.masks, played.jokers, self._held
         for s, shift in self._played_at[seat]:
             bits |= (masks[s] | held_flags[jokers[s]]) << shift
+        small = 0  # the fields from pile_owner to places, counted from pile_owner
         pile = view.pile
         if pile is not None:
             pile_bits = self._pile_bits.get(pile.key)
@@ -295,31 +307,32 @@ class Encoding:
             if owner < 0:  # a view whose plays do not hold the pile: read the trick
                 owner = next((s for s, move in reversed(view.trick) if move.size), -1)
             if owner >= 0:
-                bits |= 1 << (self._o_owner + (owner - seat) % p)
+                small = 1 << ((owner - seat) % p)
         if view.to_move is not None:
-            bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
+            small |= 1 << (self._r_to_move + (view.to_move - seat) % p)
         passed = view.passed_bits
         if passed:
-            bits |= rotate[passed] << self._o_passed
+            small |= rotate[passed] << self._r_passed
         sat_out = view.sat_out_bits
         if sat_out:
-            bits |= rotate[sat_out] << self._o_sat_out
+            small |= rotate[sat_out] << self._r_sat_out
         if self.rules.suit_lock and view.trick:
             lock = view.lock
             for suit, letter in enumerate("CDHS"):
                 if letter in lock:
-                    bits |= 1 << (self._o_lock + suit)
+                    small |= 1 << (self._r_lock + suit)
         if view.revolution:
-            bits |= 1 << self._o_revolution
+            small |= 1 << self._r_revolution
         counts = view.counts
         for s, flags in self._counts_at[seat]:
-            bits |= flags[counts[s]]
+            small |= flags[counts[s]]
         places = view.places
         if places[0] is not None or places[-1] is not None:  # a place is taken
-            offset = self._o_places
+            offset = self._r_places
             for place, done in enumerate(places):
                 if done is not None:
-                    bits |= 1 << (offset + ((done - seat) % p) * p + place)
+                    small |= 1 << (offset + ((done - seat) % p) * p + place)
+        bits |= small << self._o_owner
         fixed = played.fixed[seat]
         if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
             key = (view.roles, seat)
