@@ -119,7 +119,6 @@ class Encoding:
                        key=lambda m: (_KIND_ORDER[m.kind], m.key))
         self.actions: tuple[Move, ...] = tuple(moves)
         self._index: dict[int, int] = {m.key: i for i, m in enumerate(moves)}
-        self._bit: dict[int, int] = {m.key: 1 << i for i, m in enumerate(moves)}
         jokers = rules.jokers
         self._jokers = jokers
         self._cards = _NATURALS + jokers
@@ -159,8 +158,6 @@ class Encoding:
         self.segments: tuple[Segment, ...] = tuple(segments)
         self.observation_size = offset
         self._bytes = (offset + 7) // 8
-        self._mask_bytes = (len(moves) + 7) // 8
-        self._both_bytes = (offset + len(moves) + 7) // 8
         self._rules_seen = rules
         at = {s.name: s.offset for s in segments}
         self._at = at
@@ -229,20 +226,23 @@ class Encoding:
         except KeyError:
             raise ValueError(f"the move {move} is not an action under these rules") from None
 
-    def move(self, action: int) -> Move:
-        """The move of ``action``; ``ValueError`` naming it when it is not an action."""
-        if (action.__class__ is int or isinstance(action, np.integer)) and (
-                0 <= action < len(self.actions)):
-            return self.actions[action]
+    def move(self, action: object) -> Move:
+        """The move of ``action`` (an int or a numpy integer); ``ValueError`` naming it when
+        it is not an action."""
+        index = int(action) if isinstance(action, np.integer) else action
+        if type(index) is int and 0 <= index < len(self.actions):
+            return self.actions[index]
         raise ValueError(f"action {action!r} is not in 0 .. {len(self.actions) - 1}")
 
     def action_mask(self, moves: Iterable[Move]) -> Observation:
         """The legal-action mask of ``moves`` (a view's legal moves): 1 for each of them."""
-        bits = 0
-        table = self._bit
+        # One byte per action, set where a move's action is: a new buffer each call, which
+        # the array owns (the caller may keep it).
+        flags = bytearray(len(self.actions))
+        index = self._index
         for move in moves:
-            bits |= table[move.key]
-        return _unpack(bits, self._mask_bytes, len(self.actions))
+            flags[index[move.key]] = 1
+        return _frombuffer(flags, _INT8)
 
     # ------------------------------------------------------------------ observations
 
@@ -258,18 +258,12 @@ class Encoding:
                           played: PlayedCards | None = None,
                           plays: Sequence[tuple[int, Move]] | None = None,
                           ) -> tuple[Observation, Observation]:
-        """``(observe(view, played), action_mask(moves))``, made together (the environments'
-        fast path: two views of one array). ``plays``, when given, is the plays of the view's
-        deal as the caller holds them (:attr:`arena.game.Deal.moves`), read instead of the
-        view's :attr:`~arena.game.View.plays`, which copies them all at every step."""
-        size = self.observation_size
-        bits = 0
-        table = self._bit
-        for move in moves:
-            bits |= table[move.key]
-        both = _unpack(self._flags(view, played, plays) | (bits << size), self._both_bytes,
-                       size + len(self.actions))
-        return both[:size], both[size:]
+        """``(observe(view, played), action_mask(moves))``, the environments' step.
+        ``plays``, when given, is the plays of the view's deal as the caller holds them
+        (:attr:`arena.game.Deal.moves`), read instead of the view's
+        :attr:`~arena.game.View.plays`, which copies them all at every step."""
+        return (_unpack(self._flags(view, played, plays), self._bytes, self.observation_size),
+                self.action_mask(moves))
 
     def _flags(self, view: View, played: PlayedCards | None,
                plays: Sequence[tuple[int, Move]] | None = None) -> int:

@@ -114,3 +114,18 @@ def test_kept_observations_stay_as_they_were_given() -> None:
     for observation, flags, mask in kept:
         assert np.array_equal(observation["observation"], flags)
         assert np.array_equal(observation["action_mask"], mask)
+
+
+def test_numpy_integer_actions_play_as_ints() -> None:
+    # Spaces sample numpy integers, and learners index numpy arrays: both engines take them.
+    plain, numpy_env = (president_v0.raw_env(preset="runs", players=4) for _ in range(2))
+    plain.reset(seed=9)
+    numpy_env.reset(seed=9)
+    assert numpy_env.encoding.move(np.int64(0)) == numpy_env.encoding.move(0)
+    for _ in range(40):
+        legal = np.flatnonzero(plain.observe(plain.agent_selection)["action_mask"])
+        plain.step(int(legal[-1]))
+        numpy_env.step(legal[-1])  # a numpy.int64
+        assert numpy_env.infos[numpy_env.agent_selection] == {}
+    assert numpy_env.table.match.deal.moves == plain.table.match.deal.moves
+    assert not numpy_env.table.faults
