@@ -1,9 +1,13 @@
 """Learning-environment speed: decisions per second with random legal actions.
 
-Four loops, measured in turns in the same run (each several times; the median is printed):
+Five loops, measured in turns in the same run (each several times; the median is printed):
 
 - ``arena.game``: bare random playouts of whole matches (``Match``, exchanges included): the
   floor every environment stands on;
+- ``arena.game`` + observation: the same playouts, each decision also encoded as the
+  environments encode it (``Encoding.observe_with_mask`` of the seat's view and legal moves)
+  and its action drawn from the mask as below: what the encoding adds to a decision, without
+  an environment's API around it;
 - PettingZoo: ``arena.env.president_v0.env()``, the ``agent_iter`` / ``last`` / ``step``
   loop, each agent picking a random action of its ``action_mask``;
 - Gymnasium: ``gymnasium.make("arena/President-v0", opponents=["random"] * 3)``, the learner
@@ -51,6 +55,33 @@ def bare(seconds: float, seed: int = 1) -> float:
                 continue
             moves = match.deal.legal_moves()
             match.play(moves[rng.randrange(len(moves))])
+            decisions += 1
+    return decisions / (time.process_time() - start)
+
+
+def observed(seconds: float, seed: int = 1) -> float:
+    """Decisions per second of bare matches, each decision observed as an environment does."""
+    from arena.env import PlayedCards, encoding
+
+    rng = random.Random(seed)
+    coder = encoding(RULES, PLAYERS)
+    decisions = 0
+    start = time.process_time()
+    end = start + seconds
+    while time.process_time() < end:
+        match = Match(RULES, PLAYERS, rng.getrandbits(63))
+        played = PlayedCards(PLAYERS)
+        while not match.finished:
+            decision = match.pending
+            assert decision is not None
+            if decision.kind == "exchange":
+                match.give(lowest_cards(match.deal.hand(decision.seat), decision.count))
+                continue
+            deal = match.deal
+            _, mask = coder.observe_with_mask(match.view(decision.seat), deal.legal_moves(),
+                                              played, deal.moves)
+            legal = mask.nonzero()[0]  # the legal actions
+            match.play(coder.actions[int(legal[rng.randrange(len(legal))])])
             decisions += 1
     return decisions / (time.process_time() - start)
 
@@ -127,11 +158,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--rounds", type=int, default=5, help="measurements per row")
     args = parser.parse_args()
-    rows: dict[str, list[float]] = {"arena.game": [], "pettingzoo": [], "gymnasium steps": [],
+    rows: dict[str, list[float]] = {"arena.game": [], "arena.game + observation": [],
+                                    "pettingzoo": [], "gymnasium steps": [],
                                     "gymnasium decisions": [], "rlcard doudizhu": []}
     loops: list[tuple[str, Callable[[float], object]]] = [
-        ("arena.game", bare), ("pettingzoo", pettingzoo), ("gymnasium", gymnasium_steps),
-        ("rlcard doudizhu", rlcard_doudizhu)]
+        ("arena.game", bare), ("arena.game + observation", observed), ("pettingzoo", pettingzoo),
+        ("gymnasium", gymnasium_steps), ("rlcard doudizhu", rlcard_doudizhu)]
     have_rlcard = True
     print(f"engine: {engine()}")
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
@@ -155,8 +187,13 @@ def main() -> None:
     median = {name: statistics.median(values) for name, values in rows.items() if values}
     for name, value in median.items():
         low, high = min(rows[name]), max(rows[name])
-        print(f"  {name:<20} {value:>10,.0f} /s   (range {low:,.0f} .. {high:,.0f})")
+        print(f"  {name:<24} {value:>10,.0f} /s   (range {low:,.0f} .. {high:,.0f})")
     floor = median["arena.game"]
+    # Where a PettingZoo step's time goes: microseconds per decision of the three loops that
+    # add one layer each (the differences are the layers', within the runs' spread).
+    print("microseconds per decision: " + ", ".join(
+        f"{name} {1e6 / median[name]:.2f}"
+        for name in ("arena.game", "arena.game + observation", "pettingzoo")))
     print(f"pettingzoo / arena.game:             {median['pettingzoo'] / floor:.2f}")
     print(f"gymnasium decisions / arena.game:    {median['gymnasium decisions'] / floor:.2f}")
     if "rlcard doudizhu" in median:

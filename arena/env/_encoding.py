@@ -119,7 +119,6 @@ class Encoding:
                        key=lambda m: (_KIND_ORDER[m.kind], m.key))
         self.actions: tuple[Move, ...] = tuple(moves)
         self._index: dict[int, int] = {m.key: i for i, m in enumerate(moves)}
-        self._bit: dict[int, int] = {m.key: 1 << i for i, m in enumerate(moves)}
         jokers = rules.jokers
         self._jokers = jokers
         self._cards = _NATURALS + jokers
@@ -159,8 +158,6 @@ class Encoding:
         self.segments: tuple[Segment, ...] = tuple(segments)
         self.observation_size = offset
         self._bytes = (offset + 7) // 8
-        self._mask_bytes = (len(moves) + 7) // 8
-        self._both_bytes = (offset + len(moves) + 7) // 8
         self._rules_seen = rules
         at = {s.name: s.offset for s in segments}
         self._at = at
@@ -177,6 +174,16 @@ class Encoding:
         self._o_revolution = at["revolution"]
         self._o_counts = at["counts"]
         self._o_places = at["places"]
+        # The fields from pile_owner to places lie one after the other: _flags builds them as
+        # one small integer counted from pile_owner's offset (its operations are on a few
+        # machine words, not on the whole observation), shifted into place once.
+        base = self._o_owner
+        self._r_to_move = at["to_move"] - base
+        self._r_passed = at["passed"] - base
+        self._r_sat_out = at["sat_out"] - base
+        self._r_lock = at["lock"] - base
+        self._r_revolution = at["revolution"] - base
+        self._r_places = at["places"] - base
         self._o_roles = at["roles"]
         self._o_gave = at["gave"]
         self._o_received = at["received"]
@@ -191,7 +198,8 @@ class Encoding:
         self._held = [((1 << j) - 1) << _NATURALS for j in range(jokers + 1)]
         # Per observer: (seat, its count's flag for every count a hand may have) per seat.
         width, most = self._most + 1, self._most
-        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] + k * width + min(c, most))
+        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] - base + k * width
+                                                     + min(c, most))
                                               for c in range(self._cards + 1)])
                             for k in range(p)] for seat in range(p)]
         self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
@@ -218,20 +226,23 @@ class Encoding:
         except KeyError:
             raise ValueError(f"the move {move} is not an action under these rules") from None
 
-    def move(self, action: int) -> Move:
-        """The move of ``action``; ``ValueError`` naming it when it is not an action."""
-        if (action.__class__ is int or isinstance(action, np.integer)) and (
-                0 <= action < len(self.actions)):
-            return self.actions[action]
+    def move(self, action: object) -> Move:
+        """The move of ``action`` (an int or a numpy integer); ``ValueError`` naming it when
+        it is not an action."""
+        index = int(action) if isinstance(action, np.integer) else action
+        if type(index) is int and 0 <= index < len(self.actions):
+            return self.actions[index]
         raise ValueError(f"action {action!r} is not in 0 .. {len(self.actions) - 1}")
 
     def action_mask(self, moves: Iterable[Move]) -> Observation:
         """The legal-action mask of ``moves`` (a view's legal moves): 1 for each of them."""
-        bits = 0
-        table = self._bit
+        # One byte per action, set where a move's action is: a new buffer each call, which
+        # the array owns (the caller may keep it).
+        flags = bytearray(len(self.actions))
+        index = self._index
         for move in moves:
-            bits |= table[move.key]
-        return _unpack(bits, self._mask_bytes, len(self.actions))
+            flags[index[move.key]] = 1
+        return _frombuffer(flags, _INT8)
 
     # ------------------------------------------------------------------ observations
 
@@ -247,18 +258,12 @@ class Encoding:
                           played: PlayedCards | None = None,
                           plays: Sequence[tuple[int, Move]] | None = None,
                           ) -> tuple[Observation, Observation]:
-        """``(observe(view, played), action_mask(moves))``, made together (the environments'
-        fast path: two views of one array). ``plays``, when given, is the plays of the view's
-        deal as the caller holds them (:attr:`arena.game.Deal.moves`), read instead of the
-        view's :attr:`~arena.game.View.plays`, which copies them all at every step."""
-        size = self.observation_size
-        bits = 0
-        table = self._bit
-        for move in moves:
-            bits |= table[move.key]
-        both = _unpack(self._flags(view, played, plays) | (bits << size), self._both_bytes,
-                       size + len(self.actions))
-        return both[:size], both[size:]
+        """``(observe(view, played), action_mask(moves))``, the environments' step.
+        ``plays``, when given, is the plays of the view's deal as the caller holds them
+        (:attr:`arena.game.Deal.moves`), read instead of the view's
+        :attr:`~arena.game.View.plays`, which copies them all at every step."""
+        return (_unpack(self._flags(view, played, plays), self._bytes, self.observation_size),
+                self.action_mask(moves))
 
     def _flags(self, view: View, played: PlayedCards | None,
                plays: Sequence[tuple[int, Move]] | None = None) -> int:
@@ -278,6 +283,7 @@ class Encoding:
         masks, jokers, held_flags = played.masks, played.jokers, self._held
         for s, shift in self._played_at[seat]:
             bits |= (masks[s] | held_flags[jokers[s]]) << shift
+        small = 0  # the fields from pile_owner to places, counted from pile_owner
         pile = view.pile
         if pile is not None:
             pile_bits = self._pile_bits.get(pile.key)
@@ -295,31 +301,32 @@ class Encoding:
             if owner < 0:  # a view whose plays do not hold the pile: read the trick
                 owner = next((s for s, move in reversed(view.trick) if move.size), -1)
             if owner >= 0:
-                bits |= 1 << (self._o_owner + (owner - seat) % p)
+                small = 1 << ((owner - seat) % p)
         if view.to_move is not None:
-            bits |= 1 << (self._o_to_move + (view.to_move - seat) % p)
+            small |= 1 << (self._r_to_move + (view.to_move - seat) % p)
         passed = view.passed_bits
         if passed:
-            bits |= rotate[passed] << self._o_passed
+            small |= rotate[passed] << self._r_passed
         sat_out = view.sat_out_bits
         if sat_out:
-            bits |= rotate[sat_out] << self._o_sat_out
+            small |= rotate[sat_out] << self._r_sat_out
         if self.rules.suit_lock and view.trick:
             lock = view.lock
             for suit, letter in enumerate("CDHS"):
                 if letter in lock:
-                    bits |= 1 << (self._o_lock + suit)
+                    small |= 1 << (self._r_lock + suit)
         if view.revolution:
-            bits |= 1 << self._o_revolution
+            small |= 1 << self._r_revolution
         counts = view.counts
         for s, flags in self._counts_at[seat]:
-            bits |= flags[counts[s]]
+            small |= flags[counts[s]]
         places = view.places
         if places[0] is not None or places[-1] is not None:  # a place is taken
-            offset = self._o_places
+            offset = self._r_places
             for place, done in enumerate(places):
                 if done is not None:
-                    bits |= 1 << (offset + ((done - seat) % p) * p + place)
+                    small |= 1 << (offset + ((done - seat) % p) * p + place)
+        bits |= small << self._o_owner
         fixed = played.fixed[seat]
         if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
             key = (view.roles, seat)

@@ -109,15 +109,16 @@ class Table:
         index = self.encoding.index
         return sorted(index(move) for move in self.match.deal.legal_moves())
 
-    def step(self, action: int) -> int:
-        """Play ``action`` for the seat to move; return the seat that moved.
+    def step(self, action: object) -> int:
+        """Play ``action`` (an int or a numpy integer, as spaces sample them) for the seat to
+        move; return the seat that moved.
 
         An action that is no action is a ``malformed`` fault and an illegal one an
         ``illegal`` fault, applied as the rules' ``on_fault`` says (the referee's judgement);
         :attr:`faults` lists them.
         """
         actions = self.encoding.actions
-        if not (action.__class__ is int and 0 <= action < len(actions)):
+        if type(action) is not int or not 0 <= action < len(actions):
             try:
                 move = self.encoding.move(action)
             except ValueError as error:

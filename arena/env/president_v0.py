@@ -57,7 +57,14 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._seat: dict[str, int] | None = None  # set by reset
-        self._rewarded = False
+        # The bookkeeping of a step is done when something changes, not at every step:
+        # _paid is true while the rewards of a finished deal stand (cleared at the next step)
+        # and some agent's cumulative reward has not been collected yet by its own step;
+        # _informed holds the agents whose info says a fault; _over, the match is over (all
+        # agents are terminated at once, so one flag stands for the terminations dict).
+        self._paid = False
+        self._informed: list[str] = []
+        self._over = True
         size, actions = self.encoding.observation_size, self.encoding.action_size
         self.observation_spaces = {
             agent: spaces.Dict({
@@ -91,7 +98,9 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._seat = self._seats
-        self._rewarded = False
+        self._paid = False
+        self._informed = []
+        self._over = self.table.to_move is None
         self._select()
 
     def _select(self) -> None:
@@ -105,41 +114,65 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         observation, mask = self.table.observe_with_mask(self._seat[agent])
         return {"observation": observation, "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        if self._seat is None:
-            raise RuntimeError("call reset() before step()")
+    def last(self, observe: bool = True) -> tuple[dict[str, Any] | None, float, bool, bool,
+                                                  dict[str, Any]]:
+        """PettingZoo's ``last``: the observation (made now, when asked), cumulative reward,
+        termination, truncation and info of the agent to act."""
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def step(self, action: int | None) -> None:
+        if self._over:
+            if self._seat is None:
+                raise RuntimeError("call reset() before step()")
             self._was_dead_step(action)
             return
+        agent = self.agent_selection
         table = self.table
+        if self._paid or self._informed:  # what the last steps said is said: clear it
+            self._clear(agent)
         faults = len(table.faults)
         table.step(action if action is not None else -1)
-        rewards = self.rewards
-        if self._rewarded:  # the last step ended a deal: its rewards are paid
-            for name in rewards:
-                rewards[name] = 0.0
-            self._rewarded = False
-        self._cumulative_rewards[agent] = 0.0
-        if table.deal_ended:
-            cumulative = self._cumulative_rewards
-            for seat, points in enumerate(table.points):
-                name = self.possible_agents[seat]
-                rewards[name] = float(points)
-                cumulative[name] += float(points)
-            self._rewarded = True
-        if len(table.faults) > faults:
-            self.infos[agent] = {"fault": table.faults[-1][1:]}
-        elif self.infos[agent]:
-            self.infos[agent] = {}
+        if table.deal_ended or len(table.faults) > faults:
+            self._account(agent, faults)
         to_move = table.to_move
         if to_move is None:
             for name in self.agents:
                 self.terminations[name] = True
+            self._over = True
         else:
             self.agent_selection = self.possible_agents[to_move]
         if self.render_mode == "human":
             self.render()
+
+    def _clear(self, agent: str) -> None:
+        # PettingZoo's rewards last one step, an agent's cumulative reward until it acts.
+        if self._paid:
+            rewards = self.rewards
+            for name in rewards:
+                rewards[name] = 0.0
+            cumulative = self._cumulative_rewards
+            cumulative[agent] = 0.0
+            self._paid = any(cumulative.values())
+        for name in self._informed:
+            if name == agent:
+                self.infos[name] = {}
+        self._informed = [name for name in self._informed if name != agent]
+
+    def _account(self, agent: str, faults: int) -> None:
+        # A step that ended a deal (its points are the agents' rewards) or was a fault.
+        table = self.table
+        if table.deal_ended:
+            rewards, cumulative = self.rewards, self._cumulative_rewards
+            for seat, points in enumerate(table.points):
+                name = self.possible_agents[seat]
+                rewards[name] = float(points)
+                cumulative[name] += float(points)
+            self._paid = True
+        if len(table.faults) > faults:
+            self.infos[agent] = {"fault": table.faults[-1][1:]}
+            self._informed.append(agent)
 
     def render(self) -> str | None:
         """The table as text: every seat's card count, the pile, and the seat to move's hand."""

@@ -86,3 +86,46 @@ def test_bad_rules_options_say_what_is_wrong() -> None:
         president_v0.env(preset="runs", jokerz=1)
     with pytest.raises(ValueError, match="2 to 8 players"):
         president_v0.env(players=9)
+
+
+def test_kept_observations_stay_as_they_were_given() -> None:
+    # Learners keep observations (replay buffers): no later step may write into an array
+    # the environment handed out, and each is the encoding of the seat's view at its step.
+    env = president_v0.raw_env(preset="daifugo", players=4, jokers=2, rounds=2)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    coder = env.encoding
+    kept: list[tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]] = []
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        view = env.table.match.view(seat)
+        assert np.array_equal(observation["observation"], coder.observe(view))
+        assert np.array_equal(observation["action_mask"],
+                              coder.action_mask(env.table.match.deal.legal_moves()))
+        kept.append((observation, observation["observation"].copy(),
+                     observation["action_mask"].copy()))
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(rng.choice(legal)))
+    assert len(kept) > 50
+    for observation, flags, mask in kept:
+        assert np.array_equal(observation["observation"], flags)
+        assert np.array_equal(observation["action_mask"], mask)
+
+
+def test_numpy_integer_actions_play_as_ints() -> None:
+    # Spaces sample numpy integers, and learners index numpy arrays: both engines take them.
+    plain, numpy_env = (president_v0.raw_env(preset="runs", players=4) for _ in range(2))
+    plain.reset(seed=9)
+    numpy_env.reset(seed=9)
+    assert numpy_env.encoding.move(np.int64(0)) == numpy_env.encoding.move(0)
+    for _ in range(40):
+        legal = np.flatnonzero(plain.observe(plain.agent_selection)["action_mask"])
+        plain.step(int(legal[-1]))
+        numpy_env.step(legal[-1])  # a numpy.int64
+        assert numpy_env.infos[numpy_env.agent_selection] == {}
+    assert numpy_env.table.match.deal.moves == plain.table.match.deal.moves
+    assert not numpy_env.table.faults
