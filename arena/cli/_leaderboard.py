@@ -108,36 +108,48 @@ def _fitted(title: str, columns: dict[str, list[str]], console: Console) -> Tabl
 
 
 def print_head_to_head(h2h: HeadToHead, console: Console) -> None:
-    """The head-to-head matrix (a list of pairs above ``_MATRIX_LIMIT`` bots)."""
+    """The head-to-head matrix; a list of pairs above ``_MATRIX_LIMIT`` bots, or when the
+    matrix is wider than the console (its labels and counts would be cut to ``gre…``)."""
     if len(h2h.labels) < 2:
         return
     if len(h2h.labels) <= _MATRIX_LIMIT:
-        grid = Table(
-            title="head to head: share of shared deals the row bot finished ahead (deals)",
-            header_style="bold",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-        )
-        grid.add_column("")
-        for label in h2h.labels:
-            grid.add_column(label, justify="right")
-        for i, row_label in enumerate(h2h.labels):
-            cells = []
-            for j in range(len(h2h.labels)):
-                won, lost = h2h.ahead[i][j], h2h.ahead[j][i]
-                cells.append("" if i == j or won + lost == 0
-                             else f"{won / (won + lost):.0%} ({won + lost})")
-            grid.add_row(row_label, *cells)
-        console.print(grid)
-        return
+        grid = _matrix(h2h)
+        unbounded = console.options.update_width(10_000)
+        if console.measure(grid, options=unbounded).maximum <= console.width:
+            console.print(grid)
+            return
+    rows = [(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
+             f"{pair.a_rate:.1%}") for pair in h2h.pairs()]
     pairs = Table(title="head to head (pairs that shared a table)", header_style="bold",
                   title_justify="left", box=box.SIMPLE_HEAD)
-    for name in ("bot", "opponent", "ahead", "behind", "shared", "rate"):
-        pairs.add_column(name, justify="left" if name in ("bot", "opponent") else "right")
-    for pair in h2h.pairs():
-        pairs.add_row(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
-                      f"{pair.a_rate:.1%}")
+    for k, name in enumerate(("bot", "opponent", "ahead", "behind", "shared", "rate")):
+        if k < 2:  # labels fold where space is short, numbers never do
+            pairs.add_column(name, overflow="fold")
+        else:
+            pairs.add_column(name, justify="right", min_width=max(len(r[k]) for r in rows))
+    for row in rows:
+        pairs.add_row(*row)
     console.print(pairs)
+
+
+def _matrix(h2h: HeadToHead) -> Table:
+    grid = Table(
+        title="head to head: share of shared deals the row bot finished ahead (deals)",
+        header_style="bold",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    grid.add_column("")
+    for label in h2h.labels:
+        grid.add_column(label, justify="right")
+    for i, row_label in enumerate(h2h.labels):
+        cells = []
+        for j in range(len(h2h.labels)):
+            won, lost = h2h.ahead[i][j], h2h.ahead[j][i]
+            cells.append("" if i == j or won + lost == 0
+                         else f"{won / (won + lost):.0%} ({won + lost})")
+        grid.add_row(row_label, *cells)
+    return grid
 
 
 def print_strengths(board: StrengthBoard, console: Console, *, clusters: int) -> None:

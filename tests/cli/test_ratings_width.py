@@ -74,3 +74,17 @@ def test_a_bot_that_never_played_is_marked_with_its_first_fault(records: Path) -
     assert "dead (never played)" in row
     (note,) = [line for line in lines if line.startswith("dead never played a move: ")]
     assert "crash at start in 1/1 matches" in note and "exit code 3" in note
+
+
+def test_a_head_to_head_too_wide_for_the_terminal_is_a_list_of_whole_pairs(
+        records: Path) -> None:
+    lines = ratings(records, 60)
+    start = next(i for i, line in enumerate(lines) if line.startswith("head to head"))
+    assert lines[start].startswith("head to head (pairs that shared a table)")
+    pairs = lines[start:]
+    assert all(len(line.rstrip()) <= 60 for line in pairs)
+    assert not any("…" in line for line in pairs)  # no label cut to gre…, but folded
+    (row,) = [i for i, line in enumerate(pairs) if line.split()[:2] == ["a-rather-l", "greedy"]]
+    assert pairs[row + 1].split() == ["ong-label"]
+    wide = ratings(records, 200)
+    assert any(line.startswith("head to head: share of shared deals") for line in wide)
