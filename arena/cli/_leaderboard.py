@@ -88,17 +88,20 @@ def _score_columns(board: Leaderboard, silent: Mapping[str, str]) -> dict[str, l
     return columns
 
 
-def _fitted(title: str, columns: dict[str, list[str]], console: Console) -> Table:
-    """The table of ``columns``, the least important left out until it fits the console."""
+def _fitted(title: str, columns: dict[str, list[str]], console: Console,
+            order: Sequence[str] = _DROPPED_FIRST) -> Table:
+    """The table of ``columns``, the least important (``order``) left out until it fits the
+    console; a caption names them (the unnamed column of marks aside)."""
     dropped: list[str] = []
     table = _board_table(title, columns)
     unbounded = console.options.update_width(10_000)
-    for name in _DROPPED_FIRST:
+    for name in order:
         if console.measure(table, options=unbounded).maximum <= console.width:
             break
         if name not in columns:
             continue
-        dropped.append(name)
+        if name:
+            dropped.append(name)
         del columns[name]
         table = _board_table(title, columns)
     if dropped:
@@ -156,16 +159,19 @@ def print_strengths(board: StrengthBoard, console: Console, *, clusters: int) ->
     """A league's leaderboard from its records, as ``arena run`` shows its standings."""
     title = (f"league: Plackett-Luce strengths, {board.confidence:.0%} intervals over "
              f"{clusters} duplicate sets")
-    console.print(strengths_table([line.to_dict() for line in board.lines], title=title))
+    console.print(strengths_table([line.to_dict() for line in board.lines], title=title,
+                                  console=console))
     console.print(f"P(order of top {board.top}) {board.p_top:.2f}", highlight=False)
 
 
-def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str) -> Table:
+def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str,
+                    console: Console | None = None) -> Table:
     """A league's entrants best first by strength: rank among the active ones, strength,
     interval, sets, deals, and whether each is an anchor or retired. ``rows`` have the keys
     of ``StrengthLine`` (``LeagueStatus.ratings`` has them too, ``rank`` aside). An entrant
     without a set yet has no strength to show (the fit's prior alone places it) and comes
-    last."""
+    last. Given the ``console``, the table fits its width: the deals are left out first,
+    then the anchor and retired marks move from their column to a line under the table."""
     ordered = sorted(rows, key=lambda row: (not row["sets"], -float(row["strength"])))
     rank = 0
     columns: dict[str, list[str]] = {name: [] for name in (
@@ -182,7 +188,16 @@ def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str) -> Table:
         columns["sets"].append(str(row["sets"]))
         columns["deals"].append(str(row.get("deals", "")))
         columns[""].append(_status(row))
-    return _board_table(title, columns)
+    if console is None:
+        return _board_table(title, columns)
+    marked = list(zip(columns["bot"], columns[""], strict=True))
+    marks = [word + ": " + ", ".join(label for label, mark in marked if word in mark)
+             for word in ("anchor", "retired") if any(word in mark for _, mark in marked)]
+    table = _fitted(title, columns, console, order=("deals", ""))
+    if "" not in columns and marks:
+        table.caption = "; ".join(marks + ([str(table.caption)] if table.caption else []))
+        table.caption_justify = "left"
+    return table
 
 
 def _status(row: Mapping[str, Any]) -> str:

@@ -267,7 +267,8 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
         from arena.cli._leaderboard import strengths_table
 
         console.print(strengths_table(result.league["ratings"], title=(
-            f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals")))
+            f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals"),
+            console=console))
         console.print(LeagueStatus(**result.league).line(), soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
 
