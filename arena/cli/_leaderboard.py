@@ -88,6 +88,16 @@ def _score_columns(board: Leaderboard, silent: Mapping[str, str]) -> dict[str, l
     return columns
 
 
+def fitted_table(title: str, columns: dict[str, list[str]], console: Console | None,
+                 order: Sequence[str]) -> Table:
+    """A table of ``columns`` (name: cells) in the leaderboards' style: labels fold, numbers
+    stay whole; given a ``console``, the columns of ``order`` are left out, first to last,
+    until it fits, and a caption names them."""
+    if console is None:
+        return _board_table(title, columns)
+    return _fitted(title, columns, console, order)
+
+
 def _fitted(title: str, columns: dict[str, list[str]], console: Console,
             order: Sequence[str] = _DROPPED_FIRST) -> Table:
     """The table of ``columns``, the least important (``order``) left out until it fits the
