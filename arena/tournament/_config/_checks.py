@@ -371,16 +371,11 @@ def _bot_issues(
 ) -> Problems:
     """Unknown bot names, params a bot refuses, programs not found: ``(index, name, command,
     params)`` per entrant."""
-    from arena.plugins import registry
-
     issues: Problems = []
     for i, name, command, params in bots:
         problem = bot_problem(name, command, params)
         if problem is None:
             continue
         key, message = problem
-        if key == "name" and name is not None and name not in registry():
-            near = did_you_mean(name, registry().names()).strip()
-            message += f"; {near[1:-1]}" if near else ""
         issues.append((("bots", i, key), message))
     return issues
