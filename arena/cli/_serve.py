@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,7 +85,8 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
 def listen_error(host: str, port: int, exc: OSError) -> Exception:
     """The one-line error of a socket that cannot listen (a port in use, no such address),
     or ``exc`` itself for any other OSError."""
-    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES) or isinstance(
+            exc, socket.gaierror):  # a host name that does not resolve
         return InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     return exc
 
