@@ -131,6 +131,15 @@ def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: 
     if not 2 <= people + len(names) <= 8:
         raise InputError(f"a table has 2 to 8 seats, got {people} people and "
                          f"{len(names)} bots")
+    from arena.game import Rules
+    from arena.plugins import registry
+
+    try:  # before the server listens: a mistake is told alone, no URL printed above it
+        Rules.preset(preset, **({} if rounds is None else {"rounds": rounds}))
+        for name in names:
+            registry().get(name)
+    except (LookupError, ValueError) as exc:
+        raise InputError(str(exc).strip("'\"")) from None
     return TableRequest.of(preset=preset, bots=names, people=people, rounds=rounds,
                            seat_ms=seat_ms)
 
