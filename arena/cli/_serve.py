@@ -139,7 +139,7 @@ def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: 
         for name in names:
             registry().get(name)
     except (LookupError, ValueError) as exc:
-        raise InputError(str(exc).strip("'\"")) from None
+        raise InputError(str(exc)) from None
     return TableRequest.of(preset=preset, bots=names, people=people, rounds=rounds,
                            seat_ms=seat_ms)
 
