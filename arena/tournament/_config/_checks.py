@@ -285,6 +285,9 @@ def _league_issues(config: TournamentConfig) -> Problems:
                            "versions (LABEL@2); choose another label"))
     stop = config.format.stop
     active = sum(not bot.retired for bot in config.bots)
+    if active < config.players:  # no table could be seated: the league would play nothing
+        issues.append((("bots",), f"{active} active entrants cannot fill a table of "
+                       f"{config.players}: a league needs at least {config.players}"))
     if stop is not None and stop.confident is not None and (stop.top or 3) >= active:
         issues.append((("format", "stop", "top"), f"must be below the {active} active "
                        "entrants, or the order of the top is the whole field"))
