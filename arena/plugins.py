@@ -11,6 +11,7 @@ a tournament's other bots down with it.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import importlib.metadata
 import inspect
@@ -131,8 +132,10 @@ class BotRegistry:
             return self.entries[name]
         except KeyError:
             known = ", ".join(self.names()) or "none"
+            near = difflib.get_close_matches(name, self.names(), n=1, cutoff=0.75)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
             raise UnknownBotError(
-                f"unknown bot {name!r} (installed bots: {known}){self.broken_note()}"
+                f"unknown bot {name!r} (installed bots: {known}){self.broken_note()}{hint}"
             ) from None
 
     def broken_note(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -176,14 +177,21 @@ def refuse_unstartable_entrants(cfg: TournamentConfig, sandbox: bool | None,
         sys.exit(2)
 
 
+_ERROR_LINE = re.compile(r"error|exception|cannot|can't|not found|no such", re.IGNORECASE)
+
+
 def start_reason(detail: str) -> str:
     """A start fault's detail as one line: its ``start failed:`` prefix and a traceback's
-    frames left out (the last line of a traceback says what went wrong)."""
+    frames left out. What went wrong is the output's last line that says error (a Python
+    traceback's last line; Node's ``Error: Cannot find module ...``, which its version
+    line follows), else its last line."""
     detail = detail.removeprefix("start failed: ").strip()
     lines = [line.strip() for line in detail.splitlines() if line.strip()]
     if len(lines) <= 1:
         return lines[0] if lines else "no reason given"
-    return f"{lines[0]} ... {lines[-1]}"
+    cause = next((line for line in reversed(lines[1:]) if _ERROR_LINE.search(line)),
+                 lines[-1])
+    return f"{lines[0]} ... {cause}"
 
 
 def sandbox_header(cfg: TournamentConfig, sandbox: bool | None) -> str:

@@ -88,17 +88,30 @@ def _score_columns(board: Leaderboard, silent: Mapping[str, str]) -> dict[str, l
     return columns
 
 
-def _fitted(title: str, columns: dict[str, list[str]], console: Console) -> Table:
-    """The table of ``columns``, the least important left out until it fits the console."""
+def fitted_table(title: str, columns: dict[str, list[str]], console: Console | None,
+                 order: Sequence[str]) -> Table:
+    """A table of ``columns`` (name: cells) in the leaderboards' style: labels fold, numbers
+    stay whole; given a ``console``, the columns of ``order`` are left out, first to last,
+    until it fits, and a caption names them."""
+    if console is None:
+        return _board_table(title, columns)
+    return _fitted(title, columns, console, order)
+
+
+def _fitted(title: str, columns: dict[str, list[str]], console: Console,
+            order: Sequence[str] = _DROPPED_FIRST) -> Table:
+    """The table of ``columns``, the least important (``order``) left out until it fits the
+    console; a caption names them (the unnamed column of marks aside)."""
     dropped: list[str] = []
     table = _board_table(title, columns)
     unbounded = console.options.update_width(10_000)
-    for name in _DROPPED_FIRST:
+    for name in order:
         if console.measure(table, options=unbounded).maximum <= console.width:
             break
         if name not in columns:
             continue
-        dropped.append(name)
+        if name:
+            dropped.append(name)
         del columns[name]
         table = _board_table(title, columns)
     if dropped:
@@ -108,52 +121,67 @@ def _fitted(title: str, columns: dict[str, list[str]], console: Console) -> Tabl
 
 
 def print_head_to_head(h2h: HeadToHead, console: Console) -> None:
-    """The head-to-head matrix (a list of pairs above ``_MATRIX_LIMIT`` bots)."""
+    """The head-to-head matrix; a list of pairs above ``_MATRIX_LIMIT`` bots, or when the
+    matrix is wider than the console (its labels and counts would be cut to ``gre…``)."""
     if len(h2h.labels) < 2:
         return
     if len(h2h.labels) <= _MATRIX_LIMIT:
-        grid = Table(
-            title="head to head: share of shared deals the row bot finished ahead (deals)",
-            header_style="bold",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-        )
-        grid.add_column("")
-        for label in h2h.labels:
-            grid.add_column(label, justify="right")
-        for i, row_label in enumerate(h2h.labels):
-            cells = []
-            for j in range(len(h2h.labels)):
-                won, lost = h2h.ahead[i][j], h2h.ahead[j][i]
-                cells.append("" if i == j or won + lost == 0
-                             else f"{won / (won + lost):.0%} ({won + lost})")
-            grid.add_row(row_label, *cells)
-        console.print(grid)
-        return
+        grid = _matrix(h2h)
+        unbounded = console.options.update_width(10_000)
+        if console.measure(grid, options=unbounded).maximum <= console.width:
+            console.print(grid)
+            return
+    rows = [(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
+             f"{pair.a_rate:.1%}") for pair in h2h.pairs()]
     pairs = Table(title="head to head (pairs that shared a table)", header_style="bold",
                   title_justify="left", box=box.SIMPLE_HEAD)
-    for name in ("bot", "opponent", "ahead", "behind", "shared", "rate"):
-        pairs.add_column(name, justify="left" if name in ("bot", "opponent") else "right")
-    for pair in h2h.pairs():
-        pairs.add_row(pair.a, pair.b, str(pair.a_ahead), str(pair.b_ahead), str(pair.shared),
-                      f"{pair.a_rate:.1%}")
+    for k, name in enumerate(("bot", "opponent", "ahead", "behind", "shared", "rate")):
+        if k < 2:  # labels fold where space is short, numbers never do
+            pairs.add_column(name, overflow="fold")
+        else:
+            pairs.add_column(name, justify="right", min_width=max(len(r[k]) for r in rows))
+    for row in rows:
+        pairs.add_row(*row)
     console.print(pairs)
+
+
+def _matrix(h2h: HeadToHead) -> Table:
+    grid = Table(
+        title="head to head: share of shared deals the row bot finished ahead (deals)",
+        header_style="bold",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+    )
+    grid.add_column("")
+    for label in h2h.labels:
+        grid.add_column(label, justify="right")
+    for i, row_label in enumerate(h2h.labels):
+        cells = []
+        for j in range(len(h2h.labels)):
+            won, lost = h2h.ahead[i][j], h2h.ahead[j][i]
+            cells.append("" if i == j or won + lost == 0
+                         else f"{won / (won + lost):.0%} ({won + lost})")
+        grid.add_row(row_label, *cells)
+    return grid
 
 
 def print_strengths(board: StrengthBoard, console: Console, *, clusters: int) -> None:
     """A league's leaderboard from its records, as ``arena run`` shows its standings."""
     title = (f"league: Plackett-Luce strengths, {board.confidence:.0%} intervals over "
              f"{clusters} duplicate sets")
-    console.print(strengths_table([line.to_dict() for line in board.lines], title=title))
+    console.print(strengths_table([line.to_dict() for line in board.lines], title=title,
+                                  console=console))
     console.print(f"P(order of top {board.top}) {board.p_top:.2f}", highlight=False)
 
 
-def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str) -> Table:
+def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str,
+                    console: Console | None = None) -> Table:
     """A league's entrants best first by strength: rank among the active ones, strength,
     interval, sets, deals, and whether each is an anchor or retired. ``rows`` have the keys
     of ``StrengthLine`` (``LeagueStatus.ratings`` has them too, ``rank`` aside). An entrant
     without a set yet has no strength to show (the fit's prior alone places it) and comes
-    last."""
+    last. Given the ``console``, the table fits its width: the deals are left out first,
+    then the anchor and retired marks move from their column to a line under the table."""
     ordered = sorted(rows, key=lambda row: (not row["sets"], -float(row["strength"])))
     rank = 0
     columns: dict[str, list[str]] = {name: [] for name in (
@@ -170,7 +198,16 @@ def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str) -> Table:
         columns["sets"].append(str(row["sets"]))
         columns["deals"].append(str(row.get("deals", "")))
         columns[""].append(_status(row))
-    return _board_table(title, columns)
+    if console is None:
+        return _board_table(title, columns)
+    marked = list(zip(columns["bot"], columns[""], strict=True))
+    marks = [word + ": " + ", ".join(label for label, mark in marked if word in mark)
+             for word in ("anchor", "retired") if any(word in mark for _, mark in marked)]
+    table = _fitted(title, columns, console, order=("deals", ""))
+    if "" not in columns and marks:
+        table.caption = "; ".join(marks + ([str(table.caption)] if table.caption else []))
+        table.caption_justify = "left"
+    return table
 
 
 def _status(row: Mapping[str, Any]) -> str:

@@ -131,6 +131,7 @@ class LineReporter(Reporter):
         self.status: SprtStatus | None = None
         self._last_time = 0.0
         self._last_tenth = 0
+        self._league_time: float | None = None  # when the league's line was last printed
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         """Say what the run will do, as the live display does."""
@@ -146,8 +147,15 @@ class LineReporter(Reporter):
         self.status = status
 
     def league(self, status: LeagueStatus) -> None:
-        """Print the league's state (round, deals, the stopping rule's) at each round."""
-        self.console.print(f"{self.name}: {status.line()}", soft_wrap=True, highlight=False)
+        """Print the league's state (round, deals, the stopping rule's): at its first round,
+        then at most every ``every_s`` seconds (a league of short rounds would write one line
+        a round into the log), and when it stops."""
+        now = self.clock()
+        if self._league_time is None or now - self._league_time >= self.every_s or (
+                status.stop is not None):
+            self._league_time = now
+            self.console.print(f"{self.name}: {status.line()}", soft_wrap=True,
+                               highlight=False)
 
     def note(self, line: str) -> None:
         """Print the line."""

@@ -62,7 +62,7 @@ def ratings_command(
         raise InputError(str(exc)) from None
     skipped.warn()
     if not board.bots:
-        raise InputError("no finished deals in these records"
+        raise InputError(f"no finished deals in these records: {', '.join(records)}"
                          + (f" ({skipped.count} lines skipped)" if skipped.count else ""))
     if as_json:
         click.echo(json.dumps(finite(board.to_dict()), indent=2))

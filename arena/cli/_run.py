@@ -25,6 +25,7 @@ from arena.cli._closing import (
     sandbox_header,
     sandbox_option,
 )
+from arena.cli._leaderboard import fitted_table
 from arena.cli._progress import LineReporter, RateMeter, TimingColumn, plan_lines, sprt_line
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
@@ -53,33 +54,29 @@ def _config_error(exc: ConfigError) -> NoReturn:
     sys.exit(2)
 
 
-def standings_table(
-    rows: list[dict[str, Any]], *, title: str = "Standings", limit: int | None = None
-) -> Table:
-    """A rich table of standings rows (``Standings.to_list()``)."""
-    table = Table(title=title, title_justify="left", expand=False)
-    table.add_column("#", justify="right")
-    table.add_column("bot")
-    table.add_column("matches", justify="right")
-    table.add_column("match score", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("points/match", justify="right")
-    table.add_column("faults", justify="right")
-    table.add_column("timeouts", justify="right")
+_STANDINGS_DROPPED_FIRST = ("points/match", "timeouts", "matches", "wins")
+"""The standings' columns left out, in this order, until they fit the terminal: rank, bot,
+match score and faults always stay (the standings files and ``--json`` have every one)."""
+
+
+def standings_table(rows: list[dict[str, Any]], *, title: str = "Standings",
+                    limit: int | None = None, console: Console | None = None) -> Table:
+    """A rich table of standings rows (``Standings.to_list()``); given the ``console``, it
+    fits its width (``_STANDINGS_DROPPED_FIRST``), a bot's label folded, never cut."""
     shown = rows if limit is None else rows[:limit]
+    columns: dict[str, list[str]] = {name: [] for name in (
+        "#", "bot", "matches", "match score", "wins", "points/match", "faults", "timeouts")}
     for row in shown:
-        table.add_row(
-            str(row["rank"]),
-            row["label"],
-            str(row["matches"]),
-            f"{row['score']:.3f}",
-            f"{row['wins']} ({row['win_rate']:.0%})",
-            f"{row['mean_points']:.2f}",
-            str(row.get("faults", 0)),
-            str(row.get("timeouts", 0)),
-        )
+        cells = (str(row["rank"]), row["label"], str(row["matches"]), f"{row['score']:.3f}",
+                 f"{row['wins']} ({row['win_rate']:.0%})", f"{row['mean_points']:.2f}",
+                 str(row.get("faults", 0)), str(row.get("timeouts", 0)))
+        for cells_of, cell in zip(columns.values(), cells, strict=True):
+            cells_of.append(cell)
+    table = fitted_table(title, columns, console, _STANDINGS_DROPPED_FIRST)
     if limit is not None and len(rows) > limit:
-        table.caption = f"top {limit} of {len(rows)}"
+        table.caption = "; ".join([f"top {limit} of {len(rows)}"]
+                                  + ([str(table.caption)] if table.caption else []))
+        table.caption_justify = "left"
     return table
 
 
@@ -112,7 +109,8 @@ class LiveReporter(Reporter):
         if self.league_status is not None:
             parts.append(Text(self.league_status.line(), style="bold"))
         if self.standings is not None:
-            parts.append(standings_table(self.standings.to_list(), limit=_LIVE_ROWS))
+            parts.append(standings_table(self.standings.to_list(), limit=_LIVE_ROWS,
+                                         console=self.console))
         return Group(*parts)
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
@@ -259,7 +257,8 @@ def _finish(console: Console, folder: Path, started: float, result: TournamentRe
 
 
 def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:
-    console.print(standings_table(result.standings, title=f"Final standings: {result.name}"))
+    console.print(standings_table(result.standings, title=f"Final standings: {result.name}",
+                                  console=console))
     status = final_sprt(result)
     if status is not None:
         console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
@@ -267,7 +266,8 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
         from arena.cli._leaderboard import strengths_table
 
         console.print(strengths_table(result.league["ratings"], title=(
-            f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals")))
+            f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals"),
+            console=console))
         console.print(LeagueStatus(**result.league).line(), soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,7 +85,8 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
 def listen_error(host: str, port: int, exc: OSError) -> Exception:
     """The one-line error of a socket that cannot listen (a port in use, no such address),
     or ``exc`` itself for any other OSError."""
-    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES) or isinstance(
+            exc, socket.gaierror):  # a host name that does not resolve
         return InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
     return exc
 
@@ -129,6 +131,15 @@ def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: 
     if not 2 <= people + len(names) <= 8:
         raise InputError(f"a table has 2 to 8 seats, got {people} people and "
                          f"{len(names)} bots")
+    from arena.game import Rules
+    from arena.plugins import registry
+
+    try:  # before the server listens: a mistake is told alone, no URL printed above it
+        Rules.preset(preset, **({} if rounds is None else {"rounds": rounds}))
+        for name in names:
+            registry().get(name)
+    except (LookupError, ValueError) as exc:
+        raise InputError(str(exc)) from None
     return TableRequest.of(preset=preset, bots=names, people=people, rounds=rounds,
                            seat_ms=seat_ms)
 

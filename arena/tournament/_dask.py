@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import re
 import signal
 import threading
 from collections.abc import Generator, Iterable, Iterator
@@ -55,7 +56,8 @@ class ClusterError(RuntimeError):
 def parse_address(address: str) -> tuple[str | None, int | None]:
     """``(scheduler address, None)``, or ``(None, N)`` for ``local[:N]`` (N None: one per core).
 
-    Raises ValueError for ``local:`` followed by anything but a positive number.
+    Raises ValueError for ``local:`` followed by anything but a positive number, and for a
+    TCP or TLS scheduler address without its port.
     """
     address = address.strip()
     if address == LOCAL:
@@ -67,6 +69,10 @@ def parse_address(address: str) -> tuple[str | None, int | None]:
         return None, int(count)
     if not address:
         raise ValueError("the Dask scheduler address is empty")
+    scheme, sep, rest = address.rpartition("://")
+    if (not sep or scheme in ("tcp", "tls")) and re.search(r":\d+$", rest) is None:
+        # distributed would fail on it deep in its client, after a 40 s wait to close
+        raise ValueError("no port given (a scheduler is tcp://HOST:PORT; or local[:N])")
     return address, None
 
 

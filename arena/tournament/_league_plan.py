@@ -170,6 +170,7 @@ class LeaguePlan:
         self._fmt = self._format(self.config)
         self._rules = league_rules(self._fmt, self.config.players)
         self.status: LeagueStatus | None = None
+        self._refused: str | None = None  # the last refusal told, not repeated every round
 
     @staticmethod
     def _format(config: TournamentConfig) -> LeagueFormat:
@@ -248,23 +249,31 @@ class LeaguePlan:
                 config = read_config(self.source)[0]
             except ConfigError as exc:
                 first = str(exc).splitlines()[0]
-                self.reporter.note(f"config not applied, the field stays as it was: {first}")
+                self._refuse(f"config not applied, the field stays as it was: {first}")
                 return
             if not isinstance(config.format, LeagueFormat):
-                self.reporter.note(f"config not applied: {self.source} is no longer a league "
-                                   f"(format {config.format.type})")
+                self._refuse(f"config not applied: {self.source} is no longer a league "
+                             f"(format {config.format.type})")
                 return
             if config.players != self.config.players or config.seed not in (None,
                                                                              self.config.seed):
-                self.reporter.note(f"config not applied: {self.source} changed 'players' or "
-                                   "'seed', which a league keeps")
+                self._refuse(f"config not applied: {self.source} changed 'players' or "
+                             "'seed', which a league keeps")
                 return
+        self._refused = None
         self.field, changes = apply_field(self.field, config)
         self._fmt = self._format(config)
         self._rules = league_rules(self._fmt, config.players)
         for change in changes:
             self.reporter.note(change)
         self.labels = [e.label for e in self.field]
+
+    def _refuse(self, line: str) -> None:
+        """Say why the config was not applied, once: the rounds after it that find the file
+        as it was say nothing more, so a run of short rounds is not flooded with it."""
+        if line != self._refused:
+            self.reporter.note(line)
+        self._refused = line
 
     def _assess(self, round_: int) -> Assessment:
         data = league_data(self.results, [e.label for e in self.field])

@@ -99,7 +99,9 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
     async def get_league(request: Request) -> JSONResponse:
         status = read_league_status(run.folder)
         if status is None:
-            return error(404, "this run is not a league, or its first round has not begun")
+            return error(404, "no league status in this run: a league writes it each round "
+                         "when run with --serve or --live (arena ratings OUT gives a finished "
+                         "league's leaderboard)")
         return JSONResponse(status)
 
     return [

@@ -58,7 +58,7 @@ def test_records_with_nothing_readable_exit_2(tmp_path: Path, content: bytes,
     path.write_bytes(content)
     code, out, err = ratings(str(path), *as_json)
     assert code == 2 and out == ""
-    assert err.splitlines()[-1].startswith("Error: no finished deals in these records")
+    assert err.splitlines()[-1].startswith(f"Error: no finished deals in these records: {path}")
 
 
 def test_many_skipped_lines_give_one_warning_line(tmp_path: Path) -> None:

@@ -74,3 +74,46 @@ def test_a_bot_that_never_played_is_marked_with_its_first_fault(records: Path) -
     assert "dead (never played)" in row
     (note,) = [line for line in lines if line.startswith("dead never played a move: ")]
     assert "crash at start in 1/1 matches" in note and "exit code 3" in note
+
+
+def test_a_head_to_head_too_wide_for_the_terminal_is_a_list_of_whole_pairs(
+        records: Path) -> None:
+    lines = ratings(records, 60)
+    start = next(i for i, line in enumerate(lines) if line.startswith("head to head"))
+    assert lines[start].startswith("head to head (pairs that shared a table)")
+    pairs = lines[start:]
+    assert all(len(line.rstrip()) <= 60 for line in pairs)
+    assert not any("…" in line for line in pairs)  # no label cut to gre…, but folded
+    (row,) = [i for i, line in enumerate(pairs) if line.split()[:2] == ["a-rather-l", "greedy"]]
+    assert pairs[row + 1].split() == ["ong-label"]
+    wide = ratings(records, 200)
+    assert any(line.startswith("head to head: share of shared deals") for line in wide)
+
+
+def test_a_leagues_strengths_fit_60_columns_and_keep_the_anchor_and_retired_marks() -> None:
+    import io
+
+    from rich.console import Console
+
+    from arena.cli._leaderboard import print_strengths
+    from arena.ratings import StrengthBoard, StrengthLine
+
+    lines_in = [StrengthLine(label=label, rank=rank, strength=strength, low=strength - 0.3,
+                             high=strength + 0.3, sets=28, deals=224, active=rank is not None,
+                             anchor=label == "greedy")
+                for label, rank, strength in (("greedy-2", 1, 0.25), ("greedy", 2, 0.0),
+                                              ("passer", None, -5.28))]
+    board = StrengthBoard(lines=lines_in, confidence=0.95, resamples=50, top=3, p_top=0.5)
+    for width, whole in ((60, False), (100, True)):
+        out = io.StringIO()
+        print_strengths(board, Console(file=out, width=width, soft_wrap=False), clusters=50)
+        lines = out.getvalue().splitlines()
+        text = " ".join(" ".join(lines).split())
+        assert all(len(line.rstrip()) <= width for line in lines)
+        assert "95% intervals over 50 duplicate sets" in text and "strength " in text
+        assert "-5.58 .. -4.98" in text
+        if whole:
+            assert "anchor" in next(line for line in lines if " greedy " in line)
+            assert "retired" in next(line for line in lines if " passer " in line)
+        else:
+            assert "anchor: greedy; retired: passer; left out at this width: deals" in text

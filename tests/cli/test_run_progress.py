@@ -111,3 +111,20 @@ def test_a_league_says_its_matches_are_chosen_round_by_round() -> None:
     assert lines[0] == "a league: matches chosen round by round, on 2 worker(s)"
     assert lines[1].startswith("season: 20 matches  elapsed 0:00:05  ")
     assert "left" not in lines[1] and "/0" not in lines[1]
+
+
+def test_a_leagues_line_in_a_log_comes_at_most_every_5_seconds_and_at_its_stop() -> None:
+    from arena.tournament import LeagueStatus
+
+    clock = FakeClock()
+    out = io.StringIO()
+    reporter = LineReporter(Console(file=out, width=100), "lg", clock=clock)
+    for round_ in range(30):  # a round every half second
+        stop = "deals" if round_ == 29 else None
+        reporter.league(LeagueStatus(round=round_, deals=16 * round_, top=3, confident=None,
+                                     p_top=None, stop=stop, order=[], ratings=[]))
+        clock.now += 0.5
+    lines = out.getvalue().splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        "lg: round 0", "lg: round 10", "lg: round 20", "lg: round 29"]
+    assert lines[-1].endswith("stopped (deals)")

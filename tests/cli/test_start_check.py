@@ -139,3 +139,22 @@ def test_match_help_says_what_the_default_is() -> None:
     code, out, _ = arena("match", "--help")
     assert code == 0
     assert "wherever the machine can" in " ".join(out.split())
+
+
+def test_a_start_failure_names_the_error_line_not_the_runtimes_version_line() -> None:
+    from arena.cli._closing import start_reason
+
+    node = ("start failed: process closed its output (exit code 1); output tail: "
+            "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\n"
+            "Error: Cannot find module '/tmp/x/examples/node-bot/bot.js'\n"
+            "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n"
+            "    at node:internal/main/run_main_module:28:49 {\n"
+            "  code: 'MODULE_NOT_FOUND',\n  requireStack: []\n}\n\nNode.js v20.20.2\n")
+    reason = start_reason(node)
+    assert "\n" not in reason
+    assert reason.startswith("process closed its output (exit code 1)")
+    assert reason.endswith("Error: Cannot find module '/tmp/x/examples/node-bot/bot.js'")
+    python = ("start failed: crash; output tail: Traceback (most recent call last):\n"
+              '  File "bot.py", line 1, in <module>\nModuleNotFoundError: No module named x\n')
+    assert start_reason(python).endswith("ModuleNotFoundError: No module named x")
+    assert start_reason("start failed: exit code 3\nbye\n") == "exit code 3 ... bye"

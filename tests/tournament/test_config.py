@@ -42,6 +42,8 @@ EXPECTED = {
     "'champion' (labels: greedy, random, lowest)",
     "gauntlet_near_challenger.yaml": "5: format.challengers[0]: no bot is labelled 'gredy' "
     "(did you mean 'greedy'?) (labels: greedy, random, lowest)",
+    "league_too_few_active.yaml": "4: bots: 3 active entrants cannot fill a table of 4: a "
+    "league needs at least 4",
     "format_near.yaml": "3: format.type: unknown format 'round-robin' (did you mean "
     "'round_robin'?) (expected one of: ",
     "limits_negative.yaml": "5: limits.move_ms: must be a whole number > 0, got -5",

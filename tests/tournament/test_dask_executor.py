@@ -393,7 +393,8 @@ def test_addresses(address: str, parsed: tuple[str | None, int | None]) -> None:
     assert parse_address(address) == parsed
 
 
-@pytest.mark.parametrize("address", ["local:0", "local:two", "local:", ""])
+@pytest.mark.parametrize("address", ["local:0", "local:two", "local:", "", "nonsense",
+                                     "tcp://host", "tls://10.0.0.2", "host:port"])
 def test_bad_addresses(address: str) -> None:
     with pytest.raises(ValueError):
         parse_address(address)

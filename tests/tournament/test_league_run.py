@@ -152,3 +152,16 @@ def test_teams_set_while_a_league_runs_seat_mates_apart_from_the_next_round(
     together = {r["round"] for r in load_records(tmp_path / "out" / "records.jsonl")
                 if {"greedy", "lowest"} <= {s["label"] for s in r["seats"]}}
     assert together and max(together) < 6  # met before the team, never after
+
+
+def test_a_config_left_broken_for_several_rounds_is_refused_in_one_line(
+        tmp_path: Path) -> None:
+    config = _config(tmp_path, FIELD, deals=120)
+    good = config.read_text()
+    broken = good.replace("highest]", "highst]")
+    editor = _Editor(config, {2: broken, 6: good, 7: "name: lg\nplayers: [\n"})
+    run_tournament(config, out=tmp_path / "out", jobs=1, reporter=editor)
+    assert len(editor.statuses) > 8  # the broken file stood through rounds 2 to 5
+    refused = [n for n in editor.notes if n.startswith("config not applied")]
+    assert len(refused) == 2, editor.notes  # once for each breakage, not once a round
+    assert "unknown bot 'highst'" in refused[0] and "YAML syntax error" in refused[1]

@@ -59,6 +59,7 @@ def test_no_path_climbs_out_of_its_folder(served: str, finished_run: Path, path:
 def test_the_league_of_a_run_that_is_none_is_a_404(served: str) -> None:
     answer = httpx.get(f"{served}/api/league", timeout=30)
     assert answer.status_code == 404 and "league" in answer.json()["error"]
+    assert "run with --serve or --live" in answer.json()["error"]  # true of a league run too
 
 
 def test_the_report_is_served_with_its_replays(served: str) -> None:

@@ -64,3 +64,13 @@ def test_a_public_address_is_warned_of(capsys: pytest.CaptureFixture[str]) -> No
     assert "anyone who can reach this machine" in capsys.readouterr().err
     warn_if_public("127.0.0.1")
     assert capsys.readouterr().err == ""
+
+
+def test_a_host_that_does_not_resolve_is_one_line() -> None:
+    from arena.cli import InputError
+    from arena.cli._serve import listen_error
+
+    error = listen_error("nohost.invalid", 8000,
+                         socket.gaierror(socket.EAI_NONAME, "Name or service not known"))
+    assert isinstance(error, InputError)
+    assert error.message == "cannot listen on nohost.invalid:8000: Name or service not known"

@@ -16,6 +16,8 @@ from arena.cli import main
     (["--table", "--people", "8", "--bots", "greedy"], "2 to 8 seats"),
     (["--table", "--people", "1"], "2 to 8 seats"),
     (["--table", "--people", "1", "--port", "0", "--bots", "nosuchbot"], "nosuchbot"),
+    (["--table", "--people", "1", "--port", "0", "--bots", "grredy"],
+     "unknown bot 'grredy' (installed bots: expert, greedy"),
     (["--table", "--people", "1", "--port", "0", "--preset", "chess", "greedy"], "chess"),
 ])
 def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str],
@@ -23,3 +25,4 @@ def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str],
     result = CliRunner().invoke(main, ["serve", str(tmp_path), *args])
     assert result.exit_code != 0
     assert needle in result.output and "Traceback" not in result.output, result.output
+    assert "serving" not in result.output  # refused before the server listens

@@ -285,6 +285,9 @@ def _league_issues(config: TournamentConfig) -> Problems:
                            "versions (LABEL@2); choose another label"))
     stop = config.format.stop
     active = sum(not bot.retired for bot in config.bots)
+    if active < config.players:  # no table could be seated: the league would play nothing
+        issues.append((("bots",), f"{active} active entrants cannot fill a table of "
+                       f"{config.players}: a league needs at least {config.players}"))
     if stop is not None and stop.confident is not None and (stop.top or 3) >= active:
         issues.append((("format", "stop", "top"), f"must be below the {active} active "
                        "entrants, or the order of the top is the whole field"))
@@ -371,16 +374,11 @@ def _bot_issues(
 ) -> Problems:
     """Unknown bot names, params a bot refuses, programs not found: ``(index, name, command,
     params)`` per entrant."""
-    from arena.plugins import registry
-
     issues: Problems = []
     for i, name, command, params in bots:
         problem = bot_problem(name, command, params)
         if problem is None:
             continue
         key, message = problem
-        if key == "name" and name is not None and name not in registry():
-            near = did_you_mean(name, registry().names()).strip()
-            message += f"; {near[1:-1]}" if near else ""
         issues.append((("bots", i, key), message))
     return issues
