@@ -30,12 +30,12 @@ from typing import Any
 
 import trio
 
-from ._cgroup import MemoryCgroup, controller
+from ._cgroup import bot_cgroup, join
 from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
-from ._proctimes import group
+from ._proctimes import group_members
 
-__all__ = ["ChildProcess", "clean_environment", "import_path", "limit_setter", "process_alive"]
+__all__ = ["ChildProcess", "clean_environment", "import_path", "limit_setter"]
 
 TAIL_BYTES = 2000
 """How much of a bot's own output a fault detail quotes."""
@@ -103,8 +103,7 @@ def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool,
     """The function run in the child between fork and exec to apply its limits.
 
     ``cgroup``: the ``cgroup.procs`` file of the bot's memory cgroup, which the child
-    joins first, so that all it will start is inside; if it cannot, it says so on its
-    stderr (the bot's output tail) and exits with status 126, as the sandbox does.
+    joins first (:func:`arena.referee._cgroup.join`), so that all it starts is inside.
     """
     libc: Any = None
     if die_with_parent and sys.platform.startswith("linux"):
@@ -124,15 +123,7 @@ def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool,
 
     def apply() -> None:
         if cgroup is not None:
-            try:
-                fd = os.open(cgroup, os.O_WRONLY)
-                try:
-                    os.write(fd, str(os.getpid()).encode())
-                finally:
-                    os.close(fd)
-            except OSError as exc:
-                os.write(2, f"arena: cannot enter the bot's memory cgroup: {exc}\n".encode())
-                os._exit(126)
+            join(cgroup)
         limit(resource.RLIMIT_CORE, 0)
         limit(resource.RLIMIT_NOFILE, NOFILE_LIMIT)
         limit(resource.RLIMIT_CPU, cpu_s)
@@ -143,30 +134,6 @@ def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool,
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
     return apply
-
-
-def process_alive(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie awaiting its parent counts as dead)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
-    state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]
-    return state not in (b"Z", b"X")
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live processes in process group ``pgid`` (read from /proc)."""
-    return list(group(pgid))
 
 
 def _output_file() -> int:
@@ -223,22 +190,12 @@ class ChildProcess:
         pipes: bool = True,
         memory_cgroup: bool = True,
     ) -> None:
-        self.cgroup: MemoryCgroup | None = None
-        """The memory cgroup of its process tree (``memory_mb`` for all of it), where the
-        machine gives one (:func:`arena.referee._cgroup.controller`) and
-        ``memory_cgroup`` asks for it; else None, and only each process is bounded."""
+        self.cgroup = bot_cgroup(memory_mb if memory_cgroup else None)
+        """Its process tree's memory cgroup (:func:`arena.referee._cgroup.bot_cgroup`)."""
         self._out_fd = _output_file()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         fds = (to_child_r, to_child_w, from_child_r, from_child_w, self._out_fd)
-        found = controller() if memory_mb and memory_cgroup else None
-        if found is not None:
-            try:
-                self.cgroup = MemoryCgroup(found, int(memory_mb or 0))
-            except BaseException:
-                for fd_ in fds:
-                    os.close(fd_)
-                raise
         main_thread = threading.current_thread() is threading.main_thread()
         options: dict[str, Any] = {
             "env": clean_environment(),

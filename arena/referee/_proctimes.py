@@ -26,8 +26,10 @@ __all__ = [
     "bot_task",
     "children_cpu",
     "group",
+    "group_members",
     "pread",
     "proc_stats",
+    "process_alive",
     "process_clock",
     "process_clock_id",
     "process_cpu",
@@ -213,3 +215,27 @@ def bot_task(leader: int) -> int:
     while task in members and members[task][1] in LAUNCHERS and len(children.get(task, ())) == 1:
         task = children[task][0]
     return task
+
+
+def process_alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie awaiting its parent counts as dead)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    state = stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3]
+    return state not in (b"Z", b"X")
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes in process group ``pgid`` (read from /proc)."""
+    return list(group(pgid))
