@@ -60,8 +60,8 @@ class LeagueRules:
     players: int = 4
     table_choice: TableChoice = "information"
     tables_per_round: int | None = None  # None: active entrants // players (at least 1)
-    min_sets: int = 6  # sets every active entrant has played before the league may stop
-    floor: float = 0.25  # no active entrant falls below this share of the mean sets
+    min_sets: int = 4  # sets every active entrant has played before the league may stop
+    floor: float = 0.1  # no active entrant falls below this share of the mean sets
     confident: float | None = None  # stop when P(top ordered) reaches this ...
     top: int = 3  # ... for the best ``top`` entrants
     deals: int | None = None  # stop once this many deals are played

@@ -72,7 +72,7 @@ def test_no_table_twice_in_a_round_and_anchors_may_share_entrants() -> None:
 def test_the_exploration_floor_seats_a_starved_entrant() -> None:
     theta = [1.4, 1.0, 0.6, 0.2, -0.2, -0.6, -1.0, -1.4]
     unsure = [0.9, 0.8, 0.7, 0.6, 0.0, 0.0, 0.0, 0.0]
-    sets = [40, 40, 40, 40, 40, 40, 40, 6]  # entrant 7 far below a quarter of the mean
+    sets = [40, 40, 40, 40, 40, 40, 40, 3]  # entrant 7 below a tenth of the mean (the floor)
     rules = LeagueRules(tables_per_round=1, min_sets=1)
     tables = choose_round(_assessment(theta, sets, unsure), rules, seed=1, round_index=0,
                           played={})

@@ -120,10 +120,10 @@ class LeagueFormat(BaseModel):
         description="Tables (duplicate sets) per round (default: active entrants // players).",
     )
     min_sets: int = Field(
-        default=6, gt=0, description="Sets every active entrant plays before the league stops."
+        default=4, gt=0, description="Sets every active entrant plays before the league stops."
     )
     floor: float = Field(
-        default=0.25, ge=0, lt=1,
+        default=0.1, ge=0, lt=1,
         description="No active entrant falls below this share of the mean number of sets.",
     )
     resamples: int = Field(default=200, ge=10, description="Posterior draws per round.")
