@@ -61,6 +61,11 @@ class DealContext:
 
     __slots__ = ("exchanges", "roles", "scores")
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealContext:
+        # Copies and pickles make a blank context first, which a compiled class does only
+        # through a __new__ of its own (its default one runs __init__).
+        return object.__new__(cls)
+
     def __init__(self, roles: Sequence[str | None], scores: Sequence[int],
                  exchanges: Sequence[tuple[Sequence[Card], Sequence[Card]]]) -> None:
         self.roles = tuple(roles)
@@ -107,7 +112,7 @@ class Deal:
 
     # ------------------------------------------------------------------ construction
 
-    def __new__(cls, *args: Any) -> Deal:
+    def __new__(cls, *args: Any, **kwargs: Any) -> Deal:
         # ``Deal.__new__(Deal)`` makes a deal without its constructor (copy): spelled out,
         # since a compiled class refuses ``object.__new__`` from outside ``__new__``.
         return object.__new__(cls)
