@@ -35,13 +35,15 @@ typecheck: $(STAMP)
 # The suite on the engine installed (compiled where the machine could build it), then, on the
 # pure engine every machine falls back to (ARENA_PURE=1), the tests that exercise arena.game
 # or check its records: PURE_TESTS. Not the whole suite twice: that does not fit make test's
-# 10 minutes on 2 cores (docs/architecture.md, "The compiled engine", has the times); the
-# rest (hosts, sandbox, tournaments, web, report, ratings) runs the same engine code through
-# the referee, and test_engines already plays tournaments on both engines and compares them.
+# 10 minutes on 2 cores (docs/architecture.md, "The compiled engine", has the times). The
+# rest (hosts, sandbox, tournaments, web, report, ratings) tests what drives the engine or
+# reads its records, and test_engines plays tournaments on both engines and compares them.
 PURE_TESTS := tests/game tests/bots tests/env tests/referee/test_record_identity.py \
   tests/referee/test_legal_moves.py tests/referee/test_uecda_host.py \
   tests/referee/test_uecda_rulings.py tests/cli/test_match.py
-PURE_SKIP := --ignore=tests/game/test_engines.py --ignore=tests/env/test_learning_example.py
+# Not again: test_engines (it runs both engines itself) and what builds and installs a package.
+PURE_SKIP := --ignore=tests/game/test_engines.py --ignore=tests/env/test_learning_example.py \
+  --ignore=tests/bots/test_example_package.py
 pytest: $(STAMP)
 	$(BIN)/pytest -n auto
 	if $(BIN)/python -c 'import arena.game as g, sys; sys.exit(g.engine().startswith("pure"))'; \
@@ -53,4 +55,4 @@ bench: $(STAMP)
 	for b in benchmarks/[!_]*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info runs *.so arena/game/*.so
+	rm -rf $(VENV) build *.egg-info runs *.so arena/game/*.so arena/env/*.so
