@@ -1,17 +1,20 @@
 """The build of arena's compiled engine (the rest of the package is in pyproject.toml).
 
-With ``ARENA_COMPILE=1``, where the machine has a C compiler, ``pip install`` (editable or
-not) compiles the hot modules of ``arena.game`` (and the encoding of ``arena.env``) with
-mypyc; the same ``.py`` files stay beside them as the pure fallback, which gives identical
-records. Without a compiler, or when the build fails, or
-with ``ARENA_PURE=1`` at build time, nothing is compiled and one line says so; the package
-installs all the same. ``ARENA_PURE=1`` at run time forces the pure modules (see
+Where the machine has a working C compiler, ``pip install`` (editable or not) compiles the
+hot modules of ``arena.game`` (and the encoding and the table of ``arena.env``) with mypyc;
+the same ``.py`` files stay beside them as the pure fallback, which gives identical records.
+Without a compiler, or when the build fails, nothing is compiled and one line says why; the
+package installs all the same. ``ARENA_COMPILE=0`` (or ``ARENA_PURE=1``) at build time
+compiles nothing; ``ARENA_PURE=1`` at run time forces the pure modules (see
 docs/architecture.md, "The compiled engine").
 """
 
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -40,10 +43,12 @@ def _mypyc_extensions() -> list[Extension]:
     if os.environ.get("ARENA_PURE", "") not in ("", "0"):
         _say("ARENA_PURE is set: the engine is not compiled (pure Python)")
         return []
-    if os.environ.get("ARENA_COMPILE", "") in ("", "0"):
-        # Opt-in for now: the compiled path does not yet pass the whole suite (docs/
-        # architecture.md, "The compiled engine", lists what fails).
-        _say("the engine is not compiled (pure Python); ARENA_COMPILE=1 compiles it with mypyc")
+    if os.environ.get("ARENA_COMPILE", "") == "0":
+        _say("ARENA_COMPILE=0: the engine is not compiled (pure Python)")
+        return []
+    missing = _no_compiler()
+    if missing:  # said before mypyc spends a minute translating for nothing
+        _skip(missing)
         return []
     try:
         from mypyc.build import mypycify
@@ -54,6 +59,24 @@ def _mypyc_extensions() -> list[Extension]:
     except (Exception, SystemExit) as error:  # no mypyc, or mypyc refuses the code
         _skip(error)
         return []
+
+
+def _no_compiler() -> str:
+    """Why the build could not compile C, or "" when it can: the compiler (``CC``, else
+    Python's own from sysconfig) tried on a line of C, and Python's headers."""
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    if not command or shutil.which(command[0]) is None:
+        return f"no C compiler: {command[0] if command else 'CC is empty'} not found"
+    try:
+        done = subprocess.run([*command, "-x", "c", "-c", "-o", os.devnull, "-"],
+                              input="int arena;\n", capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"the C compiler {command[0]} does not run: {error}"
+    if done.returncode:
+        return f"the C compiler {command[0]} fails on a line of C (exit {done.returncode})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "no Python headers (Python.h; a python3-dev package has them)"
+    return ""
 
 
 class OptionalBuildExt(build_ext):

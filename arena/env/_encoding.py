@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +55,10 @@ class Segment:
     length: int
     doc: str
 
+    def __reduce__(self) -> tuple[object, tuple[str, int, int, str]]:
+        # For copies and pickles: a compiled dataclass has no blank instance to fill.
+        return (Segment, (self.name, self.offset, self.length, self.doc))
+
 
 class PlayedCards:
     """What the plays of the current deal tell, kept up to date cheaply: the cards each seat
@@ -67,6 +71,11 @@ class PlayedCards:
     """
 
     __slots__ = ("fixed", "jokers", "last", "masks", "owner", "seen")
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> PlayedCards:
+        # A blank instance for copies and pickles of an environment's state (a compiled
+        # class's default __new__ runs __init__).
+        return object.__new__(cls)
 
     def __init__(self, players: int) -> None:
         self.masks = [0] * players
@@ -227,11 +236,14 @@ class Encoding:
             raise ValueError(f"the move {move} is not an action under these rules") from None
 
     def move(self, action: object) -> Move:
-        """The move of ``action`` (an int or a numpy integer); ``ValueError`` naming it when
-        it is not an action."""
-        index = int(action) if isinstance(action, np.integer) else action
-        if type(index) is int and 0 <= index < len(self.actions):
-            return self.actions[index]
+        """The move of ``action`` (an int or a numpy integer, never a bool); ``ValueError``
+        naming it when it is not an action."""
+        # Typed object, not int: compiled code would refuse a numpy integer (or take a bool)
+        # before this check could judge it.
+        if type(action) is int or isinstance(action, np.integer):
+            number = int(action)
+            if 0 <= number < len(self.actions):
+                return self.actions[number]
         raise ValueError(f"action {action!r} is not in 0 .. {len(self.actions) - 1}")
 
     def action_mask(self, moves: Iterable[Move]) -> Observation:

@@ -9,6 +9,7 @@ The PettingZoo, Gymnasium and OpenSpiel environments all drive their match throu
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -57,6 +58,11 @@ class Table:
     the deals finished by the last action (all 0 when none finished, and then
     :attr:`deal_ended` is false).
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Table:
+        # ``copy.deepcopy`` (OpenSpiel's clone of a state) makes a blank table and fills in
+        # its state: a compiled class allows that only through a __new__ of its own.
+        return object.__new__(cls)
 
     def __init__(self, rules: Rules, players: int, seed: int,
                  exchange: Callable[[int, View, int], list[Card]] | None = None) -> None:
@@ -110,15 +116,17 @@ class Table:
         return sorted(index(move) for move in self.match.deal.legal_moves())
 
     def step(self, action: object) -> int:
-        """Play ``action`` (an int or a numpy integer, as spaces sample them) for the seat to
-        move; return the seat that moved.
+        """Play ``action`` (an int; a numpy integer too) for the seat to move; return the seat
+        that moved.
 
         An action that is no action is a ``malformed`` fault and an illegal one an
         ``illegal`` fault, applied as the rules' ``on_fault`` says (the referee's judgement);
         :attr:`faults` lists them.
         """
         actions = self.encoding.actions
-        if type(action) is not int or not 0 <= action < len(actions):
+        # Typed object: compiled code would refuse a numpy integer at the call. Anything but
+        # an int in range goes through Encoding.move, which judges it.
+        if not (type(action) is int and 0 <= action < len(actions)):
             try:
                 move = self.encoding.move(action)
             except ValueError as error:

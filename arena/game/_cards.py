@@ -89,6 +89,11 @@ class Card:
     def __ge__(self, other: Card) -> bool:
         return self.index >= other.index
 
+    def __hash__(self) -> int:
+        # Equal cards are the same object, so the index hashes them as identity would; said
+        # outright, since a compiled class with comparisons and no hash is unhashable.
+        return self.index
+
     def __reduce__(self) -> tuple[object, tuple[str]]:
         return (Card.parse, (self._text,))
 

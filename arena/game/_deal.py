@@ -50,6 +50,12 @@ _NEXT: Final = _next_table()
 _DECKS: Final = [list(range(52)) + [JOKER_INDEX] * jokers for jokers in range(3)]
 _BITS: Final = [1 << index for index in range(52)]
 _SUIT_MAJOR_BITS: Final = [suit_major_bit(index) for index in range(52)]
+# Whether this module runs as Python source (a function compiled by mypyc has no code
+# object). Interpreted, object.__new__ makes a blank Deal or View (copy, view) for less than
+# a call of the class's own __new__, a Python function; compiled, only that __new__ may.
+# Defined here, not imported: compiled code reads a module's own Final for nothing.
+INTERPRETED: Final = hasattr(_next_table, "__code__")
+_new: Final = object.__new__
 
 
 class DealContext:
@@ -60,6 +66,11 @@ class DealContext:
     """
 
     __slots__ = ("exchanges", "roles", "scores")
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> DealContext:
+        # Copies and pickles make a blank context first, which a compiled class does only
+        # through a __new__ of its own (its default one runs __init__).
+        return object.__new__(cls)
 
     def __init__(self, roles: Sequence[str | None], scores: Sequence[int],
                  exchanges: Sequence[tuple[Sequence[Card], Sequence[Card]]]) -> None:
@@ -107,7 +118,7 @@ class Deal:
 
     # ------------------------------------------------------------------ construction
 
-    def __new__(cls, *args: Any) -> Deal:
+    def __new__(cls, *args: Any, **kwargs: Any) -> Deal:
         # ``Deal.__new__(Deal)`` makes a deal without its constructor (copy): spelled out,
         # since a compiled class refuses ``object.__new__`` from outside ``__new__``.
         return object.__new__(cls)
@@ -289,7 +300,10 @@ class Deal:
 
     def copy(self) -> Deal:
         """An independent copy (for simulation)."""
-        other = Deal.__new__(Deal)
+        if INTERPRETED:
+            other: Deal = _new(Deal)  # cheaper than a call of the Python function Deal.__new__
+        else:
+            other = Deal.__new__(Deal)
         other.rules = self.rules
         other._judge = self._judge
         other.players = self.players
@@ -391,7 +405,10 @@ class Deal:
         # View's constructor, unrolled: this runs at every decision, and calling the
         # constructor with its 19 arguments costs a third of the view. A test holds every
         # field set, as the constructor sets it.
-        view = View.__new__(View)
+        if INTERPRETED:
+            view: View = _new(View)
+        else:
+            view = View.__new__(View)
         view.seat = seat
         view.rules = self.rules
         view.number = self.number

@@ -93,11 +93,13 @@ def restore_docstrings(names: dict[str, object]) -> None:
     for value in names.values():
         if not isinstance(value, type) or value.__doc__:
             continue
-        module = sys.modules.get(value.__module__)
-        path = getattr(module, "__file__", None)
-        if path is None:
+        # The source from the package's folder: a compiled module's ``__file__`` may name a
+        # path that does not exist (mypyc's shared library repeats the package's path).
+        package, _, name = value.__module__.rpartition(".")
+        folder = _FOLDERS.get(package)
+        if folder is None:
             continue
-        source = Path(path).with_name(value.__module__.rpartition(".")[2] + ".py")
+        source = folder / f"{name}.py"
         docs = sources.get(str(source))
         if docs is None and source.is_file():
             tree = ast.parse(source.read_text(encoding="utf-8"))

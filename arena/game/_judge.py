@@ -9,7 +9,7 @@ no dataclass at play time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ._cards import RANK_EIGHT, RANK_TOP, SUITS
 from ._moves import PASS, RUN, SET, Move
@@ -91,6 +91,11 @@ class Judge:
     lead_pass: bool
     all_but_one: bool
     pass_limit: int
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Judge:
+        # A blank judge for copies and pickles of a deal (a compiled class's default
+        # __new__ runs __init__).
+        return object.__new__(cls)
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

@@ -39,6 +39,10 @@ class Decision:
     seat: int
     count: int = 0
 
+    def __reduce__(self) -> tuple[object, tuple[str, int, int]]:
+        # For copies and pickles: a compiled dataclass has no blank instance to fill.
+        return (Decision, (self.kind, self.seat, self.count))
+
 
 # The play decisions, one per seat: ``Match.pending`` hands these out instead of making one
 # at every move (decisions are immutable, so sharing them is safe).
@@ -74,6 +78,12 @@ def roles_for(order: list[int], players: int) -> list[str | None]:
 
 class Match:
     """One match between ``players`` seats, reproducible from ``seed``."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Match:
+        # ``copy.deepcopy`` and pickle make a blank match and fill in its state: a compiled
+        # class allows that only through a __new__ of its own (its default one runs
+        # __init__, which needs the rules).
+        return object.__new__(cls)
 
     def __init__(self, rules: Rules, players: int, seed: int) -> None:
         if not isinstance(players, int) or not 2 <= players <= 8:

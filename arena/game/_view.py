@@ -37,7 +37,7 @@ class View:
     roles: tuple[str | None, ...]
     scores: tuple[int, ...]
 
-    def __new__(cls, *args: Any) -> View:
+    def __new__(cls, *args: Any, **kwargs: Any) -> View:
         # ``View.__new__(View)`` makes a view without its constructor (Deal.view): spelled
         # out, since a compiled class refuses ``object.__new__`` from outside ``__new__``.
         return object.__new__(cls)

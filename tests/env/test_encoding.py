@@ -74,6 +74,17 @@ def test_a_move_the_rules_never_allow_is_no_action() -> None:
         coder.move(196)
     with pytest.raises(ValueError, match="not in 0"):
         coder.move(True)
+    with pytest.raises(ValueError, match="not in 0"):
+        coder.move(np.int64(196))
+
+
+def test_a_numpy_integer_is_an_action_as_its_int_is() -> None:
+    # What a policy's argmax or a Gymnasium space's sample gives, on either engine.
+    coder = encoding(Rules.preset("standard"), 4)
+    for kind in (np.int8, np.int64, np.uint16):
+        assert coder.move(kind(3)) is coder.actions[3]
+    with pytest.raises(ValueError, match="not in 0"):
+        coder.move(np.float64(3))
 
 
 def fresh_count(view: View) -> tuple[list[int], list[int]]:

@@ -288,11 +288,15 @@ def test_a_deals_view_sets_every_field_a_view_has_as_its_constructor_would() -> 
     rng = random.Random(9)
     match = Match(rules, 4, 21)
     seen = 0
+    # The fields: its __slots__, or, compiled by mypyc (which keeps no __slots__), the
+    # attributes mypyc lists.
+    names = getattr(View, "__slots__", None) or View.__mypyc_attrs__
+    assert "_nplays" in names and "_exchange" in names
     while not match.finished:
         decision = match.pending
         assert decision is not None
         view = match.view(decision.seat)
-        fields = {name: getattr(view, name) for name in View.__slots__}  # none unset
+        fields = {name: getattr(view, name) for name in names}  # none unset
         rebuilt = View.from_state(
             rules, view.seat, view.number, hand=view.hand_text, to_move=view.to_move,
             pile=view.pile, revolution=view.revolution, counts=view.counts,
