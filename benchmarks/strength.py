@@ -42,6 +42,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ARENA = Path(sys.executable).with_name("arena")
 KITS = ("kit-1", "kit-2", "kit-3")
 CHAMPION = "fujigokoro"
+FUJI_ARGS = "-th 1 -sc 50"
+"""FujiGokoro's flags by default: one thread, 50 simulations a decision (docs/uecda.md,
+"The strength benchmark", says why)."""
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -60,8 +63,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="FujiGokoro's out/client (or $UECDA_FUJIGOKORO)")
     parser.add_argument("--fujigokoro-params", default=env("UECDA_FUJIGOKORO_PARAMS"),
                         help="its parameter folder (or $UECDA_FUJIGOKORO_PARAMS)")
-    parser.add_argument("--fujigokoro-args", default=env("UECDA_FUJIGOKORO_ARGS", ""),
-                        help="more flags for FujiGokoro, e.g. '-th 1' (or $UECDA_FUJIGOKORO_ARGS)")
+    parser.add_argument("--fujigokoro-args", default=env("UECDA_FUJIGOKORO_ARGS", FUJI_ARGS),
+                        help=f"FujiGokoro's own flags (default {FUJI_ARGS!r}, which keeps it "
+                             "inside the contest's limit on a loaded machine; "
+                             "or $UECDA_FUJIGOKORO_ARGS)")
     parser.add_argument("--out", type=Path, default=None,
                         help="run folder (default: a temporary one); an existing one resumes")
     parser.add_argument("--records", type=Path, default=None,
