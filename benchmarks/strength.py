@@ -36,12 +36,15 @@ import numpy as np
 import yaml
 
 from arena.ratings._bootstrap import bootstrap_ratio
-from arena.records import read_records
+from arena.records import deal_moves, read_records
 
 ROOT = Path(__file__).resolve().parents[1]
 ARENA = Path(sys.executable).with_name("arena")
 KITS = ("kit-1", "kit-2", "kit-3")
 CHAMPION = "fujigokoro"
+FUJI_ARGS = "-th 1 -sc 50"
+"""FujiGokoro's flags by default: one thread, 50 simulations a decision (docs/uecda.md,
+"The strength benchmark", says why)."""
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -60,8 +63,10 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="FujiGokoro's out/client (or $UECDA_FUJIGOKORO)")
     parser.add_argument("--fujigokoro-params", default=env("UECDA_FUJIGOKORO_PARAMS"),
                         help="its parameter folder (or $UECDA_FUJIGOKORO_PARAMS)")
-    parser.add_argument("--fujigokoro-args", default=env("UECDA_FUJIGOKORO_ARGS", ""),
-                        help="more flags for FujiGokoro, e.g. '-th 1' (or $UECDA_FUJIGOKORO_ARGS)")
+    parser.add_argument("--fujigokoro-args", default=env("UECDA_FUJIGOKORO_ARGS", FUJI_ARGS),
+                        help=f"FujiGokoro's own flags (default {FUJI_ARGS!r}, which keeps it "
+                             "inside the contest's limit on a loaded machine; "
+                             "or $UECDA_FUJIGOKORO_ARGS)")
     parser.add_argument("--out", type=Path, default=None,
                         help="run folder (default: a temporary one); an existing one resumes")
     parser.add_argument("--records", type=Path, default=None,
@@ -118,9 +123,12 @@ def _load() -> str:
 
 
 def _blocks(records: Path, bot: str) -> tuple[dict[str, list[list[float]]],
-                                              dict[str, dict[str, int]]]:
-    """Per label: one [points, games] per block (match); and fault counts per label."""
+                                              dict[str, dict[str, int]],
+                                              dict[str, list[float]]]:
+    """Per label: one [points, games] per block (match); fault counts per label; and the
+    think time (ms) of every move per label, as the referee timed it."""
     blocks: dict[str, list[list[float]]] = defaultdict(list)
+    think: dict[str, list[float]] = defaultdict(list)
     diffs: list[list[float]] = []
     clean: list[list[float]] = []  # the differences of the blocks the champion played faultless
     faults: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -133,6 +141,9 @@ def _blocks(records: Path, bot: str) -> tuple[dict[str, list[list[float]]],
                 sums[labels[seat]] += points
             for fault in deal.get("faults", []):
                 faults[labels[fault["seat"]]][fault["kind"]] += 1
+            for move in deal_moves(deal):
+                if move.ms is not None:
+                    think[labels[move.seat]].append(move.ms)
         for label in labels:
             blocks[label].append([sums[label], games])
         if bot in labels and CHAMPION in labels:
@@ -143,7 +154,7 @@ def _blocks(records: Path, bot: str) -> tuple[dict[str, list[list[float]]],
                 clean.append(diffs[-1])
     blocks[f"{bot} - {CHAMPION}"] = diffs
     blocks["clean"] = clean
-    return blocks, faults
+    return blocks, faults, think
 
 
 def _interval(rows: list[list[float]], seed: int) -> tuple[float, float, float, int]:
@@ -155,22 +166,31 @@ def _interval(rows: list[list[float]], seed: int) -> tuple[float, float, float, 
     return float(data[:, 0].sum() / data[:, 1].sum()), low, high, int(data[:, 1].sum())
 
 
+def _think(times: list[float]) -> str:
+    if not times:
+        return "-"
+    median, p99 = np.percentile(times, [50, 99])
+    return f"{median:.0f}, {p99:.0f}, {max(times):.0f}"
+
+
 def report(records: Path, bot: str) -> str:
     """The tables of a finished run, as text."""
-    blocks, faults = _blocks(records, bot)
+    blocks, faults, think = _blocks(records, bot)
     if not blocks.get(bot) or not blocks.get(CHAMPION):
         return f"strength: {records} holds no games of both {bot} and {CHAMPION}"
     kit_rows = [row for label in KITS for row in blocks.get(label, [])]
-    lines = ["| bot | games | blocks | points/game | 95% (blocks) | timeouts | rejected |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| bot | games | blocks | points/game | 95% (blocks) | timeouts | rejected "
+             "| think ms: median, 99%, max |",
+             "|---|---|---|---|---|---|---|---|"]
     for label, rows in [(CHAMPION, blocks[CHAMPION]), (bot, blocks[bot]),
                         ("kit (3, pooled)", kit_rows)]:
         mean, low, high, games = _interval(rows, 1)
         names = KITS if label.startswith("kit") else (label,)
         timeouts = sum(faults[n].get("timeout", 0) for n in names)
         rejected = sum(faults[n].get("illegal", 0) for n in names)
+        times = [ms for n in names for ms in think.get(n, [])]
         lines.append(f"| {label} | {games} | {len(rows)} | {mean:.3f} | {low:.3f}-{high:.3f} "
-                     f"| {timeouts} | {rejected} |")
+                     f"| {timeouts} | {rejected} | {_think(times)} |")
     mean, low, high, games = _interval(blocks[f"{bot} - {CHAMPION}"], 2)
     lines.append("")
     lines.append(f"paired difference {bot} - {CHAMPION}: {mean:+.3f} points per game, "

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 from arena.ratings import simulate_records
@@ -65,6 +66,32 @@ def test_the_tables_give_points_per_game_and_the_paired_difference(tmp_path: Pat
     diff, dlow, dhigh = (float(v) for v in found.groups())
     assert diff == pytest.approx(mc - fuji, abs=5e-4)
     assert 0 < dlow < diff < dhigh  # a planted stronger bot: the interval lies above 0
+
+
+def test_the_think_times_are_read_per_bot_from_the_moves(tmp_path: Path) -> None:
+    strength = _strength()
+    path = tmp_path / "records.jsonl"
+    with path.open("w") as out:
+        for n, record in enumerate(simulate_records(
+                {"fujigokoro": 0.0, "mc": 0.0, "kit-1": 0.0, "kit-2": 0.0, "kit-3": 0.0},
+                sets=2, players=5, deals=4, seed=5)):
+            labels = [s["label"] for s in record["seats"]]
+            fuji, mc = labels.index("fujigokoro"), labels.index("mc")
+            for k, deal in enumerate(record["deals"]):
+                # the champion thinks 1..n ms over the run, mc always 7 ms; a move the record
+                # did not time counts for neither
+                deal["movers"] = [fuji, mc, mc]
+                deal["moves"] = ["3C", "pass", "4D"]
+                deal["think_us"] = [(n * 4 + k + 1) * 1000, 7000, None]
+            out.write(json.dumps(record) + "\n")
+    rows = {line.split("|")[1].strip(): line.split("|")[-2].strip()
+            for line in strength.report(path, "mc").splitlines()
+            if line.startswith("| ") and not line.startswith("| bot")}
+    times = [float(ms) for ms in range(1, 2 * 5 * 4 + 1)]
+    median, p99 = np.percentile(times, [50, 99])
+    assert rows["fujigokoro"] == f"{median:.0f}, {p99:.0f}, 40"
+    assert rows["mc"] == "7, 7, 7"
+    assert rows["kit (3, pooled)"] == "-"
 
 
 def test_a_missing_program_is_named_in_one_line(tmp_path: Path,
