@@ -102,7 +102,10 @@ class OptionalBuildExt(build_ext):
 
 
 def _skip(error: BaseException) -> None:
-    reason = (str(error).strip().splitlines() or [type(error).__name__])[-1]
+    if isinstance(error, SystemExit):  # mypyc's type check failed: it printed the errors
+        reason = f"mypyc refused the code, exit status {error.code}: see its errors above"
+    else:
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[-1]
     _say(f"the engine is not compiled, pure Python is used ({reason})")
 
 

@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +43,7 @@ _FULL_MASK: Final = (1 << _NATURALS) - 1
 _FULL_SMASK: Final = sum(1 << (suit * 16 + rank) for suit in range(4) for rank in range(13))
 _KIND_ORDER: Final = {"pass": 0, "set": 1, "run": 2}
 
-Observation = npt.NDArray[np.int8]
+Observation: TypeAlias = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,10 +52,13 @@ def bot_cgroups() -> list[str]:
 
 @pytest.fixture
 def no_cgroup_left() -> Iterator[None]:
-    assert bot_cgroups() == []
+    # Bots of other tests in this process (a pool a module keeps) may hold cgroups of their
+    # own under the same parent: the test's bots must leave none beside them.
+    before = set(bot_cgroups())
     yield
-    assert bot_cgroups() == [], "a bot's memory cgroup outlived its match"
-    assert CONTROLLER is not None and not os.path.exists(CONTROLLER.parent())
+    assert set(bot_cgroups()) <= before, "a bot's memory cgroup outlived its match"
+    assert CONTROLLER is not None
+    assert before or not os.path.exists(CONTROLLER.parent())
 
 
 def play(seat: dict[str, Any], sandbox: bool, rounds: int = 2) -> dict[str, Any]:

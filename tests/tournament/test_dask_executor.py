@@ -333,7 +333,7 @@ def test_cli_ctrl_c_and_kill_9_then_resume_on_another_worker_count(
     config = tmp_path / "kill.yaml"
     config.write_text(
         "name: kill\nseed: 4\nrules: {preset: runs, rounds: 3}\nplayers: 3\nduplicate: true\n"
-        "repeat: 3\nbots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest},\n"
+        "repeat: 12\nbots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest},\n"
         "       {name: passer}]\n",
         encoding="utf-8",
     )
@@ -344,7 +344,8 @@ def test_cli_ctrl_c_and_kill_9_then_resume_on_another_worker_count(
         return [sys.executable, "-c", "from arena.cli import main; main()", "run", str(config),
                 "--out", str(out), "--dask", address, "--quiet"]
 
-    # Ctrl-C in a terminal reaches the whole process group, workers included.
+    # Ctrl-C in a terminal reaches the whole process group, workers included. (720 matches:
+    # on the fast engine a run of 180 was over before the signal came.)
     proc = subprocess.Popen(command("local:1"), start_new_session=True,
                             stderr=subprocess.PIPE)
     try:
