@@ -82,7 +82,7 @@ def test_the_rules_page_is_dutch_for_a_dutch_browser(dutch: Watched, tmp_path: P
 def test_i18n_js_writes_cards_moves_and_messages_as_the_server_does(dutch: Watched) -> None:
     page = dutch.page
     page.goto(f"{dutch.served}/rules")
-    page.wait_for_function("window.arenaI18n !== undefined")
+    wait_until(page, "window.arenaI18n !== undefined")
     shown = page.evaluate("""() => [arenaI18n.lang, arenaI18n.cardText("KH"),
         arenaI18n.cardText("QS"), arenaI18n.cardText("JK"), arenaI18n.moveText("JK=7H 8H 9H"),
         arenaI18n.moveText("pass"), t("term.deal", {number: 2, total: 5})]""")
@@ -113,7 +113,20 @@ def test_the_menu_sets_the_language_for_every_later_page(dutch: Watched) -> None
     page.evaluate("() => document.addEventListener('arena-i18n-ready',"
                   " (e) => { window.readyLang = e.detail.lang; })")
     page.add_script_tag(url="/static/i18n.js")
-    page.wait_for_function("window.readyLang === 'tr'")
+    wait_until(page, "window.readyLang === 'tr'")
     assert page.evaluate("() => arenaI18n.ready.then(() => [arenaI18n.lang, t('move.pass')])"
                          ) == ["tr", "Pas"]
     assert dutch.errors == []
+
+
+def wait_until(page: Any, condition: str, timeout_ms: int = 30_000) -> None:
+    """Wait for ``condition`` (a JavaScript expression) to hold on ``page``. The rules page's
+    Content-Security-Policy forbids eval, which Playwright's ``wait_for_function`` uses for a
+    string predicate whenever the first check fails (a race: it failed in CI); a function
+    passed to ``evaluate`` is not evaluated by the page, so it polls there instead."""
+    held = page.evaluate(
+        "([timeout]) => new Promise((resolve) => { const end = Date.now() + timeout;"
+        " const check = () => { if (" + condition + ") { resolve(true); }"
+        " else if (Date.now() > end) { resolve(false); } else { setTimeout(check, 20); } };"
+        " check(); })", [timeout_ms])
+    assert held, f"{condition} did not hold within {timeout_ms} ms"
