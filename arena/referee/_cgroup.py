@@ -139,11 +139,7 @@ def join(procs: str) -> None:
     ``cgroup.procs`` is ``procs``, so that all it starts is inside. If it cannot, it says so
     on its stderr (the bot's output tail) and exits with status 126, as the sandbox does."""
     try:
-        fd = os.open(procs, os.O_WRONLY)
-        try:
-            os.write(fd, str(os.getpid()).encode())
-        finally:
-            os.close(fd)
+        _write(procs, str(os.getpid()))
     except OSError as exc:
         os.write(2, f"arena: cannot enter the bot's memory cgroup: {exc}\n".encode())
         os._exit(126)

@@ -27,17 +27,21 @@ def call_fault(exc: Exception, proc: ChildProcess, call: str, doing: str,
            allowed: float) -> BotFault:
     """The one mapping, for a child-process host, of what a ``call`` (``start``, ``play``,
     ``exchange``, ``end_deal``) raised while ``doing`` (``send`` or ``receive``) to the
-    seat's fault; ``allowed`` is the seconds it had."""
+    seat's fault; ``allowed`` is the seconds it had. Whatever it raised, a call after which
+    the limit of the bot's memory cgroup killed one of its processes is a memory fault."""
+    memory = proc.memory_fault()
+    if memory is not None:
+        return memory
     if isinstance(exc, BotFault):
         return exc
     if not isinstance(exc, trio.TooSlowError):  # ProtocolError, or anything the bytes caused
         reason = (str(exc) if isinstance(exc, ValueError)
                   else f"unreadable answer ({type(exc).__name__}: {exc})")
         return BotFault("malformed", reason)
+    if proc.poll() is not None:  # it died, but something it left behind held the pipe open
+        return proc.death_fault("exited without answering")
     note = proc.tail_note()
     within = f"{allowed * 1000:.0f} ms"
-    if proc.poll() is not None:  # it died, but something it left behind held the pipe open
-        return BotFault("crash", f"process exited without answering ({proc.status()}){note}")
     if call == "start":
         return BotFault("timeout", f"did not start within {within}{note}{_BUFFERED_HINT}")
     if doing == "send":

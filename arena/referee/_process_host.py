@@ -185,7 +185,8 @@ class _ChildHost(Host):
         when the call began); whatever goes wrong is a fault (:func:`call_fault`).
 
         A call after which the limit of the bot's memory cgroup had killed one of its
-        processes is a memory fault (:meth:`ChildProcess.memory_fault`), answered or not.
+        processes is a memory fault (:meth:`ChildProcess.memory_fault`), answered or not:
+        an answer is checked here, anything else in :func:`call_fault`.
         The process is dropped unless the bot only said its code failed
         (a ``reported`` fault): after a dead process, bytes out of step, or
         a call stopped in the middle, the next request needs a fresh one.
@@ -207,7 +208,7 @@ class _ChildHost(Host):
             in_step = True
             return answer_value(answer, message["type"], message["id"])
         except Exception as exc:
-            fault = proc.memory_fault() or call_fault(exc, proc, message["type"], doing, allowed)
+            fault = call_fault(exc, proc, message["type"], doing, allowed)
             in_step = fault.reported
             self._faulted = True  # kept for the rest of the match, never for another
             raise fault from None
