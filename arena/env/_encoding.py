@@ -85,12 +85,16 @@ class PlayedCards:
         self.fixed: list[int | None] = [None] * players
         self.owner = -1
         self.seen = 0
-        self.last: tuple[int, Move] | None = None
+        # The last play read, the very object of the plays' list (see update).
+        self.last: object = None
 
     def update(self, plays: Sequence[tuple[int, Move]]) -> None:
         """Take in ``plays`` (a view's :attr:`~arena.game.View.plays`)."""
         seen = self.seen
-        if len(plays) < seen or (seen and plays[seen - 1] is not self.last) or not plays:
+        # The plays read as objects: compiled code would unbox a (seat, move) tuple read as
+        # such and box a new one, which "is" never matches.
+        items: Sequence[object] = plays
+        if len(plays) < seen or (seen and items[seen - 1] is not self.last) or not plays:
             players = len(self.masks)
             self.masks = [0] * players
             self.jokers = [0] * players
@@ -104,7 +108,7 @@ class PlayedCards:
                 jokers[seat] += move.jokers
                 self.owner = seat
         self.seen = len(plays)
-        self.last = plays[-1] if plays else None
+        self.last = items[-1] if plays else None
 
 
 class Encoding:

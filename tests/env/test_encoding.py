@@ -214,3 +214,31 @@ def test_the_kept_hands_follow_a_forfeit(seed: int) -> None:
         legal = match.deal.legal_moves()
         match.play(legal[rng.randrange(len(legal))])
     assert faulted
+
+
+def test_the_kept_plays_are_read_once() -> None:
+    # PlayedCards reads only the plays appended since its last update: an entry already read
+    # is never read again (on the compiled engine, a (seat, move) tuple once failed its
+    # identity check, and every step read the whole deal again). Here an entry already read
+    # is replaced by a play of other cards: a second reading would count them.
+    match = Match(Rules.preset("runs"), 4, 3)
+    while match.pending is not None and match.pending.kind == "exchange":
+        decision = match.pending
+        match.give(match.deal.hand(decision.seat)[: decision.count])
+    for _ in range(3):
+        match.play(next(m for m in match.deal.legal_moves() if m.size))
+    plays = list(match.deal.moves)
+    played = PlayedCards(4)
+    played.update(plays)
+    first_seat = plays[0][0]
+    before = list(played.masks)
+    other = next(m for m in Rules.preset("runs").moves(
+        ((1 << 52) - 1) & ~sum(move.mask for _, move in plays), 0, 0, None, False) if m.size)
+    plays[0] = (first_seat, other)
+    seat = match.deal.to_move
+    move = next(m for m in match.deal.legal_moves() if m.size)
+    plays.append((seat, move))
+    played.update(plays)
+    expected = list(before)
+    expected[seat] |= move.mask
+    assert played.masks == expected
