@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed
 # The install compiles arena.game with mypyc where a C compiler works (setup.py), so an edit
 # of the compiled modules reinstalls; ARENA_COMPILE=0 make installs the pure engine alone.
 # It prints the build's line on the engine (compiled, or pure and why) and the one that runs.
-$(STAMP): pyproject.toml setup.py $(wildcard arena/game/*.py) arena/env/_encoding.py arena/env/_table.py
+$(STAMP): pyproject.toml setup.py $(wildcard arena/game/*.py) arena/env/_encoding.py arena/env/_table.py \
+  arena/env/_bits.py arena/env/_bits.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install -v -e '.[test,dask,env,web]' > $(VENV)/install.log 2>&1 \

@@ -31,6 +31,9 @@ COMPILED = (
     *(f"arena/game/{name}.py" for name in ("_cards", "_moves", "_tables", "_judge", "_shuffle",
                                           "_deal", "_view", "_match")),
     "arena/env/_encoding.py", "arena/env/_table.py")
+# Written in C, each the twin of a module of the same name in Python (which says what it
+# does and is what the pure engine loads): the last step of every observation.
+C_MODULES = (Extension("arena.env._bits", ["arena/env/_bits.c"], extra_compile_args=["-O2"]),)
 GROUP = "arena.game._compiled"  # mypyc's shared library: arena/game/_compiled__mypyc.*.so
 _SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
@@ -53,9 +56,9 @@ def _mypyc_extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
 
-        return list(mypycify(
+        return [*mypycify(
             ["--config-file=", "--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
-            opt_level="3", group_name=GROUP))
+            opt_level="3", group_name=GROUP), *C_MODULES]
     except (Exception, SystemExit) as error:  # no mypyc, or mypyc refuses the code
         _skip(error)
         return []
@@ -95,7 +98,8 @@ class OptionalBuildExt(build_ext):
             _skip(error)
             return
         if self.extensions:
-            _say(f"the engine is compiled with mypyc ({len(COMPILED)} modules)")
+            _say(f"the engine is compiled with mypyc ({len(COMPILED)} modules) and "
+                 f"{len(C_MODULES)} module in C")
 
     def get_outputs(self) -> list[str]:
         return super().get_outputs() if self.extensions else []

@@ -35,6 +35,8 @@ from arena.game import (
     cards_of,
 )
 
+from ._bits import flags as _spread
+
 __all__ = ["Encoding", "PlayedCards", "Segment", "decode_action", "encode_move", "encoding"]
 
 _NATURALS: Final = 52
@@ -170,7 +172,6 @@ class Encoding:
             offset += length
         self.segments: tuple[Segment, ...] = tuple(segments)
         self.observation_size = offset
-        self._bytes = (offset + 7) // 8
         self._rules_seen = rules
         at = {s.name: s.offset for s in segments}
         self._at = at
@@ -268,7 +269,7 @@ class Encoding:
         ``played`` keeps the cards played across calls (see :class:`PlayedCards`); without it
         they are counted from the view's plays.
         """
-        return _unpack(self._flags(view, played), self._bytes, self.observation_size)
+        return _unpack(self._flags(view, played), self.observation_size)
 
     def observe_with_mask(self, view: View, moves: Iterable[Move],
                           played: PlayedCards | None = None,
@@ -278,7 +279,7 @@ class Encoding:
         ``plays``, when given, is the plays of the view's deal as the caller holds them
         (:attr:`arena.game.Deal.moves`), read instead of the view's
         :attr:`~arena.game.View.plays`, which copies them all at every step."""
-        return (_unpack(self._flags(view, played, plays), self._bytes, self.observation_size),
+        return (_unpack(self._flags(view, played, plays), self.observation_size),
                 self.action_mask(moves))
 
     def _flags(self, view: View, played: PlayedCards | None,
@@ -398,16 +399,12 @@ class Encoding:
                          f"{', '.join(s.name for s in self.segments)}")
 
 
-def _unpack(bits: int, nbytes: int, length: int) -> Observation:
-    # A new array each call (the caller may keep it). Positional arguments: numpy parses
-    # keywords at every call, a third of the cost of an array this small.
-    return _unpackbits(_frombuffer(bits.to_bytes(nbytes, "little"), _UINT8), None, length,
-                       "little").view(_INT8)
+def _unpack(bits: int, length: int) -> Observation:
+    # A new array each call, over a new buffer (the caller may keep and write it).
+    return _frombuffer(_spread(bits, length), _INT8)
 
 
 _frombuffer: Final = np.frombuffer
-_unpackbits: Final = np.unpackbits
-_UINT8: Final = np.dtype(np.uint8)
 _INT8: Final = np.dtype(np.int8)
 
 

@@ -62,12 +62,19 @@ def _choose() -> str:
         reason = "ARENA_PURE is set"
     else:
         for source, library in sorted(compiled.items()):
-            if source.stat().st_mtime > library.stat().st_mtime + _SLACK:
-                reason = (f"{source.parent.name}/{source.name} is newer than its compiled "
-                          "module: reinstall to compile")
+            # A module in C has its source beside its Python twin: either edited is stale.
+            for edited in (source, source.with_suffix(".c")):
+                if edited.is_file() and (edited.stat().st_mtime
+                                         > library.stat().st_mtime + _SLACK):
+                    reason = (f"{edited.parent.name}/{edited.name} is newer than its "
+                              "compiled module: reinstall to compile")
+                    break
+            if reason is not None:
                 break
     if reason is None:
-        return f"compiled with mypyc ({len(compiled)} modules)"
+        in_c = sum(source.with_suffix(".c").is_file() for source in compiled)
+        return (f"compiled with mypyc ({len(compiled) - in_c} modules)"
+                + (f" and C ({in_c} module{'s' if in_c > 1 else ''})" if in_c else ""))
     sys.meta_path.insert(0, _PureFinder())
     return f"pure Python ({reason})"
 
