@@ -1,29 +1,141 @@
-/* The flags of an observation: bit i of an integer as byte i. The twin in C of _bits.py,
-   which is the reference and says what flags() does; setup.py builds this one where the
-   install compiles the engine. It spreads a byte at a time through a table, where numpy's
-   unpackbits behind _bits.py spends most of an observation's last step on its calls. */
+/* The flags of an observation: bits laid at offsets, spread one flag a byte. The twin in C of
+   _bits.py, which is the reference and says what compose() does; setup.py builds this one
+   where the install compiles the engine. Each piece is spread a byte at a time through a
+   table, with no integer wider than a machine word made on the way (the pure twin ORs the
+   pieces into one integer and has numpy unpack it). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
-/* SPREAD[b][j]: bit j of the byte b. */
+/* SPREAD[b][j]: bit j of the byte b; WORD[b], the same 8 bytes as one machine word. */
 static unsigned char SPREAD[256][8];
+static uint64_t WORD[256];
+
+/* OR the bits of the bytes packed[0 .. count) into flag[0 ..), flag holding room for
+   `room` flags; the bits past room are zero (checked by the caller). */
+static void
+spread(char *flag, Py_ssize_t room, const unsigned char *packed, Py_ssize_t count)
+{
+    for (Py_ssize_t k = 0; k < count; k++) {
+        unsigned char byte = packed[k];
+        if (!byte) {
+            continue;
+        }
+        Py_ssize_t at = 8 * k;
+        if (room - at >= 8) {
+            uint64_t word;
+            memcpy(&word, flag + at, 8);
+            word |= WORD[byte];
+            memcpy(flag + at, &word, 8);
+        } else {
+            for (Py_ssize_t j = 0; j < room - at; j++) {
+                flag[at + j] |= (char)SPREAD[byte][j];
+            }
+        }
+    }
+}
+
+static int
+bit_length(unsigned long long value)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return value ? 64 - __builtin_clzll(value) : 0;
+#else
+    int length = 0;
+    while (value) {
+        length++;
+        value >>= 1;
+    }
+    return length;
+#endif
+}
+
+/* Lay one piece at offset: 0 on success, -1 with an exception set. */
+static int
+lay(char *flag, Py_ssize_t n, Py_ssize_t offset, PyObject *piece)
+{
+    int overflow = 0;
+    long long small = PyLong_AsLongLongAndOverflow(piece, &overflow);
+    if (small == -1 && !overflow && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow < 0 || (!overflow && small < 0)) {
+        PyErr_Format(PyExc_ValueError,
+                     "a piece and its offset are not negative, not %R at %zd", piece, offset);
+        return -1;
+    }
+    Py_ssize_t room = n - offset;
+    if (!overflow) {
+        if (!small) {
+            return 0;
+        }
+        int length = bit_length((unsigned long long)small);
+        if (length > room) {
+            goto past;
+        }
+        unsigned char packed[8];
+        int used = (length + 7) / 8;
+        for (int k = 0; k < used; k++) {
+            packed[k] = (unsigned char)((unsigned long long)small >> (8 * k));
+        }
+        spread(flag + offset, room, packed, used);
+        return 0;
+    }
+    /* Wider than a machine word: its bytes. */
+    int64_t bits = (int64_t)_PyLong_NumBits(piece);
+    if (bits < 0) {
+        return -1;
+    }
+    if (bits > room) {
+        goto past;
+    }
+    Py_ssize_t count = (Py_ssize_t)((bits + 7) / 8);
+    unsigned char stack[256];
+    unsigned char *packed = count <= (Py_ssize_t)sizeof(stack) ? stack
+                                                                 : PyMem_Malloc((size_t)count);
+    if (packed == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int failed;
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t need = PyLong_AsNativeBytes(
+        piece, packed, count,
+        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    failed = need < 0 ? -1 : need > count;
+#else
+    failed = _PyLong_AsByteArray((PyLongObject *)piece, packed, (size_t)count, 1, 0);
+    if (failed && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        failed = 1;
+    }
+#endif
+    if (!failed) {
+        spread(flag + offset, room, packed, count);
+    }
+    if (packed != stack) {
+        PyMem_Free(packed);
+    }
+    if (failed > 0) {
+        goto past;
+    }
+    return failed;
+past:
+    PyErr_Format(PyExc_ValueError, "a piece at %zd has a bit past flag %zd", offset, n);
+    return -1;
+}
 
 static PyObject *
-flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+compose(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 2) {
-        PyErr_Format(PyExc_TypeError, "flags() takes 2 arguments (%zd given)", nargs);
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "compose() takes 3 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *bits = args[0];
-    if (!PyLong_Check(bits) || !PyLong_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "flags(bits, n) takes two ints");
-        return NULL;
-    }
-    Py_ssize_t n = PyLong_AsSsize_t(args[1]);
+    Py_ssize_t n = PyLong_AsSsize_t(args[0]);
     if (n == -1 && PyErr_Occurred()) {
         return NULL;
     }
@@ -31,65 +143,68 @@ flags(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Format(PyExc_ValueError, "a count of flags is not negative, not %zd", n);
         return NULL;
     }
-    Py_ssize_t nbytes = (n + 7) / 8;
-    unsigned char small[512];
-    unsigned char *packed = small;
-    if (nbytes > (Py_ssize_t)sizeof(small)) {
-        packed = PyMem_Malloc(nbytes);
-        if (packed == NULL) {
-            return PyErr_NoMemory();
-        }
+    PyObject *offsets = PySequence_Fast(args[1], "compose(): the offsets are not a sequence");
+    if (offsets == NULL) {
+        return NULL;
+    }
+    PyObject *pieces = PySequence_Fast(args[2], "compose(): the pieces are not a sequence");
+    if (pieces == NULL) {
+        Py_DECREF(offsets);
+        return NULL;
     }
     PyObject *out = NULL;
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t need = PyLong_AsNativeBytes(
-        bits, packed, nbytes,
-        Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
-            | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
-    if (need < 0) {
-        if (PyErr_ExceptionMatches(PyExc_ValueError)) {  /* negative: as int.to_bytes says */
-            PyErr_SetString(PyExc_OverflowError, "can't convert negative int to unsigned");
-        }
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(pieces);
+    if (PySequence_Fast_GET_SIZE(offsets) != count) {
+        PyErr_Format(PyExc_ValueError, "%zd offsets for %zd pieces",
+                     PySequence_Fast_GET_SIZE(offsets), count);
         goto done;
     }
-    if (need > nbytes) {
-        PyErr_SetString(PyExc_OverflowError, "int too big to convert");
-        goto done;
-    }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)bits, packed, (size_t)nbytes, 1, 0) < 0) {
-        goto done;
-    }
-#endif
     out = PyByteArray_FromStringAndSize(NULL, n);
     if (out == NULL) {
         goto done;
     }
     char *flag = PyByteArray_AS_STRING(out);
-    Py_ssize_t whole = n / 8;
-    for (Py_ssize_t i = 0; i < whole; i++) {
-        memcpy(flag + 8 * i, SPREAD[packed[i]], 8);
+    memset(flag, 0, (size_t)n);
+    PyObject **at = PySequence_Fast_ITEMS(offsets);
+    PyObject **piece = PySequence_Fast_ITEMS(pieces);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        if (!PyLong_Check(at[k]) || !PyLong_Check(piece[k])) {
+            PyErr_SetString(PyExc_TypeError, "compose(): offsets and pieces are ints");
+            goto fail;
+        }
+        Py_ssize_t offset = PyLong_AsSsize_t(at[k]);
+        if (offset == -1 && PyErr_Occurred()) {
+            goto fail;
+        }
+        if (offset < 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "a piece and its offset are not negative, not %R at %zd",
+                         piece[k], offset);
+            goto fail;
+        }
+        if (lay(flag, n, offset, piece[k]) < 0) {
+            goto fail;
+        }
     }
-    if (n % 8) {
-        memcpy(flag + 8 * whole, SPREAD[packed[whole]], (size_t)(n % 8));
-    }
+    goto done;
+fail:
+    Py_CLEAR(out);
 done:
-    if (packed != small) {
-        PyMem_Free(packed);
-    }
+    Py_DECREF(offsets);
+    Py_DECREF(pieces);
     return out;
 }
 
 static PyMethodDef methods[] = {
-    {"flags", (PyCFunction)(void (*)(void))flags, METH_FASTCALL,
-     "flags(bits, n): the n low bits of bits, least significant first, a byte each (0 or 1), "
-     "in a new bytearray."},
+    {"compose", (PyCFunction)(void (*)(void))compose, METH_FASTCALL,
+     "compose(n, offsets, pieces): n flags, a byte each (0 or 1), in a new bytearray: flag i "
+     "is set where bit i - offsets[k] of pieces[k] is."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "arena.env._bits",
-    "The flags of an observation: bit i of an integer as byte i (the twin in C of _bits.py).",
+    "The flags of an observation: bits laid at offsets (the twin in C of _bits.py).",
     -1, methods, NULL, NULL, NULL, NULL,
 };
 
@@ -100,6 +215,7 @@ PyInit__bits(void)
         for (int j = 0; j < 8; j++) {
             SPREAD[b][j] = (unsigned char)((b >> j) & 1);
         }
+        memcpy(&WORD[b], SPREAD[b], 8);
     }
     return PyModule_Create(&module);
 }

@@ -35,7 +35,7 @@ from arena.game import (
     cards_of,
 )
 
-from ._bits import flags as _spread
+from ._bits import compose as _compose
 
 __all__ = ["Encoding", "PlayedCards", "Segment", "decode_action", "encode_move", "encoding"]
 
@@ -82,9 +82,9 @@ class PlayedCards:
     def __init__(self, players: int) -> None:
         self.masks = [0] * players
         self.jokers = [0] * players
-        # Per seat: the bits of its roles, gave and received fields, once read in this
+        # Per seat: the pieces of its roles, gave and received fields, once read in this
         # deal's play.
-        self.fixed: list[int | None] = [None] * players
+        self.fixed: list[list[object] | None] = [None] * players
         self.owner = -1
         self.seen = 0
         # The last play read, the very object of the plays' list (see update).
@@ -93,10 +93,11 @@ class PlayedCards:
     def update(self, plays: Sequence[tuple[int, Move]]) -> None:
         """Take in ``plays`` (a view's :attr:`~arena.game.View.plays`)."""
         seen = self.seen
+        total = len(plays)
         # The plays read as objects: compiled code would unbox a (seat, move) tuple read as
         # such and box a new one, which "is" never matches.
         items: Sequence[object] = plays
-        if len(plays) < seen or (seen and items[seen - 1] is not self.last) or not plays:
+        if total < seen or not total or (seen and items[seen - 1] is not self.last):
             players = len(self.masks)
             self.masks = [0] * players
             self.jokers = [0] * players
@@ -104,13 +105,14 @@ class PlayedCards:
             self.owner = -1
             seen = 0
         masks, jokers = self.masks, self.jokers
-        for seat, move in plays[seen:]:
+        for i in range(seen, total):  # by index: a slice would copy the new plays first
+            seat, move = plays[i]
             if move.size:
                 masks[seat] |= move.mask
                 jokers[seat] += move.jokers
                 self.owner = seat
-        self.seen = len(plays)
-        self.last = items[-1] if plays else None
+        self.seen = total
+        self.last = items[total - 1] if total else None
 
 
 class Encoding:
@@ -134,6 +136,13 @@ class Encoding:
                        key=lambda m: (_KIND_ORDER[m.kind], m.key))
         self.actions: tuple[Move, ...] = tuple(moves)
         self._index: dict[int, int] = {m.key: i for i, m in enumerate(moves)}
+        # The action of each move by its serial (-1: not an action), a list read at every
+        # step's mask where the dict by key would box the key: every action is interned by
+        # now, so a move made later is none of them.
+        by_serial = [-1] * (max(m.serial for m in moves) + 1)
+        for i, m in enumerate(moves):
+            by_serial[m.serial] = i
+        self._by_serial = by_serial
         jokers = rules.jokers
         self._jokers = jokers
         self._cards = _NATURALS + jokers
@@ -175,48 +184,37 @@ class Encoding:
         self._rules_seen = rules
         at = {s.name: s.offset for s in segments}
         self._at = at
-        self._o_played = at["played"]
-        self._o_pile = at["pile_kind"]
-        self._o_pile_cards = at["pile_cards"]
-        self._o_pile_jcards = at["pile_joker_cards"]
-        self._o_pile_jokers = at["pile_jokers"]
-        self._o_owner = at["pile_owner"]
-        self._o_to_move = at["to_move"]
-        self._o_passed = at["passed"]
-        self._o_sat_out = at["sat_out"]
-        self._o_lock = at["lock"]
-        self._o_revolution = at["revolution"]
-        self._o_counts = at["counts"]
-        self._o_places = at["places"]
-        # The fields from pile_owner to places lie one after the other: _flags builds them as
-        # one small integer counted from pile_owner's offset (its operations are on a few
-        # machine words, not on the whole observation), shifted into place once.
-        base = self._o_owner
+        # The pile's pieces hold its kind and cards, and its jokers' cards and its jokers.
+        assert at["pile_cards"] == at["pile_kind"] + 2
+        assert at["pile_jokers"] == at["pile_joker_cards"] + _NATURALS
+        # The fields from pile_owner to revolution lie one after the other (21 flags at 4
+        # seats): _pieces builds them as one small integer counted from pile_owner's offset.
+        base = at["pile_owner"]
         self._r_to_move = at["to_move"] - base
         self._r_passed = at["passed"] - base
         self._r_sat_out = at["sat_out"] - base
         self._r_lock = at["lock"] - base
         self._r_revolution = at["revolution"] - base
-        self._r_places = at["places"] - base
-        self._o_roles = at["roles"]
-        self._o_gave = at["gave"]
-        self._o_received = at["received"]
         # _rotate[seat][mask]: a mask of absolute seats as seats counted from `seat`.
         self._rotate = [[((m >> s) | (m << (p - s))) & ((1 << p) - 1) for m in range(1 << p)]
                         for s in range(p)]
         self._roles_bits: dict[tuple[tuple[str | None, ...], int], int] = {}
-        # Per observer: (seat, where its played cards go) for every seat; per joker count,
-        # the flags of that many jokers in a card field.
-        self._played_at = [[((seat + k) % p, at["played"] + k * self._cards) for k in range(p)]
-                           for seat in range(p)]
+        # Per observer, the seats in the order of the per-seat fields (the observer first);
+        # per joker count, the flags of that many jokers in a card field; per card count,
+        # its one-hot row of the counts field (objects: they go into the pieces unboxed).
+        self._order = [[(seat + k) % p for k in range(p)] for seat in range(p)]
         self._held = [((1 << j) - 1) << _NATURALS for j in range(jokers + 1)]
-        # Per observer: (seat, its count's flag for every count a hand may have) per seat.
         width, most = self._most + 1, self._most
-        self._counts_at = [[((seat + k) % p, [1 << (at["counts"] - base + k * width
-                                                     + min(c, most))
-                                              for c in range(self._cards + 1)])
-                            for k in range(p)] for seat in range(p)]
-        self._pile_bits: dict[int, int] = {}  # by move key: the pile fields of that move
+        self._one_hot: list[object] = [1 << min(c, most) for c in range(self._cards + 1)]
+        # Where each piece _pieces makes goes, in its order: the hand; each seat's played
+        # cards; the pile's kind and cards, and its jokers' cards and jokers; the fields from
+        # pile_owner to revolution; each seat's count; the places; the roles, gave and
+        # received fields. The same at every seat.
+        self._offsets: tuple[int, ...] = (
+            at["hand"], *(at["played"] + k * self._cards for k in range(p)),
+            at["pile_kind"], at["pile_joker_cards"], base,
+            *(at["counts"] + k * width for k in range(p)),
+            at["places"], at["roles"], at["gave"], at["received"])
 
     def __deepcopy__(self, memo: dict[int, object]) -> Encoding:
         return self  # immutable once built: copies of a game state share it
@@ -256,9 +254,14 @@ class Encoding:
         # One byte per action, set where a move's action is: a new buffer each call, which
         # the array owns (the caller may keep it).
         flags = bytearray(len(self.actions))
-        index = self._index
+        by_serial = self._by_serial
+        known = len(by_serial)
         for move in moves:
-            flags[index[move.key]] = 1
+            serial = move.serial
+            action = by_serial[serial] if serial < known else -1
+            if action < 0:  # no action: KeyError, as an index would say
+                action = self._index[move.key]
+            flags[action] = 1
         return _frombuffer(flags, _INT8)
 
     # ------------------------------------------------------------------ observations
@@ -269,7 +272,8 @@ class Encoding:
         ``played`` keeps the cards played across calls (see :class:`PlayedCards`); without it
         they are counted from the view's plays.
         """
-        return _unpack(self._flags(view, played), self.observation_size)
+        return _frombuffer(_compose(self.observation_size, self._offsets,
+                                    self._pieces(view, played, None)), _INT8)
 
     def observe_with_mask(self, view: View, moves: Iterable[Move],
                           played: PlayedCards | None = None,
@@ -279,13 +283,15 @@ class Encoding:
         ``plays``, when given, is the plays of the view's deal as the caller holds them
         (:attr:`arena.game.Deal.moves`), read instead of the view's
         :attr:`~arena.game.View.plays`, which copies them all at every step."""
-        return (_unpack(self._flags(view, played, plays), self.observation_size),
+        return (_frombuffer(_compose(self.observation_size, self._offsets,
+                                     self._pieces(view, played, plays)), _INT8),
                 self.action_mask(moves))
 
-    def _flags(self, view: View, played: PlayedCards | None,
-               plays: Sequence[tuple[int, Move]] | None = None) -> int:
-        # Every flag is a bit of one integer, unpacked into bytes at the end: fewer steps
-        # of the interpreter than writing the flags one by one.
+    def _pieces(self, view: View, played: PlayedCards | None,
+                plays: Sequence[tuple[int, Move]] | None) -> list[object]:
+        # The observation as pieces, each the flags of a field (or of a few that lie side by
+        # side) as the bits of an integer of at most a machine word's width at the usual
+        # table sizes, laid at self._offsets by _compose: no wide integer is made at a step.
         seat = view.seat
         p = self.players
         if view.players != p or (view.rules is not self._rules_seen and not self._check(view)):
@@ -294,31 +300,28 @@ class Encoding:
         if played is None:
             played = PlayedCards(p)
         played.update(view.plays if plays is None else plays)
-        rotate = self._rotate[seat]
+        order = self._order[seat]
         hand, held = view.hand_bits
-        bits = hand | self._held[held]
-        masks, jokers, held_flags = played.masks, played.jokers, self._held
-        for s, shift in self._played_at[seat]:
-            bits |= (masks[s] | held_flags[jokers[s]]) << shift
-        small = 0  # the fields from pile_owner to places, counted from pile_owner
+        held_flags = self._held
+        pieces: list[object] = [hand | held_flags[held]]
+        masks, jokers = played.masks, played.jokers
+        for s in order:
+            pieces.append(masks[s] | held_flags[jokers[s]])
+        small = 0  # the fields from pile_owner to revolution, counted from pile_owner
         pile = view.pile
-        if pile is not None:
-            pile_bits = self._pile_bits.get(pile.key)
-            if pile_bits is None:
-                pile_bits = (1 << (self._o_pile + (0 if pile.kind == "set" else 1))
-                             | pile.mask << self._o_pile_cards
-                             | pile.jmask << self._o_pile_jcards
-                             | ((1 << pile.jokers) - 1) << self._o_pile_jokers)
-                if len(self._pile_bits) > 65536:
-                    self._pile_bits.clear()
-                self._pile_bits[pile.key] = pile_bits
-            bits |= pile_bits
+        if pile is None:
+            pieces.append(0)
+            pieces.append(0)
+        else:
+            pieces.append((1 if pile.kind == "set" else 2) | pile.mask << 2)
+            pieces.append(pile.jmask | ((1 << pile.jokers) - 1) << _NATURALS)
             # The pile is the last play of the trick, so its owner made the deal's last play.
             owner = played.owner
             if owner < 0:  # a view whose plays do not hold the pile: read the trick
                 owner = next((s for s, move in reversed(view.trick) if move.size), -1)
             if owner >= 0:
                 small = 1 << ((owner - seat) % p)
+        rotate = self._rotate[seat]
         if view.to_move is not None:
             small |= 1 << (self._r_to_move + (view.to_move - seat) % p)
         passed = view.passed_bits
@@ -334,16 +337,17 @@ class Encoding:
                     small |= 1 << (self._r_lock + suit)
         if view.revolution:
             small |= 1 << self._r_revolution
-        counts = view.counts
-        for s, flags in self._counts_at[seat]:
-            small |= flags[counts[s]]
+        pieces.append(small)
+        counts, one_hot = view.counts, self._one_hot
+        for s in order:
+            pieces.append(one_hot[counts[s]])
         places = view.places
+        taken = 0
         if places[0] is not None or places[-1] is not None:  # a place is taken
-            offset = self._r_places
             for place, done in enumerate(places):
                 if done is not None:
-                    small |= 1 << (offset + ((done - seat) % p) * p + place)
-        bits |= small << self._o_owner
+                    taken |= 1 << (((done - seat) % p) * p + place)
+        pieces.append(taken)
         fixed = played.fixed[seat]
         if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
             key = (view.roles, seat)
@@ -356,12 +360,11 @@ class Encoding:
                 if len(self._roles_bits) > 4096:
                     self._roles_bits.clear()
                 self._roles_bits[key] = known
-            fixed = (known << self._o_roles | self._cards_bits(view.gave) << self._o_gave
-                     | self._cards_bits(view.received) << self._o_received)
+            fixed = [known, self._cards_bits(view.gave), self._cards_bits(view.received)]
             if played.seen:  # play has begun: the deal's exchange is over
                 played.fixed[seat] = fixed
-        bits |= fixed
-        return bits
+        pieces.extend(fixed)
+        return pieces
 
     def _check(self, view: View) -> bool:
         if view.rules != self.rules:
@@ -397,11 +400,6 @@ class Encoding:
                 return array[segment.offset: segment.offset + segment.length]
         raise ValueError(f"no observation field {name!r}; known: "
                          f"{', '.join(s.name for s in self.segments)}")
-
-
-def _unpack(bits: int, length: int) -> Observation:
-    # A new array each call, over a new buffer (the caller may keep and write it).
-    return _frombuffer(_spread(bits, length), _INT8)
 
 
 _frombuffer: Final = np.frombuffer

@@ -19,6 +19,7 @@ action is judged as the referee judges an illegal move: a fault under ``rules.on
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -102,6 +103,12 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
         self._informed = []
         self._over = self.table.to_move is None
         self._select()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """PettingZoo's ``agent_iter``: the agent to act, until the match is over (or
+        ``max_iter`` turns), each iteration to be followed by its step. A generator of its
+        own: PettingZoo's iterator costs a call of Python code at every step."""
+        return _Turns(self, max_iter)
 
     def _select(self) -> None:
         seat = self.table.to_move
@@ -196,3 +203,19 @@ class raw_env(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class _Turns:
+    """What :meth:`raw_env.agent_iter` returns: iterable again and again, as PettingZoo's."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: raw_env, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env, left = self.env, self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection

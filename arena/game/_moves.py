@@ -34,10 +34,13 @@ class Move:
             for a set, those of the jokers whose suit is declared (``9C JK=9H``), 0 for none.
         text: the move as written in records and on the wire (``str(move)``, cards in
             sorted order, or ``pass``).
+        serial: the move's number among the moves made in this process (0 for ``pass``,
+            then in the order they were first made): an index into tables of moves, such as
+            an encoding's actions. Not the same in another process: never recorded.
     """
 
-    __slots__ = ("high", "jmask", "jokers", "key", "kind", "low", "mask", "rank", "size", "smask",
-                 "suit", "text")
+    __slots__ = ("high", "jmask", "jokers", "key", "kind", "low", "mask", "rank", "serial", "size",
+                 "smask", "suit", "text")
 
     PASS: ClassVar[Move]
 
@@ -53,6 +56,7 @@ class Move:
     size: int
     key: int
     text: str
+    serial: int
 
     def __init__(self, kind: str, mask: int, smask: int, jokers: int, jmask: int, size: int,
                  rank: int | None, low: int | None, high: int | None, suit: int | None,
@@ -70,6 +74,8 @@ class Move:
         self.suit = suit
         self.key = key
         self.text = text
+        # Moves are interned: each is made once, then kept in _INTERN (pass first).
+        self.serial = len(_INTERN)
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:

@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the extra 'env' (pettingzoo) is not installed")
 
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, seed_test
 
 from arena.env import president_v0
@@ -129,3 +130,27 @@ def test_numpy_integer_actions_play_as_ints() -> None:
         assert numpy_env.infos[numpy_env.agent_selection] == {}
     assert numpy_env.table.match.deal.moves == plain.table.match.deal.moves
     assert not numpy_env.table.faults
+
+
+def test_agent_iter_gives_turns_as_pettingzoos_own_does() -> None:
+    # arena's agent_iter is its own (PettingZoo's iterator costs a call at every step): the
+    # same turns, max_iter honoured, and the iterable iterated again continues the match.
+    ours, theirs = president_v0.env(), president_v0.env()
+    for env in (ours, theirs):
+        env.reset(seed=5)
+    turns: list[tuple[str, str]] = []
+    for _ in range(3):  # each loop a fresh pass over the same iterable, as a loop may make
+        ours_iter, their_iter = ours.agent_iter(max_iter=4), AECEnv.agent_iter(theirs, 4)
+        for mine, other in zip(ours_iter, their_iter, strict=True):
+            turns.append((mine, other))
+            legal = np.flatnonzero(ours.last()[0]["action_mask"])
+            ours.step(int(legal[-1]))
+            theirs.step(int(legal[-1]))
+    assert len(turns) == 12 and all(mine == other for mine, other in turns)
+    # To the end: after the last agent's dead steps, neither gives another turn.
+    for env in (ours, theirs):
+        for _ in (env.agent_iter() if env is ours else AECEnv.agent_iter(env)):
+            observation, _, termination, truncation, _ = env.last()
+            env.step(None if termination or truncation
+                     else int(np.flatnonzero(observation["action_mask"])[0]))
+        assert not env.agents and list(env.agent_iter()) == []
