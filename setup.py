@@ -32,8 +32,16 @@ COMPILED = (
                                           "_deal", "_view", "_match")),
     "arena/env/_encoding.py", "arena/env/_table.py")
 # Written in C, each the twin of a module of the same name in Python (which says what it
-# does and is what the pure engine loads): the last step of every observation.
-C_MODULES = (Extension("arena.env._bits", ["arena/env/_bits.c"], extra_compile_args=["-O2"]),)
+# does and is what the pure engine loads): the last step of every observation, which makes
+# numpy arrays (numpy's headers: a requirement of the build, pyproject.toml).
+C_MODULES = ("arena.env._bits",)
+
+
+def _c_extensions() -> list[Extension]:
+    import numpy
+
+    return [Extension(name, [name.replace(".", "/") + ".c"], include_dirs=[numpy.get_include()],
+                      extra_compile_args=["-O2"]) for name in C_MODULES]
 GROUP = "arena.game._compiled"  # mypyc's shared library: arena/game/_compiled__mypyc.*.so
 _SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
@@ -58,7 +66,7 @@ def _mypyc_extensions() -> list[Extension]:
 
         return [*mypycify(
             ["--config-file=", "--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
-            opt_level="3", group_name=GROUP), *C_MODULES]
+            opt_level="3", group_name=GROUP), *_c_extensions()]
     except (Exception, SystemExit) as error:  # no mypyc, or mypyc refuses the code
         _skip(error)
         return []

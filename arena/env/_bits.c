@@ -1,13 +1,17 @@
 /* The flags of an observation: bits laid at offsets, spread one flag a byte. The twin in C of
    _bits.py, which is the reference and says what compose() does; setup.py builds this one
    where the install compiles the engine. Each piece is spread a byte at a time through a
-   table, with no integer wider than a machine word made on the way (the pure twin ORs the
-   pieces into one integer and has numpy unpack it). */
+   table, with no integer wider than a machine word made on the way, into a numpy array made
+   here (the pure twin ORs the pieces into one integer and has numpy unpack it; numpy's calls
+   from Python to make the array cost more than the rest). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
 
 /* SPREAD[b][j]: bit j of the byte b; WORD[b], the same 8 bytes as one machine word. */
 static unsigned char SPREAD[256][8];
@@ -147,28 +151,32 @@ compose(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (offsets == NULL) {
         return NULL;
     }
-    PyObject *pieces = PySequence_Fast(args[2], "compose(): the pieces are not a sequence");
+    /* One int for pieces: laid at every offset. */
+    PyObject *same = PyLong_Check(args[2]) ? args[2] : NULL;
+    PyObject *pieces = same ? Py_NewRef(offsets)
+                            : PySequence_Fast(args[2], "compose(): the pieces are not a sequence");
     if (pieces == NULL) {
         Py_DECREF(offsets);
         return NULL;
     }
     PyObject *out = NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(pieces);
-    if (PySequence_Fast_GET_SIZE(offsets) != count) {
-        PyErr_Format(PyExc_ValueError, "%zd offsets for %zd pieces",
-                     PySequence_Fast_GET_SIZE(offsets), count);
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(offsets);
+    if (!same && PySequence_Fast_GET_SIZE(pieces) != count) {
+        PyErr_Format(PyExc_ValueError, "%zd offsets for %zd pieces", count,
+                     PySequence_Fast_GET_SIZE(pieces));
         goto done;
     }
-    out = PyByteArray_FromStringAndSize(NULL, n);
+    npy_intp dims[1] = {n};
+    out = PyArray_ZEROS(1, dims, NPY_INT8, 0);
     if (out == NULL) {
         goto done;
     }
-    char *flag = PyByteArray_AS_STRING(out);
-    memset(flag, 0, (size_t)n);
+    char *flag = PyArray_BYTES((PyArrayObject *)out);
     PyObject **at = PySequence_Fast_ITEMS(offsets);
     PyObject **piece = PySequence_Fast_ITEMS(pieces);
     for (Py_ssize_t k = 0; k < count; k++) {
-        if (!PyLong_Check(at[k]) || !PyLong_Check(piece[k])) {
+        PyObject *laid = same ? same : piece[k];
+        if (!PyLong_Check(at[k]) || !PyLong_Check(laid)) {
             PyErr_SetString(PyExc_TypeError, "compose(): offsets and pieces are ints");
             goto fail;
         }
@@ -179,10 +187,10 @@ compose(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (offset < 0) {
             PyErr_Format(PyExc_ValueError,
                          "a piece and its offset are not negative, not %R at %zd",
-                         piece[k], offset);
+                         laid, offset);
             goto fail;
         }
-        if (lay(flag, n, offset, piece[k]) < 0) {
+        if (lay(flag, n, offset, laid) < 0) {
             goto fail;
         }
     }
@@ -197,8 +205,9 @@ done:
 
 static PyMethodDef methods[] = {
     {"compose", (PyCFunction)(void (*)(void))compose, METH_FASTCALL,
-     "compose(n, offsets, pieces): n flags, a byte each (0 or 1), in a new bytearray: flag i "
-     "is set where bit i - offsets[k] of pieces[k] is."},
+     "compose(n, offsets, pieces): n flags, a byte each (0 or 1), in a new int8 array: flag i "
+     "is set where bit i - offsets[k] of pieces[k] is (pieces may be one int, laid at every "
+     "offset)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -211,6 +220,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__bits(void)
 {
+    import_array();
     for (int b = 0; b < 256; b++) {
         for (int j = 0; j < 8; j++) {
             SPREAD[b][j] = (unsigned char)((b >> j) & 1);

@@ -20,19 +20,21 @@ import numpy.typing as npt
 __all__ = ["compose"]
 
 
-def compose(n: int, offsets: Sequence[int], pieces: Sequence[object]) -> npt.NDArray[np.uint8]:
-    """``n`` flags, one byte each (0 or 1), in a new writable buffer: flag ``i`` is set where
-    bit ``i - offsets[k]`` of ``pieces[k]`` is, for some ``k``.
+def compose(n: int, offsets: Sequence[object],
+            pieces: Sequence[object] | int) -> npt.NDArray[np.int8]:
+    """``n`` flags (0 or 1) in a new ``int8`` array: flag ``i`` is set where bit
+    ``i - offsets[k]`` of ``pieces[k]`` is, for some ``k``. ``pieces`` may be one int, laid at
+    every offset (``1``: the flags at the offsets are set).
 
     ``ValueError`` naming the problem for a negative ``n``, offset or piece, offsets and
     pieces of different lengths, or a piece with a bit at or past flag ``n``; ``TypeError``
-    for an offset or piece that is not an int. The C twin
-    returns a ``bytearray``: callers read either as a buffer (``numpy.frombuffer``), and
-    compiled code checks no type of a numpy array.
+    for an offset or piece that is not an int.
     """
     if n < 0:
         raise ValueError(f"a count of flags is not negative, not {n}")
-    if len(offsets) != len(pieces):
+    if isinstance(pieces, int):
+        pieces = [pieces] * len(offsets)
+    elif len(offsets) != len(pieces):
         raise ValueError(f"{len(offsets)} offsets for {len(pieces)} pieces")
     bits = 0
     for offset, piece in zip(offsets, pieces, strict=True):
@@ -45,7 +47,7 @@ def compose(n: int, offsets: Sequence[int], pieces: Sequence[object]) -> npt.NDA
         bits |= piece << offset
     # Positional arguments: numpy parses keywords at every call.
     return _unpackbits(_frombuffer(bits.to_bytes((n + 7) // 8, "little"), _UINT8), None, n,
-                       "little")
+                       "little").view(_INT8)
 
 
 _frombuffer: Final = np.frombuffer
@@ -53,3 +55,4 @@ _frombuffer: Final = np.frombuffer
 # the call: the argument is always a plain array.
 _unpackbits: Final = getattr(np.unpackbits, "_implementation", np.unpackbits)
 _UINT8: Final = np.dtype(np.uint8)
+_INT8: Final = np.dtype(np.int8)

@@ -136,10 +136,11 @@ class Encoding:
                        key=lambda m: (_KIND_ORDER[m.kind], m.key))
         self.actions: tuple[Move, ...] = tuple(moves)
         self._index: dict[int, int] = {m.key: i for i, m in enumerate(moves)}
-        # The action of each move by its serial (-1: not an action), a list read at every
-        # step's mask where the dict by key would box the key: every action is interned by
-        # now, so a move made later is none of them.
-        by_serial = [-1] * (max(m.serial for m in moves) + 1)
+        # The action of each move by its serial (None: not an action), a list read at every
+        # step's mask where the dict by key would box the key (objects: they go into the
+        # mask's offsets unboxed): every action is interned by now, so a move made later is
+        # none of them.
+        by_serial: list[object] = [None] * (max(m.serial for m in moves) + 1)
         for i, m in enumerate(moves):
             by_serial[m.serial] = i
         self._by_serial = by_serial
@@ -251,18 +252,17 @@ class Encoding:
 
     def action_mask(self, moves: Iterable[Move]) -> Observation:
         """The legal-action mask of ``moves`` (a view's legal moves): 1 for each of them."""
-        # One byte per action, set where a move's action is: a new buffer each call, which
-        # the array owns (the caller may keep it).
-        flags = bytearray(len(self.actions))
+        # A new array each call (the caller may keep it), set where a move's action is.
         by_serial = self._by_serial
         known = len(by_serial)
+        at: list[object] = []
         for move in moves:
             serial = move.serial
-            action = by_serial[serial] if serial < known else -1
-            if action < 0:  # no action: KeyError, as an index would say
+            action = by_serial[serial] if serial < known else None
+            if action is None:  # no action: KeyError, as an index would say
                 action = self._index[move.key]
-            flags[action] = 1
-        return _frombuffer(flags, _INT8)
+            at.append(action)
+        return _compose(len(self.actions), at, 1)
 
     # ------------------------------------------------------------------ observations
 
@@ -272,8 +272,7 @@ class Encoding:
         ``played`` keeps the cards played across calls (see :class:`PlayedCards`); without it
         they are counted from the view's plays.
         """
-        return _frombuffer(_compose(self.observation_size, self._offsets,
-                                    self._pieces(view, played, None)), _INT8)
+        return _compose(self.observation_size, self._offsets, self._pieces(view, played, None))
 
     def observe_with_mask(self, view: View, moves: Iterable[Move],
                           played: PlayedCards | None = None,
@@ -283,8 +282,7 @@ class Encoding:
         ``plays``, when given, is the plays of the view's deal as the caller holds them
         (:attr:`arena.game.Deal.moves`), read instead of the view's
         :attr:`~arena.game.View.plays`, which copies them all at every step."""
-        return (_frombuffer(_compose(self.observation_size, self._offsets,
-                                     self._pieces(view, played, plays)), _INT8),
+        return (_compose(self.observation_size, self._offsets, self._pieces(view, played, plays)),
                 self.action_mask(moves))
 
     def _pieces(self, view: View, played: PlayedCards | None,
@@ -400,10 +398,6 @@ class Encoding:
                 return array[segment.offset: segment.offset + segment.length]
         raise ValueError(f"no observation field {name!r}; known: "
                          f"{', '.join(s.name for s in self.segments)}")
-
-
-_frombuffer: Final = np.frombuffer
-_INT8: Final = np.dtype(np.int8)
 
 
 @lru_cache(maxsize=64)

@@ -66,8 +66,20 @@ def test_each_bit_of_a_piece_sets_its_flag(twin: ModuleType,
     n, laid = case
     offsets, pieces = [at for at, _ in laid], [piece for _, piece in laid]
     out = twin.compose(n, tuple(offsets), pieces)
+    assert out.dtype == "int8" and out.shape == (n,)
     assert bytes(out) == _expected(n, offsets, pieces)
     assert not memoryview(out).readonly  # the observation over it may be written
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=IDS)
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 700).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(0, n - 1), max_size=40))))
+def test_one_int_is_laid_at_every_offset(twin: ModuleType, case: tuple[int, list[int]]) -> None:
+    n, offsets = case  # the legal-action mask: a 1 at each legal action
+    out = twin.compose(n, offsets, 1)
+    assert out.dtype == "int8" and out.shape == (n,)
+    assert bytes(out) == _expected(n, offsets, [1] * len(offsets))
 
 
 @settings(max_examples=500, deadline=None)
@@ -88,6 +100,8 @@ def test_the_twins_agree_on_any_input(case: tuple[int, list[tuple[int, int]]]) -
     ((8, (0,), [256]), "a piece at 0 has a bit past flag 8"),
     ((600, (10,), [2**590]), "a piece at 10 has a bit past flag 600"),
     ((8, (0,), ["1"]), "compose(): offsets and pieces are ints"),
+    ((8, (0, 9), 1), "a piece at 9 has a bit past flag 8"),
+    ((8, (-2,), 1), "a piece and its offset are not negative, not 1 at -2"),
 ])
 @pytest.mark.parametrize("twin", TWINS, ids=IDS)
 def test_bad_input_is_refused_in_words(twin: ModuleType, args: tuple[object, ...],
