@@ -72,9 +72,11 @@ def attempt(start: dict) -> str:
             return f"write:{type(exc).__name__}"
     if mode == "forkbomb":
         if os.fork() == 0:
-            for _ in range(8):  # a binary tree: 2**8 - 1 processes, each asleep
-                if os.fork() == 0:
-                    continue
+            # Each process forks once a round and both go on: 2**8 processes after 8 rounds,
+            # the first and its 255 descendants, each then asleep. (Forking twice a round
+            # tripled them: 6,561 processes, which together outgrew memory_mb, and the
+            # kernel killed the bot for it: a fault, rightly, but not this test's.)
+            for _ in range(8):
                 os.fork()
             while True:
                 time.sleep(60)
