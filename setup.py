@@ -35,6 +35,8 @@ COMPILED = (
 # does and is what the pure engine loads): the last step of every observation, which makes
 # numpy arrays (numpy's headers: a requirement of the build, pyproject.toml).
 C_MODULES = ("arena.env._bits",)
+GROUP = "arena.game._compiled"  # mypyc's shared library: arena/game/_compiled__mypyc.*.so
+_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
 
 def _c_extensions() -> list[Extension]:
@@ -42,8 +44,6 @@ def _c_extensions() -> list[Extension]:
 
     return [Extension(name, [name.replace(".", "/") + ".c"], include_dirs=[numpy.get_include()],
                       extra_compile_args=["-O2"]) for name in C_MODULES]
-GROUP = "arena.game._compiled"  # mypyc's shared library: arena/game/_compiled__mypyc.*.so
-_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
 
 def _say(message: str) -> None:
@@ -106,8 +106,8 @@ class OptionalBuildExt(build_ext):
             _skip(error)
             return
         if self.extensions:
-            _say(f"the engine is compiled with mypyc ({len(COMPILED)} modules) and "
-                 f"{len(C_MODULES)} module in C")
+            _say(f"the engine is compiled with mypyc ({len(COMPILED)} modules) and C "
+                 f"({len(C_MODULES)} module{'s' if len(C_MODULES) > 1 else ''})")
 
     def get_outputs(self) -> list[str]:
         return super().get_outputs() if self.extensions else []

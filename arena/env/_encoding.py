@@ -135,10 +135,9 @@ class Encoding:
         moves = sorted({m.key: m for m in (*every, Move.PASS)}.values(),
                        key=lambda m: (_KIND_ORDER[m.kind], m.key))
         self.actions: tuple[Move, ...] = tuple(moves)
-        self._index: dict[int, int] = {m.key: i for i, m in enumerate(moves)}
         # The action of each move by its serial (None: not an action), a list read at every
-        # step's mask where the dict by key would box the key (objects: they go into the
-        # mask's offsets unboxed): every action is interned by now, so a move made later is
+        # step's mask, where a dict by key would box the key (objects: they go into the
+        # mask's offsets unboxed). Every action is interned by now, so a move made later is
         # none of them.
         by_serial: list[object] = [None] * (max(m.serial for m in moves) + 1)
         for i, m in enumerate(moves):
@@ -234,10 +233,11 @@ class Encoding:
         """The action of ``move`` (a Move or its text); ``ValueError`` for a move these rules
         never allow."""
         move = Move.parse(move)
-        try:
-            return self._index[move.key]
-        except KeyError:
-            raise ValueError(f"the move {move} is not an action under these rules") from None
+        serial, by_serial = move.serial, self._by_serial
+        action = by_serial[serial] if serial < len(by_serial) else None
+        if not isinstance(action, int):
+            raise ValueError(f"the move {move} is not an action under these rules")
+        return action
 
     def move(self, action: object) -> Move:
         """The move of ``action`` (an int or a numpy integer, never a bool); ``ValueError``
@@ -259,8 +259,8 @@ class Encoding:
         for move in moves:
             serial = move.serial
             action = by_serial[serial] if serial < known else None
-            if action is None:  # no action: KeyError, as an index would say
-                action = self._index[move.key]
+            if action is None:  # no action: index says so
+                action = self.index(move)
             at.append(action)
         return _compose(len(self.actions), at, 1)
 
