@@ -9,6 +9,7 @@ matches' hands and moves) is served only when no match in it waits for its dupli
 from __future__ import annotations
 
 import json
+import mimetypes
 import shutil
 import time
 from collections.abc import Callable
@@ -148,6 +149,14 @@ def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Rout
                 return error(409, "the report was rebuilt meanwhile; try again")
             return Response(content, media_type="text/javascript",
                             headers={"Cache-Control": "no-cache"})
-        return FileResponse(path, headers={"Cache-Control": "no-cache"})
+        # Read whole, once: a build replaces the report's files, and one replaced between
+        # FileResponse's stat and its read was sent with the old length (the browser then
+        # drops it: ERR_CONTENT_LENGTH_MISMATCH).
+        try:
+            content = path.read_bytes()
+        except OSError:
+            return error(404, f"no file {relative[:100]} in the report")
+        return Response(content, media_type=mimetypes.guess_type(path.name)[0] or "text/plain",
+                        headers={"Cache-Control": "no-cache"})
 
     return [Route("/report/", report_file), Route("/report/{path:path}", report_file)]
