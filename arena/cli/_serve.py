@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import errno
+import functools
 import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 import trio
 
 from arena.cli import InputError
+from arena.cli._closing import sandbox_option, sandboxed
 
 if TYPE_CHECKING:
     from arena.tournament import Reporter, TournamentResult
@@ -58,24 +60,41 @@ def parse_address(text: str) -> tuple[str, int]:
 @click.option("--seat-ms", type=click.IntRange(min=1000),
               help="The people's time per decision (ms); no clock by default.")
 @click.option("--absence-s", type=click.FloatRange(min=1), default=120.0, show_default=True,
-              help="How long a person's seat may be left while the match waits for it.")
+              help="How long a person's seat may be left while the match waits for it, and "
+                   "a table with nobody at it goes on.")
+@click.option("--table-bots", "offered", metavar="NAMES",
+              help="The bots a browser may seat at a table, comma-separated, in the order "
+                   "the table page offers them. Default: the built-ins, greedy first.")
+@click.option("--name", "names", multiple=True, metavar="HOST",
+              help="A host name people reach the server by (repeatable); requests naming "
+                   "any other host are refused. The address it listens on is always one.")
+@sandbox_option
 @click.argument("bots", nargs=-1)
 def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
                   _bots_flag: bool, people: int | None, rounds: int | None,
-                  seat_ms: int | None, absence_s: float, bots: tuple[str, ...]) -> None:
+                  seat_ms: int | None, absence_s: float, offered: str | None,
+                  names: tuple[str, ...], sandbox: bool | None, bots: tuple[str, ...]) -> None:
     """Serve the run in OUT: standings, matches, replays and matches in play, live.
 
     With --table, people play at tables too: arena serve OUT --table --preset runs
     --bots greedy mc --people 2 opens one and prints each person's link on a line."""
     web_available()
     table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
+    bounds = _bounds(offered) if tables_on else None
     if tables_on:
         out.mkdir(parents=True, exist_ok=True)
     if not out.is_dir():
         raise InputError(f"{out}: no such folder (a run's --out folder)")
     warn_if_public(host)
+    tables = None
+    if tables_on:
+        tables = _TableSetup(table, absence_s, bounds, sandboxed(sandbox))
+        if not tables.sandbox:
+            click.echo("warning: the tables' bots run NOT sandboxed: they can read the "
+                       "server's files and memory, seat links included (docs/security.md)",
+                       err=True)
     try:
-        trio_run(_serve, out, host, port, (table, absence_s) if tables_on else None)
+        trio_run(_serve, out, host, port, tables, names)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
     except OSError as exc:
@@ -114,6 +133,32 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     return found
 
 
+class _TableSetup(NamedTuple):
+    """What ``arena serve --table`` opens tables with."""
+
+    table: Any
+    absence_s: float
+    bounds: Any
+    sandbox: bool
+
+
+def _bounds(offered: str | None) -> Any:
+    """The tables' bounds (an ``arena.web.TableBounds``) with the bots ``--table-bots``
+    offers, each installed (else InputError naming it)."""
+    from arena.plugins import registry
+    from arena.web import TableBounds
+
+    if offered is None:
+        return TableBounds()
+    names = tuple(dict.fromkeys(name.strip() for name in offered.split(",") if name.strip()))
+    for name in names:
+        try:
+            registry().get(name)
+        except LookupError as exc:
+            raise InputError(f"--table-bots: {exc}") from None
+    return TableBounds(bots=names)
+
+
 def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: int | None,
                    rounds: int | None, seat_ms: int | None) -> Any:
     """The table to open at once (an ``arena.web.TableRequest``), or None."""
@@ -144,26 +189,27 @@ def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: 
                            seat_ms=seat_ms)
 
 
-async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float] | None
-                 ) -> None:
+async def _serve(out: Path, host: str, port: int, tables_with: _TableSetup | None,
+                 names: tuple[str, ...]) -> None:
     from arena.web import Hub, TableError, Tables, create_app, serve_app
 
     hub = Hub()
     hub.bind()
-    tables = None if tables_with is None else Tables(out, hub, base_url="",
-                                                     absence_s=tables_with[1])
+    tables = None if tables_with is None else Tables(
+        out, hub, base_url="", absence_s=tables_with.absence_s, bounds=tables_with.bounds,
+        sandbox=tables_with.sandbox)
     app = create_app(out, hub, tables=tables)
     async with trio.open_nursery() as nursery:
         if tables is not None:
             await nursery.start(tables.run)
-        url = await nursery.start(serve_app, app, host, port)
+        url = await nursery.start(functools.partial(serve_app, app, host, port, names=names))
         click.echo(f"serving {out} on {url}/ (Ctrl-C stops)")
         if tables is not None:
             tables.base_url = url
             click.echo(f"tables: {url}/tables (records: {tables.records_path})", err=True)
-            if tables_with is not None and tables_with[0] is not None:
+            if tables_with is not None and tables_with.table is not None:
                 try:
-                    links = await tables.open(tables_with[0])
+                    links = await tables.open(tables_with.table)
                 except TableError as exc:
                     raise InputError(str(exc)) from None
                 for link in links:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.game import Card, Decision, IllegalMove, Match, Move
-from arena.records import get_logger
+from arena.records import MAX_DETAIL, clip, get_logger
 
 from ._faults import BotFault
 from ._host import StartInfo
@@ -176,7 +176,7 @@ class MatchLoop:
         if self._feed is not None:
             self._feed.fault(decision.seat, fault.kind, decision.kind)
         before = len(deal.moves)
-        self.match.fault(fault.kind, fault.detail)
+        self.match.fault(fault.kind, clip(fault.detail, MAX_DETAIL))  # as the record keeps it
         if elapsed is not None:
             self._think.extend([elapsed] * (len(deal.moves) - before))
 

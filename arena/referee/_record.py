@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena._version import __version__
-from arena.records import SCHEMA
+from arena.records import MAX_NAME, SCHEMA, clip
 
 if TYPE_CHECKING:
     from arena.game import Deal, Match
@@ -60,8 +60,9 @@ class RecordBuilder:
             **spec.identity(),
             "rules": spec.rules.to_dict(),
             "seats": [
-                {"seat": seat, "label": self._labels[seat], "bot": host.meta.bot,
-                 "plugin": host.meta.plugin, "version": host.meta.version, "host": host.kind}
+                {"seat": seat, "label": self._labels[seat], "bot": clip(host.meta.bot, MAX_NAME),
+                 "plugin": clip(host.meta.plugin, MAX_NAME),
+                 "version": clip(host.meta.version, MAX_NAME), "host": host.kind}
                 for seat, host in enumerate(hosts)
             ],
             "limits": dict(self.limits),

@@ -37,6 +37,8 @@ from arena.referee import BotFault, BotRef, Host
 from arena.referee.lowlevel import PROTOCOL_VERSION
 from arena.referee.wire import FullEncoder, parse_move
 
+from ._table_bounds import digest_matches, token_digest
+
 if TYPE_CHECKING:
     from arena.game import View
     from arena.referee import StartInfo
@@ -106,8 +108,9 @@ class PersonSeat:
                  seat_ms: int | None = None, token: str | None = None) -> None:
         self.seat = seat
         self.label = label
-        self.token = token if token is not None else secrets.token_urlsafe(24)
-        """The secret of the seat's link; compared in constant time (:meth:`admits`)."""
+        self.digest = token_digest(token if token is not None else secrets.token_urlsafe(24))
+        """The SHA-256 of the secret of the seat's link (the token itself is never kept);
+        compared in constant time (:meth:`admits`)."""
         self.absence_s = absence_s
         self.seat_ms = seat_ms
         self.name = ""
@@ -129,7 +132,7 @@ class PersonSeat:
 
     def admits(self, token: str) -> bool:
         """Whether ``token`` is this seat's (constant time)."""
-        return secrets.compare_digest(token.encode(), self.token.encode())
+        return digest_matches(token, self.digest)
 
     @property
     def connected(self) -> bool:

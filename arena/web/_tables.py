@@ -3,8 +3,12 @@
 A table is one match (a rules preset, its seats, its deals), played by the referee's one
 loop (:func:`arena.referee.play_match`) in the server's trio run, in the nursery of
 :meth:`Tables.run`. Each person's seat gets a :class:`~arena.web._person.PersonHost` and a
-link with an unguessable token; bots get their ``process`` host, so a bot that thinks
-long never holds the server up. Every table's match has fresh deals (a secret seed: a
+link with an unguessable token (the server keeps its digest only); bots get their
+``process`` host, sandboxed as a tournament's bots are (:class:`Tables`' ``sandbox``), so
+a bot that thinks long never holds the server up and none can reach the server's process.
+What a browser may open is bounded (:mod:`arena.web._table_bounds`): the bots the organiser
+offers, the deals, the time a table plays, the tables per client, and a table nobody is at
+for the absence limit ends. Every table's match has fresh deals (a secret seed: a
 person remembers the deals, so tables never replay a deal), publishes its public events
 through the referee's ``watch`` argument to its live file (``OUT/live/<match-id>.jsonl``,
 as every match in play does; the server's follower publishes them on the hub as
@@ -18,7 +22,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,13 +42,13 @@ from arena.referee import (
     MatchSpecError,
     Seat,
     make_host,
-    play_match,
 )
 from arena.seeds import secret_seed
 
 from ._live import LIVE_DIR, LiveFile
 from ._live_run import KEEP_S
 from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
+from ._table_bounds import TableBounds, TableEnded, play_bounded
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -122,8 +126,10 @@ class Table:
     people: dict[int, PersonSeat]
     bots: dict[int, str]
     status: str = "playing"
-    """``playing`` until the match is recorded, then ``over`` (or ``failed``)."""
-    links: list[str] = field(default_factory=list)
+    """``playing`` until the match is recorded, then ``over`` (or ``failed``, or ``ended``:
+    stopped unrecorded, nobody at it for the absence limit or past its time)."""
+    client: str | None = None
+    """The address of the browser that opened it (None: the organiser's command line)."""
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of the table (no token)."""
@@ -136,15 +142,24 @@ class Tables:
     """The server's people's tables: opened by :meth:`open`, played in :meth:`run`."""
 
     def __init__(self, out: Path, hub: Hub, *, base_url: str, absence_s: float = 120.0,
-                 limits: Limits | None = None, max_tables: int = MAX_TABLES) -> None:
+                 limits: Limits | None = None, max_tables: int = MAX_TABLES,
+                 bounds: TableBounds | None = None, sandbox: bool | None = None) -> None:
         self.out = Path(out)
         self.hub = hub
         """The server's hub; a table's match reaches it as every match does, through its
         live file (``OUT/live/<match-id>.jsonl``) and the server's follower."""
         self.base_url = base_url.rstrip("/")
         self.absence_s = absence_s
-        self.limits = limits or Limits(start_ms=BOT_START_MS)
-        """The bots' limits at every table."""
+        if limits is None:
+            from arena.referee import sandbox_mechanism
+
+            limits = Limits(start_ms=BOT_START_MS, sandbox=(
+                sandbox_mechanism() is not None if sandbox is None else sandbox))
+        self.limits = limits
+        """The bots' limits at every table: a tournament's defaults (the sandbox wherever the
+        machine can give it, unless ``sandbox`` says otherwise), 30 s to start."""
+        self.bounds = bounds or TableBounds()
+        """What a browser may open (the command line's table is the organiser's own)."""
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self._nursery: trio.Nursery | None = None
@@ -175,19 +190,27 @@ class Tables:
                 if self._writer is not None:
                     self._writer.close()
 
-    async def open(self, request: TableRequest) -> list[str]:
-        """Open a table and start its match: one link per person's seat, in seat order."""
+    async def open(self, request: TableRequest, *, client: str | None = None) -> list[str]:
+        """Open a table and start its match: one link per person's seat, in seat order.
+
+        ``client``: the address of the browser that asks, held to :attr:`bounds` (the bots
+        offered, the deals, its tables playing at once); None for the organiser's own."""
         if self._nursery is None:
             raise TableError("the server's tables are not running")
-        if sum(t.status == "playing" for t in self.tables.values()) >= self.max_tables:
+        playing = [t for t in self.tables.values() if t.status == "playing"]
+        if len(playing) >= self.max_tables:
             raise TableError(f"{self.max_tables} tables are playing already; try later")
-        table = self._make(request)
+        if client is not None and sum(t.client == client for t in playing
+                                      ) >= self.bounds.per_client:
+            raise TableError(f"you have {self.bounds.per_client} tables playing already; "
+                             "finish one first")
+        table, links = self._make(request, client)
         self.tables[table.id] = table
         self._nursery.start_soon(self._play, table, [self._host(table, s) for s in
                                                       range(len(table.spec.seats))])
-        return list(table.links)
+        return links
 
-    def _make(self, request: TableRequest) -> Table:
+    def _make(self, request: TableRequest, client: str | None) -> tuple[Table, list[str]]:
         people = request.seats.count(PERSON)
         if people < 1:
             raise TableError("a table needs at least one 'person' seat")
@@ -196,7 +219,12 @@ class Tables:
                 {} if request.rounds is None else {"rounds": request.rounds}))
         except (TypeError, ValueError) as exc:
             raise TableError(str(exc)) from None
+        refusal = None if client is None else self.bounds.refusal(request.seats, rules.rounds,
+                                                                  PERSON)
+        if refusal is not None:
+            raise TableError(refusal)
         table_id = secrets.token_hex(4)
+        tokens: dict[int, str] = {}
         copies = CopyLabels()
         seats: list[Seat] = []
         persons: dict[int, PersonSeat] = {}
@@ -205,8 +233,9 @@ class Tables:
             if name == PERSON:
                 label = f"{PERSON}-{table_id}-{len(persons) + 1}"
                 seats.append(Seat(label=label, name=PERSON))
+                tokens[index] = secrets.token_urlsafe(24)
                 persons[index] = PersonSeat(index, label, absence_s=self.absence_s,
-                                            seat_ms=request.seat_ms)
+                                            seat_ms=request.seat_ms, token=tokens[index])
             else:
                 seats.append(Seat(label=copies(name), name=name, host="process"))
                 bots[index] = name
@@ -218,8 +247,9 @@ class Tables:
                 make_host(spec.seats[index], self.limits)
         except MatchSpecError as exc:
             raise TableError(str(exc)) from None
-        links = [f"{self.base_url}/t/{table_id}/{i}?token={p.token}" for i, p in persons.items()]
-        return Table(table_id, spec, persons, bots, links=links)
+        # The tokens leave with the answer: the server keeps their digests only.
+        links = [f"{self.base_url}/t/{table_id}/{i}?token={token}" for i, token in tokens.items()]
+        return Table(table_id, spec, persons, bots, client=client), links
 
     def _host(self, table: Table, seat: int) -> Host:
         person = table.people.get(seat)
@@ -234,10 +264,13 @@ class Tables:
         live_path = self.out / LIVE_DIR / f"{spec.match_id}.jsonl"
         live = LiveFile(live_path, spec)
         try:
-            record = await play_match(spec, hosts=hosts, watch=live)
+            assert self._nursery is not None
+            record = await play_bounded(
+                spec, hosts, live, self.bounds, absence_s=self.absence_s, nursery=self._nursery,
+                present=lambda: any(p.connected for p in table.people.values()))
         except MatchSpecError as exc:
-            table.status = "failed"
-            _log.warning("table failed", table=table.id, error=str(exc))
+            table.status = "ended" if isinstance(exc, TableEnded) else "failed"
+            _log.warning(f"table {table.status}", table=table.id, error=str(exc))
             for person in table.people.values():
                 person.finish({"error": str(exc)})
             return
@@ -284,17 +317,15 @@ class Tables:
         return JSONResponse([t.public() for t in self.tables.values()])
 
     async def _api_options(self, request: Request) -> Response:
-        from arena.plugins import registry
 
-        return JSONResponse({"presets": list(Rules.PRESETS), "bots": registry().names()})
+        return JSONResponse({"presets": list(Rules.PRESETS), "bots": list(self.bounds.bots)})
 
     async def _api_open(self, request: Request) -> Response:
-        body = await request.body()
-        if len(body) > 4096:
-            return JSONResponse({"error": "request too large"}, status_code=413)
+        body = await request.body()  # bounded by the server's guard (arena.web._guard)
         try:
             table = TableRequest.from_json(json.loads(body))
-            links = await self.open(table)
+            links = await self.open(table, client=request.client.host if request.client
+                                    else "")
         except (ValueError, TableError) as exc:  # json's errors are ValueErrors
             return JSONResponse({"error": str(exc)[:300]}, status_code=400)
         return JSONResponse({"links": links})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import pytest
@@ -186,10 +187,14 @@ def test_decide_raises_the_fault_at_the_deadline_given() -> None:
 
 def test_tokens_names_and_the_gate() -> None:
     async def main() -> None:
-        person = PersonSeat(0, "p")
-        assert person.admits(person.token)
-        assert not person.admits(person.token[:-1] + ("A" if person.token[-1] != "A" else "B"))
+        token = secrets.token_urlsafe(24)
+        person = PersonSeat(0, "p", token=token)
+        assert person.admits(token)
+        assert not person.admits(token[:-1] + ("A" if token[-1] != "A" else "B"))
         assert not person.admits("")
+        # The seat keeps the token's digest only: nothing of it is in the seat's state.
+        assert token not in repr(vars(person)) and token.encode() not in repr(vars(person)
+                                                                             ).encode()
         assert person.receive(json.dumps({"type": "name", "name": "<b>Ann</b>\u0000 " * 9})
                               ) is None
         assert person.name == clean_name("<b>Ann</b> " * 9) and len(person.name) == 32

@@ -1,0 +1,98 @@
+"""What a browser may open at a server's tables: only the bots the organiser offers, at most
+100 deals, 4 tables playing per client; a table nobody is at for the absence limit ends, and
+so does one past its time."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import trio
+
+from arena.web import Hub, TableBounds, TableRequest, Tables
+from arena.web._table_bounds import DEFAULT_BOTS
+from tests.web.conftest import start_server, stop
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``arena serve --table`` offering greedy and random, a seat left 1 s ends a table."""
+    out = tmp_path_factory.mktemp("bounded")
+    process, url = start_server("serve", str(out), "--port", "0", "--table",
+                                "--table-bots", "random,greedy", "--absence-s", "1")
+    try:
+        yield url
+    finally:
+        stop(process)
+
+
+def _post(url: str, **body: Any) -> httpx.Response:
+    return httpx.post(f"{url}/api/tables", json={"preset": "standard", **body})
+
+
+def test_only_the_offered_bots_are_listed_and_seated(server: str) -> None:
+    assert httpx.get(f"{server}/api/tables/options").json()["bots"] == ["random", "greedy"]
+    answer = _post(server, seats=["person", "mc"], rounds=1)
+    assert answer.status_code == 400 and "'mc' is not offered" in answer.json()["error"]
+    assert "random, greedy" in answer.json()["error"]
+
+
+def test_the_built_ins_are_offered_by_default_the_slowest_last() -> None:
+    assert DEFAULT_BOTS[0] == "greedy" and DEFAULT_BOTS[-1] == "expert"
+    from arena.plugins import registry
+
+    assert set(DEFAULT_BOTS) == {e.name for e in registry() if e.plugin == "builtin"}
+
+
+def test_an_unknown_offered_bot_is_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([str(Path(sys.executable).parent / "arena"), "serve", str(tmp_path),
+                           "--table", "--table-bots", "greedy,nosuchbot"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--table-bots" in done.stderr
+    assert "nosuchbot" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_rounds_are_bounded(server: str) -> None:
+    answer = _post(server, seats=["person", "greedy"], rounds=101)
+    assert answer.status_code == 400 and "at most 100 deals" in answer.json()["error"]
+
+
+def test_a_client_has_at_most_four_tables_playing_and_absent_tables_end(server: str) -> None:
+    opened = [_post(server, seats=["person", "greedy"], rounds=100) for _ in range(4)]
+    assert all(answer.status_code == 200 for answer in opened)
+    fifth = _post(server, seats=["person", "greedy"], rounds=100)
+    assert fifth.status_code == 400 and "4 tables playing" in fifth.json()["error"]
+    # Nobody opened a link: after the absence limit (1 s) every table ends, unrecorded.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        states = {t["status"] for t in httpx.get(f"{server}/api/tables").json()}
+        if states == {"ended"}:
+            break
+        time.sleep(0.25)
+    assert states == {"ended"}
+    assert _post(server, seats=["person", "greedy"], rounds=1).status_code == 200
+
+
+def test_a_table_ends_past_its_time(tmp_path: Path) -> None:
+    async def main() -> str:
+        tables = Tables(tmp_path, Hub(), base_url="", absence_s=600,
+                        bounds=TableBounds(seconds=0.5))
+        async with trio.open_nursery() as nursery:
+            await nursery.start(tables.run)
+            # Two people who never answer: only the table's time ends it.
+            await tables.open(TableRequest.of(preset="standard", bots=[], people=2))
+            table = next(iter(tables.tables.values()))
+            with trio.fail_after(10):
+                while table.status == "playing":
+                    await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+        return table.status
+
+    assert trio.run(main) == "ended"
+    assert not (tmp_path / "tables" / "records.jsonl").exists()
