@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import InputError, main
+from arena.records import printable
 
 _SUITS = {"S": ("♠", ""), "H": ("♥", "red"), "D": ("♦", "red"), "C": ("♣", "")}
 
@@ -41,7 +42,7 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
     """A match record move by move (one deal with ``deal``), replayed through the rules."""
     from arena.report import ReplayError, moves_as_recorded, replay_deals
 
-    labels = [str(s["label"]) for s in record["seats"]]
+    labels = [printable(str(s["label"])) for s in record["seats"]]
     console.print(Text.assemble(
         ("match ", "bold"), (str(record["match_id"]), "bold"),
         f"  seed {record.get('seed')}  ", (", ".join(labels)),
@@ -71,7 +72,8 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
         for fault in entry.get("faults") or ():
             console.print(Text(f"  fault: {labels[fault['seat']]} {fault['kind']} at move "
                                f"{fault.get('move')} ({fault.get('stage')}): "
-                               f"{str(fault.get('detail', ''))[:200]}", style="red"),
+                               f"{printable(str(fault.get('detail', '')))[:200]}",
+                               style="red"),
                           soft_wrap=True)
         order = ", ".join(f"{place}. {labels[seat]} ({entry['points'][seat]})"
                           for place, seat in enumerate(entry["finish_order"], start=1))
@@ -106,7 +108,7 @@ def _moves(events: list[tuple[int, str, float | None, int, str | None]],
     for index, (seat, text, ms, flags, fault) in enumerate(events, start=1):
         notes = []
         if fault is not None:
-            notes.append(("fault: " + fault + (", leaves the deal" if flags & FORFEIT
+            notes.append(("fault: " + printable(fault) + (", leaves the deal" if flags & FORFEIT
                                                else ""), "red"))
         if flags & REVOLUTION:
             notes.append(("revolution", "magenta"))
@@ -140,7 +142,7 @@ def show_command(records: str, match_id: str | None, deal: int | None) -> None:
     from arena.ratings import RatingsError, read_many
 
     def warn(message: str) -> None:
-        click.echo(f"warning: {message}", err=True)
+        click.echo(f"warning: {printable(message)}", err=True)
 
     ids: list[str] = []
     record = None
@@ -160,8 +162,8 @@ def show_command(records: str, match_id: str | None, deal: int | None) -> None:
     if record is None:
         raise InputError(f"{records}: no match {match_id!r}{_near(match_id, ids)}")
     if record.get("type", "match") != "match":  # e.g. a match the referee failed to play
-        raise InputError(f"match {match_id!r} was not played ({record.get('type')}): "
-                         f"{record.get('error', 'no detail')}")
+        raise InputError(printable(f"match {match_id!r} was not played ({record.get('type')}): "
+                                   f"{record.get('error', 'no detail')}"))
     if deal is not None and deal > len(record["deals"]):
         raise InputError(f"match {match_id!r} has {len(record['deals'])} deals, not {deal}")
     console = Console(file=sys.stdout, soft_wrap=False)
@@ -173,11 +175,11 @@ def show_command(records: str, match_id: str | None, deal: int | None) -> None:
 def _list_line(record: Mapping[str, Any]) -> None:
     """One line of the list of matches: id, bots in seat order, deals, winner (or the type
     of a record that is no match)."""
-    match_id = record.get("match_id")
+    match_id = printable(str(record.get("match_id")))
     if record.get("type", "match") != "match":
         click.echo(f"{match_id}  ({record.get('type')}: not played)")
         return
-    labels = [str(seat["label"]) for seat in record["seats"]]
+    labels = [printable(str(seat["label"])) for seat in record["seats"]]
     ranking = record.get("ranking") or []
     first = f", won by {labels[ranking[0]]}" if ranking else ""
     click.echo(f"{match_id}  {' '.join(labels)}  ({len(record['deals'])} deals{first})")

@@ -6,7 +6,7 @@ logger, and :func:`configure_logging` sends operational logs to stderr.
 docs/records.md documents the schema.
 """
 
-from ._bounds import MAX_DETAIL, MAX_NAME, clip
+from ._bounds import MAX_DETAIL, MAX_NAME, clip, printable
 from ._faults import BotFaults, FaultLog, short_detail
 from ._logging import LOG_FILE_ENV, configure_logging, get_logger
 from ._reader import RECORDS, RecordError, parse_record, read_records, record_lines, records_path
@@ -18,4 +18,4 @@ __all__ = ["RECORDS", "RecordError", "RecordWriter", "configure_logging", "get_l
 __all__ += ["LOG_FILE_ENV", "BotFaults", "FaultLog", "short_detail"]
 __all__ += ["parse_record", "record_lines"]
 __all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
-__all__ += ["MAX_DETAIL", "MAX_NAME", "clip"]
+__all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]

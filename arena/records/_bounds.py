@@ -7,7 +7,9 @@ its matches' records grow without end.
 
 from __future__ import annotations
 
-__all__ = ["MAX_DETAIL", "MAX_NAME", "clip"]
+import unicodedata
+
+__all__ = ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]
 
 MAX_DETAIL = 1000
 """The longest fault detail a record keeps (characters): its first and last 500 or so, the
@@ -27,3 +29,11 @@ def clip(text: str, limit: int) -> str:
         keep = max(0, limit - len(note))
     head, tail = keep - keep // 2, keep // 2
     return text[:head] + note + (text[len(text) - tail:] if tail else "")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: every control and format character (ESC, and
+    with it any OSC or CSI escape's start; C1 controls; bidirectional overrides) dropped,
+    tabs and line breaks made spaces. For what a bot wrote, before it is shown."""
+    return "".join(" " if ch in "\t\n\r" else ch for ch in text
+                   if ch in "\t\n\r" or unicodedata.category(ch) not in ("Cc", "Cf"))

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._bounds import printable
 from ._schema import deal_movers
 
 __all__ = ["BotFaults", "FaultLog", "short_detail"]
@@ -33,7 +34,8 @@ def short_detail(detail: str, limit: int = 160) -> str:
     whose last non-empty line is the bot's own error (the end of its traceback,
     a runtime's fatal message); the referee's part before it says how it ended.
     A Python bot's exception (``; traceback tail: ...``) is shown with its
-    innermost frame, which is in the bot's code.
+    innermost frame, which is in the bot's code. Control characters (a terminal's
+    escapes) are dropped.
     """
     text = detail[len(_START):] if detail.startswith(_START) else detail
     head, sep, tail = text.partition(_TRACEBACK)
@@ -48,7 +50,7 @@ def short_detail(detail: str, limit: int = 160) -> str:
         last = [line.strip() for line in tail.splitlines() if line.strip()]
         if last:
             text = f"{last[-1]} ({head.strip()})"
-    text = " ".join(text.split())
+    text = " ".join(printable(text).split())  # shown on a terminal: none of the bot's escapes
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -5,6 +5,7 @@ Every answer is JSON; a bad id or path is a one-line JSON error with its status 
 
 from __future__ import annotations
 
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.ratings import RatingsError
@@ -25,12 +26,25 @@ from ._live_run import read_league_status
 if TYPE_CHECKING:
     from ._live import RunFolder
 
-__all__ = ["StandingsCache", "api_routes", "error"]
+__all__ = ["StandingsCache", "api_routes", "encode", "error", "json_answer"]
 
 
 def error(status: int, message: str) -> JSONResponse:
     """A one-line JSON error: ``{"error": message}``."""
     return JSONResponse({"error": message}, status_code=status)
+
+
+def encode(document: Any) -> bytes:
+    """``document`` as JSON bytes, as Starlette's ``JSONResponse`` writes it."""
+    return json.dumps(document, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
+
+
+async def json_answer(document: Any) -> Response:
+    """A JSON answer encoded in a worker thread: a record may be large, and the event loop
+    serves every page, socket and table meanwhile."""
+    body = await trio.to_thread.run_sync(encode, document)
+    return Response(body, media_type="application/json")
 
 
 class StandingsCache:
@@ -79,7 +93,7 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
         sync()
         return JSONResponse({"matches": run.match_list()})
 
-    async def get_match(request: Request) -> JSONResponse:
+    async def get_match(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         if not valid_id(match_id):
             return error(404, "not a match id")
@@ -89,7 +103,7 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
             if run.waiting_for_set(match_id):
                 return error(409, f"match {match_id} is finished; its hands are shown once "
                              "every match of its duplicate set is")
-            return JSONResponse({"state": "finished", "record": record})
+            return await json_answer({"state": "finished", "record": record})
         live = run.live.get(match_id)
         if live is not None:
             return JSONResponse({"state": "playing", "labels": live.labels,

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from ._api import StandingsCache, api_routes, error
 from ._hub import Hub
@@ -105,6 +106,16 @@ class Follower:
                                            "standings": await self.standings.get()})
 
 
+class _Static(StaticFiles):
+    """The package's static files; a path no file can have (a NUL byte in it, which the
+    file system refuses with a ValueError) is a 404 like any missing file."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if "\0" in path:
+            raise HTTPException(status_code=404)
+        return await super().get_response(path, scope)
+
+
 def _i18n_routes() -> list[BaseRoute]:
     """The language routes (the rules page, the messages), when that module is installed."""
     if importlib.util.find_spec("arena.web._i18n") is None:
@@ -138,7 +149,7 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlett
         *api_routes(run, standings, follower.sync),
         WebSocketRoute("/ws", spectator_socket(hub, run)),
         *report_routes(report, follower.sync),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", _Static(directory=STATIC), name="static"),
     ]
     if tables is not None:
         routes += tables.routes()

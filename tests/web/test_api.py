@@ -36,6 +36,10 @@ def test_a_match_is_its_record(served: str, finished_run: Path) -> None:
     "/static/..%2F_app.py",
     "/report/..%2Fconfig.yaml",
     "/report/data/replays/99999.js",
+    "/static/live.html%00.js",
+    "/static/%00",
+    "/report/index.html%00",
+    "/report/data/replays/%00.js",
 ])
 def test_a_bad_path_is_a_one_line_json_404(served: str, path: str) -> None:
     answer = httpx.get(f"{served}{path}", timeout=30)
@@ -110,3 +114,31 @@ def test_a_match_waits_for_its_duplicate_set(finished_run: Path, tmp_path: Path)
             assert answer.json()["record"]["deals"][0]["hands"]
 
     trio.run(main)
+
+
+def test_a_record_is_encoded_off_the_event_loop(finished_run: Path, monkeypatch: Any) -> None:
+    """A record may be large (a long match, many faults): its JSON is made in a worker
+    thread, so the pages, sockets and tables go on meanwhile."""
+    import threading
+
+    import arena.web._api as api
+
+    threads: list[int] = []
+    encode = api.encode
+
+    def watched(document: Any) -> bytes:
+        threads.append(threading.get_ident())
+        return encode(document)
+
+    monkeypatch.setattr(api, "encode", watched)
+    record = records(finished_run)[0]
+
+    async def main() -> None:
+        async with serving(finished_run) as url, httpx.AsyncClient(base_url=url,
+                                                                   timeout=30) as client:
+            answer = await client.get(f"/api/matches/{record['match_id']}")
+            assert answer.status_code == 200
+            assert answer.json()["record"] == json.loads(json.dumps(record))
+
+    trio.run(main)
+    assert threads and threading.get_ident() not in threads
