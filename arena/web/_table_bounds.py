@@ -71,18 +71,20 @@ def digest_matches(token: str, digest: bytes) -> bool:
 
 
 async def watch_presence(present: Callable[[], bool], absence_s: float,
-                         scope: trio.CancelScope, ended: list[str]) -> None:
+                         scope: trio.CancelScope, ended: list[str], *,
+                         from_start: bool = True) -> None:
     """Cancel ``scope`` (and say why in ``ended``) once ``present()`` has been false for
-    ``absence_s`` seconds on end: a table nobody has a page open at ends. Looks a few
+    ``absence_s`` seconds on end: a table nobody has a page open at ends. The absence
+    counts from the start, or (``from_start`` false) only once somebody came. Looks a few
     times per ``absence_s``, at least once a second."""
     step = min(1.0, absence_s / 4)
-    seen = trio.current_time()
+    seen: float | None = trio.current_time() if from_start else None
     while True:
         await trio.sleep(step)
         now = trio.current_time()
         if present():
             seen = now
-        elif now - seen >= absence_s:
+        elif seen is not None and now - seen >= absence_s:
             ended.append(f"nobody was at the table for {absence_s:g} s")
             scope.cancel()
             return
@@ -90,18 +92,19 @@ async def watch_presence(present: Callable[[], bool], absence_s: float,
 
 async def play_bounded(spec: MatchSpec, hosts: list[Host], watch: Watch, bounds: TableBounds,
                        *, absence_s: float, present: Callable[[], bool],
-                       nursery: trio.Nursery) -> dict[str, Any]:
+                       nursery: trio.Nursery, from_start: bool = True) -> dict[str, Any]:
     """A table's match (:func:`arena.referee.play_match`) played within ``bounds``: its
     record, or :class:`TableEnded` once it played ``bounds.seconds`` or ``present()`` (a
     person's page open at it) was false for ``absence_s`` (the match is cancelled: its
-    hosts close, its bots' processes are killed). ``nursery`` runs the presence watch."""
+    hosts close, its bots' processes are killed); that absence counts from the start, or
+    once somebody came (:func:`watch_presence`). ``nursery`` runs the presence watch."""
     ended: list[str] = []
     watching = trio.CancelScope()
     with trio.move_on_after(bounds.seconds) as bound:
 
         async def watch_task() -> None:
             with watching:
-                await watch_presence(present, absence_s, bound, ended)
+                await watch_presence(present, absence_s, bound, ended, from_start=from_start)
 
         nursery.start_soon(watch_task)
         try:

@@ -267,7 +267,8 @@ class Tables:
             assert self._nursery is not None
             record = await play_bounded(
                 spec, hosts, live, self.bounds, absence_s=self.absence_s, nursery=self._nursery,
-                present=lambda: any(p.connected for p in table.people.values()))
+                present=lambda: any(p.connected for p in table.people.values()),
+                from_start=table.client is not None)  # the organiser's waits for its people
         except MatchSpecError as exc:
             table.status = "ended" if isinstance(exc, TableEnded) else "failed"
             _log.warning(f"table {table.status}", table=table.id, error=str(exc))

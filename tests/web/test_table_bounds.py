@@ -4,6 +4,7 @@ so does one past its time."""
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 import time
@@ -14,9 +15,10 @@ from typing import Any
 import httpx
 import pytest
 import trio
+import trio.testing
 
 from arena.web import Hub, TableBounds, TableRequest, Tables
-from arena.web._table_bounds import DEFAULT_BOTS
+from arena.web._table_bounds import DEFAULT_BOTS, watch_presence
 from tests.web.conftest import start_server, stop
 
 
@@ -96,3 +98,31 @@ def test_a_table_ends_past_its_time(tmp_path: Path) -> None:
 
     assert trio.run(main) == "ended"
     assert not (tmp_path / "tables" / "records.jsonl").exists()
+
+
+def test_the_organisers_table_waits_for_its_people_then_ends_without_them() -> None:
+    """The table of ``arena serve --people`` counts nobody's absence until a person came
+    (its links may take a while to reach them); a browser's counts from its start."""
+    async def ends_at(from_start: bool) -> float:
+        """When the watch ends a table whose one person comes at 60 s and leaves at 63 s."""
+        here = [False]
+        ended: list[str] = []
+        with trio.CancelScope() as scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(functools.partial(
+                    watch_presence, lambda: here[0], 5.0, scope, ended, from_start=from_start))
+                await trio.sleep(60)
+                here[0] = True
+                await trio.sleep(3)
+                here[0] = False
+                await trio.sleep_forever()
+        assert scope.cancelled_caught and "5 s" in ended[0]
+        return trio.current_time()
+
+    async def main() -> None:
+        start = trio.current_time()
+        assert await ends_at(True) - start <= 6  # nobody came: 5 s
+        start = trio.current_time()
+        assert 68 <= await ends_at(False) - start <= 69  # 5 s after the person left
+
+    trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
