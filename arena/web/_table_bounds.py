@@ -7,7 +7,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
@@ -17,8 +17,11 @@ if TYPE_CHECKING:
     from arena.referee import Host, MatchSpec
     from arena.referee._watch import Watch
 
-__all__ = ["DEFAULT_BOTS", "MAX_PER_CLIENT", "MAX_ROUNDS", "MAX_TABLE_S", "TableBounds",
-           "TableEnded", "digest_matches", "play_bounded", "token_digest", "watch_presence"]
+T = TypeVar("T")
+
+__all__ = ["DEFAULT_BOTS", "KEEP_FINISHED", "MAX_PER_CLIENT", "MAX_ROUNDS", "MAX_TABLE_S",
+           "TableBounds", "TableEnded", "digest_matches", "forget_finished", "play_bounded",
+           "token_digest", "watch_presence"]
 
 DEFAULT_BOTS = ("greedy", "mc", "random", "lowest", "highest", "passer", "expert")
 """The bots a browser may seat by default: the built-ins, the quick and sound ones first
@@ -29,6 +32,9 @@ MAX_TABLE_S = 3 * 3600.0
 """The longest a table may play (seconds); past it the table ends unrecorded."""
 MAX_PER_CLIENT = 4
 """Tables one client (one address) may have playing at once."""
+KEEP_FINISHED = 256
+"""Finished tables a server remembers (their people may open their links for the result);
+the oldest is forgotten when one more is opened."""
 
 
 class TableEnded(MatchSpecError):
@@ -57,6 +63,16 @@ class TableBounds:
         if rounds > self.rounds:
             return f"a table plays at most {self.rounds} deals, not {rounds}"
         return None
+
+
+def forget_finished(tables: dict[str, T], finished: Callable[[T], bool],
+                    keep: int = KEEP_FINISHED) -> None:
+    """Drop the oldest finished tables of ``tables`` (in the order they were opened) until
+    at most ``keep`` are left, so a server that opens table after table holds a bounded
+    number."""
+    done = [key for key, table in tables.items() if finished(table)]
+    for key in done[:max(0, len(done) - keep)]:
+        del tables[key]
 
 
 def token_digest(token: str) -> bytes:

@@ -48,7 +48,7 @@ from arena.seeds import secret_seed
 from ._live import LIVE_DIR, LiveFile
 from ._live_run import KEEP_S
 from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
-from ._table_bounds import TableBounds, TableEnded, play_bounded
+from ._table_bounds import TableBounds, TableEnded, forget_finished, play_bounded
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -205,6 +205,7 @@ class Tables:
             raise TableError(f"you have {self.bounds.per_client} tables playing already; "
                              "finish one first")
         table, links = self._make(request, client)
+        forget_finished(self.tables, lambda t: t.status != "playing")
         self.tables[table.id] = table
         self._nursery.start_soon(self._play, table, [self._host(table, s) for s in
                                                       range(len(table.spec.seats))])
