@@ -137,3 +137,18 @@ def test_a_big_body_is_refused_before_it_is_read(server: tuple[str, int]) -> Non
     assert reply.startswith(b"HTTP/1.1 413"), reply[:200]
     assert sent < 100  # the server stopped reading long before the body's end
     assert _peak_kb(pid) - peak < 20_000
+
+
+def test_a_name_given_is_answered_to(tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table",
+                                "--name", "arena.example.org")
+    try:
+        netloc = f"arena.example.org:{urlsplit(url).port}"
+        assert httpx.get(f"{url}/api/tables", headers={"Host": netloc}).status_code == 200
+        answer = httpx.post(f"{url}/api/tables", json=SEATS,
+                            headers={"Host": netloc, "Origin": f"http://{netloc}"})
+        assert answer.status_code == 200, answer.text
+        other = httpx.get(f"{url}/api/tables", headers={"Host": "other.example.org"})
+        assert other.status_code == 421
+    finally:
+        stop(process)
