@@ -13,7 +13,7 @@ from ._child_process import ChildProcess
 from ._cputime import Meter
 from ._host import MemoryHost
 from ._limits import Clock
-from ._loading import make_bot, resolve
+from ._loading import default_host, make_bot, resolve
 from ._loop import MatchLoop
 from ._protocol import (
     MAX_BLANK_LINES,
@@ -43,6 +43,7 @@ __all__ = [
     "SandboxUnavailable",
     "ScopedHost",
     "decode",
+    "default_host",
     "encode",
     "make_bot",
     "memory_bound",
