@@ -10,6 +10,7 @@ sandbox's parts. The users' tier is :mod:`arena.referee`.
 
 from ._cgroup import CGROUP_ENV, memory_bound
 from ._child_process import ChildProcess
+from ._child_talk import start_message
 from ._cputime import Meter
 from ._host import MemoryHost
 from ._limits import Clock
@@ -49,4 +50,5 @@ __all__ = [
     "memory_bound",
     "resolve",
     "sandbox_argv",
+    "start_message",
 ]
