@@ -126,9 +126,9 @@ def play_move(match: Match, answer: object, parse: Callable[[str], Move] = Move.
     """Play ``answer`` (:func:`read_move`) for the seat to move; an :class:`AnswerError`
     (``malformed``, or ``illegal``: ``MOVE: the engine's reason``) leaves the match as it
     was. Returns the move played."""
-    move = read_move(answer, parse)
+    move = answer if answer.__class__ is Move else read_move(answer, parse)
     try:
-        match.play(move)
+        match.play(move)  # type: ignore[arg-type]  # a Move, read above
     except IllegalMove as exc:
         raise AnswerError(ILLEGAL, f"{move}: {exc}") from None
     return move
