@@ -12,6 +12,9 @@ from rich.table import Table
 from arena.cli import InputError, main
 from arena.plugins import BotRegistry, registry
 
+_NOT_IMPORTED = ("({}; not imported: a third-party plugin's code runs only in its bot's "
+                 "process, sandboxed)")
+
 
 def warn_plugin_errors(reg: BotRegistry) -> None:
     """Print one warning line on stderr per plugin that failed to load."""
@@ -25,7 +28,10 @@ def warn_plugin_errors(reg: BotRegistry) -> None:
 def bots_command(names: tuple[str, ...], as_json: bool) -> None:
     """List every installed bot with its plugin, version and description.
 
-    Give NAMES to show only those bots; an unknown name is an error.
+    A third-party plugin is listed from its package's metadata, never imported: its
+    description and whether it is stochastic are known only to its code, which runs in
+    the bot's own process. Give NAMES to show only those bots; an unknown name is an
+    error.
     """
     reg = registry()
     warn_plugin_errors(reg)
@@ -39,7 +45,11 @@ def bots_command(names: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         payload = {
             "bots": [entry.to_dict() for entry in entries],
-            "plugins": [{"name": n, "version": v} for n, v in sorted(reg.plugins.items())],
+            "plugins": sorted(
+                [{"name": n, "version": v, "imported": True} for n, v in reg.plugins.items()]
+                + [{"name": p.name, "version": p.version, "imported": False,
+                    "distribution": p.distribution} for p in reg.listed.values()],
+                key=lambda plugin: str(plugin["name"])),
             "errors": [{"plugin": p, "message": m} for p, m in reg.errors],
         }
         click.echo(json.dumps(payload, indent=2))
@@ -55,8 +65,8 @@ def bots_command(names: tuple[str, ...], as_json: bool) -> None:
             entry.name,
             entry.plugin,
             entry.version or "-",
-            "yes" if entry.stochastic else "no",
-            entry.description,
+            ("yes" if entry.stochastic else "no") if entry.imported else "?",
+            entry.description if entry.imported else _NOT_IMPORTED.format(entry.distribution),
         )
     console = Console(file=sys.stdout)
     if not console.is_terminal:

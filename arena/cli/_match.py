@@ -45,7 +45,7 @@ def _rules(preset: str | None, pairs: Sequence[str], rounds: int | None) -> Rule
         _fail(f"bad rules: {exc}")
 
 
-def _seats(bots: Sequence[str], host: str) -> list[Seat]:
+def _seats(bots: Sequence[str], host: str | None) -> list[Seat]:
     """The seats (``arena.referee.seat_specs``); a bad one exits with status 2."""
     try:
         return [Seat.from_dict(seat) for seat in seat_specs(bots, host)]
@@ -112,8 +112,10 @@ def _print_readable(record: dict[str, Any], summary: dict[str, Any]) -> None:
 @click.option("--rounds", type=click.IntRange(min=1), help="Deals in the match.")
 @click.option("--seed", type=click.IntRange(min=0, max=SEED_LIMIT - 1),
               help="Match seed (random if omitted).")
-@click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
-              show_default=True, help="Where registered bots run.")
+@click.option("--host", type=click.Choice(["inline", "process"]), default=None,
+              help="Where installed bots run (default: inline for the built-in bots, "
+              "process for a third-party plugin's: inline runs its code in arena's own "
+              "process, a trust decision; docs/security.md).")
 @click.option("--move-ms", type=int, default=Limits().move_ms, show_default=True,
               help="Time per decision in milliseconds.")
 @click.option("--bank-ms", type=int, default=None,
@@ -132,7 +134,7 @@ def match_command(
     rule_pairs: tuple[str, ...],
     rounds: int | None,
     seed: int | None,
-    host: str,
+    host: str | None,
     move_ms: int,
     bank_ms: int | None,
     records_path: str | None,

@@ -25,10 +25,11 @@ description = "{name}: a President bot for arena."
 requires-python = ">=3.11"
 dependencies = ["arena-president"]
 
-# This entry point is how arena finds the bot: the plugin "{module}" is the module
-# {module}, whose register_bots hook registers the bot "{name}".
+# This entry point is how arena finds the bot: the plugin "{name}" is the module
+# {module}, whose register_bots hook registers the bot "{name}". arena lists the bot by
+# this line alone and imports the module only in the bot's own process.
 [project.entry-points."arena.bots"]
-{module} = "{module}"
+{name} = "{module}"
 
 [tool.setuptools]
 packages = ["{module}"]

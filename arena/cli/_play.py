@@ -17,7 +17,7 @@ import click
 
 from arena.cli import InputError, main
 from arena.cli._closing import refuse_unstartable
-from arena.game import Card, IllegalMove, Move, Rules, View
+from arena.game import AnswerError, Card, IllegalMove, Move, Rules, View, judge_cards, judge_move
 from arena.records import RecordWriter
 from arena.referee import (
     BotFault,
@@ -183,25 +183,11 @@ class HumanHost(Host):
                 return moves[number - 1]
             self._write(f"  no move {number}: choose 1 to {len(moves)}")
             return None
-        try:
-            move = Move.parse("pass" if text.lower() in ("p", "pass") else text)
-        except ValueError as exc:
-            self._write(f"  cannot read {text!r}: {exc}")
+        try:  # the referee's own judge, in its words (arena.game.judge_move)
+            return judge_move(view, "pass" if text.lower() in ("p", "pass") else text)
+        except AnswerError as exc:
+            self._write(f"  {exc}")
             return None
-        if move in moves:
-            return move
-        self._write(f"  {move} is not legal here: {self._why(move, view)}")
-        return None
-
-    def _why(self, move: Move, view: View) -> str:
-        if move.kind == "pass":
-            return "the leader may not pass"
-        held = " ".join(str(c) for c in view.hand)
-        missing = [c for c in move.cards if c not in view.hand]
-        if missing or move.jokers > sum(c.is_joker for c in view.hand):
-            return f"you hold {held}"
-        reason = view.rules.why_not(move, view.pile, view.revolution)
-        return reason or "the rules do not allow it"
 
     async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
         self._show(view, leading=False)  # the deal's first lead comes after the exchange
@@ -216,10 +202,10 @@ class HumanHost(Host):
             except ValueError as exc:
                 self._write(f"  cannot read {text!r}: {exc}")
                 continue
-            problem = _exchange_problem(cards, count, view.hand)
-            if problem is None:
-                return cards
-            self._write(f"  {problem}")
+            try:  # the referee's own judge, in its words (arena.game.judge_cards)
+                return judge_cards(view, count, cards)
+            except AnswerError as exc:
+                self._write(f"  {exc}")
 
     async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
         order = ", ".join(f"{place}. {self._name(seat)}"
@@ -249,18 +235,6 @@ def _hand_card(token: str, hand: list[Card]) -> Card:
             raise ValueError(f"no card {place} in a hand of {len(hand)}")
         return hand[place - 1]
     return Card.parse(token)
-
-
-def _exchange_problem(cards: list[Card], count: int, hand: list[Card]) -> str | None:
-    """Why ``cards`` cannot be given back from ``hand``, or ``None`` if they can."""
-    if len(cards) != count:
-        return f"give exactly {count} card{'s' if count > 1 else ''}, not {len(cards)}"
-    rest = list(hand)
-    for card in cards:
-        if card not in rest:
-            return f"you do not hold {card} (your hand: {' '.join(str(c) for c in hand)})"
-        rest.remove(card)
-    return None
 
 
 @click.command("play")

@@ -156,8 +156,10 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Output folder, as of arena run (records.jsonl, config.yaml, arena.log...); "
                    "the same command again resumes there. Without it nothing is kept.")
-@click.option("--host", type=click.Choice(["inline", "process"]), default="inline",
-              show_default=True, help="Where installed bots run.")
+@click.option("--host", type=click.Choice(["inline", "process"]), default=None,
+              help="Where installed bots run (default: inline for the built-in bots, "
+              "process for a third-party plugin's: inline runs its code in arena's own "
+              "process, a trust decision; docs/security.md).")
 @click.option("--move-ms", default=Limits().move_ms, show_default=True, type=click.IntRange(1),
               help="Time limit per decision.")
 @click.option("--from", "from_records", multiple=True, type=click.Path(),
@@ -171,7 +173,7 @@ def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
     alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int,
     jobs: int | None,
-    out: str | None, host: str, move_ms: int, from_records: tuple[str, ...], as_json: bool,
+    out: str | None, host: str | None, move_ms: int, from_records: tuple[str, ...], as_json: bool,
     quiet: bool, sandbox: bool | None,
 ) -> None:
     """Is CHALLENGER stronger than BASELINE? Play duplicate sets until a sequential test knows.

@@ -13,7 +13,18 @@ from typing import Any
 
 import numpy as np
 
-from arena.game import Card, IllegalMove, Match, Move, Rules, View, lowest_cards
+from arena.game import (
+    AnswerError,
+    Card,
+    IllegalMove,
+    Match,
+    Move,
+    Rules,
+    View,
+    give_cards,
+    lowest_cards,
+    play_move,
+)
 from arena.seeds import SEED_LIMIT, derive, secret_seed
 
 from ._encoding import Encoding, Observation, PlayedCards, encoding
@@ -147,14 +158,10 @@ class Table:
         """Play a bot's answer (a move or its text) for the seat to move, judged as
         :meth:`step` judges an action; return the seat that moved."""
         seat = self._begin()
-        try:
-            move = Move.parse(answer)
-        except ValueError as error:
-            return self.fault("malformed", str(error))
-        try:
-            self.match.play(move)
-        except IllegalMove as error:
-            return self.fault("illegal", f"{move}: {error}")
+        try:  # the referee's judge (arena.game), its words
+            play_move(self.match, answer)
+        except AnswerError as error:
+            return self.fault(error.kind, str(error))
         self._settle()
         return seat
 
@@ -192,10 +199,10 @@ class Table:
             except Exception as error:  # an opponent bot's code failed
                 self._fault(decision.seat, "crash", f"exchange: {type(error).__name__}: {error}")
                 continue
-            try:
-                match.give(cards)
-            except IllegalMove as error:
-                self._fault(decision.seat, "illegal", f"exchange: {error}")
+            try:  # the referee's judge (arena.game), its words
+                give_cards(match, cards)
+            except AnswerError as error:
+                self._fault(decision.seat, error.kind, str(error))
         while self._deals < match.deal_number:
             for seat, points in enumerate(match.summary(self._deals)["points"]):
                 self.points[seat] += points

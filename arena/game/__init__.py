@@ -26,6 +26,17 @@ from ._rules import Rules, trick_lock
 from ._shuffle import deal_seed, shuffled
 from ._view import View
 
+# isort: split
+from ._answer import (
+    AnswerError,
+    give_cards,
+    judge_cards,
+    judge_move,
+    play_move,
+    read_cards,
+    read_move,
+)
+
 __all__ = [
     "CARDS",
     "FAULT_KINDS",
@@ -36,6 +47,7 @@ __all__ = [
     "SUITS",
     "VICE_PRESIDENT",
     "VICE_SCUM",
+    "AnswerError",
     "Card",
     "Deal",
     "DealContext",
@@ -48,10 +60,16 @@ __all__ = [
     "cards_of",
     "deal_seed",
     "engine",
+    "give_cards",
     "highest_cards",
+    "judge_cards",
+    "judge_move",
     "lowest_cards",
     "move_suits",
     "next_lock",
+    "play_move",
+    "read_cards",
+    "read_move",
     "restore_docstrings",
     "shuffled",
     "trick_lock",

@@ -1,7 +1,9 @@
 """The Python side of the ``process`` host: runs one bot behind the protocol.
 
 Started by the referee as ``python -m arena.referee._child --bot REF
---params JSON --in FD --out FD``. It reads requests from the dedicated
+--params JSON --in FD --out FD``. This is the only process where a third-party
+plugin's module is imported for a ``process`` seat: the bot's own, sandboxed in a
+competition, and only that one plugin's (``BotRegistry.load``). It reads requests from the dedicated
 input pipe and writes answers to the output pipe, synchronously and with no
 other work in between, so that a round trip costs little more than the
 pipe itself. The bot's ``print()`` goes to the captured stdout, never into
@@ -20,6 +22,7 @@ from typing import Any
 
 from arena.bot import Bot, MatchInfo
 from arena.game import Move, Rules, View
+from arena.plugins import BotParamsError
 
 from ._loading import hears_end_deal, make_bot
 from ._protocol import LineDecoder, ProtocolError, decode, encode
@@ -81,7 +84,11 @@ class _Runner:
         try:
             if kind == "start":
                 rules = self._rules(message["rules"])
-                bot = make_bot(self.ref, self.params)
+                try:
+                    bot = make_bot(self.ref, self.params)
+                except (LookupError, BotParamsError) as exc:  # arena's one-line word, no traceback
+                    return {"type": "error", "id": reply_id,
+                            "message": f"{type(exc).__name__}: {exc}"}
                 rng = random.Random(message["seed"])  # the inline host's generator too
                 bot.bind(message["seat"], rules, message["players"], rng)
                 self.bot = bot

@@ -49,12 +49,19 @@ def call_fault(exc: Exception, proc: ChildProcess, call: str, doing: str,
     return BotFault("timeout", f"no answer within {within}{note}")
 
 
-def start_message(info: StartInfo, request_id: int) -> dict[str, Any]:
-    """The ``start`` request of docs/protocol.md for the seat of ``info``."""
-    return {"type": "start", "id": request_id, "protocol": PROTOCOL_VERSION, "seat": info.seat,
-            "players": info.players, "match_id": info.match_id, "labels": list(info.labels),
-            "rules": info.rules.to_dict(), "limits": info.limits,
-            "seed": bot_seed(info.seed, info.seat)}
+def start_message(info: StartInfo, request_id: int | None = None) -> dict[str, Any]:
+    """The ``start`` request of docs/protocol.md for the seat of ``info``: the one start
+    message. Without ``request_id`` it is what a person's seat is told, which answers no
+    request and draws no random numbers: no ``id``, no ``seed``."""
+    message: dict[str, Any] = {"type": "start"}
+    if request_id is not None:
+        message["id"] = request_id
+    message.update(protocol=PROTOCOL_VERSION, seat=info.seat, players=info.players,
+                   match_id=info.match_id, labels=list(info.labels),
+                   rules=info.rules.to_dict(), limits=info.limits)
+    if request_id is not None:
+        message["seed"] = bot_seed(info.seed, info.seat)
+    return message
 
 
 def ready_options(ready: dict[str, Any]) -> tuple[str, bool, bool]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import importlib
 import shlex
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from arena.bot import Bot
 
-__all__ = ["BotRef", "command_words", "make_bot", "resolve"]
+__all__ = ["BotRef", "command_words", "default_host", "make_bot", "resolve"]
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,12 @@ def _import_object(ref: str) -> Any:
 def resolve(ref: str) -> BotRef:
     """Check that ``ref`` names a bot and return its record metadata.
 
-    A registered name is looked up in the plugin registry; ``module:Class``
-    (any importable factory returning an :class:`arena.Bot`) lets a test or
-    a local experiment run a bot without packaging it, in every host.
+    A registered name is looked up in the plugin registry, which knows a
+    third-party plugin's bot by its package's metadata without importing it
+    (the record's version is then that package's). ``module:Class`` (any
+    importable factory returning an :class:`arena.Bot`) lets a test or a local
+    experiment run a bot without packaging it, in every host: that module is
+    imported here, to read its name and version.
     """
     if ":" in ref:
         factory = _import_object(ref)
@@ -71,8 +74,26 @@ def resolve(ref: str) -> BotRef:
     return BotRef(ref, entry.name, entry.plugin, entry.version)
 
 
+def default_host(ref: str) -> Literal["inline", "process"]:
+    """Where a seat that names no host runs the bot ``ref``: ``process`` for a third-party
+    plugin's bot (its code runs only in a child process of its own, sandboxed in a
+    competition; ``inline`` for it is a trust decision the config or command line must
+    state), ``inline`` for the built-in bots and ``module:Class`` code. An unknown name is
+    ``inline``, whose host says it is unknown."""
+    if ":" in ref:
+        return "inline"
+    from arena.plugins import registry
+
+    try:
+        imported = registry().get(ref).imported
+    except LookupError:
+        return "inline"
+    return "inline" if imported else "process"
+
+
 def make_bot(ref: str, params: dict[str, Any] | None = None) -> Bot:
-    """A new bot instance for ``ref`` built with ``params``."""
+    """A new bot instance for ``ref`` built with ``params``: the bot's code runs here, a
+    third-party plugin's module is imported here (``BotRegistry.load``)."""
     params = params or {}
     if ":" in ref:
         factory = _import_object(ref)

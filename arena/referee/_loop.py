@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.game import Card, Decision, IllegalMove, Match, Move
+from arena.game import AnswerError, Decision, Match, give_cards, play_move
 from arena.records import MAX_DETAIL, clip, get_logger
 
 from ._faults import BotFault
@@ -37,39 +37,6 @@ if TYPE_CHECKING:
 __all__ = ["MatchLoop"]
 
 _log = get_logger("arena.referee")
-
-
-def _judge_move(answer: object) -> Move:
-    if isinstance(answer, Move):
-        return answer
-    if not isinstance(answer, str):
-        raise BotFault("malformed", f"expected a move as text, got {_short(answer)}")
-    try:
-        return parse_move(answer)
-    except Exception as exc:  # whatever the parser trips on, the text is the bot's
-        raise BotFault("malformed", f"not a move: {_short(answer)} ({exc})") from None
-
-
-def _judge_cards(answer: object) -> list[Card]:
-    if not isinstance(answer, list | tuple):
-        raise BotFault("malformed", f"expected a list of cards, got {_short(answer)}")
-    cards = []
-    for item in answer:
-        if not isinstance(item, Card | str):
-            raise BotFault("malformed", f"not a card: {_short(item)}")
-        try:
-            cards.append(Card.parse(item))
-        except Exception as exc:  # whatever the parser trips on, the text is the bot's
-            raise BotFault("malformed", f"not a card: {_short(item)} ({exc})") from None
-    return cards
-
-
-def _short(value: object, limit: int = 200) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a bot's object whose repr fails is still just a bad answer
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class MatchLoop:
@@ -124,20 +91,16 @@ class MatchLoop:
         match, deal = self.match, self._deal
         play = decision.kind == "play"
         if fault is None:
-            try:
+            try:  # the one judge of an answer (arena.game), the engine's reasons
                 if play:
-                    move = answer if answer.__class__ is Move else _judge_move(answer)
-                    try:
-                        match.play(move)  # type: ignore[arg-type]  # a Move, judged above
-                    except IllegalMove as exc:
-                        raise BotFault("illegal", f"{move}: {exc}") from None
+                    play_move(match, answer, parse_move)
                     self._think.append(elapsed)  # a play adds exactly one move
                     if match.deal is deal and not deal.finished:
                         return False  # the common case: the deal goes on
                 else:
-                    self._give(answer)
-            except BotFault as fault_:
-                fault = fault_
+                    give_cards(match, answer)
+            except AnswerError as exc:
+                fault = BotFault(exc.kind, str(exc))
         if fault is not None:
             self._fault(decision, fault, elapsed if play else None)
         if match.deal is deal and not deal.finished:
@@ -157,14 +120,6 @@ class MatchLoop:
             feed.returned(decision.seat, decision.count)
         feed.after()
         return ended
-
-    def _give(self, answer: object) -> None:
-        cards = _judge_cards(answer)
-        try:
-            self.match.give(cards)
-        except IllegalMove as exc:
-            given = " ".join(str(c) for c in cards)
-            raise BotFault("illegal", f"exchange [{given}]: {exc}") from None
 
     def _fault(self, decision: Decision, fault: BotFault, elapsed: float | None) -> None:
         """Apply the fault policy; a play's fault move (a pass, the lowest single) gets the

@@ -5,17 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ._loading import default_host
+
 COMMAND_PREFIX = "cmd:"
 """Marks a program speaking the bot protocol (docs/protocol.md) instead of a bot name."""
 UECDA_PREFIX = "cmd-uecda:"
 """Marks a UECda 20070 client program, arena being its server (docs/uecda.md)."""
 
 
-def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
+def bot_spec(text: str, host: str | None = None) -> dict[str, Any]:
     """A seat's bot from the command line: ``NAME``, ``LABEL=NAME`` or ``LABEL=cmd:COMMAND``.
 
     ``NAME`` is an installed bot (``arena bots``) or a ``module:Class`` reference;
-    ``cmd:COMMAND`` runs any program speaking the protocol of docs/protocol.md. Without a
+    ``cmd:COMMAND`` runs any program speaking the protocol of docs/protocol.md. ``host``
+    unset: the bot's default (:func:`default_host`: a third-party plugin's bot runs in a
+    process of its own). Without a
     label, a bot is labelled by its name and a program by its command line (``=`` inside
     ``cmd:...`` or after a ``:`` belongs to the bot, not to a label).
     """
@@ -36,7 +40,8 @@ def bot_spec(text: str, host: str = "inline") -> dict[str, Any]:
             if kind == "uecda":
                 spec["protocol"] = "uecda"
             return spec
-    return {"label": label, "name": what, "command": None, "params": {}, "host": host}
+    return {"label": label, "name": what, "command": None, "params": {},
+            "host": host or default_host(what)}
 
 
 def given_label(text: str) -> bool:
@@ -59,7 +64,7 @@ class CopyLabels:
         return name if count == 1 else f"{name}-{count}"
 
 
-def seat_specs(texts: Sequence[str], host: str = "inline") -> list[dict[str, Any]]:
+def seat_specs(texts: Sequence[str], host: str | None = None) -> list[dict[str, Any]]:
     """The bot specs of the seats given on a command line, in order (``arena match``,
     ``arena ab``).
 

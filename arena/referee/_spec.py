@@ -17,6 +17,7 @@ from arena.game import Rules
 from arena.seeds import SEED_LIMIT
 
 from ._limits import Limits
+from ._loading import default_host
 
 __all__ = ["HOST_KINDS", "HostKind", "MatchSpec", "MatchSpecError", "Seat"]
 
@@ -81,7 +82,7 @@ class Seat:
             raise MatchSpecError(f"unknown seat field {unknown[0]!r} "
                                  f"(known: {', '.join(sorted(known))})")
         name, command = data.get("name"), data.get("command")
-        host = data.get("host") or ("inline" if name else "command")
+        host = data.get("host") or (default_host(name) if isinstance(name, str) else "command")
         if data.get("protocol") == "uecda":
             host = "uecda"
         elif data.get("protocol") not in (None, "arena"):

@@ -10,10 +10,11 @@ sandbox's parts. The users' tier is :mod:`arena.referee`.
 
 from ._cgroup import CGROUP_ENV, memory_bound
 from ._child_process import ChildProcess
+from ._child_talk import start_message
 from ._cputime import Meter
 from ._host import MemoryHost
 from ._limits import Clock
-from ._loading import make_bot, resolve
+from ._loading import default_host, make_bot, resolve
 from ._loop import MatchLoop
 from ._protocol import (
     MAX_BLANK_LINES,
@@ -43,9 +44,11 @@ __all__ = [
     "SandboxUnavailable",
     "ScopedHost",
     "decode",
+    "default_host",
     "encode",
     "make_bot",
     "memory_bound",
     "resolve",
     "sandbox_argv",
+    "start_message",
 ]

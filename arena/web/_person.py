@@ -24,7 +24,6 @@ import contextlib
 import math
 import secrets
 import unicodedata
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 import trio
 
-from arena.game import Card, IllegalMove, Move, trick_lock
+from arena.game import AnswerError, Card, Move, judge_cards, judge_move
 from arena.referee import BotFault, BotRef, Host
-from arena.referee.lowlevel import PROTOCOL_VERSION
+from arena.referee.lowlevel import start_message
 from arena.referee.wire import FullEncoder, parse_move
 
 from ._table_bounds import digest_matches, token_digest
@@ -216,10 +215,7 @@ class PersonSeat:
         """A match starts at this seat: what a bot's ``start`` says but its seed."""
         self._encoder = FullEncoder()
         self._end = None
-        self._start = {"type": "start", "protocol": PROTOCOL_VERSION, "seat": info.seat,
-                       "players": info.players, "match_id": info.match_id,
-                       "labels": list(info.labels), "rules": info.rules.to_dict(),
-                       "limits": dict(info.limits), "seat_ms": self.seat_ms}
+        self._start = {**start_message(info), "seat_ms": self.seat_ms}
         self.send(self._start)
 
     def show(self, view: View, kind: str, seat: int) -> None:
@@ -316,50 +312,25 @@ class PersonHost(Host):
 
 
 def _judge_move(view: View, text: object) -> tuple[Move | None, str | None]:
-    """The move the person typed or clicked, or the rules' reason it may not be played."""
+    """The move the person typed or clicked, or the reason it may not be played: the
+    referee's own judge (``arena.game.judge_move``), in its words."""
     if not isinstance(text, str) or len(text) > 200:
         return None, "'move' must be a move as text, e.g. 5H 6H 7H, JK=7H 8H 9H or pass"
     try:
-        move = parse_move(" ".join(text.split()))
-    except Exception as exc:  # whatever the parser trips on, the text is the browser's
-        return None, f"not a move: {text[:60]!r} ({exc})"
-    if move in view.legal_moves():
-        return move, None
-    missing = _missing(view, list(move.cards))
-    if missing:
-        return None, f"you do not hold {' '.join(map(str, missing))}"
-    lock = trick_lock(view.rules, view.trick)[0] if view.rules.suit_lock else 0
-    reason = view.rules.why_not(move, view.pile, view.revolution, lock)
-    return None, f"{move}: {reason or 'not a legal move now'}"
+        return judge_move(view, " ".join(text.split()), parse_move), None
+    except AnswerError as exc:
+        return None, str(exc)
 
 
 def _judge_cards(view: View, count: int, cards: object) -> tuple[list[Card] | None, str | None]:
-    """The cards the person gives back, or why they may not be."""
+    """The cards the person gives back, or why they may not be (``arena.game.judge_cards``)."""
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards) or len(
             cards) > 16:
         return None, "'cards' must be a list of cards, e.g. [\"3C\", \"4D\"]"
     try:
-        given = [Card.parse(c) for c in cards]
-    except Exception as exc:  # whatever the parser trips on, the text is the browser's
-        return None, f"not a card: {exc}"
-    if len(given) != count:
-        return None, str(IllegalMove(f"give back exactly {count} card(s), not {len(given)}"))
-    missing = _missing(view, given)
-    if missing:
-        return None, f"you do not hold {' '.join(map(str, missing))}"
-    return given, None
-
-
-def _missing(view: View, cards: list[Card]) -> list[Card]:
-    """The cards of ``cards`` the seat does not hold (a card named twice needs two)."""
-    left = Counter(view.hand)
-    missing = []
-    for card in cards:
-        if left[card] > 0:
-            left[card] -= 1
-        else:
-            missing.append(card)
-    return missing
+        return judge_cards(view, count, cards), None
+    except AnswerError as exc:
+        return None, str(exc)
 
 
 def _text(message: Mapping[str, Any]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 import arena
@@ -166,7 +168,7 @@ def test_a_hook_with_a_wrong_signature_is_reported() -> None:
 
 def test_installed_package_is_found_with_its_version(install: Install) -> None:
     install("alpha-bots", "alphas", "alpha_bots_mod", GOOD, version="1.2.3")
-    reg = load_registry()
+    reg = load_registry(trust=["alphas"])
     alpha = reg.get("alpha")
     assert (alpha.plugin, alpha.version, alpha.author) == ("alphas", "1.2.3", "A. Writer")
     assert alpha.description == "Always leads, never thinks."
@@ -176,30 +178,88 @@ def test_installed_package_is_found_with_its_version(install: Install) -> None:
     assert reg.plugins["alphas"] == "1.2.3"
 
 
+def test_a_third_party_plugin_is_listed_by_its_metadata_and_never_imported(
+    install: Install,
+) -> None:
+    install("alpha-bots", "alphas", "alpha_bots_mod", GOOD, version="1.2.3")
+    reg = load_registry()
+    assert "alpha_bots_mod" not in sys.modules
+    assert "alphas" in reg.names() and "alpha" not in reg.names()
+    listed = reg.get("alphas")
+    assert (listed.plugin, listed.version, listed.distribution) == ("alphas", "1.2.3",
+                                                                     "alpha-bots")
+    assert not listed.imported and listed.factory is None
+    assert reg.get("alphas/alpha-strict").name == "alpha-strict"
+    assert "alpha_bots_mod" not in sys.modules
+    assert reg.listed["alphas"].value == "alpha_bots_mod"
+
+
+def test_loading_imports_the_one_plugin_and_finds_its_bot(install: Install) -> None:
+    install("alpha-bots", "alphas", "alpha_bots_mod", GOOD)
+    install("beta-bots", "beta", "beta_bots_mod", GOOD.replace('"alpha', '"beta'))
+    reg = load_registry()
+    strict = reg.load("alphas/alpha-strict")
+    assert "alpha_bots_mod" in sys.modules and "beta_bots_mod" not in sys.modules
+    assert (strict.description, strict.stochastic, strict.imported) == (
+        "Alpha, described here", False, True)
+    bot = reg.create("alphas/alpha")
+    assert (bot.name, type(bot).__name__) == ("alpha", "Alpha")
+    with pytest.raises(UnknownBotError, match=r"plugin 'alphas' registers no bot 'alphas' "
+                                              r"\(it registers: alpha, alpha-strict; name one"):
+        reg.load("alphas")
+    assert reg.create("beta").name == "beta"  # its bot of the plugin's name
+
+
+def test_a_plugin_of_one_bot_is_named_by_its_entry_point(install: Install) -> None:
+    install("dup-bots", "solo", "solo_bots_mod", DUPLICATE)
+    bot = load_registry().create("solo")
+    assert (bot.name, type(bot).__name__) == ("solo", "Greedy")
+
+
 def test_a_plugin_that_fails_to_import_is_reported_and_others_load(install: Install) -> None:
     install("broken-bots", "broken", "broken_bots_mod", BROKEN)
     install("alpha-bots", "alphas", "alpha_bots_mod", GOOD)
-    reg = load_registry()
+    reg = load_registry(trust=["broken", "alphas"])
     assert [plugin for plugin, _ in reg.errors] == ["broken"]
     (message,) = [m for p, m in reg.errors if p == "broken"]
     assert "cannot import 'broken_bots_mod'" in message
     assert "this_module_does_not_exist_anywhere" in message
     assert {"alpha", *BUILTINS} <= set(reg.names())
+    listed = load_registry()  # listed, it is known; its import fails where its bot is made
+    assert listed.errors == [] and "broken" in listed.names()
+    with pytest.raises(UnknownBotError, match="plugin 'broken' failed to load: cannot import "
+                                              "'broken_bots_mod'"):
+        listed.create("broken")
 
 
 def test_a_plugin_that_exits_on_import_is_contained(install: Install) -> None:
     install("exit-bots", "quitter", "exit_bots_mod", "import sys\nsys.exit(3)\n")
-    reg = load_registry()
+    reg = load_registry(trust=["quitter"])
     assert [p for p, _ in reg.errors] == ["quitter"]
     assert set(reg.names()) >= BUILTINS
+    with pytest.raises(UnknownBotError, match="SystemExit"):
+        load_registry().load("quitter")
 
 
 def test_two_bots_with_one_name_are_an_error_naming_both_plugins(install: Install) -> None:
     install("dup-bots", "dupes", "dup_bots_mod", DUPLICATE)
-    reg = load_registry()
+    reg = load_registry(trust=["dupes"])
     assert "greedy" not in reg.names()
     assert {"random", "lowest"} <= set(reg.names())
     with pytest.raises(BotConflictError) as caught:
         reg.get("greedy")
     assert "'builtin'" in str(caught.value) and "'dupes'" in str(caught.value)
     assert any("'builtin' and 'dupes'" in m for _, m in reg.errors)
+    listed = load_registry()  # not imported: its bots are its own, "dupes/greedy"
+    assert listed.get("greedy").plugin == "builtin"
+    assert listed.get("dupes/greedy").plugin == "dupes"
+
+
+def test_a_listed_plugin_named_as_a_builtin_bot_makes_the_name_unusable(
+    install: Install,
+) -> None:
+    install("dup-bots", "greedy", "dup_bots_mod", DUPLICATE)
+    reg = load_registry()
+    with pytest.raises(BotConflictError, match="'builtin' and 'greedy'"):
+        reg.get("greedy")
+    assert "greedy" not in reg.names() and reg.get("greedy/greedy").plugin == "greedy"

@@ -1,10 +1,14 @@
-"""A plugin that fails to load is named, with its error, wherever a bot name is resolved.
+"""A third-party plugin that fails to load is named, with its error, wherever its bot is
+started.
 
-Its bots were never registered, so they look unknown; the message must say why.
+The referee lists it by its package's metadata and never imports it, so its name is known;
+its import fails where its bot starts (the child process of its seat, or the try-out of
+``arena validate``), and that start's one-line error says why.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -33,8 +37,7 @@ def _config(tmp_path: Path) -> Path:
     lambda tmp: ["validate", str(_config(tmp))],
     lambda tmp: ["run", str(_config(tmp)), "--out", str(tmp / "out")],
     lambda tmp: ["ab", "saver", "random", "--max-sets", "1"],
-    lambda tmp: ["bots", "saver"],
-], ids=["match", "match-process", "validate", "run", "ab", "bots"])
+], ids=["match", "match-process", "validate", "run", "ab"])
 def test_unknown_bot_message_names_the_broken_plugin_and_its_error(
     install: Install, tmp_path: Path, command: object
 ) -> None:
@@ -44,8 +47,18 @@ def test_unknown_bot_message_names_the_broken_plugin_and_its_error(
     assert result.exit_code == 2, result.output
     errors = [line for line in result.stderr.splitlines() if not line.startswith("warning:")]
     assert len(errors) == 1, result.stderr
-    assert "unknown bot 'saver'" in errors[0]
-    assert WHY in errors[0]
+    assert "bot 'saver'" in errors[0] and WHY in errors[0]
+
+
+def test_the_listing_knows_the_plugin_by_its_metadata_and_imports_nothing(
+    install: Install,
+) -> None:
+    install("saver-bots", "saver", "saver_mod", SAVER)
+    result = CliRunner().invoke(main, ["bots", "saver", "--json"])
+    assert result.exit_code == 0 and result.stderr == ""
+    assert json.loads(result.stdout)["bots"] == [{
+        "name": "saver", "plugin": "saver", "version": "1.2.3", "description": None,
+        "author": None, "stochastic": None, "imported": False, "distribution": "saver-bots"}]
 
 
 def test_without_broken_plugins_the_message_has_no_note(install: Install) -> None:

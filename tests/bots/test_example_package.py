@@ -3,8 +3,9 @@ played through the command line in a separate interpreter.
 
 pip builds the package from its pyproject.toml, so what is checked is the whole chain a
 bot writer relies on: the entry point in the package's metadata, found by
-``importlib.metadata`` on ``sys.path``, loaded by the registry, listed by ``arena bots``
-and seated by ``arena match``. Offline: no index, no build isolation.
+``importlib.metadata`` on ``sys.path``, listed by ``arena bots`` from that metadata alone,
+and seated by ``arena match`` in a process of its own, where its module is imported.
+Offline: no index, no build isolation.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ def test_installed_example_is_listed_and_plays(tmp_path: Path) -> None:
     assert listed.returncode == 0, listed.stderr
     assert listed.stderr == ""
     bots = {b["name"]: b for b in json.loads(listed.stdout)["bots"]}
-    assert bots["shedder"]["plugin"] == "example"
+    assert bots["shedder"]["plugin"] == "shedder"
     assert bots["shedder"]["version"] == "1.0.0"
-    assert bots["shedder"]["author"] == "Example Author"
+    assert bots["shedder"]["distribution"] == "arena-example-bot"
+    assert bots["shedder"]["imported"] is False  # listed by its metadata: its code never ran
     assert "greedy" in bots
 
     for preset in ("runs", "daifugo"):

@@ -35,26 +35,30 @@ def test_json_is_machine_readable(install: Install) -> None:
     assert bots["random"] == {
         "name": "random", "plugin": "builtin", "version": arena.__version__,
         "description": bots["random"]["description"], "author": "arena developers",
-        "stochastic": True,
+        "stochastic": True, "imported": True, "distribution": None,
     }
-    assert {"name": "builtin", "version": arena.__version__} in data["plugins"]
+    assert {"name": "builtin", "version": arena.__version__, "imported": True} in data["plugins"]
     assert data["errors"] == []
 
 
-def test_installed_plugin_is_listed_and_broken_one_warned_about(install: Install) -> None:
+def test_installed_plugins_are_listed_unimported_whether_they_would_load_or_not(
+    install: Install,
+) -> None:
     install("alpha-bots", "alphas", "alpha_bots_mod", GOOD, version="0.3.1")
     install("broken-bots", "broken", "broken_bots_mod", BROKEN)
     code, out, err = run("--json")
-    assert code == 0
+    assert code == 0 and err == ""  # nothing imported, nothing failed
     data = json.loads(out)
-    alpha = next(b for b in data["bots"] if b["name"] == "alpha")
-    assert (alpha["plugin"], alpha["version"]) == ("alphas", "0.3.1")
-    assert [e["plugin"] for e in data["errors"]] == ["broken"]
-    warnings = err.strip().splitlines()
-    assert len(warnings) == 1
-    assert warnings[0].startswith("warning: plugin 'broken': cannot import 'broken_bots_mod'")
+    alpha = next(b for b in data["bots"] if b["name"] == "alphas")
+    assert (alpha["plugin"], alpha["version"], alpha["distribution"]) == (
+        "alphas", "0.3.1", "alpha-bots")
+    assert (alpha["imported"], alpha["description"], alpha["stochastic"]) == (False, None, None)
+    assert {p["name"]: p["imported"] for p in data["plugins"]} == {
+        "alphas": False, "broken": False, "builtin": True}
     code, out, err = run()
-    assert code == 0 and "alpha" in out and "0.3.1" in out and "broken" in err
+    assert code == 0 and err == ""
+    (line,) = [line for line in out.splitlines() if line.startswith("alphas ")]
+    assert "0.3.1" in line and "?" in line and "not imported" in line
 
 
 def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) -> None:
@@ -71,14 +75,14 @@ def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) 
 def test_a_name_clash_is_one_warning_naming_both_plugins_and_blaming_neither(
     install: Install,
 ) -> None:
-    # 'aaa' sorts before 'builtin': the line must not read as builtin's fault.
-    install("aaa-bots", "aaa", "aaa_bots_mod", DUPLICATE)
+    # The plugin 'greedy' sorts after 'builtin': the line must not read as its fault.
+    install("aaa-bots", "greedy", "aaa_bots_mod", DUPLICATE)
     code, out, err = run()
     assert code == 0 and "greedy" not in out.split()
     assert err.splitlines() == [
-        "warning: bot 'greedy' is registered by more than one plugin: 'aaa' and 'builtin'"]
+        "warning: bot 'greedy' is registered by more than one plugin: 'builtin' and 'greedy'"]
     result = CliRunner().invoke(main, ["match", "greedy", "random"])
     assert result.exit_code == 2
     assert result.stderr.strip() == (
-        "arena match: error: bot 'greedy' is registered by more than one plugin: 'aaa' and "
-        "'builtin'")
+        "arena match: error: bot 'greedy' is registered by more than one plugin: 'builtin' and "
+        "'greedy'")

@@ -40,7 +40,7 @@ def test_the_python_package_installs_is_listed_and_passes_its_own_test(tmp_path:
                             capture_output=True, text=True, timeout=60)
     assert listed.returncode == 0, listed.stderr
     (bot,) = json.loads(listed.stdout)["bots"]
-    assert bot["name"] == "my-bot" and bot["plugin"] == "my_bot" and bot["version"] == "0.1.0"
+    assert bot["name"] == "my-bot" and bot["plugin"] == "my-bot" and bot["version"] == "0.1.0"
     # Its own test, run where a bot writer runs it: in the package, against the install.
     tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                              "-p", "no:randomly", "tests"],

@@ -53,7 +53,7 @@ def test_a_person_plays_a_whole_match_by_numbers_and_it_is_recorded(tmp_path: Pa
     assert replayed.finished and list(replayed.scores) == record["scores"]
     out = result.output
     assert "your hand: " in out and "pile: empty (you lead)" in out and "1) " in out
-    assert "is not legal here" in out or "cannot read '1 2'" in out
+    assert "not a move: '1 2'" in out or "does not hold" in out
     assert "final standings:" in out and f"recorded in {tmp_path / 'play.jsonl'}" in out
 
 
@@ -62,9 +62,9 @@ def test_illegal_and_unreadable_moves_are_explained_and_asked_again(tmp_path: Pa
     result, records = _play(tmp_path, "2S\n99\nseven of cups\n" + "1\n1 2\n" * 400,
                             "--rounds", "1")
     assert result.exit_code == 0, result.output
-    assert "2S is not legal here: you hold" in result.output
+    assert "2S: seat 0 does not hold 2S" in result.output
     assert "no move 99: choose 1 to" in result.output
-    assert "cannot read 'seven of cups'" in result.output
+    assert "not a move: 'seven of cups'" in result.output
     assert not record_faults(records[0])
 
 

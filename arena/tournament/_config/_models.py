@@ -57,7 +57,9 @@ class BotConfig(BaseModel):
     )
     host: Literal["inline", "process", "command"] | None = Field(
         default=None,
-        description="Where the bot runs (default: inline for name, command for command).",
+        description="Where the bot runs (default: command for a command; for a name, inline for "
+        "a built-in bot, process for a third-party plugin's, whose code runs inline only when "
+        "this says so: a trust decision, docs/security.md).",
     )
     protocol: Literal["arena", "uecda"] | None = Field(
         default=None,
@@ -120,7 +122,11 @@ class BotConfig(BaseModel):
             return "uecda"
         if self.host is not None:
             return self.host
-        return "command" if self.command is not None else "inline"
+        if self.command is not None:
+            return "command"
+        from arena.referee.lowlevel import default_host
+
+        return default_host(self.name or "")
 
     def seat(self) -> Seat:
         """The entrant's seat in a match spec."""

@@ -1,4 +1,4 @@
-"""An example arena bot package: one bot, ``shedder``, registered as plugin ``example``."""
+"""An example arena bot package: one bot, ``shedder``, registered as plugin ``shedder``."""
 
 from __future__ import annotations
 
