@@ -7,10 +7,16 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test lint typecheck pytest bench clean
 
 # The install compiles arena.game with mypyc where a C compiler works (setup.py), so an edit
-# of the compiled modules reinstalls; ARENA_COMPILE=0 make installs the pure engine alone.
-# It prints the build's line on the engine (compiled, or pure and why) and the one that runs.
+# of the compiled modules reinstalls; ARENA_COMPILE=0 make installs the pure engine alone
+# (and removes the compiled modules of an earlier install: a change of ARENA_COMPILE or
+# ARENA_PURE reinstalls). It prints the build's line on the engine (compiled, or pure and
+# why, and what it removed) and the one that runs.
+CHOICE := $(VENV)/.build-compile$(ARENA_COMPILE)-pure$(ARENA_PURE)
+$(CHOICE):
+	mkdir -p $(VENV) && rm -f $(VENV)/.build-* && touch $@
+
 $(STAMP): pyproject.toml setup.py $(wildcard arena/game/*.py) arena/env/_encoding.py arena/env/_table.py \
-  arena/env/_bits.py arena/env/_bits.c
+  arena/env/_bits.py arena/env/_bits.c $(CHOICE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install -v -e '.[test,dask,env,web]' > $(VENV)/install.log 2>&1 \

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ COMPILED = (
 C_MODULES = ("arena.env._bits",)
 GROUP = "arena.game._compiled"  # mypyc's shared library: arena/game/_compiled__mypyc.*.so
 _SUFFIX = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+_IN_PLACE = {"editable_wheel", "develop"}  # the builds that leave the compiled modules in place
 
 
 def _c_extensions() -> list[Extension]:
@@ -52,10 +54,10 @@ def _say(message: str) -> None:
 
 def _mypyc_extensions() -> list[Extension]:
     if os.environ.get("ARENA_PURE", "") not in ("", "0"):
-        _say("ARENA_PURE is set: the engine is not compiled (pure Python)")
+        _say(f"ARENA_PURE is set: the engine is not compiled (pure Python){_unbuilt()}")
         return []
     if os.environ.get("ARENA_COMPILE", "") == "0":
-        _say("ARENA_COMPILE=0: the engine is not compiled (pure Python)")
+        _say(f"ARENA_COMPILE=0: the engine is not compiled (pure Python){_unbuilt()}")
         return []
     missing = _no_compiler()
     if missing:  # said before mypyc spends a minute translating for nothing
@@ -70,6 +72,22 @@ def _mypyc_extensions() -> list[Extension]:
     except (Exception, SystemExit) as error:  # no mypyc, or mypyc refuses the code
         _skip(error)
         return []
+
+
+def _unbuilt() -> str:
+    """Remove the compiled modules an earlier build left in the source tree for this Python
+    (an editable install builds in place, and Python imports them before the ``.py``); a
+    note for the build's line when there were any."""
+    if not _IN_PLACE & set(sys.argv[1:]) and not {"--inplace", "-i"} & set(sys.argv[1:]):
+        return ""
+    root = Path(__file__).resolve().parent
+    names = [*(path.removesuffix(".py") for path in COMPILED),
+             *(name.replace(".", "/") for name in C_MODULES), GROUP.replace(".", "/") + "__mypyc"]
+    found = [root / f"{name}{suffix}" for name in names for suffix in EXTENSION_SUFFIXES
+             if (root / f"{name}{suffix}").is_file()]
+    for path in found:
+        path.unlink()
+    return f"; removed {len(found)} compiled modules of an earlier build" if found else ""
 
 
 def _no_compiler() -> str:
@@ -118,7 +136,7 @@ def _skip(error: BaseException) -> None:
         reason = f"mypyc refused the code, exit status {error.code}: see its errors above"
     else:
         reason = (str(error).strip().splitlines() or [type(error).__name__])[-1]
-    _say(f"the engine is not compiled, pure Python is used ({reason})")
+    _say(f"the engine is not compiled, pure Python is used ({reason}){_unbuilt()}")
 
 
 # The commands that build: mypyc runs for these only, not when pip reads the metadata.

@@ -1,19 +1,27 @@
 """Progress of a tournament run: elapsed time, time left and a smoothed rate, labelled.
 
 :class:`RateMeter` does the arithmetic for both displays: the live bar on a terminal
-(:class:`TimingColumn`) and, without a terminal (a log file, CI), a plain line every few
-seconds or every tenth of the run (:class:`LineReporter`).
+(:class:`RunProgress`, fitted to the terminal's width) and, without a terminal (a log file,
+CI), a plain line every few seconds or every tenth of the run (:class:`LineReporter`).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import ProgressColumn, Task
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+)
+from rich.table import Column, Table
 from rich.text import Text
 
 from arena.tournament import Reporter, Standings
@@ -84,25 +92,79 @@ class RateMeter:
         rate = self.rate()
         return None if not rate else (total - self.done) / rate
 
-    def describe(self, total: int | None) -> str:
+    def describe(self, total: int | None, width: int | None = None) -> str:
         """``elapsed 0:01:24  left 0:00:40  21.3 matches/s``; no time left without a total
-        (a league, whose length is not known in advance)."""
+        (a league, whose length is not known in advance). Within ``width`` characters the
+        elapsed time goes first, then the rate."""
         rate = self.rate()
-        rate_text = "-- matches/s" if rate is None else f"{rate:,.1f} matches/s"
-        left = "" if total is None else f"left {clock_text(self.remaining(total))}  "
-        return f"elapsed {clock_text(self.elapsed())}  {left}{rate_text}"
+        parts = [f"elapsed {clock_text(self.elapsed())}"]
+        if total is not None:
+            parts.append(f"left {clock_text(self.remaining(total))}")
+        parts.append("-- matches/s" if rate is None else f"{rate:,.1f} matches/s")
+        text = "  ".join(parts)
+        while width is not None and len(text) > width and len(parts) > 1:
+            parts.pop(0 if len(parts) == 3 or total is None else 1)
+            text = "  ".join(parts)
+        return text
 
 
 class TimingColumn(ProgressColumn):
-    """The rich progress bar's column of elapsed time, time left and rate, labelled."""
+    """The rich progress bar's column of elapsed time, time left and rate, labelled, in
+    ``width`` characters when set (:class:`RunProgress` sets it)."""
 
     def __init__(self, meter: RateMeter) -> None:
-        super().__init__()
+        super().__init__(table_column=Column(no_wrap=True, overflow="ellipsis"))
         self.meter = meter
+        self.width: int | None = None
 
     def render(self, task: Task) -> Text:
         total = int(task.total) if task.total is not None else None
-        return Text(self.meter.describe(total), style="cyan")
+        return Text(self.meter.describe(total, self.width), style="cyan")
+
+
+BAR_WIDTH = 40
+"""The bar's width where the console has room for it and the whole timing text."""
+_MIN_BAR = 10
+_LEFT = len("left 0:00:00")
+"""The shortest timing text: the name is cut to leave room for it."""
+
+
+class RunProgress(Progress):
+    """The live bar of a run (name, bar, done of total, timing) on one line of the console:
+    where it is narrow the bar shrinks, then goes, then the timing drops the elapsed time,
+    then the rate, and a long name is cut (to leave room for the time left). It never
+    wraps."""
+
+    def __init__(self, meter: RateMeter, console: Console) -> None:
+        self._width_of = console  # self.console is not there yet when rich first renders
+        self.timing = TimingColumn(meter)
+        self.bar = BarColumn(bar_width=BAR_WIDTH)
+        self._name = TextColumn("[bold]{task.description}",
+                                table_column=Column(no_wrap=True, overflow="ellipsis"))
+        self._count = MofNCompleteColumn(table_column=Column(no_wrap=True))
+        super().__init__(self._name, self.bar, self._count, self.timing, console=console)
+
+    def make_tasks_table(self, tasks: Iterable[Task]) -> Table:
+        tasks = list(tasks)
+        width = self._width_of.width
+        room, name_room, full = width, width, 0
+        for task in tasks:
+            total = int(task.total) if task.total is not None else None
+            count = len(f"{task.completed:.0f}/{'?' if total is None else total}")
+            name_room = min(name_room, max(4, width - count - 2 - _LEFT))
+            name = min(len(task.description), name_room)
+            room = min(room, width - name - count - 2)
+            full = max(full, len(self.timing.meter.describe(total)))
+        bar = min(BAR_WIDTH, room - full - 1)
+        columns: list[ProgressColumn] = [self._name, self.bar, self._count, self.timing]
+        if bar >= _MIN_BAR:
+            self.bar.bar_width, self.timing.width = bar, None
+        else:
+            columns.remove(self.bar)
+            self.timing.width = max(0, room)
+        self._name.get_table_column().max_width = name_room
+        self.columns = tuple(columns)
+        return super().make_tasks_table(tasks)
 
 
 def plan_lines(total: int, done: int, jobs: int, *, sprt: bool) -> list[str]:

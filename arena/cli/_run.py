@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+from rich.progress import TaskID
 from rich.table import Table
 from rich.text import Text
 
@@ -26,7 +26,7 @@ from arena.cli._closing import (
     sandbox_option,
 )
 from arena.cli._leaderboard import fitted_table
-from arena.cli._progress import LineReporter, RateMeter, TimingColumn, plan_lines, sprt_line
+from arena.cli._progress import LineReporter, RateMeter, RunProgress, plan_lines, sprt_line
 from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.records import RECORDS
@@ -89,13 +89,7 @@ class LiveReporter(Reporter):
         self.name = name
         self.is_sprt = sprt
         self.meter = RateMeter()
-        self.progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimingColumn(self.meter),
-            console=console,
-        )
+        self.progress = RunProgress(self.meter, console)
         self.task: TaskID | None = None
         self.standings: Standings | None = None
         self.live: Live | None = None

@@ -4,6 +4,12 @@
 exited first), queues what the server sends until the client must answer, reads its tables,
 and, once the connection can no longer be trusted, kills the client and faults every later
 turn. The game (what the server sends, and when) is the host's (``_uecda_host``).
+
+A client late with a table keeps its seat: the referee judges that turn (a ``timeout``, and
+the rules' ``on_fault``), the server's messages for the turn go out as for any turn, and the
+table, when it comes, is read and dropped before the client's next one. A client that owes
+a table for longer than :data:`SILENT_MOVES` times its ``move_ms`` is silent, not slow: it
+is stopped, and its later turns are faults.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ from ._faults import BotFault
 from ._limits import Limits
 from .uecda import TABLE_BYTES, CardTable, unpack_table
 
-__all__ = ["UecdaLink"]
+__all__ = ["SILENT_MOVES", "UecdaLink"]
+
+SILENT_MOVES = 10
+"""How many times its ``move_ms`` a client may owe a late table before it is stopped."""
 
 
 class UecdaLink:
@@ -36,6 +45,10 @@ class UecdaLink:
         """Why the client's later turns fault, once its connection is not to be trusted."""
         self._cut: str | None = None
         """Why a send was cut short by the referee's deadline (a ``crash``), until taken."""
+        self._owed = 0
+        """Tables the client still owes for turns judged without them (it was late)."""
+        self._owed_since: float | None = None
+        """When the oldest table it owes was due (trio's clock)."""
 
     # -- start and stop ---------------------------------------------------------------------
 
@@ -150,14 +163,29 @@ class UecdaLink:
         return detail
 
     async def read_table(self) -> CardTable:
-        """Send what is queued, then read the client's next table."""
+        """Send what is queued, then read the client's next table, past the late ones it
+        owes (dropped: their turns are judged)."""
         await self.flush()
         if self.broken is not None:
             raise BotFault("crash", self.broken)
         try:
+            while self._owed:
+                await self.read(TABLE_BYTES)
+                self._owed -= 1
+            self._owed_since = None
             return unpack_table(await self.read(TABLE_BYTES))
-        except trio.Cancelled:  # the referee's deadline: the client is out of step for good
-            self.broken = "stopped after it timed out (earlier in the match)"
+        except trio.Cancelled:  # the referee's deadline: the table is owed, the turn judged
+            self._owe(trio.current_time())
+            raise
+
+    def _owe(self, now: float) -> None:
+        """Count a table the client owes; stop a client silent past the bound."""
+        self._owed += 1
+        if self._owed_since is None:
+            self._owed_since = now
+        silent = now - self._owed_since
+        if silent > SILENT_MOVES * self._limits.move_ms / 1000:
+            self.broken = (f"stopped after {silent:.1f} s without the table it owed "
+                           "(earlier in the match)")
             if self._child is not None:
                 self._child.kill()
-            raise

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import ipaddress
 import logging
 import re
 import signal
@@ -57,7 +58,8 @@ def parse_address(address: str) -> tuple[str | None, int | None]:
     """``(scheduler address, None)``, or ``(None, N)`` for ``local[:N]`` (N None: one per core).
 
     Raises ValueError for ``local:`` followed by anything but a positive number, and for a
-    TCP or TLS scheduler address without its port.
+    TCP or TLS scheduler address without its port, with a port above 65535, or with a host
+    that is neither a name, an IPv4 address nor an IPv6 address in brackets.
     """
     address = address.strip()
     if address == LOCAL:
@@ -70,10 +72,32 @@ def parse_address(address: str) -> tuple[str | None, int | None]:
     if not address:
         raise ValueError("the Dask scheduler address is empty")
     scheme, sep, rest = address.rpartition("://")
-    if (not sep or scheme in ("tcp", "tls")) and re.search(r":\d+$", rest) is None:
-        # distributed would fail on it deep in its client, after a 40 s wait to close
+    if sep and scheme not in ("tcp", "tls"):
+        return address, None  # another of distributed's transports: its own to check
+    # distributed would fail on these deep in its client, after a 40 s wait to close
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit():
         raise ValueError("no port given (a scheduler is tcp://HOST:PORT; or local[:N])")
+    if int(port) > 65535:
+        raise ValueError(f"port {port} is above 65535")
+    problem = _host_problem(host)
+    if problem is not None:
+        raise ValueError(f"{problem} (a scheduler is tcp://HOST:PORT, an IPv6 host in "
+                         "brackets: tcp://[::1]:8786)")
     return address, None
+
+
+def _host_problem(host: str) -> str | None:
+    """Why ``host`` (of HOST:PORT) is no host name or address, or None."""
+    if host.startswith("[") or host.endswith("]"):
+        try:
+            ipaddress.IPv6Address(host[1:-1] if host[:1] + host[-1:] == "[]" else "")
+        except ValueError:
+            return f"{host!r} is not an IPv6 address in brackets"
+        return None
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", host):
+        return f"{host!r} is not a host name or IPv4 address"
+    return None
 
 
 class DaskExecutor:

@@ -128,3 +128,25 @@ def test_a_leagues_line_in_a_log_comes_at_most_every_5_seconds_and_at_its_stop()
     assert [line.split(",")[0] for line in lines] == [
         "lg: round 0", "lg: round 10", "lg: round 20", "lg: round 29"]
     assert lines[-1].endswith("stopped (deals)")
+
+
+def test_the_live_bar_keeps_to_one_line_of_a_narrow_terminal() -> None:
+    """At 60 columns (and 40) the bar shrinks or goes and the timing drops its least telling
+    parts, a long name is cut: one line, never wrapped; at 120 the whole bar is there."""
+    from arena.cli._run import LiveReporter
+
+    for name in ("demo", "a-very-long-tournament-name-indeed-x"):
+        for width in (40, 60, 80, 120):
+            out = io.StringIO()
+            console = Console(file=out, width=width, force_terminal=True, color_system=None)
+            reporter = LiveReporter(console, name)
+            reporter.meter.start(0)
+            task = reporter.progress.add_task(name, total=1800)
+            reporter.progress.update(task, completed=1200)
+            console.print(reporter.progress.get_renderable())
+            lines = out.getvalue().splitlines()
+            assert len(lines) == 1 and len(lines[0]) <= width, (width, lines)
+            assert "1200/1800" in lines[0] and "left -:--:--" in lines[0], (width, lines)
+            assert ("━" in lines[0]) == (width >= 70 + len(name) - 4), (width, lines)
+            if width >= 60 + len(name) - 4:
+                assert "elapsed 0:00:00  left -:--:--  -- matches/s" in lines[0]

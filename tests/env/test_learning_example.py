@@ -52,10 +52,16 @@ def test_training_runs(on_path: None) -> None:
         import train
     finally:
         sys.path.remove(str(EXAMPLE))
-    weights, fitness = train.train(["random", "random", "random"], "runs", generations=2,
-                                   population=4, matches=2, rounds=1, log=False)
-    assert len(weights) == 6 and all(np.isfinite(weights))
-    assert 0 <= fitness <= 3  # one deal's points, at a table of four
+    kept = train.train(["random", "random", "random"], "runs", generations=3, population=4,
+                       matches=2, rounds=1, log=False, held_out=6)
+    assert len(kept.weights) == 6 and all(np.isfinite(kept.weights))
+    assert 0 <= kept.score <= 3  # one deal's points, at a table of four
+    # the kept weights are the generation's mean that did best on the held-out matches (a tie
+    # to the later), not the last generation's, and its score is theirs
+    scores = [score for _, score in kept.history]
+    best = max(range(len(scores)), key=lambda i: (scores[i], i))
+    assert len(scores) == 3 and kept.generation == best + 1
+    assert (kept.weights, kept.score) == kept.history[best]
 
 
 def test_the_installed_agent_plays_as_a_process_bot_and_as_a_command(tmp_path: Path) -> None:
@@ -92,3 +98,12 @@ def test_the_installed_agent_plays_as_a_process_bot_and_as_a_command(tmp_path: P
     assert match.returncode == 0, match.stderr
     result = json.loads(match.stdout)
     assert result["seats"] == ["agent", "random"] and result["faults"] == []
+    # Retraining writes the example's weights.json, which this copy does not read: said.
+    trained = subprocess.run(
+        [sys.executable, str(EXAMPLE / "train.py"), "--generations", "1", "--population", "2",
+         "--matches", "1", "--held-out", "1", "--out", str(tmp_path / "w.json")],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)}, capture_output=True,
+        text=True, timeout=300)
+    assert trained.returncode == 0, trained.stderr
+    assert "is a copy" in trained.stdout and "pip install -e examples/learning-agent" in \
+        trained.stdout, trained.stdout

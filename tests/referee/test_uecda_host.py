@@ -127,6 +127,44 @@ def test_a_client_that_hangs_quits_or_sends_garbage_is_a_fault_never_a_hung_refe
         assert json.loads((tmp_path / f"r{i}.json").read_text())["end"] == 2
 
 
+@pytest.mark.parametrize("on_fault", ["pass", "forfeit"])
+def test_a_client_late_once_keeps_its_seat_its_late_table_dropped(
+        tmp_path: Path, on_fault: str) -> None:
+    """A client whose first table comes 1.5 s after a 500 ms limit: that turn is a timeout
+    judged by the rules' on_fault, the late table is read and dropped, and the client plays
+    the rest of the match, in step (its later turns answered as usual, no other fault)."""
+    seats = [uecda_seat(tmp_path / "late.json", "late")] + [
+        uecda_seat(tmp_path / f"r{i}.json") for i in range(4)]
+    record = trio.run(play_match, spec(seats, rounds=3, move_ms=500, on_fault=on_fault))
+    late = record_faults(record, seat=0)
+    assert [f["kind"] for f in late] == ["timeout"], late
+    assert record_faults(record) == late
+    seen = json.loads((tmp_path / "late.json").read_text())
+    assert seen["end"] == 2 and seen["games"] == 3
+    assert seen["count_mismatch"] == 0
+    forfeits = [f["seat"] for d in record["deals"] for f in d.get("forfeits", [])]
+    assert forfeits == ([0] if on_fault == "forfeit" else [])  # the late turn: no move
+    assert seen["mine"] == sum(d["movers"].count(0) for d in record["deals"]) + len(forfeits)
+    assert seen["rejected"] <= 1  # the late turn's table, answered 8; the others accepted
+    assert seen["accepted"] > 0
+
+
+def test_a_client_silent_past_the_bound_is_stopped(tmp_path: Path) -> None:
+    """A client that never sends the table it owes faults each turn until it has owed it
+    for SILENT_MOVES times move_ms; then it is stopped and its later turns are crashes."""
+    from arena.referee._uecda_link import SILENT_MOVES
+
+    seats = [uecda_seat(tmp_path / "hang.json", "hang")] + [
+        uecda_seat(tmp_path / f"r{i}.json") for i in range(4)]
+    record = trio.run(play_match, spec(seats, rounds=3, move_ms=100))
+    faults = record_faults(record, seat=0)
+    kinds = [f["kind"] for f in faults]
+    stop = kinds.index("crash")
+    assert set(kinds[:stop]) == {"timeout"} and set(kinds[stop:]) == {"crash"}
+    assert 1 < stop <= SILENT_MOVES + 1
+    assert "without the table it owed" in faults[stop]["detail"]
+
+
 def test_a_uecda_client_needs_a_table_of_five(tmp_path: Path) -> None:
     """The protocol's tables hold five players: at another table size the seat faults at
     start, with a message that says so."""

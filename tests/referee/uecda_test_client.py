@@ -5,7 +5,8 @@ Usage: ``uecda_test_client.py HOST PORT REPORT [MODE]``. It leads its lowest sin
 and passes on a non-empty table (always legal), gives back its lowest cards in an
 exchange, counts what it sees and writes the counts to REPORT (JSON) when the server
 says all games are over. MODE makes it misbehave: ``garbage`` sends bytes that are no
-table on its first turn, ``hang`` stops answering on its first turn, ``quit`` closes the
+table on its first turn, ``hang`` stops answering on its first turn, ``late`` answers its
+first turn 1.5 s late and plays on, ``quit`` closes the
 connection on its first turn, ``twojokers`` submits a table with two jokers on its turns,
 ``lonejoker`` leads the joker alone, in the clubs row above the 2 ([3][14]), when it holds
 it. Every client lists the cells of the jokers it sees in played tables.
@@ -99,6 +100,8 @@ def main() -> int:
                     time.sleep(30)
                 if mode == "hang":
                     time.sleep(30)
+                if mode == "late" and counts["mine"] == 1:
+                    time.sleep(1.5)
                 if mode == "quit":
                     sock.close()
                     return 0

@@ -161,7 +161,7 @@ def test_a_deep_link_opens_that_match_deal_and_move(watched: Watched, run_folder
     page.keyboard.press("ArrowRight")
     assert events[fault + 1].seat == events[fault].seat and events[fault + 1].text != "pass"
     assert page.locator("#r-status").inner_text().startswith(
-        f"{record['seats'][events[fault].seat]['label']} plays {events[fault + 1].text}")
+        f"{record['seats'][events[fault].seat]['label']} plays {_shown(events[fault + 1].text)}")
     assert watched.errors == []
 
 
@@ -177,7 +177,8 @@ def test_keyboard_steps_plays_and_changes_deal(watched: Watched, run_folder: Pat
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")
     assert page.locator("#r-pos").inner_text() == f"move 1 of {len(events[0])}"
-    assert page.locator("#r-status").inner_text().startswith(f"{first} plays {events[0][0].text}")
+    assert page.locator("#r-status").inner_text().startswith(
+        f"{first} plays {_shown(events[0][0].text)}")
     page.keyboard.press("End")
     assert page.locator("#r-result").is_visible()
     page.keyboard.press("PageDown")
@@ -191,6 +192,42 @@ def test_keyboard_steps_plays_and_changes_deal(watched: Watched, run_folder: Pat
     page.keyboard.press("Escape")
     assert page.locator("#replay").is_hidden()
     assert watched.errors == []
+
+
+def test_the_replay_writes_cards_in_one_notation_and_the_leaderboard_fits_1280_px(
+        watched: Watched, run_folder: Path) -> None:
+    """The move list, the status line, the trick and the hands all write a card as 10♥ (as
+    `arena show` does), never as the protocol's TH; at 1,280 px the leaderboard is whole,
+    not cut off on the right of its box."""
+    record = _record(run_folder, "zz-clumsy-pass")
+    events = replay_deals(record)[0]
+    watched.page.set_viewport_size({"width": 1280, "height": 900})
+    page = watched.open(run_folder)
+    board = page.evaluate("""() => { const t = document.querySelector('table.leaderboard');
+        const box = t.closest('.body'); return [t.getBoundingClientRect().right,
+        box.getBoundingClientRect().right, box.scrollWidth, box.clientWidth]; }""")
+    assert board[0] <= board[1] and board[2] <= board[3], board
+    page = watched.open(run_folder, "#match=zz-clumsy-pass&deal=1&move=9")
+    items = page.eval_on_selector_all("#r-log li", "items => items.map(li => [li.value, "
+                                      "li.textContent])")
+    assert len(items) > 9
+    log = [text for _, text in items]
+    for value, text in items:
+        event = events[value - 1]
+        if event.fault is None:
+            shown = f"{record['seats'][event.seat]['label']}:{_shown(event.text)}"
+            assert text.replace(" ", "").startswith(shown.replace(" ", "")), (text, event.text)
+    words = " ".join(log + page.locator("#r-status, #r-trick, #r-seats").all_inner_texts())
+    protocol = [w for w in words.split() if len(w) == 2 and w[0] in "3456789TJQKA2"
+                and w[1] in "SHDC"]
+    assert protocol == [] and "♥" in words + "♦♠♣" and watched.errors == []
+
+
+def _shown(text: str) -> str:
+    """A move as the page writes it: the notation of `arena show`."""
+    from arena.cli._show import cards_text
+
+    return cards_text(text).plain
 
 
 def test_the_match_list_filters_by_bot(watched: Watched, run_folder: Path) -> None:

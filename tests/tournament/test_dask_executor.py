@@ -391,17 +391,37 @@ def test_a_task_pickles_small(small_config: Path) -> None:
 @pytest.mark.parametrize(
     "address, parsed",
     [("local", (None, None)), ("local:3", (None, 3)), (" tcp://h:8786 ", ("tcp://h:8786", None)),
-     ("tls://10.0.0.2:8786", ("tls://10.0.0.2:8786", None))],
+     ("tls://10.0.0.2:8786", ("tls://10.0.0.2:8786", None)),
+     ("tcp://[::1]:8786", ("tcp://[::1]:8786", None)),
+     ("node-7.lab:8786", ("node-7.lab:8786", None))],
 )
 def test_addresses(address: str, parsed: tuple[str | None, int | None]) -> None:
     assert parse_address(address) == parsed
 
 
 @pytest.mark.parametrize("address", ["local:0", "local:two", "local:", "", "nonsense",
-                                     "tcp://host", "tls://10.0.0.2", "host:port"])
+                                     "tcp://host", "tls://10.0.0.2", "host:port",
+                                     "tcp://[zz:8786", "tcp://[zz]:8786", "tcp://::1:8786",
+                                     "tcp://h st:8786", "tcp://:8786", "tcp://h:99999"])
 def test_bad_addresses(address: str) -> None:
     with pytest.raises(ValueError):
         parse_address(address)
+
+
+def test_a_bad_dask_address_is_one_line_and_status_2(small_config: Path, tmp_path: Path) -> None:
+    """`arena run --dask 'tcp://[zz:8786'`: one line naming the address, never distributed's
+    traceback (nor its 40 s wait to close a client that never connected)."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    result = CliRunner().invoke(main, ["run", str(small_config), "--out", str(tmp_path / "o"),
+                                       "--dask", "tcp://[zz:8786", "--quiet"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == ["error: bad Dask address 'tcp://[zz:8786': '[zz' is not an IPv6 address in "
+                     "brackets (a scheduler is tcp://HOST:PORT, an IPv6 host in brackets: "
+                     "tcp://[::1]:8786)"], result.output
 
 
 def test_plain_local_has_as_many_workers_as_jobs(small_config: Path, tmp_path: Path) -> None:

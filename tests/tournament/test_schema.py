@@ -36,3 +36,13 @@ def test_shipped_configs_validate(path: Path) -> None:
         assert Schedule(config).total == 0 and config.bots
     else:
         assert Schedule(config).total > 0
+
+
+def test_the_league_to_watch_runs_until_stopped_with_bots_that_think() -> None:
+    """configs/league-live.yaml is the league docs/league.md says to watch with --serve: no
+    stopping rule (it lasts until Ctrl-C) and searching bots (each match lasts seconds)."""
+    config = load_config(ROOT / "configs" / "league-live.yaml")
+    assert config.format.type == "league" and config.format.stop is None
+    assert {"mc", "expert"} <= {bot.name for bot in config.bots}
+    assert "arena run configs/league-live.yaml --serve 8000" in \
+        (ROOT / "docs" / "league.md").read_text(encoding="utf-8")

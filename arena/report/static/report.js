@@ -327,11 +327,25 @@
   const ORDER = "3456789TJQKA2";
   const RED = new Set(["H", "D"]);
 
+  // One notation on the page: a card is drawn and written as its rank and suit (10♥, Jkr),
+  // never as the protocol's text (TH, JK), which stays in its title.
+  function cardText(card) {
+    if (card === "JK") return "Jkr";
+    return (card[0] === "T" ? "10" : card[0]) + (SUITS[card[1]] || card[1]);
+  }
+
+  function moveText(text) {
+    return text === "pass" ? text : text.split(" ").map(cardText).join(" ");
+  }
+
   function cardNode(card, extra) {
-    if (card === "JK") return el("span", { class: "card joker " + (extra || "") }, "Jkr");
-    const rank = card[0] === "T" ? "10" : card[0];
+    if (card === "JK") return el("span", { class: "card joker " + (extra || ""), title: card }, cardText(card));
     return el("span", { class: "card" + (RED.has(card[1]) ? " red" : "") + (extra ? " " + extra : ""), title: card },
-      rank, SUITS[card[1]] || card[1]);
+      cardText(card));
+  }
+
+  function moveNodes(text) {
+    return text === "pass" ? text : text.split(" ").map((c) => cardNode(c, "small"));
   }
 
   function cardKey(card) {
@@ -573,7 +587,7 @@
     else if (lastEvent) {
       const [seat, text, t, flags, fault] = lastEvent;
       status = fault !== undefined ? `${seatName(seat)}: fault (${fault})` + (flags & 8 ? ", leaves the deal" : "")
-        : text === "pass" ? `${seatName(seat)} passes` : `${seatName(seat)} plays ${text}`;
+        : text === "pass" ? `${seatName(seat)} passes` : `${seatName(seat)} plays ${moveText(text)}`;
       if (t !== null && t !== undefined) status += ` (${ms(t)} ms)`;
       if (flags & 2) status += " · revolution!";
       if (flags & 4) status += " · goes out";
@@ -590,7 +604,7 @@
     const trick = state.trick.length ? state.trick : state.cleared || [];
     document.getElementById("r-trick").replaceChildren(...trick.map((t) =>
       el("li", { class: t.fault ? "problem" : "" }, `${seatName(t.seat)}: `,
-        t.fault || t.text === "pass" ? t.text : t.text.split(" ").map((c) => cardNode(c, "small")))));
+        t.fault ? t.text : moveNodes(t.text))));
     const result = document.getElementById("r-result");
     if (ended && deal.finish_order) {
       result.replaceChildren(el("div", { class: "label" }, `deal ${viewer.deal + 1} result`),
@@ -615,7 +629,7 @@
       const index = from + k + 1;
       const classes = [index === pos ? "current" : "", flags & 1 ? "clear" : "", fault !== undefined ? "problem" : ""];
       return el("li", { value: index, class: classes.join(" ").trim(), onclick: () => go(viewer.deal, index) },
-        `${seatName(seat)}: ${fault !== undefined ? "fault " + fault : text}`,
+        `${seatName(seat)}: `, fault !== undefined ? "fault " + fault : moveNodes(text),
         el("span", { class: "meta" }, t !== null && t !== undefined ? ` ${ms(t)} ms` : ""),
         flags & 2 ? el("span", { class: "revolution" }, " revolution") : "",
         flags & 4 ? el("span", { class: "meta" }, " out") : "",

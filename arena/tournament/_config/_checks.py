@@ -34,6 +34,7 @@ from arena.tournament._config._formats import (
     SwissFormat,
 )
 from arena.tournament._config._models import TournamentConfig, short_bot
+from arena.tournament._config._paths import command_from
 from arena.tournament._config._yaml import (
     YamlProblem,
     duplicate_keys,
@@ -54,7 +55,8 @@ def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> Tou
 def read_config(
     path: str | os.PathLike[str], *, check_bots: bool = True
 ) -> tuple[TournamentConfig, str]:
-    """The validated config of a YAML file and the file's text (read once)."""
+    """The validated config of a YAML file and the file's text (read once); its relative
+    paths are the file's folder's (:mod:`._paths`)."""
     source = os.fspath(path)
     try:
         text = Path(source).read_text(encoding="utf-8")
@@ -62,13 +64,15 @@ def read_config(
         raise ConfigError(source, [ConfigIssue("", None, f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError:
         raise ConfigError(source, [ConfigIssue("", None, "not a UTF-8 text file")]) from None
-    return parse_config(text, source=source, check_bots=check_bots), text
+    folder = Path(os.path.abspath(source)).parent
+    return parse_config(text, source=source, check_bots=check_bots, folder=folder), text
 
 
 def parse_config(
-    text: str, *, source: str = "<config>", check_bots: bool = True
+    text: str, *, source: str = "<config>", check_bots: bool = True, folder: Path | None = None
 ) -> TournamentConfig:
-    """Validate YAML text as a config; raises :class:`ConfigError` naming path and line."""
+    """Validate YAML text as a config; raises :class:`ConfigError` naming path and line.
+    Relative paths are ``folder``'s, else the working directory's."""
     try:
         data, root = load_yaml(text)
     except yaml.YAMLError as exc:
@@ -84,7 +88,8 @@ def parse_config(
             source, [ConfigIssue("", line, "the config must be a mapping of keys (name: ...)")]
         )
     try:
-        config = validate_config(data, source=source, root=root, check_bots=check_bots)
+        config = validate_config(data, source=source, root=root, check_bots=check_bots,
+                                 folder=folder)
     except ConfigError as exc:
         if not duplicates:
             raise
@@ -101,24 +106,27 @@ def validate_config(
     source: str = "<config>",
     root: yaml.Node | None = None,
     check_bots: bool = True,
+    folder: Path | None = None,
 ) -> TournamentConfig:
-    """Validate a mapping as a config (``root`` gives line numbers when it came from YAML).
+    """Validate a mapping as a config (``root`` gives line numbers when it came from YAML;
+    relative paths are ``folder``'s, else the working directory's).
 
     Every problem found is reported at once, sorted by line: the rules and the bots are
     checked even when other keys break the schema.
     """
     found: list[ConfigIssue] = []
+    context = {"folder": folder}
     config: TournamentConfig | None = None
     checked: TournamentConfig | None = None
     try:
-        config = checked = TournamentConfig.model_validate(dict(data))
+        config = checked = TournamentConfig.model_validate(dict(data), context=context)
     except ValidationError as exc:
         found = [pydantic_issue(error, root) for error in exc.errors()]
-        checked = _without_broken_keys(data, exc)
+        checked = _without_broken_keys(data, exc, context)
     if checked is not None:
         problems = _semantic_issues(checked, check_bots=check_bots)
     else:
-        problems = _raw_issues(data, check_bots=check_bots)
+        problems = _raw_issues(data, check_bots=check_bots, folder=folder)
     found.extend(
         ConfigIssue(dotted(path), node_line(root, path), message) for path, message in problems
     )
@@ -130,7 +138,7 @@ def validate_config(
 
 
 def _without_broken_keys(
-    data: Mapping[str, Any], exc: ValidationError
+    data: Mapping[str, Any], exc: ValidationError, context: dict[str, Any]
 ) -> TournamentConfig | None:
     """The config without the top-level keys the schema refused, if that leaves one (the
     refused keys have defaults); its other problems can then be checked as usual."""
@@ -138,13 +146,14 @@ def _without_broken_keys(
     if not broken or broken & {"name", "players", "bots", "format"}:
         return None  # the checks that are left depend on these
     try:
-        return TournamentConfig.model_validate({k: v for k, v in data.items() if k not in broken})
+        return TournamentConfig.model_validate(
+            {k: v for k, v in data.items() if k not in broken}, context=context)
     except ValidationError:
         return None
 
 
 def _raw_issues(
-    data: Mapping[str, Any], *, check_bots: bool
+    data: Mapping[str, Any], *, check_bots: bool, folder: Path | None
 ) -> Problems:
     """The rules and bot checks, on a mapping that failed the schema elsewhere."""
     issues: Problems = []
@@ -164,7 +173,7 @@ def _raw_issues(
             if isinstance(name, str) and command is None and isinstance(params, dict):
                 entries.append((i, name, None, params))
             elif isinstance(command, str) and command.strip() and name is None:
-                entries.append((i, None, command, {}))
+                entries.append((i, None, command_from(command, folder), {}))
         issues.extend(_bot_issues(entries))
     return issues
 
@@ -216,7 +225,7 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
     )
     if check_bots:
         issues.extend(
-            _bot_issues([(i, b.name, b.command, b.params) for i, b in enumerate(config.bots)])
+            _bot_issues([(i, b.name, b.run_command, b.params) for i, b in enumerate(config.bots)])
         )
     return issues
 

@@ -18,6 +18,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationInfo,
     create_model,
     field_validator,
@@ -27,6 +28,7 @@ from pydantic import (
 from arena.referee import Limits
 from arena.seeds import SEED_LIMIT
 from arena.tournament._config._formats import Format, RoundRobinFormat
+from arena.tournament._config._paths import command_from, from_folder
 
 if TYPE_CHECKING:
     from arena.referee import HostKind, Seat
@@ -86,6 +88,8 @@ class BotConfig(BaseModel):
         description="Format league: the ratings are centred on the anchors (e.g. greedy), so "
         "leagues and seasons that carry them can be compared.",
     )
+    _folder: Path | None = PrivateAttr(default=None)
+    """The config file's folder, which the command's relative paths are read from."""
 
     @model_validator(mode="after")
     def _one_kind(self) -> BotConfig:
@@ -116,6 +120,11 @@ class BotConfig(BaseModel):
         return Path(candidates[-1]).stem or "command"
 
     @property
+    def run_command(self) -> str | None:
+        """The command as it runs: its relative paths taken from the config's folder."""
+        return None if self.command is None else command_from(self.command, self._folder)
+
+    @property
     def resolved_host(self) -> HostKind:
         """The host the referee uses for this entrant."""
         if self.protocol == "uecda":
@@ -132,7 +141,7 @@ class BotConfig(BaseModel):
         """The entrant's seat in a match spec."""
         from arena.referee import Seat
 
-        return Seat(label=self.resolved_label, name=self.name, command=self.command,
+        return Seat(label=self.resolved_label, name=self.name, command=self.run_command,
                     params=dict(self.params), host=self.resolved_host)
 
 
@@ -298,12 +307,25 @@ class TournamentConfig(BaseModel):
         default=None, gt=0, description="Worker processes (default: the number of cores)."
     )
     out: str | None = Field(
-        default=None, description="Output folder (default: runs/<name>), relative to the cwd."
+        default=None, description="Output folder (default: runs/<name> in the working "
+        "directory), relative to the config file's folder."
     )
     executor: ExecutorSettings | None = Field(
         default=None,
         description="Where matches run: {type: local} (default) or {type: dask, address: ...}.",
     )
+
+    @model_validator(mode="after")
+    def _from_folder(self, info: ValidationInfo) -> TournamentConfig:
+        """Relative paths are the config file's folder's (``folder`` in the validation
+        context, given by :func:`._checks.read_config`)."""
+        folder = (info.context or {}).get("folder")
+        if folder is not None:
+            for bot in self.bots:
+                bot._folder = folder
+            if self.out is not None:
+                self.out = from_folder(self.out, folder)
+        return self
 
     @property
     def labels(self) -> list[str]:

@@ -6,7 +6,8 @@ action mask of :mod:`arena.env`; it scores each legal action by a few features o
 the hand (few cards left), weighted by the numbers ``train.py`` learnt, and plays the best.
 The weights live in ``weights.json`` beside this file.
 
-Installed (``pip install examples/learning-agent``), the package registers the agent as the
+Installed (``pip install -e examples/learning-agent``: editable, so that the weights a
+retraining writes here are the ones it plays), the package registers the agent as the
 bot ``trained-agent`` through the ``arena.bots`` entry point, so it is entered like any bot:
 ``arena ab trained-agent random``, or ``name: trained-agent`` in a tournament config, in any
 host. Without installing, ``arena_learning_agent:TrainedAgent`` with this folder on
