@@ -22,6 +22,7 @@ TABLE = (
     "arena.tournament._formats._gauntlet",
     "arena.tournament._formats._sprt",
     "arena.tournament._formats._league",
+    "arena.tournament._formats._knockout",
 )
 """The modules of the formats, in the order the docs list them."""
 
