@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -59,9 +59,9 @@ class SprtPlan:
     """The sets of an sprt tournament: who sits where, with which seed, scored against whom."""
 
     def __init__(self, config: TournamentConfig, rules: Rules, limits: Limits) -> None:
-        if config.format.type != "sprt":
+        fmt = config.format
+        if not isinstance(fmt, SprtFormat):
             raise ValueError("not an sprt tournament")
-        fmt = cast("SprtFormat", config.format)
         self.format = fmt
         self.name = config.name
         self.seed = config.seed or 0  # Schedule gives a drawn seed; 0 stands in for counting
