@@ -4,15 +4,20 @@ guess; no match of a set is shown live while another match of it is unplayed or 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 import yaml
 
 from arena.tournament import run_tournament
 from arena.web import LIVE_DIR, RunFolder
 from arena.web._app import Follower
 from arena.web._socket import _current
+
+from .conftest import start_server, stop
 
 SPRT = {"name": "ab", "seed": 5, "players": 3, "rules": {"rounds": 1},
         "bots": ["greedy", "lowest", "highest"],
@@ -129,3 +134,52 @@ def test_a_served_run_is_given_its_config(tmp_path: Path) -> None:
     assert RunFolder(tmp_path, round_robin).set_size(3) == 3
     plain = validate_config({**SPRT, "format": {"type": "round_robin"}}, check_bots=False)
     assert RunFolder(tmp_path, plain).set_size(3) == 1
+
+
+SERVED_SPRT = """\
+name: abserved
+seed: 77
+players: 3
+rules: {rounds: 3}
+format: {type: sprt, challenger: mc-a, baseline: greedy, max_sets: 4}
+bots:
+  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 20}}
+  - greedy
+limits: {move_ms: 3000}
+"""
+
+
+@pytest.mark.timeout(280)
+def test_a_served_sprt_with_two_jobs_never_shows_a_set_it_has_not_finished(
+        tmp_path: Path) -> None:
+    """arena run --serve --jobs 2 from a fresh folder: at every look, a match shown in play
+    has every other match of its set recorded, and a record is shown only with its set."""
+    config = tmp_path / "ab.yaml"
+    config.write_text(SERVED_SPRT)
+    out = tmp_path / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0",
+                                "-j", "2", "-q")
+    try:
+        seen: set[str] = set()
+        deadline = time.monotonic() + 200
+        with httpx.Client(base_url=url, timeout=60) as client:
+            while time.monotonic() < deadline:
+                matches = client.get("/api/matches").json()["matches"]
+                seen |= {m["state"] for m in matches}
+                by_set: dict[str, list[dict[str, Any]]] = {}
+                for m in matches:
+                    by_set.setdefault(m["set"], []).append(m)
+                for members in by_set.values():
+                    states = [m["state"] for m in members]
+                    if "playing" in states:  # the set's last match: the others recorded
+                        assert len(members) == 6 and states.count("playing") == 1
+                        assert set(states) <= {"playing", "waiting"}
+                    if "finished" in states:
+                        assert states == ["finished"] * 6
+                done = matches and all(m["state"] == "finished" for m in matches)
+                if done and (out / "standings.json").exists():  # the run is over
+                    break
+                time.sleep(0.05)
+        assert "held" in seen and "finished" in seen
+    finally:
+        stop(process)
