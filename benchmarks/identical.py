@@ -9,7 +9,8 @@ Runs the same tournaments in checkout A and checkout B (each with its own ``.ven
   ``uecda`` client (the checkout's own ``arena uecda-client``);
 - ``gauntlet``: a challenger (``process``) against every pair of a field at tables of 3;
 - ``swiss``: seven bots, tables of 4 and of 3, three rounds, duplicate sets;
-- ``sprt``: an A/B test played set by set until its stopping rule (or its cap).
+- ``sprt``: an A/B test played set by set until its stopping rule (or its cap);
+- ``league``: rounds of duplicate sets chosen from the fit, until a budget of deals.
 
 Each runs with ``arena run CONFIG --out DIR --jobs 1 --quiet`` (one job: the records'
 order, and so the ratings fitted in that order, are part of what is compared), then
@@ -107,6 +108,18 @@ format: {type: sprt, challenger: greedy, baseline: lowest, elo0: 0, elo1: 50,
 bots:
   - name: greedy
   - name: lowest
+""",
+        "league": """name: league
+seed: 15
+rules: {preset: standard, rounds: 2}
+players: 3
+format: {type: league, tables_per_round: 2, resamples: 20, stop: {deals: 60}}
+bots:
+  - name: greedy
+  - name: lowest
+  - name: highest
+  - name: random
+  - name: passer
 """,
     }
 

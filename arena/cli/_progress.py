@@ -167,25 +167,26 @@ class RunProgress(Progress):
         return super().make_tasks_table(tasks)
 
 
-def plan_lines(total: int, done: int, jobs: int, *, sprt: bool) -> list[str]:
-    """What a run will do, as its first lines say it. ``total`` is 0 for a league, whose
-    matches are chosen round by round (its rounds' lines follow)."""
-    if not total and not sprt:
+def plan_lines(total: int, done: int, jobs: int, *, bounded: bool) -> list[str]:
+    """What a run will do, as its first lines say it. ``total`` is 0 for a format whose
+    matches are chosen round by round (a league: its rounds' lines follow); ``bounded``
+    when the format may stop short of it (``TournamentFormat.bounded``: an sprt test)."""
+    if not total and not bounded:
         lines = [f"resuming: {done} matches already recorded"] if done else []
-        return [*lines, f"a league: matches chosen round by round, on {jobs} worker(s)"]
+        return [*lines, f"matches chosen round by round, on {jobs} worker(s)"]
     lines = [f"resuming: {done} of {total} matches already recorded"] if done else []
-    most = "at most " if sprt else ""
+    most = "at most " if bounded else ""
     return [*lines, f"{most}{total} matches on {jobs} worker(s)"]
 
 
 class LineReporter(Reporter):
     """Without a terminal: one plain progress line every ``every_s`` seconds or tenth."""
 
-    def __init__(self, console: Console, name: str, *, sprt: bool = False,
+    def __init__(self, console: Console, name: str, *, bounded: bool = False,
                  every_s: float = 5.0, clock: Clock = time.monotonic) -> None:
         self.console = console
         self.name = name
-        self.is_sprt = sprt
+        self.bounded = bounded
         self.every_s = every_s
         self.clock = clock
         self.meter = RateMeter(clock)
@@ -201,7 +202,7 @@ class LineReporter(Reporter):
         self.meter.start(done)
         self._last_time = self.clock()
         self._last_tenth = self._tenth(done)
-        for line in plan_lines(total, done, jobs, sprt=self.is_sprt):
+        for line in plan_lines(total, done, jobs, bounded=self.bounded):
             self.console.print(line)
 
     def sprt(self, status: SprtStatus) -> None:

@@ -241,7 +241,7 @@ def _run_ab(
     if not quiet and not as_json:
         progress.print(header, highlight=False)
         shown = LiveReporter if progress.is_terminal else LineReporter
-        reporter = shown(progress, config.name, sprt=True)
+        reporter = shown(progress, config.name, bounded=True)
     refuse_unstartable_entrants(config, sandbox, private=[folder])
     log = log_to_folder(folder) if kept else None
     try:

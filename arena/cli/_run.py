@@ -34,7 +34,6 @@ from arena.tournament import (
     ConfigError,
     LeagueStatus,
     Reporter,
-    Schedule,
     Standings,
     TournamentError,
     TournamentResult,
@@ -42,6 +41,7 @@ from arena.tournament import (
     load_config,
     output_dir,
     run_tournament,
+    tournament_format,
 )
 
 _LIVE_ROWS = 12
@@ -84,10 +84,10 @@ class LiveReporter(Reporter):
     """A progress bar (done of total, elapsed, time left, matches per second) over live
     standings."""
 
-    def __init__(self, console: Console, name: str, *, sprt: bool = False) -> None:
+    def __init__(self, console: Console, name: str, *, bounded: bool = False) -> None:
         self.console = console
         self.name = name
-        self.is_sprt = sprt
+        self.bounded = bounded
         self.meter = RateMeter()
         self.progress = RunProgress(self.meter, console)
         self.task: TaskID | None = None
@@ -116,7 +116,7 @@ class LiveReporter(Reporter):
         if done:
             # Rates and time left count this run's matches only.
             self.progress.reset(self.task, total=total or None, completed=done)
-        for line in plan_lines(total, done, jobs, sprt=self.is_sprt):
+        for line in plan_lines(total, done, jobs, bounded=self.bounded):
             self.console.print(line)
         self.live = Live(
             get_renderable=self._render, console=self.console, refresh_per_second=4,
@@ -189,7 +189,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     reporter: Reporter | None = None
     if not quiet and not as_json:
         shown = LiveReporter if console.is_terminal else LineReporter
-        reporter = shown(console, cfg.name, sprt=Schedule(cfg).is_sprt)
+        reporter = shown(console, cfg.name, bounded=tournament_format(cfg.format.type).bounded)
     folder = output_dir(cfg, out)
     header = sandbox_header(cfg, sandbox)
     if not quiet and not as_json:
@@ -253,16 +253,16 @@ def _finish(console: Console, folder: Path, started: float, result: TournamentRe
 def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:
     console.print(standings_table(result.standings, title=f"Final standings: {result.name}",
                                   console=console))
-    status = final_sprt(result)
-    if status is not None:
-        console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
-    if result.league is not None:  # the league ranks by strengths (as arena ratings does)
+    outcome = result.outcome or {}
+    if "ratings" in outcome:  # strengths (a league's): ranked as arena ratings does
         from arena.cli._leaderboard import strengths_table
 
-        console.print(strengths_table(result.league["ratings"], title=(
+        console.print(strengths_table(outcome["ratings"], title=(
             f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals"),
             console=console))
-        console.print(LeagueStatus(**result.league).line(), soft_wrap=True, highlight=False)
+    if result.outcome is not None:
+        for line in tournament_format(result.format).closing(result.outcome):
+            console.print(line, soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
 
 
@@ -305,21 +305,8 @@ def validate_command(config: str | None, schema: bool) -> None:
         cfg = load_config(config)
     except ConfigError as exc:
         _config_error(exc)
-    schedule = Schedule(cfg)
-    total = schedule.total
     fmt = cfg.format.type.replace("_", " ")
-    extra = ", duplicate" if cfg.duplicate else ""
-    matches = f"{total} matches"
-    if schedule.is_sprt:
-        plan = schedule.sprt_plan()
-        against = (f"{plan.format.baseline} ({', '.join(plan.reference or [])})"
-                   if plan.format.baseline is not None else "the field")
-        extra = f", {plan.challenger} against {against}"
-        matches = (f"duplicate sets of {plan.set_size} matches, at most {plan.max_sets} sets "
-                   f"({total} matches)")
-    if cfg.format.type == "league":
-        matches = schedule.league_summary()
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
-        f"{extra}, {matches}"
+        f"{tournament_format(cfg.format.type).describe(cfg)}"
     )

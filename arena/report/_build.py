@@ -32,12 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 from arena._version import __version__
 from arena.ratings import Results, finite, rate_results, read_many
 from arena.records import FaultLog, deal_moves
-from arena.tournament import Standings
+from arena.tournament import ConfigError, Standings, parse_config
 
 from ._replay import ReplayError, moves_as_recorded, replay_deals
 
@@ -504,12 +503,11 @@ def _read_text(path: Path) -> str | None:
 
 
 def _run_name(config_text: str | None, folder: Path) -> str:
-    """The config's ``name``, else the folder's."""
+    """The config's ``name`` as the tournament parses it, else the folder's."""
     try:
-        config = yaml.safe_load(config_text) if config_text else None
-    except yaml.YAMLError:
-        config = None
-    name = config.get("name") if isinstance(config, dict) else None
-    return str(name) if name else folder.resolve().name
+        return parse_config(config_text, check_bots=False).name if config_text else \
+            folder.resolve().name
+    except ConfigError:
+        return folder.resolve().name
 
 

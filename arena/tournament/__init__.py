@@ -11,16 +11,13 @@ The names below are what a user of the Python API needs; pairing, seating
 designs, seeds and resume live in the private modules that use them.
 """
 
+from . import _formats  # noqa: F401  # installs every format in the config
 from ._ab import AB_NAME, ab_config
 from ._config import (
     BotConfig,
     ConfigError,
     ConfigIssue,
-    GauntletFormat,
     LimitsConfig,
-    RoundRobinFormat,
-    SprtFormat,
-    SwissFormat,
     TournamentConfig,
     config_schema,
     load_config,
@@ -38,6 +35,12 @@ from ._executor import (
     default_jobs,
     referee_match,
 )
+from ._formats import TournamentFormat, format_topics, tournament_format
+from ._formats._gauntlet import GauntletFormat
+from ._formats._league import LeagueFormat
+from ._formats._round_robin import RoundRobinFormat
+from ._formats._sprt import SprtFormat
+from ._formats._swiss import SwissFormat, SwissHistory
 from ._runner import (
     SECRET_SEED,
     Reporter,
@@ -46,7 +49,7 @@ from ._runner import (
     output_dir,
     run_tournament,
 )
-from ._schedule import Schedule, SwissHistory, Table
+from ._schedule import Schedule, Table
 from ._standings import Standing, Standings
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "DaskExecutor",
     "Executor",
     "GauntletFormat",
+    "LeagueFormat",
     "LimitsConfig",
     "LocalExecutor",
     "MatchFailed",
@@ -75,15 +79,18 @@ __all__ = [
     "Table",
     "TournamentConfig",
     "TournamentError",
+    "TournamentFormat",
     "TournamentResult",
     "ab_config",
     "config_schema",
     "dry_run_match",
+    "format_topics",
     "load_config",
     "output_dir",
     "parse_config",
     "referee_match",
     "run_tournament",
+    "tournament_format",
     "validate_config",
 ]
 from arena.tournament._league_status import LeagueStatus

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.tournament._config import SprtFormat
+from arena.tournament._formats._sprt import SprtFormat
 
 AB_NAME = "ab"
 """The tournament name of an ``arena ab`` run: its match ids are ``ab-s<set>-<r|m><rotation>``."""

@@ -33,17 +33,67 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
+from pydantic import BaseModel, Field, model_validator
 
 from arena.ratings import StageCounts, StrengthFit, fit_strengths
 from arena.seeds import derive
 from arena.seeds import rng as seeded_rng
-from arena.tournament._config._formats import LeagueFormat
+from arena.tournament._config._formats import STRICT, FormatSettings
 
-if TYPE_CHECKING:
-    from arena.tournament._config._models import TournamentConfig
+
+class LeagueStop(BaseModel):
+    """When a league stops: ``{deals: N}`` (a budget) or ``{confident: p, top: K}``."""
+
+    model_config = STRICT
+
+    deals: int | None = Field(
+        default=None, gt=0, description="Stop once this many deals are played (between rounds)."
+    )
+    confident: float | None = Field(
+        default=None, gt=0, lt=1,
+        description="Stop once P(order of the top K) reaches this, e.g. 0.95.",
+    )
+    top: int | None = Field(default=None, gt=0, description="K (default 3), with confident.")
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> LeagueStop:
+        if (self.deals is None) == (self.confident is None):
+            raise ValueError("give exactly one of 'deals' (a budget) or 'confident' (with 'top')")
+        if self.top is not None and self.confident is None:
+            raise ValueError("'top' goes with 'confident'")
+        return self
+
+
+class LeagueFormat(FormatSettings):
+    """Rounds of duplicate sets chosen where the ratings are least sure; the field may change
+    between rounds (docs/league.md)."""
+
+    type: Literal["league"]
+    table_choice: Literal["information", "uniform"] = Field(
+        default="information",
+        description="information: the least sure entrants anchor tables of close ratings; "
+        "uniform: the entrants with the fewest sets play.",
+    )
+    tables_per_round: int | None = Field(
+        default=None, gt=0,
+        description="Tables (duplicate sets) per round (default: active entrants // players).",
+    )
+    min_sets: int = Field(
+        default=4, gt=0, description="Sets every active entrant plays before the league stops."
+    )
+    floor: float = Field(
+        default=0.1, ge=0, lt=1,
+        description="No active entrant falls below this share of the mean number of sets.",
+    )
+    resamples: int = Field(default=200, ge=10, description="Posterior draws per round.")
+    stop: LeagueStop | None = Field(
+        default=None,
+        description="{deals: N}, {confident: p, top: K}, or none: run until stopped.",
+    )
+
 
 TableChoice = Literal["information", "uniform"]
 Table = tuple[int, ...]
@@ -267,23 +317,3 @@ def league_rules(fmt: LeagueFormat, players: int) -> LeagueRules:
         top=stop.top or 3 if stop is not None else 3,
         deals=stop.deals if stop is not None else None, resamples=fmt.resamples,
     )
-
-
-def league_summary(config: TournamentConfig) -> str:
-    """What ``arena validate`` says of a league: the size of a round and when it stops (its
-    length is not known in advance)."""
-    fmt = config.format
-    assert isinstance(fmt, LeagueFormat)
-    rules = league_rules(fmt, config.players)
-    active = sum(1 for bot in config.bots if not bot.retired)
-    tables = rules.tables(active)
-    size = (f"rounds of {tables} duplicate set{'s' if tables != 1 else ''} "
-            f"({tables * config.players} matches) chosen by {rules.table_choice}")
-    if rules.deals is not None:
-        stop = f"stops after {rules.deals} deals"
-    elif rules.confident is not None:
-        stop = (f"stops once P(order of top {rules.top}) >= {rules.confident:g} with "
-                f"{rules.min_sets} sets for every active entrant")
-    else:
-        stop = "runs until stopped (Ctrl-C; run again to resume)"
-    return f"{active} active, {size}, {stop}"

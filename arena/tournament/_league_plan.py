@@ -1,12 +1,13 @@
 """Format league as a plan of the runner: a round per batch, chosen from the records so far.
 
 The field is the config's ``bots`` as it stands when each round is chosen: at every round the
-plan rereads the config file (when the run came from one) and applies its ``bots``, so an
-organiser adds, retires or updates an entrant by editing the file while the league runs.
-What each round was chosen from, and what it chose, is kept in ``league.jsonl`` beside the
-records, one line per round written before its matches are played: the league's config
-history. A resumed run replays the rounds kept there (their recorded matches are skipped as
-usual) and chooses the next ones from the records, so the records are the same after
+plan asks for the config file as it stands (when the run came from one) and applies its
+``bots``, so an organiser adds, retires or updates an entrant by editing the file while the
+league runs. What each round was chosen from, and what it chose, is the plan's journal,
+``league.jsonl`` beside the records, one line per round that the run writes before the
+round's matches are played: the league's config history. A resumed run hands those lines
+back (:meth:`LeaguePlan.restore`), replays the rounds they hold (their recorded matches are
+skipped as usual) and chooses the next ones from the records, so the records are the same after
 ``kill -9`` and resume, for any ``jobs`` and on Dask: a round is a function of the league's
 seed, the config history and the records of the rounds before it, never of timing.
 
@@ -19,12 +20,10 @@ keep their results, which inform the others' ratings.
 from __future__ import annotations
 
 import json
-import os
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from arena.ratings import (
     LeagueEntrant,
@@ -34,26 +33,21 @@ from arena.ratings import (
     league_counts,
     strength_board,
 )
-from arena.tournament._config import (
-    BotConfig,
-    ConfigError,
-    LeagueFormat,
-    TournamentConfig,
-    read_config,
-)
+from arena.tournament._config import BotConfig, ConfigError, TournamentConfig
 from arena.tournament._league import (
     Assessment,
+    LeagueFormat,
     assess,
     choose_round,
     league_rules,
 )
 from arena.tournament._league_status import LeagueStatus
-from arena.tournament._output import TournamentError, refuse_link
 from arena.tournament._plans import Batch
 from arena.tournament._schedule import Schedule, Table
 
 if TYPE_CHECKING:
     from arena.referee import MatchSpec, Seat
+    from arena.tournament._formats._base import ConfigFile
     from arena.tournament._reporter import Reporter
 
 LEAGUE_LOG = "league.jsonl"
@@ -144,22 +138,20 @@ def league_data(results: Results, labels: Sequence[str]) -> StageCounts:
 
 
 class LeaguePlan:
-    """Format league: one batch per round, each chosen from the records of the rounds before."""
+    """Format league: one batch per round, each chosen from the records of the rounds before.
 
-    def __init__(self, schedule: Schedule, folder: Path, reporter: Reporter,
-                 source: str | os.PathLike[str] | None = None) -> None:
+    It does no I/O: the run hands it its journal back (:meth:`restore`) and writes the line
+    each new round carries (:attr:`Batch.journal`); ``source`` reads the config file; what
+    it has to tell waits for :meth:`report`."""
+
+    journal = LEAGUE_LOG
+
+    def __init__(self, schedule: Schedule, source: ConfigFile | None = None) -> None:
         self.schedule = schedule
         self.config = schedule.config
-        self.folder = folder
-        self.log = folder / LEAGUE_LOG
-        self.reporter = reporter
         self.source = source
-        self.kept = _read_log(self.log)
-        self.field: list[Entrant] = []
-        if self.kept:
-            self.field = [Entrant.from_dict(e) for e in self.kept[-1]["field"]]
-        else:
-            self.field, _ = apply_field([], self.config)
+        self.kept: list[dict[str, Any]] = []
+        self.field, _ = apply_field([], self.config)
         self.labels = [e.label for e in self.field]
         self.results = Results()
         self.played: dict[tuple[int, ...], int] = {}
@@ -171,12 +163,27 @@ class LeaguePlan:
         self._rules = league_rules(self._fmt, self.config.players)
         self.status: LeagueStatus | None = None
         self._refused: str | None = None  # the last refusal told, not repeated every round
+        self._notes: list[str] = []
+        self._statuses: list[LeagueStatus] = []
 
     @staticmethod
     def _format(config: TournamentConfig) -> LeagueFormat:
-        fmt = config.format
-        assert isinstance(fmt, LeagueFormat)
-        return fmt
+        return cast("LeagueFormat", config.format)
+
+    def restore(self, line: Mapping[str, Any]) -> None:
+        """Take back the journal's next round (``ValueError`` for a line that is not)."""
+        try:
+            if not isinstance(line, dict) or line.get("round") != len(self.kept):
+                raise ValueError("not the next round")
+            for key in ("format", "field", "tables"):
+                if key not in line:
+                    raise ValueError(f"no {key!r}")
+            field = [Entrant.from_dict(e) for e in line["field"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"not a round of this league ({exc})") from None
+        self.kept.append(dict(line))
+        self.field = field
+        self.labels = [e.label for e in self.field]
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Hold a record until its round is folded into the results."""
@@ -203,8 +210,13 @@ class LeaguePlan:
         return {**record, "league": field}
 
     def report(self, reporter: Reporter) -> None:
-        """Nothing beyond the standings between rounds (each round's state is told when it
-        is chosen)."""
+        """The changes of the field and the league's state, when a round was chosen."""
+        for line in self._notes:
+            reporter.note(line)
+        for status in self._statuses:
+            reporter.league(status)
+        self._notes.clear()
+        self._statuses.clear()
 
     def summary(self) -> dict[str, Any] | None:
         """Where the league stood after its last round."""
@@ -219,7 +231,7 @@ class LeaguePlan:
         if round_ < len(self.kept):
             line = self.kept[round_]
             self.field = [Entrant.from_dict(e) for e in line["field"]]
-            self._fmt = LeagueFormat.model_validate(line["format"])
+            self._fmt = type(self._fmt).model_validate(line["format"])
             self._rules = league_rules(self._fmt, self.config.players)
             tables = [tuple(t) for t in line["tables"]]
             self._count(tables)
@@ -228,7 +240,7 @@ class LeaguePlan:
         self._reread()
         assessment = self._assess(round_)
         self.status = self._status(round_, assessment)
-        self.reporter.league(self.status)
+        self._statuses.append(self.status)
         if assessment.stop is not None:
             return None
         teams = {i: str(e.bot["team"]) for i, e in enumerate(self.field) if e.bot.get("team")}
@@ -236,43 +248,43 @@ class LeaguePlan:
                               round_index=round_, played=self.played, teams=teams)
         if not tables:
             return None
-        self._keep(round_, tables)
+        line = self._keep(round_, tables)
         self._count(tables)
         self._round += 1
-        return Batch(self._specs(round_, tables))
+        return Batch(self._specs(round_, tables), journal=line)
 
     def _reread(self) -> None:
         """Apply the config file's ``bots`` and league settings as they stand now."""
         config = self.config
         if self.source is not None:
+            path = self.source.path
             try:
-                config = read_config(self.source)[0]
+                config = self.source.read()
             except ConfigError as exc:
                 first = str(exc).splitlines()[0]
                 self._refuse(f"config not applied, the field stays as it was: {first}")
                 return
-            if not isinstance(config.format, LeagueFormat):
-                self._refuse(f"config not applied: {self.source} is no longer a league "
+            if config.format.type != self.config.format.type:
+                self._refuse(f"config not applied: {path} is no longer a league "
                              f"(format {config.format.type})")
                 return
             if config.players != self.config.players or config.seed not in (None,
                                                                              self.config.seed):
-                self._refuse(f"config not applied: {self.source} changed 'players' or "
+                self._refuse(f"config not applied: {path} changed 'players' or "
                              "'seed', which a league keeps")
                 return
         self._refused = None
         self.field, changes = apply_field(self.field, config)
         self._fmt = self._format(config)
         self._rules = league_rules(self._fmt, config.players)
-        for change in changes:
-            self.reporter.note(change)
+        self._notes.extend(changes)
         self.labels = [e.label for e in self.field]
 
     def _refuse(self, line: str) -> None:
         """Say why the config was not applied, once: the rounds after it that find the file
         as it was say nothing more, so a run of short rounds is not flooded with it."""
         if line != self._refused:
-            self.reporter.note(line)
+            self._notes.append(line)
         self._refused = line
 
     def _assess(self, round_: int) -> Assessment:
@@ -302,17 +314,13 @@ class LeaguePlan:
             order=[self.field[i].label for i in assessment.order], ratings=ratings,
         )
 
-    def _keep(self, round_: int, tables: Sequence[tuple[int, ...]]) -> None:
+    def _keep(self, round_: int, tables: Sequence[tuple[int, ...]]) -> dict[str, Any]:
+        """The journal's line of a round chosen now."""
         line = {"round": round_, "format": self._fmt.model_dump(mode="json"),
                 "field": [e.to_dict() for e in self.field],
                 "tables": [list(t) for t in tables]}
-        refuse_link(self.log)
-        try:
-            with open(self.log, "a", encoding="utf-8") as file:
-                file.write(json.dumps(line, sort_keys=True) + "\n")
-        except OSError as exc:
-            raise TournamentError(f"cannot write {self.log}: {exc.strerror}") from None
         self.kept.append(line)
+        return line
 
     def _count(self, tables: Sequence[tuple[int, ...]]) -> None:
         self.labels = [e.label for e in self.field]
@@ -328,33 +336,3 @@ class LeaguePlan:
         name = self.schedule.name
         for t, bots in enumerate(tables):
             yield from self.schedule.specs(Table(f"{name}-r{round_}-t{t}", bots, round_), seats)
-
-
-def _read_log(path: Path) -> list[dict[str, Any]]:
-    """The rounds kept in ``league.jsonl`` (a last line cut off by a kill is dropped)."""
-    refuse_link(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
-    lines = text.split("\n")
-    kept: list[dict[str, Any]] = []
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            line = json.loads(raw)
-            if not isinstance(line, dict) or line.get("round") != len(kept):
-                raise ValueError("not the next round")
-            for key in ("format", "field", "tables"):
-                if key not in line:
-                    raise ValueError(f"no {key!r}")
-        except ValueError as exc:
-            if number == len(lines):  # no newline yet: cut off by a kill while written
-                break  # the round is chosen again
-            raise TournamentError(f"{path}, line {number}: not a round of this league ({exc}); "
-                                  "choose another --out") from None
-        kept.append(line)
-    return kept

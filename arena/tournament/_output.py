@@ -8,7 +8,9 @@ pointing at a file to create) is refused with one line, never written through.
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,8 @@ import yaml
 from arena.records import RECORDS
 from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import ConfigError, TournamentConfig, parse_config
+from arena.tournament._config._table import format_of
+from arena.tournament._recordlog import repair_tail
 
 CONFIG_COPY = "config.yaml"
 SECRET_SEED = "secret-seed"
@@ -83,13 +87,43 @@ def keep_secret_seed(folder: Path) -> int:
 
 
 def _resume_identity(cfg: TournamentConfig) -> dict[str, Any]:
-    """What a resumed run must share with the run it resumes. A league's field and stopping
-    rule may change (its own history of them is kept in league.jsonl)."""
-    identity = cfg.identity()
-    if cfg.format.type == "league":
-        identity.pop("bots")
-        identity["format"] = {"type": "league"}
-    return identity
+    """What a resumed run must share with the run it resumes: the format says (a league's
+    field and stopping rule may change, its journal keeps their history)."""
+    return format_of(cfg.format).resume_identity(cfg)
+
+
+def journal_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The lines of a plan's journal (``league.jsonl``), numbered from 1, after cutting off
+    a last line a kill left without its newline (what it held is chosen again)."""
+    refuse_link(path)
+    try:
+        repair_tail(path)
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            line = None
+        if not isinstance(line, dict):
+            raise TournamentError(f"{path}, line {number}: not a JSON object; choose another "
+                                  "--out")
+        yield number, line
+
+
+def keep_journal_line(path: Path, line: Mapping[str, Any]) -> None:
+    """Append one line to a plan's journal, never through a symbolic link."""
+    refuse_link(path)
+    try:
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(json.dumps(line, sort_keys=True) + "\n")
+    except OSError as exc:
+        raise TournamentError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def keep_config_copy(folder: Path, cfg: TournamentConfig, text: str | None) -> None:

@@ -7,15 +7,21 @@ asks it for batches of specs until it has none:
 
 - round robin and gauntlet: one batch, every table;
 - Swiss: one batch per round, paired from the records of the rounds before;
+- knockout: one batch per round, the survivors of the round before;
 - sprt: one lazy batch that lays out a duplicate set at a time while the test has not
   decided; once it has, :attr:`Plan.finished` makes the run drop what is still in flight.
 
 A batch always lists the matches already recorded too: the run skips those (checking each
 was recorded with the seeds and seats the plan gives it), so a resumed run plays exactly
 the matches an uninterrupted one would have played after them. A plan whose next batch
-depends on the world (a league rereading its config at each round) reads it in
-:meth:`Plan.next_batch`; the run calls it once per batch, after the records of every
-batch before it were added.
+depends on the world (a league rereading its config at each round) is given a function that
+reads it, and keeps what it chose in its journal (:attr:`Plan.journal`), which the run
+writes and hands back on resume: a plan does no I/O of its own. The run calls
+:meth:`Plan.next_batch` once per batch, after the records of every batch before it were
+added.
+
+Each format's plan is in its module (:mod:`arena.tournament._formats`); the ones here are
+what several share.
 
 Error records (a match the referee failed to play) are records like the others: the run
 writes them and goes on, and each plan reads them as a match without a result (see
@@ -24,18 +30,14 @@ docs/tournaments.md, "When a match fails").
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from arena.tournament._schedule import Schedule, SwissHistory, Table
-from arena.tournament._sprt import SprtFeed
-
 if TYPE_CHECKING:
-    from arena.ratings import SprtStatus
     from arena.referee import MatchSpec
     from arena.tournament._reporter import Reporter
+    from arena.tournament._schedule import Schedule, Table
 
 
 @dataclass
@@ -44,6 +46,9 @@ class Batch:
 
     specs: Iterable[MatchSpec]
     byes: Sequence[str] = field(default_factory=tuple)
+    journal: dict[str, Any] | None = None
+    """What the plan chose, kept as one line of its journal (:attr:`Plan.journal`) before
+    the batch is played, when the choice depends on more than the records."""
 
 
 class Plan(Protocol):
@@ -51,6 +56,16 @@ class Plan(Protocol):
 
     labels: list[str]
     """The standings' rows (every label that sits at a table)."""
+
+    journal: str | None
+    """The file in the output folder where the run keeps the plan's :attr:`Batch.journal`
+    lines (a league's ``league.jsonl``), or None. On resume the run hands them back
+    (:meth:`restore`) before any record."""
+
+    def restore(self, line: Mapping[str, Any]) -> None:
+        """Take back one journal line, in order; ``ValueError`` for one this plan did not
+        write."""
+        ...
 
     def add(self, record: Mapping[str, Any]) -> None:
         """Take one record (read back or just played); ``ValueError`` for one that is no
@@ -77,7 +92,8 @@ class Plan(Protocol):
         ...
 
     def report(self, reporter: Reporter) -> None:
-        """Tell the reporter what the last records changed beyond the standings."""
+        """Tell the reporter what the last records, or the last batch chosen, changed beyond
+        the standings (the run calls it after each record and each :meth:`next_batch`)."""
         ...
 
     def summary(self) -> dict[str, Any] | None:
@@ -85,26 +101,24 @@ class Plan(Protocol):
         ...
 
 
-def plan_for(schedule: Schedule) -> Plan:
-    """The plan of a schedule's format."""
-    if schedule.is_sprt:
-        return SprtTest(schedule)
-    if schedule.is_swiss:
-        return SwissRounds(schedule)
-    return AllTables(schedule)
-
-
-def _table_specs(schedule: Schedule, tables: Iterable[Table]) -> Iterator[MatchSpec]:
+def table_specs(schedule: Schedule, tables: Iterable[Table]) -> Iterator[MatchSpec]:
+    """The specs of ``tables``, table after table."""
     for table in tables:
         yield from schedule.specs(table)
 
 
-class _Fixed:
+class Fixed:
     """What a plan of a known number of matches, never cut short, says beyond its batches."""
+
+    journal: str | None = None
 
     def __init__(self, schedule: Schedule) -> None:
         self.schedule = schedule
         self.labels = list(schedule.labels)
+
+    def restore(self, line: Mapping[str, Any]) -> None:
+        """No journal."""
+        raise ValueError("this format keeps no journal")
 
     @property
     def finished(self) -> bool:
@@ -127,11 +141,13 @@ class _Fixed:
         return None
 
 
-class AllTables(_Fixed):
+class AllTables(Fixed):
     """Round robin and gauntlet: every table in one batch; results change nothing."""
 
-    def __init__(self, schedule: Schedule) -> None:
+    def __init__(self, schedule: Schedule, tables: Callable[[Schedule], Iterable[Table]]
+                 ) -> None:
         super().__init__(schedule)
+        self._tables = tables
         self._given = False
 
     def add(self, record: Mapping[str, Any]) -> None:
@@ -142,116 +158,4 @@ class AllTables(_Fixed):
         if self._given:
             return None
         self._given = True
-        return Batch(_table_specs(self.schedule, self.schedule.tables(0)))
-
-
-class SwissRounds(_Fixed):
-    """Swiss: one batch per round, paired from the history of the rounds before.
-
-    Records are held per round until the next round is paired; they are then added to the
-    history in the order of their round's specs, so the pairing is the same whatever order
-    the records came in (resumed, or from any number of workers).
-    """
-
-    def __init__(self, schedule: Schedule) -> None:
-        super().__init__(schedule)
-        self.history = SwissHistory(schedule.labels, schedule.config.players)
-        self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
-        self._round = 0
-        self._order: dict[str, int] = {}
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        """Hold a record until its round is folded into the history."""
-        round_ = record.get("round")
-        if not isinstance(round_, int) or isinstance(round_, bool):
-            raise ValueError(f"match {record.get('match_id')!r} has no round number")
-        self._by_round[round_].append(record)
-
-    def next_batch(self) -> Batch | None:
-        """The next round's tables, its byes counted in the history."""
-        if self._round:
-            self._fold(self._round - 1)
-        if self._round >= self.schedule.rounds:
-            return None
-        tables, byes = self.schedule.swiss_tables(self._round, self.history)
-        for bye in byes:
-            self.history.byes[bye] += 1
-        ids = (spec.match_id for spec in _table_specs(self.schedule, tables))
-        self._order = {match_id: i for i, match_id in enumerate(ids)}
-        self._round += 1
-        return Batch(_table_specs(self.schedule, tables), [self.labels[b] for b in byes])
-
-    def _fold(self, round_: int) -> None:
-        records = self._by_round.pop(round_, [])
-        order = self._order
-        records.sort(key=lambda r: order.get(r["match_id"], len(order)))
-        for record in records:
-            self.history.add(record)
-
-
-class SprtTest:
-    """Format sprt: duplicate sets, a set at a time, until the sequential test decides.
-
-    The batch is lazy: the next set is laid out only while the test has not decided, so
-    the executor's window stays full across sets, and the test is fed whole sets in set
-    order (:class:`~arena.tournament._sprt.SprtFeed`), so the decision and the records kept
-    are the same for any ``jobs``. A set holding an error record cannot be scored: the test
-    stops there, undecided (leaving the set out would let failing matches choose which sets
-    count).
-    """
-
-    def __init__(self, schedule: Schedule) -> None:
-        self.schedule = schedule
-        self.plan = schedule.sprt_plan()
-        self.feed = SprtFeed(self.plan)
-        self.labels = list(self.plan.labels)
-        self._news: list[SprtStatus] = []
-        self._started = False
-        self._given = False
-
-    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
-        """Nothing to add."""
-        return record
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        """Feed the test (``ValueError`` for a record of no set of this test)."""
-        self._news.extend(self.feed.add(record))
-
-    def next_batch(self) -> Batch | None:
-        """One lazy batch of sets, from the first one on (recorded ones are skipped)."""
-        if self._given:
-            return None
-        self._given = True
-        return Batch(self._sets())
-
-    def _sets(self) -> Iterator[MatchSpec]:
-        index = 0
-        # once the test stopped: only the sets it read (skipped as recorded), none after
-        while index < self.plan.max_sets and not (self.feed.finished and index >= self.feed.read):
-            yield from self.plan.specs(index)
-            index += 1
-
-    @property
-    def finished(self) -> bool:
-        """Whether the test stopped (a decision, the last set, or a set it cannot score)."""
-        return self.feed.finished
-
-    def total(self) -> int:
-        """The sets the test took once it decided; at most every set before."""
-        status = self.feed.status()
-        return status.sets * self.plan.set_size if status.finished else self.schedule.total
-
-    def report(self, reporter: Reporter) -> None:
-        """The test's status after each set it took since the last call (the status so far
-        at the first call)."""
-        if not self._started:
-            self._started = True
-            self._news.clear()
-            reporter.sprt(self.feed.status())
-        for status in self._news:
-            reporter.sprt(status)
-        self._news.clear()
-
-    def summary(self) -> dict[str, Any] | None:
-        """The test's final status (``SprtStatus.to_dict()``)."""
-        return self.feed.status().to_dict()
+        return Batch(table_specs(self.schedule, self._tables(self.schedule)))

@@ -23,18 +23,13 @@ import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import closing
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from arena.records import RECORDS, RecordWriter
 from arena.referee import MatchSpec
-from arena.tournament._config import (
-    LeagueFormat,
-    TournamentConfig,
-    read_config,
-    validate_config,
-)
+from arena.tournament._config import TournamentConfig, read_config, validate_config
 from arena.tournament._dask import ClusterError, DaskExecutor
 from arena.tournament._executor import (
     Executor,
@@ -44,69 +39,25 @@ from arena.tournament._executor import (
     default_jobs,
     referee_match,
 )
-from arena.tournament._league_plan import LeaguePlan
+from arena.tournament._formats import ConfigFile, tournament_format
 from arena.tournament._output import (
     SECRET_SEED,
     TournamentError,
+    journal_lines,
     keep_config_copy,
+    keep_journal_line,
     keep_secret_seed,
     output_dir,
 )
-from arena.tournament._plans import Plan, plan_for
+from arena.tournament._plans import Batch, Plan
 from arena.tournament._recordlog import RecordFileError, resume_records
 from arena.tournament._reporter import Reporter
+from arena.tournament._result import TournamentResult
 from arena.tournament._schedule import Schedule
 from arena.tournament._standings import Standings
 
 __all__ = ["SECRET_SEED", "Reporter", "TournamentError", "TournamentResult", "output_dir",
            "run_tournament"]
-
-
-@dataclass
-class TournamentResult:
-    """What a run produced, as plain data (see :meth:`to_dict`)."""
-
-    name: str
-    out: str
-    records: str
-    total: int
-    """Matches in the tournament."""
-    played: int
-    """Matches played by this run."""
-    resumed: int
-    """Matches found already recorded and skipped."""
-    elapsed_s: float
-    standings: list[dict[str, Any]] = field(default_factory=list)
-    sprt: dict[str, Any] | None = None
-    """Format sprt: the test's final status (``SprtStatus.to_dict()``: decision, llr and
-    its bounds, sets, elo with elo_low and elo_high)."""
-    league: dict[str, Any] | None = None
-    """Format league: where it stood after its last round (``LeagueStatus.to_dict()``: round,
-    deals, p_top, stop, the active entrants' order and every entrant's strength)."""
-    faults: list[str] = field(default_factory=list)
-    """One line per bot that faulted: its most frequent fault, in how many of its matches,
-    and the first detail (``FaultLog.lines()``)."""
-    silent: list[str] = field(default_factory=list)
-    """Labels of bots that played matches without ever making a move of their own."""
-    seed: int | None = None
-    """The tournament seed the matches were dealt from."""
-    secret_seed: bool = False
-    """Whether the seed was drawn in secret (the config gave none); it is kept in the output
-    folder's ``secret-seed`` file: publish it after the competition so anyone can check."""
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    """Matches the referee itself failed to play: ``match_id`` and ``error`` of each error
-    record (the record holds the traceback). A run with errors is not a clean run."""
-
-    @property
-    def complete(self) -> bool:
-        """Whether every match of the tournament is recorded."""
-        return self.played + self.resumed == self.total
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready result (``arena run --json``)."""
-        data = asdict(self)
-        data["complete"] = self.complete
-        return data
 
 
 def coerce_config(config: TournamentConfig | Mapping[str, Any] | str | os.PathLike[str]) -> tuple[
@@ -166,12 +117,8 @@ def run_tournament(
     reporter = reporter or Reporter()
     run = Run(cfg, folder, executor, reporter, tuple(private))
     schedule = Schedule(cfg)
-    plan: Plan
-    if isinstance(cfg.format, LeagueFormat):
-        source = config if isinstance(config, str | os.PathLike) else None
-        plan = LeaguePlan(schedule, folder, reporter, source)
-    else:
-        plan = plan_for(schedule)
+    source = ConfigFile(os.fspath(config)) if isinstance(config, str | os.PathLike) else None
+    plan = tournament_format(cfg.format.type).plan(schedule, source)
     try:
         result = run.play(plan, workers)
     finally:
@@ -212,6 +159,7 @@ class Run:
 
     def play(self, plan: Plan, workers: int) -> TournamentResult:
         """Resume, play every batch of ``plan``, and return the result."""
+        self._restore(plan)
         self.standings = Standings(plan.labels)
         self._resume(plan)
         started = time.perf_counter()
@@ -222,7 +170,7 @@ class Run:
             self.reporter.start(plan.total(), len(self.done), self.standings, workers)
             plan.report(self.reporter)
             with RecordWriter(self.records, fsync=False) as writer:
-                while (batch := plan.next_batch()) is not None:
+                while (batch := self._next(plan)) is not None:
                     for bye in batch.byes:
                         self.standings.add_bye(bye)
                     self._play_batch(plan, batch.specs, writer)
@@ -230,6 +178,26 @@ class Run:
             self.reporter.stop()
         self._check_all_matched()
         return self._result(plan, time.perf_counter() - started)
+
+    def _restore(self, plan: Plan) -> None:
+        """Hand the plan its journal back (a league's rounds chosen before)."""
+        if plan.journal is None:
+            return
+        path = self.folder / plan.journal
+        for number, line in journal_lines(path):
+            try:
+                plan.restore(line)
+            except ValueError as exc:
+                raise TournamentError(f"{path}, line {number}: {exc}; choose another "
+                                      "--out") from None
+
+    def _next(self, plan: Plan) -> Batch | None:
+        """The plan's next batch, its journal line kept before it is played."""
+        batch = plan.next_batch()
+        plan.report(self.reporter)
+        if batch is not None and batch.journal is not None and plan.journal is not None:
+            keep_journal_line(self.folder / plan.journal, batch.journal)
+        return batch
 
     def _resume(self, plan: Plan) -> None:
         try:
@@ -331,8 +299,8 @@ class Run:
             resumed=len(self.done),
             elapsed_s=round(elapsed, 3),
             standings=self.standings.to_list(),
-            sprt=plan.summary() if self.cfg.format.type == "sprt" else None,
-            league=plan.summary() if self.cfg.format.type == "league" else None,
+            format=self.cfg.format.type,
+            outcome=plan.summary(),
             faults=self.standings.faults.lines(),
             silent=self.standings.faults.silent(),
             errors=self.errors,

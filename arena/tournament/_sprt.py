@@ -14,16 +14,45 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import Field
 
 from arena.ratings import Sprt, SprtStatus, set_score
 from arena.referee import MatchSpec
 from arena.seeds import derive
-from arena.tournament._config import SprtFormat, TournamentConfig
+from arena.tournament._config._formats import FormatSettings
 
 if TYPE_CHECKING:
     from arena.game import Rules
     from arena.referee import Limits, Seat
+    from arena.tournament._config import TournamentConfig
+
+
+class SprtFormat(FormatSettings):
+    """An A/B test: a challenger plays duplicate sets until a sequential test decides."""
+
+    type: Literal["sprt"]
+    challenger: str = Field(description="Label of the bot under test.")
+    baseline: str | None = Field(
+        default=None,
+        description="Label of the bot it is measured against; copies of it fill the seats the "
+        "other bots leave free. Without it the challenger is measured against all the other "
+        "bots, which must fill the table exactly.",
+    )
+    elo0: float = Field(default=0.0, description="H0: the challenger is at most this strong (Elo).")
+    elo1: float = Field(
+        default=20.0, description="H1: the challenger is at least this strong (Elo)."
+    )
+    alpha: float = Field(
+        default=0.05, gt=0, lt=0.5, description="Chance of accepting H1 when H0 holds."
+    )
+    beta: float = Field(
+        default=0.05, gt=0, lt=0.5, description="Chance of accepting H0 when H1 holds."
+    )
+    max_sets: int = Field(
+        default=1000, gt=0, description="Stop without a decision after this many duplicate sets."
+    )
 
 
 class SprtPlan:

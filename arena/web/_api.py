@@ -105,6 +105,9 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
                              "every match of its duplicate set is")
             return await json_answer({"state": "finished", "record": record})
         live = run.live.get(match_id)
+        if live is not None and run.held(match_id):
+            return error(409, f"match {match_id} is in play; its moves are shown once no "
+                         "other match of its duplicate set is unplayed or in play")
         if live is not None:
             return JSONResponse({"state": "playing", "labels": live.labels,
                                  "events": live.events})

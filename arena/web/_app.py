@@ -84,7 +84,7 @@ class Follower:
         recorded, grown = run.refresh()
         for match_id in [*grown, *recorded]:
             match = run.live.get(match_id) or run.ended.get(match_id)
-            if match is None:
+            if match is None or run.held(match_id):  # the duplicate-set rule (_live.py)
                 continue
             sent = self._sent.get(match_id, 0)
             for event in match.events[sent:]:

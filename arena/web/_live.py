@@ -6,8 +6,15 @@ in play of the match's public events (the ``watch`` argument of the referee), wr
 whatever process plays the match (:class:`LiveMatch`, a match function for any executor) and
 removed once its record is written. The sandbox hides the whole folder from bots.
 
-The duplicate-set rule: a finished match's hands are shown only once no match of its
-duplicate set (the matches that share its deals) is still unplayed or in play.
+The duplicate-set rule: the matches of one duplicate set share their deals, so a match's
+cards are shown only once no other match of its set is unplayed or in play. A finished
+match's record waits for its whole set (``waiting``); a match in play is *held* (listed,
+its moves not published) while another match of its set is unrecorded, which with one
+worker leaves only a set's last match to be watched live, and with several keeps two
+matches of one set in play from both being shown. How many matches a set has is the
+format's to say (``TournamentFormat.set_size``), from the run's config as the tournament
+parses it: the config given (a served run's own), else the folder's ``config.yaml`` once the
+run has written it; until then every match of a set is held.
 """
 
 from __future__ import annotations
@@ -21,10 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from arena.records import RECORDS, parse_record
 from arena.referee import MatchSpec, run_match
+from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
 __all__ = ["LIVE_DIR", "LiveFile", "LiveMatch", "RunFolder", "valid_id"]
 
@@ -96,8 +102,11 @@ class RunFolder:
     tenths of a second while a page listens.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, config: TournamentConfig | None = None) -> None:
         self.folder = folder
+        self.config = config
+        """The run's config: given, or read from ``config.yaml`` once it is there."""
+        self._config_tried: tuple[int, int] | None = None
         self.records: dict[str, dict[str, Any]] = {}
         """Finished matches by id, in the records file's order."""
         self.skipped: list[str] = []
@@ -106,7 +115,6 @@ class RunFolder:
         """Matches in play until the last refresh recorded them, with all their events."""
         self._offset = 0
         self._identity: tuple[int, int] | None = None
-        self._set_size = self._read_set_size()
         self._set_done: dict[str, int] = {}  # set id -> its records so far
 
     # ------------------------------------------------------------------ reading
@@ -116,6 +124,8 @@ class RunFolder:
         recorded now leaves :attr:`live` for :attr:`ended` (until the next refresh) with
         every event of its live file read, so that none of its last events is lost."""
         self.ended = {}
+        if self.config is None:
+            self.config = self._read_config()
         grown = self._read_live()
         return self._read_records(), grown
 
@@ -211,37 +221,59 @@ class RunFolder:
 
     # ------------------------------------------------------------------ the set rule
 
-    def _read_set_size(self) -> int | None:
-        """How many matches a duplicate set has per seat (2 for an sprt's mirrored orders,
-        else 1), from the run's config copy; None without one."""
+    def _read_config(self) -> TournamentConfig | None:
+        """The run's config copy as the tournament parses it; None before the run wrote it
+        (or while it cannot be read: read again once it changed)."""
+        path = self.folder / "config.yaml"
         try:
-            config = yaml.safe_load((self.folder / "config.yaml").read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError, UnicodeDecodeError):
+            stat = path.stat()
+            if (stat.st_mtime_ns, stat.st_size) == self._config_tried:
+                return None
+            self._config_tried = (stat.st_mtime_ns, stat.st_size)
+            return parse_config(path.read_text(encoding="utf-8"), check_bots=False)
+        except (OSError, UnicodeDecodeError, ConfigError):
             return None
-        fmt = config.get("format") if isinstance(config, dict) else None
-        kind = fmt.get("type") if isinstance(fmt, dict) else fmt
-        return 2 if kind == "sprt" else 1
+
+    def set_size(self, seats: int) -> int | None:
+        """Matches of a duplicate set at a table of ``seats``, as the run's format says;
+        None while the config is not known."""
+        if self.config is None:
+            return None
+        return tournament_format(self.config.format.type).set_size(self.config, seats)
+
+    def _set_open(self, set_id: str, seats: int, others: int) -> bool:
+        """Whether set ``set_id`` has matches unrecorded beyond ``others`` (the ones the
+        caller stands for)."""
+        size = self.set_size(seats)
+        return size is None or self._set_done.get(set_id, 0) < size - others
 
     def waiting_for_set(self, match_id: str) -> bool:
         """Whether the finished match ``match_id`` waits for its duplicate set: a match of
-        the set is in play, or the set has fewer records than matches (one per rotation of
-        its seats, twice for an sprt's mirrored orders, which need 3 seats or more)."""
+        the set is in play, or the set has fewer records than matches."""
         record = self.records[match_id]
         set_id = record.get("set")
         if set_id is None:
             return False
         if any(m.set == set_id for m in self.live.values()):
             return True
-        players = len(record.get("seats") or ())
-        per_seat = self._set_size if self._set_size is not None else 1
-        size = players * (per_seat if players >= 3 else 1)
-        return self._set_done.get(str(set_id), 0) < size
+        return self._set_open(str(set_id), len(record.get("seats") or ()), 0)
+
+    def held(self, match_id: str) -> bool:
+        """Whether the match in play ``match_id`` is held: another match of its duplicate set
+        is unplayed or in play (its moves would show that match's hands)."""
+        match = self.live.get(match_id) or self.ended.get(match_id)
+        if match is None or match.set is None:
+            return False
+        if any(m.set == match.set and i != match_id for i, m in self.live.items()):
+            return True
+        return self._set_open(str(match.set), len(match.labels), 1)
 
     # ------------------------------------------------------------------ lists
 
     def match_list(self) -> list[dict[str, Any]]:
         """Every match, finished or in play, with its state: ``finished`` (its record may be
-        shown), ``waiting`` (finished; its set is not), ``error``, ``playing``."""
+        shown), ``waiting`` (finished; its set is not), ``error``, ``playing``, ``held`` (in
+        play; its moves are not shown while its set is not complete)."""
         out = []
         for match_id, record in self.records.items():
             if record.get("type") == "error":
@@ -253,9 +285,10 @@ class RunFolder:
                         "labels": [s.get("label") for s in record.get("seats") or ()],
                         "scores": record.get("scores"), "ranking": record.get("ranking")})
         for match_id, match in self.live.items():
-            out.append({"id": match_id, "state": "playing", "set": match.set,
-                        "round": match.round, "labels": match.labels,
-                        "scores": _scores(match.events), "ranking": None})
+            held = self.held(match_id)
+            out.append({"id": match_id, "state": "held" if held else "playing",
+                        "set": match.set, "round": match.round, "labels": match.labels,
+                        "scores": None if held else _scores(match.events), "ranking": None})
         return out
 
 

@@ -1,7 +1,8 @@
 """The spectators' WebSocket: subscribe to topics, hear their events; nothing else.
 
-A browser sends ``{"subscribe": "<topic>"}`` (``standings``, ``matches``, ``league`` or
-``match:<id>``) and receives that topic's events, starting with the topic's current state.
+A browser sends ``{"subscribe": "<topic>"}`` (``standings``, ``matches``, ``report``,
+``progress``, a format's own such as ``sprt`` or ``league``, or ``match:<id>``) and
+receives that topic's events, starting with the topic's current state.
 Anything else it sends is answered with ``{"error": ...}``; a browser that sends more than
 ``RATE`` messages in a second, or a message over the server's size limit, is disconnected.
 """
@@ -15,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from arena.tournament import format_topics
 
 from ._live import valid_id
 from ._live_run import read_league_status
@@ -30,6 +33,8 @@ RATE = 20
 MAX_TOPICS = 8
 """Topics one socket may follow at once."""
 POLICY_VIOLATION = 1008
+_TOPICS = ("standings", "matches", "report", "progress")
+"""Every run's topics; a format adds its own (``format_topics``: ``sprt``, ``league``)."""
 
 
 def _topic(message: str) -> str | None:
@@ -41,7 +46,7 @@ def _topic(message: str) -> str | None:
     topic = data.get("subscribe") if isinstance(data, dict) and len(data) == 1 else None
     if not isinstance(topic, str):
         return None
-    if topic in ("standings", "matches", "league", "report", "progress", "sprt"):
+    if topic in _TOPICS or topic in format_topics():
         return topic
     if topic.startswith("match:") and valid_id(topic[len("match:"):]):
         return topic
@@ -113,6 +118,8 @@ def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:
     if topic.startswith("match:"):
         match_id = topic[len("match:"):]
         live = run.live.get(match_id)
+        if live is not None and run.held(match_id):
+            return {"topic": topic, "type": "held"}
         if live is not None:
             return {"topic": topic, "type": "events", "labels": live.labels,
                     "events": live.events}

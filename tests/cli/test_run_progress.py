@@ -95,10 +95,10 @@ def test_arena_run_without_a_terminal_prints_progress_lines(tmp_path: Path) -> N
 
 def test_a_league_says_its_matches_are_chosen_round_by_round() -> None:
     """A league's length is not known in advance: no "0 matches", no time left."""
-    assert plan_lines(0, 0, 2, sprt=False) == [
-        "a league: matches chosen round by round, on 2 worker(s)"]
-    assert plan_lines(0, 12, 1, sprt=False)[0] == "resuming: 12 matches already recorded"
-    assert plan_lines(60, 5, 2, sprt=True) == [
+    assert plan_lines(0, 0, 2, bounded=False) == [
+        "matches chosen round by round, on 2 worker(s)"]
+    assert plan_lines(0, 12, 1, bounded=False)[0] == "resuming: 12 matches already recorded"
+    assert plan_lines(60, 5, 2, bounded=True) == [
         "resuming: 5 of 60 matches already recorded", "at most 60 matches on 2 worker(s)"]
     clock = FakeClock()
     out = io.StringIO()
@@ -108,7 +108,7 @@ def test_a_league_says_its_matches_are_chosen_round_by_round() -> None:
         clock.now += 0.25
         reporter.match({}, Standings([]))
     lines = out.getvalue().splitlines()
-    assert lines[0] == "a league: matches chosen round by round, on 2 worker(s)"
+    assert lines[0] == "matches chosen round by round, on 2 worker(s)"
     assert lines[1].startswith("season: 20 matches  elapsed 0:00:05  ")
     assert "left" not in lines[1] and "/0" not in lines[1]
 

@@ -28,6 +28,7 @@ from arena.tournament import (
     run_tournament,
     validate_config,
 )
+from arena.tournament._formats._sprt import sprt_plan
 from arena.tournament._sprt import SprtPlan
 from tests.recordtools import without_timings
 
@@ -41,7 +42,7 @@ def _config(bots: Sequence[str] = ("strong=greedy", "weak=greedy"), *, host: str
 
 
 def _plan(bots: Sequence[str] = ("strong=greedy", "weak=greedy"), **options: Any) -> SprtPlan:
-    return Schedule(validate_config(_config(bots, **options), check_bots=False)).sprt_plan()
+    return sprt_plan(Schedule(validate_config(_config(bots, **options), check_bots=False)))
 
 
 def test_the_command_builds_a_format_sprt_config() -> None:

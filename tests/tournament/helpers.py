@@ -49,3 +49,13 @@ def record_random_results(
         for s, bot in enumerate(table):
             seats[bot][s] += 1
             met[bot].update(b for b in table if b != bot)
+
+
+def fixed_tables(schedule: Any) -> list[Any]:
+    """The tables of a round robin or gauntlet schedule (its one batch), in seat order."""
+    from arena.tournament._formats._gauntlet import Gauntlet
+    from arena.tournament._formats._round_robin import RoundRobin
+
+    fmt = schedule.format
+    assert isinstance(fmt, RoundRobin | Gauntlet)
+    return list(fmt.tables(schedule))

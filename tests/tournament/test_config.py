@@ -34,8 +34,8 @@ EXPECTED = {
     "workers, not '0'",
     "executor_unknown.yaml": "4: executor.type: unknown executor 'ray' (expected one of: "
     "local, dask)",
-    "format_unknown.yaml": "3: format.type: unknown format 'knockout' (expected one of: "
-    "round_robin, swiss, gauntlet, sprt, league)",
+    "format_unknown.yaml": "3: format.type: unknown format 'ladder' (expected one of: "
+    "round_robin, swiss, gauntlet, sprt, league, knockout)",
     "gauntlet_small_field.yaml": "3: format.challengers: leaves 1 bot in the field, fewer "
     "than the 2 opponents a table of 3 needs",
     "gauntlet_unknown_challenger.yaml": "5: format.challengers[1]: no bot is labelled "

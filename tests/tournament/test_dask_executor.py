@@ -35,6 +35,7 @@ from arena.tournament import (
 )
 from arena.tournament._dask import parse_address, play_batch
 from arena.tournament._executor import referee_match
+from tests.tournament.helpers import fixed_tables
 
 from .helpers import load_records
 
@@ -135,7 +136,7 @@ def test_a_killed_worker_costs_only_its_match_which_is_played_again(
     cluster: str, small_config: Path, tmp_path: Path
 ) -> None:
     marker = tmp_path / "killed-worker-pid"
-    specs = [s for t in Schedule(load_config(small_config)).tables(0)
+    specs = [s for t in fixed_tables(Schedule(load_config(small_config)))
              for s in Schedule(load_config(small_config)).specs(t)]
     victim = specs[len(specs) // 2].match_id
     play = functools.partial(kill_worker_once, str(marker), victim)
@@ -383,7 +384,7 @@ def test_cli_ctrl_c_and_kill_9_then_resume_on_another_worker_count(
 def test_a_task_pickles_small(small_config: Path) -> None:
     """A task carries its specs and a reference to the match function, not the schedule."""
     schedule = Schedule(load_config(small_config))
-    spec = next(schedule.specs(next(iter(schedule.tables(0)))))
+    spec = next(schedule.specs(fixed_tables(schedule)[0]))
     size = len(pickle.dumps((play_batch, referee_match, [spec])))
     assert size < 1024, size
 

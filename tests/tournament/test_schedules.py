@@ -19,6 +19,7 @@ from arena.tournament._design import (
     round_robin_tables,
     sampled_round_robin,
 )
+from tests.tournament.helpers import fixed_tables
 
 BOT_NAMES = ["greedy", "random", "lowest", "highest", "passer"]
 
@@ -36,7 +37,7 @@ def _schedule(n: int, k: int, fmt: dict[str, Any], **extra: Any) -> Schedule:
 
 
 def _all_specs(schedule: Schedule) -> list[MatchSpec]:
-    return [spec for table in schedule.tables(0) for spec in schedule.specs(table)]
+    return [spec for table in fixed_tables(schedule) for spec in schedule.specs(table)]
 
 
 def _seat_counts(tables: list[tuple[int, ...]]) -> Counter[tuple[int, int]]:
@@ -171,7 +172,7 @@ def test_gauntlet_challengers_meet_every_field_group_with_balanced_seats(
         return
     challengers = [f"b{i}" for i in range(c)]
     schedule = _schedule(n, k, {"type": "gauntlet", "challengers": challengers})
-    tables = [t.bots for t in schedule.tables(0)]
+    tables = [t.bots for t in fixed_tables(schedule)]
     assert len(tables) == schedule.total == c * comb(n - c, k - 1)
     for ci in range(c):
         mine = [frozenset(t) - {ci} for t in tables if ci in t]

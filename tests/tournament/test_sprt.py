@@ -22,6 +22,7 @@ from arena.tournament import (
     run_tournament,
     validate_config,
 )
+from arena.tournament._formats._sprt import sprt_plan
 from arena.tournament._sprt import SprtFeed
 from tests.recordtools import kill_run_after
 
@@ -159,7 +160,7 @@ def test_resume_refuses_records_of_another_test(tmp_path: Path) -> None:
 
 def test_the_feed_takes_sets_in_order_whatever_order_records_come(tmp_path: Path) -> None:
     config = validate_config(_config(max_sets=3))
-    plan = Schedule(config).sprt_plan()
+    plan = sprt_plan(Schedule(config))
     records = [referee_match(spec) for i in range(3) for spec in plan.specs(i)]
     in_order, shuffled = SprtFeed(plan), SprtFeed(plan)
     statuses = [s for r in records for s in in_order.add(r)]
@@ -189,7 +190,7 @@ def test_cli_shows_the_result_and_validate_describes_the_test(tmp_path: Path) ->
 
 def test_shipped_sprt_config_is_small() -> None:
     config = load_config(ROOT / "configs" / "sprt.yaml")
-    assert Schedule(config).sprt_plan().set_size == 8
+    assert sprt_plan(Schedule(config)).set_size == 8
 
 
 def _broken_in_set_2(spec: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from arena.tournament import ConfigError, Schedule, run_tournament, validate_config
 from arena.tournament._swiss import pair_round, table_sizes
+from tests.tournament.helpers import fixed_tables
 
 from .helpers import load_records, record_random_results
 
@@ -52,7 +53,7 @@ def _seated_labels(records: list[dict[str, Any]]) -> list[set[str]]:
 
 def test_a_round_robin_leaves_out_the_tables_of_team_mates() -> None:
     schedule = Schedule(validate_config(_config({"type": "round_robin"}, SIX)))
-    tables = [t.bots for t in schedule.tables(0)]
+    tables = [t.bots for t in fixed_tables(schedule)]
     # greedy (0) and random (1) are team-mates: the C(4, 2) tables holding both are left out
     assert len(tables) == schedule.total == comb(6, 4) - comb(4, 2)
     assert all(not {0, 1} <= set(t) for t in tables)
@@ -68,7 +69,7 @@ def test_a_capped_round_robin_keeps_team_mates_apart_too() -> None:
             {"name": b.split(":")[0], "label": b.split(":")[1], "team": "blue"} for b in bots]
     config = validate_config(_config({"type": "round_robin", "max_tables": 16}, bots))
     schedule = Schedule(config)
-    tables = [t.bots for t in schedule.tables(0)]
+    tables = [t.bots for t in fixed_tables(schedule)]
     teams = {i: b.team for i, b in enumerate(config.bots) if b.team}
     assert tables and len(tables) == schedule.total <= 16
     assert _mates_apart(tables, teams)
@@ -85,7 +86,7 @@ def test_a_round_robin_of_team_mates_at_one_table_is_refused() -> None:
 def test_a_gauntlet_never_seats_a_challenger_with_its_team_mate() -> None:
     config = validate_config(_config({"type": "gauntlet", "challengers": ["greedy"]}, SIX))
     schedule = Schedule(config)
-    tables = [t.bots for t in schedule.tables(0)]
+    tables = [t.bots for t in fixed_tables(schedule)]
     assert tables and len(tables) == schedule.total
     assert all(0 in t and 1 not in t for t in tables)
     assert _mates_apart(tables, {0: "red", 1: "red", 5: "blue"})
@@ -189,7 +190,7 @@ def test_a_team_changed_in_a_league_is_no_new_version(tmp_path: Path) -> None:
 
 def test_every_table_of_a_full_round_robin_with_teams_is_one_of_the_apart_subsets() -> None:
     config = validate_config(_config({"type": "round_robin"}, SIX, players=3))
-    tables = {tuple(sorted(t.bots)) for t in Schedule(config).tables(0)}
+    tables = {tuple(sorted(t.bots)) for t in fixed_tables(Schedule(config))}
     teams = {0: "red", 1: "red", 5: "blue"}
     expected = {c for c in combinations(range(6), 3) if _mates_apart([c], teams)}
     assert tables == expected

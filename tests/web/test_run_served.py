@@ -100,6 +100,6 @@ def test_a_running_league_is_watched_live(tmp_path: Path) -> None:
             records = list(read_records(out / "records.jsonl"))
             assert client.get("/api/standings").json()["matches"] == len(records)
             assert {m["state"] for m in client.get("/api/matches").json()["matches"]} <= {
-                "finished", "waiting", "playing"}
+                "finished", "waiting", "playing", "held"}
     finally:
         stop(process)

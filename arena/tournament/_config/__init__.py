@@ -1,4 +1,5 @@
-"""The tournament config: models (:mod:`._models`, the formats' in :mod:`._formats`), YAML
+"""The tournament config: models (:mod:`._models`; each format's is in its module of
+:mod:`arena.tournament._formats`, installed through :mod:`._formats`), YAML
 read once and bounded (:mod:`._yaml`), the one validation path (:mod:`._checks`) and its
 one-line errors (:mod:`._errors`). See docs/tournaments.md, "The config"."""
 
@@ -9,13 +10,7 @@ from arena.tournament._config._checks import (
     validate_config,
 )
 from arena.tournament._config._errors import ConfigError, ConfigIssue
-from arena.tournament._config._formats import (
-    GauntletFormat,
-    LeagueFormat,
-    RoundRobinFormat,
-    SprtFormat,
-    SwissFormat,
-)
+from arena.tournament._config._formats import FormatSettings
 from arena.tournament._config._models import (
     BotConfig,
     DaskExecutorConfig,
@@ -30,13 +25,9 @@ __all__ = [
     "ConfigError",
     "ConfigIssue",
     "DaskExecutorConfig",
-    "GauntletFormat",
-    "LeagueFormat",
+    "FormatSettings",
     "LimitsConfig",
     "LocalExecutorConfig",
-    "RoundRobinFormat",
-    "SprtFormat",
-    "SwissFormat",
     "TournamentConfig",
     "config_schema",
     "load_config",

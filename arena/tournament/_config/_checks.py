@@ -26,15 +26,10 @@ from arena.tournament._config._errors import (
     dotted,
     pydantic_issue,
 )
-from arena.tournament._config._formats import (
-    GauntletFormat,
-    LeagueFormat,
-    RoundRobinFormat,
-    SprtFormat,
-    SwissFormat,
-)
+from arena.tournament._config._formats import Problems
 from arena.tournament._config._models import TournamentConfig, short_bot
 from arena.tournament._config._paths import command_from
+from arena.tournament._config._table import FORMATS, format_of
 from arena.tournament._config._yaml import (
     YamlProblem,
     duplicate_keys,
@@ -42,9 +37,6 @@ from arena.tournament._config._yaml import (
     node_line,
     yaml_problem,
 )
-
-Problems = list[tuple[tuple[str | int, ...], str]]
-"""Issues as (key path, message), before their lines are looked up."""
 
 
 def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> TournamentConfig:
@@ -179,31 +171,23 @@ def _raw_issues(
 
 
 def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
-    """Problems the schema cannot see: clashes between keys, unknown bots, bad rules."""
+    """Problems the schema cannot see: clashes between keys, unknown bots, bad rules; the
+    format's own checks are the format's (:meth:`TournamentFormat.issues`)."""
     seen: dict[str, int] = {}
     issues = _label_issues(config, seen)
-    n, k = len(config.bots), config.players
+    k = config.players
     for i, bot in enumerate(config.bots):
         if bot.protocol == "uecda" and k != 5:
             issues.append((("bots", i, "protocol"),
                            f"a UECda client plays at a table of 5, but 'players' is {k}"))
-    fmt = config.format
-    if isinstance(fmt, SprtFormat):
-        issues.extend(_sprt_issues(config, fmt, seen))
-    elif k > n:
-        issues.append((("players",), f"{k} seats per table but only {n} bots, and a bot "
-                       "cannot sit at a table twice (list a bot again under another label to "
-                       "field a copy)"))
-    if isinstance(fmt, RoundRobinFormat) and fmt.max_tables is not None and fmt.max_tables < n:
-        issues.append((("format", "max_tables"), f"must be at least the number of bots ({n}) "
-                       "so every bot plays equally often"))
-    if isinstance(fmt, GauntletFormat):
-        issues.extend(_gauntlet_issues(config, fmt, seen))
-    issues.extend(_league_issues(config))
-    if not any(path[:1] == ("players",) for path, _ in issues):
-        from arena.tournament._teams import team_issues
-
-        issues.extend(team_issues(config))
+    fmt = format_of(config.format)
+    for i, bot in enumerate(config.bots):
+        for other in FORMATS.values():
+            for key in other.bot_keys:
+                if other is not fmt and key in bot.model_fields_set:
+                    issues.append((("bots", i, key), f"'{key}' is read by format "
+                                   f"{other.name} only, not {fmt.name}"))
+    issues.extend(fmt.issues(config, seen))
     if check_bots and config.limits.sandbox:
         from arena.referee import sandbox_unavailable_reason
 
@@ -212,17 +196,8 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
             issues.append((("limits", "sandbox"), "this machine cannot sandbox bots ("
                            f"{why.removeprefix('no sandbox on this machine: ')}): install "
                            "bubblewrap (apt-get install bubblewrap), or set sandbox: false"))
-    if isinstance(fmt, SwissFormat) and config.rules.get("points") is not None:
-        from arena.tournament._swiss import table_sizes
-
-        sizes, _ = table_sizes(n, k, fmt.odd)
-        if any(size != k for size in sizes):
-            issues.append((("format", "odd"), f"{n} bots do not fill tables of {k}, and short "
-                           "tables cannot use 'rules.points' (a list per place); use odd: byes"))
-    swiss_short = any(path == ("format", "odd") for path, _ in issues)
-    issues.extend(
-        _rules_issues(config.rules_mapping(), None if swiss_short else config.players)
-    )
+    short = any(path == ("format", "odd") for path, _ in issues)  # tables one seat short
+    issues.extend(_rules_issues(config.rules_mapping(), None if short else config.players))
     if check_bots:
         issues.extend(
             _bot_issues([(i, b.name, b.run_command, b.params) for i, b in enumerate(config.bots)])
@@ -248,113 +223,6 @@ def unknown_label(label: str, labels: Sequence[str]) -> str:
     """The message for a label no bot has, with the nearest one and every one."""
     return f"no bot is labelled {label!r}{did_you_mean(label, labels)} (labels: " \
         f"{', '.join(labels)})"
-
-
-def _gauntlet_issues(
-    config: TournamentConfig, fmt: GauntletFormat, seen: Mapping[str, int]
-) -> Problems:
-    """Challengers the field knows, listed once, leaving enough opponents for a table."""
-    issues: Problems = []
-    labels, k = config.labels, config.players
-    for j, challenger in enumerate(fmt.challengers):
-        if challenger not in seen:
-            issues.append((("format", "challengers", j), unknown_label(challenger, labels)))
-    if len(set(fmt.challengers)) != len(fmt.challengers):
-        issues.append((("format", "challengers"), "a challenger is listed twice"))
-    field = len(labels) - len(set(fmt.challengers) & set(labels))
-    if field < k - 1:
-        issues.append((("format", "challengers"), f"leaves {field} bot"
-                       f"{'s' if field != 1 else ''} in the field, fewer than the {k - 1} "
-                       f"opponents a table of {k} needs"))
-    return issues
-
-
-_LEAGUE_KEYS = ("version", "retired", "anchor")
-
-
-def _league_issues(config: TournamentConfig) -> Problems:
-    """A league plays whole duplicate sets, once per table; its bots' keys are its own."""
-    issues: Problems = []
-    if not isinstance(config.format, LeagueFormat):
-        for i, bot in enumerate(config.bots):
-            for key in _LEAGUE_KEYS:
-                if key in bot.model_fields_set:
-                    issues.append((("bots", i, key), f"'{key}' is read by format league "
-                                   f"only, not {config.format.type}"))
-        return issues
-    if "duplicate" in config.model_fields_set and not config.duplicate:
-        issues.append((("duplicate",), "format league always plays duplicate sets; leave "
-                       "'duplicate' out"))
-    if config.repeat != 1:
-        issues.append((("repeat",), "format league chooses its tables round by round; "
-                       "'repeat' does not apply"))
-    for i, label in enumerate(config.labels):
-        if "@" in label:
-            issues.append((("bots", i), f"label {label!r}: '@' is kept for a league's "
-                           "versions (LABEL@2); choose another label"))
-    stop = config.format.stop
-    active = sum(not bot.retired for bot in config.bots)
-    if active < config.players:  # no table could be seated: the league would play nothing
-        issues.append((("bots",), f"{active} active entrants cannot fill a table of "
-                       f"{config.players}: a league needs at least {config.players}"))
-    if stop is not None and stop.confident is not None and (stop.top or 3) >= active:
-        issues.append((("format", "stop", "top"), f"must be below the {active} active "
-                       "entrants, or the order of the top is the whole field"))
-    return issues
-
-
-def _sprt_issues(
-    config: TournamentConfig, fmt: SprtFormat, seen: Mapping[str, int]
-) -> Problems:
-    """What an A/B test needs: known labels, a table its bots fill, sensible bounds."""
-    issues: Problems = []
-    labels = config.labels
-    known = True
-    for key in ("challenger", "baseline"):
-        label = getattr(fmt, key)
-        if label is not None and label not in seen:
-            known = False
-            issues.append((("format", key), unknown_label(label, labels)))
-    if fmt.baseline is not None and fmt.baseline == fmt.challenger:
-        known = False
-        issues.append((("format", "baseline"), "the baseline must be another bot than the "
-                       "challenger"))
-    if not fmt.elo0 < fmt.elo1:
-        issues.append((("format", "elo1"), f"must be above elo0 ({fmt.elo0:g}), got {fmt.elo1:g}"))
-    if "duplicate" in config.model_fields_set and not config.duplicate:
-        issues.append((("duplicate",), "format sprt always plays duplicate sets; leave "
-                       "'duplicate' out"))
-    if config.repeat != 1:
-        issues.append((("repeat",), "format sprt plays duplicate sets until the test decides "
-                       "(bounded by format.max_sets); 'repeat' does not apply"))
-    if known:
-        issues.extend(_sprt_table_issues(labels, config.players, fmt))
-    return issues
-
-
-def _sprt_table_issues(labels: Sequence[str], k: int, fmt: SprtFormat) -> Problems:
-    """Whether the challenger, the baseline (or the field) and the copies fill a table."""
-    issues: Problems = []
-    n = len(labels)
-    if fmt.baseline is not None:
-        field = n - 2
-        if field > k - 2:
-            issues.append((("bots",), f"{field} bot{'s' if field != 1 else ''} besides the "
-                           f"challenger and the baseline do not fit in the {k - 2} other "
-                           f"seat{'s' if k != 3 else ''} of a table of {k}"))
-        copy = re.compile(re.escape(fmt.baseline) + r"#\d+")
-        for i, label in enumerate(labels):
-            if copy.fullmatch(label):
-                issues.append((("bots", i, "label"), f"label {label!r} is kept for the "
-                               "baseline's copies; choose another"))
-    elif n - 1 != k - 1:
-        others = "the other bot is" if n == 2 else f"the {n - 1} other bots are"
-        seats = "seat" if k == 2 else "seats"
-        issues.append((("format", "baseline"), f"without a baseline, {others} the "
-                       f"challenger's field and must fill the {k - 1} other {seats} of a "
-                       f"table of {k} exactly; set players: {n} or name a baseline (its "
-                       "copies fill free seats)"))
-    return issues
 
 
 def _rules_issues(

@@ -68,7 +68,7 @@ def dotted(path: Sequence[str | int]) -> str:
     return text
 
 
-def _tagged(loc: Sequence[str | int]) -> tuple[str, dict[str, type[BaseModel]]]:
+def _tagged(loc: Sequence[str | int]) -> tuple[str, Mapping[str, type[BaseModel]]]:
     """What a ``type`` key at ``loc`` chooses, and its choices."""
     if loc and loc[0] == "executor":
         return "executor", EXECUTOR_MODELS

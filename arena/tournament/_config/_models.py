@@ -27,11 +27,13 @@ from pydantic import (
 
 from arena.referee import Limits
 from arena.seeds import SEED_LIMIT
-from arena.tournament._config._formats import Format, RoundRobinFormat
+from arena.tournament._config._formats import FORMAT_MODELS, FormatSettings
 from arena.tournament._config._paths import command_from, from_folder
 
 if TYPE_CHECKING:
     from arena.referee import HostKind, Seat
+
+    Format = FormatSettings  # at run time: the tagged union of the formats installed
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -285,8 +287,8 @@ class TournamentConfig(BaseModel):
     )
     players: int = Field(ge=2, le=8, description="Seats per table.")
     format: Format = Field(
-        default_factory=lambda: RoundRobinFormat(type="round_robin"),
-        description="round_robin, swiss, gauntlet, sprt or league, with their settings.",
+        default_factory=lambda: FORMAT_MODELS["round_robin"](type="round_robin"),
+        description="The format, by its 'type', with its settings (docs/tournaments.md).",
     )
     duplicate: bool = Field(
         default=False,

@@ -59,6 +59,8 @@
           class: "replay-link", "data-i18n": "live.replay", onclick: () => showReport() }, text("live.replay", "replay"));
       } else if (m.state === "waiting") {
         cell = el("span", { class: "meta", "data-i18n": "live.waiting" }, text("live.waiting", "waiting for its set"));
+      } else if (m.state === "held") {
+        cell = el("span", { class: "meta", "data-i18n": "live.held" }, text("live.held", "in play; shown once its set is complete"));
       } else {
         cell = el("span", { class: "problem", "data-i18n": "live.error" }, text("live.error", "not played (error)"));
       }

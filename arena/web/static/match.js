@@ -81,6 +81,10 @@
       if (event.labels) game.labels = event.labels;
     }
     else if (event.type === "recorded") { recorded(); return; }
+    else if (event.type === "held") {
+      document.getElementById("status").textContent = text("live.held_match", "This match is in play beside other matches of its duplicate set: its moves are shown once the set is complete.");
+      return;
+    }
     else if (event.type === "unknown") {
       document.getElementById("status").textContent = text("live.unknown", "No such match in play.");
       return;
