@@ -21,6 +21,7 @@ from arena.tournament._config._models import (
     DaskExecutorConfig,
     LimitsConfig,
     LocalExecutorConfig,
+    SubmissionsConfig,
     TournamentConfig,
     config_schema,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "LocalExecutorConfig",
     "RoundRobinFormat",
     "SprtFormat",
+    "SubmissionsConfig",
     "SwissFormat",
     "TournamentConfig",
     "config_schema",

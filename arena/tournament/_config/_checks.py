@@ -191,6 +191,9 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
     if isinstance(fmt, GauntletFormat):
         issues.extend(_gauntlet_issues(config, fmt, seen))
     issues.extend(_league_issues(config))
+    if config.submissions is not None and config.format.type != "league":
+        issues.append((("submissions",), "only a league (format: {type: league}) takes "
+                       "submissions: its field grows round by round"))
     if not any(path[:1] == ("players",) for path, _ in issues):
         from arena.tournament._teams import team_issues
 
