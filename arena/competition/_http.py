@@ -4,7 +4,8 @@
   entrant: 201 ``{"name", "token"}``, the token shown this once;
 - ``POST /api/submissions?label=LABEL`` with ``Authorization: Bearer TOKEN`` and the file
   as the body: 201, the submission (``label`` defaults to the entrant's name);
-- ``GET /api/submissions`` with the token: that entrant's submissions, and nobody else's.
+- ``GET /api/submissions`` with the token: that entrant's submissions, and nobody else's;
+- ``GET /enter``: a page that does the three from a browser.
 
 Every refusal is one line of JSON, ``{"error": ...}``, with its status. A body is read no
 further than its bound: a registration's 1 KiB, a submission's ``max_bytes``.
@@ -14,10 +15,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ._files import check_python_file, store_file
@@ -29,6 +31,7 @@ COMPETITION_DIR = "competition"
 """``OUT/competition/``: the store and the submitted files."""
 
 _NAME_BODY = 1024
+_STATIC = Path(str(resources.files("arena.competition") / "static"))
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,15 @@ class Competition:
             s.to_dict() for s in self.store.submissions(entrant)]})
 
     def routes(self) -> list[BaseRoute]:
-        """The endpoints."""
-        return [Route("/api/entrants", self.register, methods=["POST"]),
+        """The endpoints, and the page ``/enter`` that uses them."""
+
+        async def page(request: Request) -> Response:
+            return FileResponse(_STATIC / "enter.html", media_type="text/html")
+
+        async def script(request: Request) -> Response:
+            return FileResponse(_STATIC / "enter.js", media_type="text/javascript")
+
+        return [Route("/enter", page), Route("/enter.js", script),
+                Route("/api/entrants", self.register, methods=["POST"]),
                 Route("/api/submissions", self.submit, methods=["POST"]),
                 Route("/api/submissions", self.list_submissions, methods=["GET"])]
