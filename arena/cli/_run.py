@@ -262,14 +262,30 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
     status = final_sprt(result)
     if status is not None:
         console.print(f"SPRT result: {status.summary()}", soft_wrap=True, highlight=False)
-    if result.league is not None:  # the league ranks by strengths (as arena ratings does)
+    if result.league is not None:  # the league ranks by strengths, as arena ratings does
         from arena.cli._leaderboard import strengths_table
 
-        console.print(strengths_table(result.league["ratings"], title=(
+        console.print(strengths_table(_league_lines(result), title=(
             f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals"),
             console=console))
         console.print(LeagueStatus(**result.league).line(), soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
+
+
+def _league_lines(result: TournamentResult) -> list[dict[str, Any]]:
+    """The league's leaderboard of every record, as ``arena ratings`` and ``standings.json``
+    give it (docs/ratings.md, "One set of numbers"); the league's last status (before its
+    last round) when the records cannot be read."""
+    from arena.ratings import RatingsError, rate_files
+
+    assert result.league is not None
+    try:
+        board = rate_files(result.records, on_skip=lambda message: None).strengths
+    except (RatingsError, OSError):
+        board = None
+    if board is None:
+        return list(result.league["ratings"])
+    return [line.to_dict() for line in board.lines]
 
 
 def final_sprt(result: TournamentResult) -> SprtStatus | None:

@@ -98,3 +98,26 @@ def test_the_report_carries_the_leagues_board(league: Path) -> None:
     board = summary["leaderboard"]
     assert board == json.loads(json.dumps(finite(rate_files(league).to_dict())))
     assert board["ranking"] == "league" and board["bots"] == board["league"]["entrants"]
+
+
+def _league_rows(output: str) -> list[str]:
+    """The rows of the league table in a command's output (between its title and the line
+    of the stopping rule)."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if "Plackett-Luce strengths" in line)
+    rows = []
+    for line in lines[start + 1:]:
+        if "P(order of top" in line:
+            break
+        rows.append(" ".join(line.split()))
+    return [row for row in rows if any(c.isdigit() for c in row) and "rank" not in row]
+
+
+def test_the_end_of_the_run_prints_the_numbers_of_arena_ratings(league: Path) -> None:
+    run = CliRunner().invoke(main, ["run", str(league.parent / "league.yaml"), "--out",
+                                    str(league), "-j", "1"], env={"COLUMNS": "200"})
+    assert run.exit_code == 0, run.output
+    rated = CliRunner().invoke(main, ["ratings", str(league)], env={"COLUMNS": "200"})
+    assert rated.exit_code == 0, rated.output
+    printed = _league_rows(run.output)
+    assert len(printed) == 6 and printed == _league_rows(rated.output)
