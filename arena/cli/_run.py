@@ -341,6 +341,10 @@ def validate_command(config: str | None, schema: bool) -> None:
                    f"({total} matches)")
     if cfg.format.type == "league":
         matches = schedule.league_summary()
+    if cfg.submissions is not None and cfg.submissions.open:
+        sub = cfg.submissions
+        matches += (f"; submissions open ({', '.join(sub.kinds)}, at most {sub.max_bytes} "
+                    f"bytes, {sub.per_day} a day per entrant)")
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
         f"{extra}, {matches}"

@@ -131,4 +131,6 @@ def test_only_a_league_takes_submissions(tmp_path: Path) -> None:
     path.write_text(CONFIG.replace("per_day: 3", "per_day: 0"), encoding="utf-8")
     assert "submissions.per_day" in arena("validate", str(path)).output
     path.write_text(CONFIG, encoding="utf-8")
-    assert arena("validate", str(path)).exit_code == 0
+    ok = arena("validate", str(path))
+    assert ok.exit_code == 0
+    assert "submissions open (python-file, at most 2000 bytes, 3 a day per entrant)" in ok.output
