@@ -211,15 +211,18 @@ def run_tournament_served(
 
 def _competition(config: str, folder: Path) -> Competition | None:
     """The competition's endpoints when the config opens submissions (docs/competition.md)."""
-    from arena.competition import Competition, Limits
+    from arena.competition import COMPETITION_DIR, Competition, Limits, TrialQueue
     from arena.tournament import load_config
 
     cfg = load_config(config)
     if cfg.submissions is None or not cfg.submissions.open:
         return None
+    trials = TrialQueue(folder / COMPETITION_DIR, players=cfg.players,
+                        rules=cfg.rules_mapping(),
+                        private=[str(folder.resolve()), str(Path(config).resolve())])
     return Competition(folder, Limits(
         max_bytes=cfg.submissions.max_bytes, per_day=cfg.submissions.per_day,
-        kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)))
+        kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)), trials)
 
 
 async def _run_served(config: str, folder: Path, host: str, port: int,

@@ -9,6 +9,7 @@ and what is not yet: docs/competition.md.
 from ._files import PythonFile, check_python_file, store_file
 from ._http import COMPETITION_DIR, Competition, Limits
 from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
+from ._trial import TrialQueue, judge, trial_spec
 from ._unpack import UnpackLimits, unpack_archive
 
 __all__ = [
@@ -22,8 +23,11 @@ __all__ = [
     "PythonFile",
     "Store",
     "Submission",
+    "TrialQueue",
     "UnpackLimits",
     "check_python_file",
+    "judge",
     "store_file",
+    "trial_spec",
     "unpack_archive",
 ]

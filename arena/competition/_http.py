@@ -22,8 +22,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ._files import check_python_file, store_file
+from ._files import FILES_DIR, check_python_file, store_file
 from ._store import CompetitionError, Entrant, Store
+from ._trial import TrialQueue
 
 __all__ = ["COMPETITION_DIR", "Competition", "Limits"]
 
@@ -61,10 +62,18 @@ async def _body(request: Request, limit: int) -> bytes:
 class Competition:
     """The submissions of the run in ``out``: its store and its endpoints."""
 
-    def __init__(self, out: str | Path, limits: Limits) -> None:
+    def __init__(self, out: str | Path, limits: Limits, trials: TrialQueue | None = None
+                 ) -> None:
         self.folder = Path(out) / COMPETITION_DIR
         self.limits = limits
         self.store = Store(self.folder)
+        self.trials = trials
+        if trials is not None:  # what a stopped run left untried
+            for submission in self.store.submissions():
+                if submission.state in ("received", "trying"):
+                    data = (self.folder / FILES_DIR / f"bot_{submission.sha256}.py"
+                            ).read_bytes()
+                    trials.start(submission.id, check_python_file(data, len(data)).bot_class)
 
     def close(self) -> None:
         """Close the store."""
@@ -106,6 +115,8 @@ class Competition:
                 per_day=self.limits.per_day, taken=self.limits.taken)
         except CompetitionError as exc:
             return _error(exc)
+        if self.trials is not None:
+            self.trials.start(submission.id, checked.bot_class)
         return JSONResponse(submission.to_dict(), status_code=201)
 
     async def list_submissions(self, request: Request) -> JSONResponse:

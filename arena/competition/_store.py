@@ -86,7 +86,7 @@ class Submission:
     kind: str
     sha256: str
     size: int
-    state: str  # "received" (stored, not yet built or tried: docs/competition.md)
+    state: str  # received, trying, tried or failed (docs/competition.md)
     detail: str
     created: float
 
@@ -196,15 +196,29 @@ class Store:
         return Submission(int(cursor.lastrowid or 0), entrant.name, label, version, kind,
                           sha256, size, "received", "", now)
 
+    def set_state(self, submission_id: int, state: str, detail: str) -> None:
+        """Where a submission stands now (``detail``: the first line that explains it)."""
+        with self._db:
+            self._db.execute("UPDATE submissions SET state = ?, detail = ? WHERE id = ?",
+                             (state, detail[:500], submission_id))
+
+    def submission(self, submission_id: int) -> Submission:
+        """One submission by its id (KeyError if there is none)."""
+        found = self._select(" WHERE s.id = ?", (submission_id,))
+        if not found:
+            raise KeyError(f"no submission {submission_id}")
+        return found[0]
+
     def submissions(self, entrant: Entrant | None = None) -> list[Submission]:
         """Every submission (or ``entrant``'s), oldest first."""
+        if entrant is None:
+            return self._select("", ())
+        return self._select(" WHERE s.entrant = ?", (entrant.id,))
+
+    def _select(self, where: str, args: tuple[int, ...]) -> list[Submission]:
         query = ("SELECT s.id, e.name, s.label, s.version, s.kind, s.sha256, s.size, s.state, "
                  "s.detail, s.created FROM submissions s JOIN entrants e ON e.id = s.entrant")
-        args: tuple[int, ...] = ()
-        if entrant is not None:
-            query += " WHERE s.entrant = ?"
-            args = (entrant.id,)
-        rows = self._db.execute(query + " ORDER BY s.id", args).fetchall()
+        rows = self._db.execute(query + where + " ORDER BY s.id", args).fetchall()
         return [Submission(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4]), str(r[5]),
                            int(r[6]), str(r[7]), str(r[8]), float(r[9])) for r in rows]
 

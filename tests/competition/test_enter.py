@@ -4,6 +4,7 @@ submit`` against ``arena run league.yaml --serve``, and every refusal in one lin
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -134,3 +135,94 @@ def test_only_a_league_takes_submissions(tmp_path: Path) -> None:
     ok = arena("validate", str(path))
     assert ok.exit_code == 0
     assert "submissions open (python-file, at most 2000 bytes, 3 a day per entrant)" in ok.output
+
+
+CRASHER = b"""\\
+from arena import Bot
+import no_such_module_anywhere
+
+
+class Crasher(Bot):
+    def play(self, view):
+        return "pass"
+"""
+
+def _states(url: str, token: str, count: int) -> list[dict[str, object]]:
+    """The entrant's submissions once ``count`` of them are no longer waiting."""
+    request = urllib.request.Request(f"{url}/api/submissions",
+                                     headers={"Authorization": f"Bearer {token}"})
+    deadline = time.monotonic() + 240
+    while True:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            made = json.loads(answer.read())["submissions"]
+        if sum(s["state"] in ("tried", "failed") for s in made) >= count:
+            return list(made)
+        assert time.monotonic() < deadline, made
+        time.sleep(0.5)
+
+
+def test_a_submission_is_tried_in_the_sandbox(served: tuple[str, Path], tmp_path: Path) -> None:
+    from arena.referee import sandbox_unavailable_reason
+
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    url, _ = served
+    token = arena("register", url, "trier").stdout.strip().splitlines()[-1]
+    for name, content in (("good", BOT), ("crash", CRASHER)):
+        path = tmp_path / f"{name}.py"
+        path.write_bytes(content)
+        result = arena("submit", url, str(path), "--token", token, "--label", f"t-{name}")
+        assert result.exit_code == 0, result.output
+    made = {s["label"]: s for s in _states(url, token, 2)}
+    assert made["t-good"]["state"] == "tried", made["t-good"]
+    assert str(made["t-good"]["detail"]).startswith("played ")
+    assert made["t-crash"]["state"] == "failed"
+    assert "no_such_module_anywhere" in str(made["t-crash"]["detail"])
+
+
+def test_a_trial_seats_the_submission_sandboxed_with_the_run_folder_private() -> None:
+    from arena.competition import Submission, trial_spec
+    from arena.referee import MatchSpec
+
+    submission = Submission(7, "alice", "shedder", 2, "python-file", "ab" * 32, 10,
+                            "received", "", 0.0)
+    spec = trial_spec(submission, "Shedder", players=3, rules={"preset": "runs"},
+                      private=["/srv/run", "/srv/league.yaml"])
+    parsed = MatchSpec.from_dict(spec)
+    assert parsed.private == ("/srv/run", "/srv/league.yaml")
+    assert spec["limits"] == {"sandbox": True}
+    assert [seat["label"] for seat in spec["seats"]] == ["shedder", "greedy", "random"]
+    assert spec["seats"][0] == {"label": "shedder", "name": f"bot_{'ab' * 32}:Shedder",
+                                "host": "process"}
+
+
+def test_what_a_stopped_run_left_untried_is_tried_on_resume(tmp_path: Path) -> None:
+    from arena.competition import (
+        Competition,
+        Limits,
+        TrialQueue,
+        check_python_file,
+        store_file,
+    )
+    from arena.referee import sandbox_unavailable_reason
+
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    folder = tmp_path / COMPETITION_DIR
+    store = Store(folder)
+    entrant, _ = store.register("late")
+    checked = check_python_file(BOT, 10_000)
+    store_file(folder, checked, BOT)
+    made = store.submit(entrant, "late", kind="python-file", sha256=checked.sha256,
+                        size=checked.size, per_day=5)
+    store.set_state(made.id, "trying", "")  # as a kill -9 mid-trial leaves it
+    trials = TrialQueue(folder, players=3, rules={"preset": "runs", "rounds": 1},
+                        private=[str(tmp_path)])
+    Competition(tmp_path, Limits(), trials)  # the server starting again
+    deadline = time.monotonic() + 240
+    while store.submission(made.id).state not in ("tried", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert store.submission(made.id).state == "tried", store.submission(made.id)

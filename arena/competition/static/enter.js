@@ -29,12 +29,13 @@
     try {
       const data = await call("/api/submissions", { headers: { Authorization: `Bearer ${token}` } });
       const rows = data.submissions.map((s) => el("tr", { "data-label": s.label },
-        el("td", { class: "left" }, s.label), el("td", {}, s.version), el("td", { class: "left" }, s.state),
+        el("td", { class: "left" }, s.label), el("td", {}, s.version), el("td", { class: "left state" }, s.state),
+        el("td", { class: "left detail" }, s.detail),
         el("td", { class: "left" }, new Date(s.created * 1000).toISOString().replace("T", " ").slice(0, 19)),
         el("td", { class: "left meta" }, s.sha256.slice(0, 12))));
       box.replaceChildren(el("p", {}, `${data.entrant}: ${data.submissions.length} submission(s)`),
         el("table", { class: "submissions" }, el("thead", {}, el("tr", {},
-          el("th", { class: "left" }, "label"), el("th", {}, "version"), el("th", { class: "left" }, "state"),
+          el("th", { class: "left" }, "label"), el("th", {}, "version"), el("th", { class: "left" }, "state"), el("th", { class: "left" }, "detail"),
           el("th", { class: "left" }, "submitted (UTC)"), el("th", { class: "left" }, "sha256"))),
         el("tbody", {}, ...rows)));
     } catch (e) {
