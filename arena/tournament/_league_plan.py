@@ -47,6 +47,7 @@ from arena.tournament._league import (
     choose_round,
     league_rules,
 )
+from arena.tournament._league_entries import with_entries
 from arena.tournament._league_status import LeagueStatus
 from arena.tournament._output import TournamentError, refuse_link
 from arena.tournament._plans import Batch
@@ -260,6 +261,10 @@ class LeaguePlan:
                 self._refuse(f"config not applied: {self.source} changed 'players' or "
                              "'seed', which a league keeps")
                 return
+        config, problem = with_entries(config, self.folder)
+        if problem is not None:
+            self._refuse(problem)
+            return
         self._refused = None
         self.field, changes = apply_field(self.field, config)
         self._fmt = self._format(config)
