@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "arena.tournament": 4,
     "arena.report": 5,
     "arena.web": 5,  # the run's pages and API, beside the report (may import it)
+    "arena.competition": 5,  # a league's entrants and submissions, served beside the web
     "arena.cli": 6,
 }
 

@@ -10,7 +10,7 @@ import pytest
 
 PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.lowlevel",
             "arena.referee.uecda", "arena.referee.wire", "arena.tournament", "arena.records",
-            "arena.ratings", "arena.report", "arena.web", "bots"]
+            "arena.ratings", "arena.report", "arena.web", "arena.competition", "bots"]
 
 
 @pytest.mark.parametrize("name", PACKAGES)

@@ -41,6 +41,10 @@ main.lazy("ratings", "arena.cli._ratings:ratings_command", "Rate every bot in RE
 main.lazy("run", "arena.cli._run:run_command",
           "Run (or resume) the tournament that CONFIG describes.")
 main.lazy("validate", "arena.cli._run:validate_command", "Check CONFIG without running it.")
+main.lazy("register", "arena.cli._competition:register_command",
+          "Register NAME as an entrant of the league served at URL; print its token.")
+main.lazy("submit", "arena.cli._competition:submit_command",
+          "Submit PATH, one Python file defining an arena.Bot, to the league served at URL.")
 main.lazy("report", "arena.cli._report:report_command",
           "Write OUT/report/: leaderboard, head to head, course, matches and replays")
 main.lazy("serve", "arena.cli._serve:serve_command",

@@ -171,7 +171,7 @@ def print_strengths(board: StrengthBoard, console: Console, *, clusters: int) ->
              f"{clusters} duplicate sets")
     console.print(strengths_table([line.to_dict() for line in board.lines], title=title,
                                   console=console))
-    console.print(f"P(order of top {board.top}) {board.p_top:.2f}", highlight=False)
+    console.print(board.stop_line(), highlight=False)
 
 
 def strengths_table(rows: Iterable[Mapping[str, Any]], *, title: str,

@@ -18,6 +18,9 @@ from arena.cli import InputError, main
 from arena.cli._closing import sandbox_option
 from arena.cli._leaderboard import print_leaderboard, stdout_console
 from arena.ratings import (
+    CONFIDENCE,
+    RESAMPLES,
+    SEED,
     Leaderboard,
     RatingsError,
     Sprt,
@@ -36,11 +39,13 @@ if TYPE_CHECKING:
 @click.command("ratings")
 @click.argument("records", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print plain JSON data instead of tables.")
-@click.option("--confidence", default=0.95, show_default=True, type=click.FloatRange(0.5, 0.999),
+@click.option("--confidence", default=CONFIDENCE, show_default=True,
+              type=click.FloatRange(0.5, 0.999),
               help="Confidence level of the intervals.")
-@click.option("--resamples", default=1000, show_default=True, type=click.IntRange(0, 100_000),
+@click.option("--resamples", default=RESAMPLES, show_default=True, type=click.IntRange(0, 100_000),
               help="Bootstrap resamples per bot (a league's: posterior draws).")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, SEED_LIMIT - 1),
+@click.option("--seed", default=SEED, show_default=True,
+              type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the bootstrap and draws (results are reproducible).")
 def ratings_command(
     records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
@@ -51,7 +56,9 @@ def ratings_command(
     file (.jsonl.gz).
 
     Prints the leaderboard (OpenSkill rating, mean score with its interval, rank range and
-    per-bot counts) and the head-to-head table. See docs/ratings.md for how to read them.
+    per-bot counts) and the head-to-head table; a league's records print the league's own
+    leaderboard (Plackett-Luce strengths) first, and --json ranks its bots by it. See
+    docs/ratings.md for how to read them.
     """
     skipped = SkippedLines()
     try:

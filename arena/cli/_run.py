@@ -257,13 +257,28 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
     if "ratings" in outcome:  # strengths (a league's): ranked as arena ratings does
         from arena.cli._leaderboard import strengths_table
 
-        console.print(strengths_table(outcome["ratings"], title=(
+        console.print(strengths_table(_league_lines(result, outcome["ratings"]), title=(
             f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals"),
             console=console))
     if result.outcome is not None:
         for line in tournament_format(result.format).closing(result.outcome):
             console.print(line, soft_wrap=True, highlight=False)
     console.print(played_line(result, elapsed), soft_wrap=True)
+
+
+def _league_lines(result: TournamentResult, last: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The league's leaderboard of every record, as ``arena ratings`` and ``standings.json``
+    give it (docs/ratings.md, "One set of numbers"); ``last``, the league's last status
+    (before its last round), when the records cannot be read."""
+    from arena.ratings import RatingsError, rate_files
+
+    try:
+        board = rate_files(result.records, on_skip=lambda message: None).strengths
+    except (RatingsError, OSError):
+        board = None
+    if board is None:
+        return list(last)
+    return [line.to_dict() for line in board.lines]
 
 
 def final_sprt(result: TournamentResult) -> SprtStatus | None:
@@ -306,7 +321,12 @@ def validate_command(config: str | None, schema: bool) -> None:
     except ConfigError as exc:
         _config_error(exc)
     fmt = cfg.format.type.replace("_", " ")
+    matches = tournament_format(cfg.format.type).describe(cfg)
+    if cfg.submissions is not None and cfg.submissions.open:
+        sub = cfg.submissions
+        matches += (f"; submissions open ({', '.join(sub.kinds)}, at most {sub.max_bytes} "
+                    f"bytes, {sub.per_day} a day per entrant)")
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
-        f"{tournament_format(cfg.format.type).describe(cfg)}"
+        f"{matches}"
     )

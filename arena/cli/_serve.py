@@ -16,6 +16,7 @@ from arena.cli import InputError
 from arena.cli._closing import sandbox_option, sandboxed
 
 if TYPE_CHECKING:
+    from arena.competition import Competition
     from arena.tournament import Reporter, TournamentResult
 
 DEFAULT_HOST = "127.0.0.1"
@@ -254,6 +255,22 @@ def run_tournament_served(
     return done[0]
 
 
+def _competition(config: str, folder: Path) -> Competition | None:
+    """The competition's endpoints when the config opens submissions (docs/competition.md)."""
+    from arena.competition import COMPETITION_DIR, Competition, Limits, TrialQueue
+    from arena.tournament import load_config
+
+    cfg = load_config(config)
+    if cfg.submissions is None or not cfg.submissions.open:
+        return None
+    trials = TrialQueue(folder / COMPETITION_DIR, players=cfg.players,
+                        rules=cfg.rules_mapping(),
+                        private=[str(folder.resolve()), str(Path(config).resolve())])
+    return Competition(folder, Limits(
+        max_bytes=cfg.submissions.max_bytes, per_day=cfg.submissions.per_day,
+        kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)), trials)
+
+
 async def _run_served(config: str, folder: Path, host: str, port: int,
                       reporter: Reporter | None, after: Callable[[TournamentResult], None],
                       options: dict[str, Any], done: list[TournamentResult]) -> None:
@@ -263,7 +280,8 @@ async def _run_served(config: str, folder: Path, host: str, port: int,
     hub = Hub()
     hub.bind()
     folder.mkdir(parents=True, exist_ok=True)
-    app = create_app(folder, hub)
+    competition = _competition(config, folder)
+    app = create_app(folder, hub, extra=competition.routes() if competition else ())
     follower = app.state.follower
     async with trio.open_nursery() as nursery:
         url = await nursery.start(serve_app, app, host, port)

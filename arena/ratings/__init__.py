@@ -8,6 +8,7 @@ whose stopping rule is :class:`Sprt` fed with :func:`set_score`; a league's lead
 (:class:`StrengthBoard`, Plackett-Luce strengths of its field) comes from its records alone.
 """
 
+from ._defaults import CONFIDENCE, RESAMPLES, SEED
 from ._head_to_head import HeadToHead, Pair, head_to_head
 from ._json import finite
 from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
@@ -35,6 +36,9 @@ from ._sprt import (
 from ._strength import StageCounts, StrengthFit, fit_strengths, stage_counts
 
 __all__ = [
+    "CONFIDENCE",
+    "RESAMPLES",
+    "SEED",
     "BotRating",
     "HeadToHead",
     "Leaderboard",

@@ -12,6 +12,7 @@ import numpy as np
 from arena.seeds import bootstrap_rng
 
 from ._bootstrap import balanced_strata, bootstrap_ratio
+from ._defaults import CONFIDENCE, RESAMPLES, SEED
 from ._head_to_head import HeadToHead, head_to_head_arrays
 from ._league_board import StrengthBoard, rate_league
 from ._plackett_luce import PlackettLuceParams, Z, rate_deals
@@ -68,13 +69,28 @@ class Leaderboard:
                 return line
         raise KeyError(f"no bot labelled {label!r} in these records")
 
+    @property
+    def ranking(self) -> str:
+        """What the primary ranking is: ``"league"`` (a league's records: its strengths) or
+        ``"deal_score"`` (the mean deal score, for every other run)."""
+        return "league" if self.strengths is not None else "deal_score"
+
     def rows(self) -> list[dict[str, Any]]:
-        """One plain dict per bot, best first: ready for ``pandas.DataFrame(board.rows())``."""
+        """One plain dict per bot, best first by mean deal score: ready for
+        ``pandas.DataFrame(board.rows())``."""
         return [line.to_dict() for line in self.bots]
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain, JSON-ready form of the whole leaderboard."""
+        """Plain, JSON-ready form of the whole leaderboard.
+
+        ``bots`` is the primary ranking, which ``ranking`` names: a league's entrants best
+        first by strength (``StrengthLine``: rank among the active ones, strength, interval,
+        sets, deals, active, anchor), else the mean-deal-score lines. ``deal_scores`` always
+        holds the mean-deal-score lines (``BotRating``), best first by deal score."""
+        deal_scores = self.rows()
+        league = self.strengths.to_dict() if self.strengths is not None else None
         return {
+            "ranking": self.ranking,
             "matches": self.matches,
             "deals": self.deals,
             "clusters": self.clusters,
@@ -82,18 +98,19 @@ class Leaderboard:
             "confidence": self.confidence,
             "resamples": self.resamples,
             "duplicates": self.duplicates,
-            "bots": self.rows(),
+            "bots": league["entrants"] if league is not None else deal_scores,
+            "deal_scores": deal_scores,
             "head_to_head": self.head_to_head.to_dict(),
-            "league": self.strengths.to_dict() if self.strengths is not None else None,
+            "league": league,
         }
 
 
 def rate(
     records: Iterable[Mapping[str, Any]],
     *,
-    confidence: float = 0.95,
-    resamples: int = 1000,
-    seed: int = 0,
+    confidence: float = CONFIDENCE,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
     params: PlackettLuceParams | None = None,
 ) -> Leaderboard:
     """Rate the bots of an iterable of match records (streamed: one record in memory at a time).
@@ -110,9 +127,9 @@ def rate(
 
 def rate_files(
     *paths: str | Path,
-    confidence: float = 0.95,
-    resamples: int = 1000,
-    seed: int = 0,
+    confidence: float = CONFIDENCE,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
     params: PlackettLuceParams | None = None,
     on_skip: Callable[[str], None] | None = None,
 ) -> Leaderboard:
@@ -133,9 +150,9 @@ def rate_files(
 def rate_results(
     results: Results,
     *,
-    confidence: float = 0.95,
-    resamples: int = 1000,
-    seed: int = 0,
+    confidence: float = CONFIDENCE,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
     params: PlackettLuceParams | None = None,
 ) -> Leaderboard:
     """Rate already accumulated :class:`Results` (see :func:`rate`)."""

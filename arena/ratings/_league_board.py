@@ -11,12 +11,14 @@ league's live standings (``LeagueStatus``) are made from the same :func:`strengt
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
+from ._defaults import CONFIDENCE, RESAMPLES, SEED
 from ._results import RatingsError, Results
 from ._strength import StageCounts, StrengthFit, fit_strengths, stage_counts
 
@@ -93,6 +95,8 @@ class StrengthBoard:
     resamples: int
     top: int  # the stopping rule's K (3 without one)
     p_top: float  # P(order of the top ``top`` active entrants), over the posterior's draws
+    confident: float | None = None  # the stopping rule's level (None: no such rule)
+    round: int | None = None  # the latest round the records hold
 
     def line(self, label: str) -> StrengthLine:
         """The line of one entrant (KeyError if absent)."""
@@ -104,7 +108,14 @@ class StrengthBoard:
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready form."""
         return {"confidence": self.confidence, "resamples": self.resamples, "top": self.top,
-                "p_top": self.p_top, "entrants": [line.to_dict() for line in self.lines]}
+                "p_top": self.p_top, "confident": self.confident, "round": self.round,
+                "entrants": [line.to_dict() for line in self.lines]}
+
+    def stop_line(self) -> str:
+        """The stopping rule's state in one line: ``P(order of top 3) 0.91 (stops at
+        0.95)``."""
+        text = f"P(order of top {self.top}) {self.p_top:.2f}"
+        return text + (f" (stops at {self.confident:g})" if self.confident is not None else "")
 
 
 def league_counts(results: Results, labels: Sequence[str]) -> StageCounts:
@@ -140,8 +151,8 @@ def strength_board(fit: StrengthFit, entrants: Sequence[LeagueEntrant], *, confi
                          p_top=fit.p_top_ordered(top, active) if active else 0.0)
 
 
-def rate_league(results: Results, *, confidence: float = 0.95, resamples: int = 1000,
-                seed: int = 0) -> StrengthBoard | None:
+def rate_league(results: Results, *, confidence: float = CONFIDENCE,
+                resamples: int = RESAMPLES, seed: int = SEED) -> StrengthBoard | None:
     """The league's leaderboard of ``results``, or None when no record carries a league's
     field. Labels seated but not in the latest field (records of another tournament read
     with it) join as entrants outside the matchmaking."""
@@ -155,5 +166,6 @@ def rate_league(results: Results, *, confidence: float = 0.95, resamples: int = 
     data = league_counts(results, [e.label for e in entrants])
     anchors = [i for i, e in enumerate(entrants) if e.anchor]
     fit = fit_strengths(data, resamples=resamples, seed=seed, anchors=anchors)
-    return strength_board(fit, entrants, confidence=confidence, resamples=resamples,
-                          top=field.top)
+    board = strength_board(fit, entrants, confidence=confidence, resamples=resamples,
+                           top=field.top)
+    return dataclasses.replace(board, confident=field.confident, round=field.round)

@@ -17,7 +17,13 @@ from ._replay import (
                       moves_as_recorded,
                       replay_deals,
 )
-from ._saved import STANDINGS_CSV, STANDINGS_JSON, standings_document, write_standings
+from ._saved import (
+                     STANDINGS_CSV,
+                     STANDINGS_JSON,
+                     standings_document,
+                     standings_text,
+                     write_standings,
+)
 
 __all__ = [
     "BATCH",
@@ -35,6 +41,7 @@ __all__ = [
     "moves_as_recorded",
     "replay_deals",
     "standings_document",
+    "standings_text",
     "write_report",
     "write_standings",
 ]

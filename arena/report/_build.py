@@ -34,7 +34,15 @@ from typing import Any
 import numpy as np
 
 from arena._version import __version__
-from arena.ratings import Results, finite, rate_results, read_many
+from arena.ratings import (
+    CONFIDENCE,
+    RESAMPLES,
+    SEED,
+    Results,
+    finite,
+    rate_results,
+    read_many,
+)
 from arena.records import FaultLog, deal_moves
 from arena.tournament import ConfigError, Standings, parse_config
 
@@ -116,9 +124,9 @@ def write_report(
     folder: str | os.PathLike[str],
     records: Iterable[str | os.PathLike[str]] | None = None,
     *,
-    confidence: float = 0.95,
-    resamples: int = 1000,
-    seed: int = 0,
+    confidence: float = CONFIDENCE,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
     on_skip: Callable[[str], None] | None = None,
     jobs: int = 1,
 ) -> ReportResult:

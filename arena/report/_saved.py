@@ -2,7 +2,13 @@
 
 Both are computed from the records alone, like everything the report shows: the standings of
 the tournament (score per match) side by side with the ratings (score per deal, its interval,
-the OpenSkill rating), one line per bot, best first by the standings.
+the OpenSkill rating), one line per bot, best first by the standings. A league's are best
+first by the league's own ranking, its Plackett-Luce strengths (``ranking: "league"``), with
+each entrant's strength, interval, sets and status beside the rest.
+
+:func:`standings_document` is the one computation of these numbers (with the ratings'
+``CONFIDENCE``, ``RESAMPLES`` and ``SEED``) and :func:`standings_text` their one spelling:
+``/api/standings`` of a served run answers the bytes ``standings.json`` holds.
 """
 
 from __future__ import annotations
@@ -15,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.ratings import Results, finite, rate_results, read_many
+from arena.ratings import RESAMPLES, SEED, Results, finite, rate_results, read_many
 from arena.tournament import Standings
 
-__all__ = ["CSV_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON", "standings_document", "standings_rows",
-           "write_standings"]
+__all__ = ["CSV_COLUMNS", "LEAGUE_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON",
+           "standings_document", "standings_rows", "standings_text", "write_standings"]
 
 STANDINGS_JSON = "standings.json"
 STANDINGS_CSV = "standings.csv"
@@ -28,12 +34,21 @@ CSV_COLUMNS = (
     "deal_rank", "deals", "deal_score", "deal_score_low", "deal_score_high", "mu", "sigma",
     "faults", "timeouts",
 )
+LEAGUE_COLUMNS = (
+    "rank", "label", "strength", "strength_low", "strength_high", "sets", "active", "anchor",
+    "match_rank", *CSV_COLUMNS[2:],
+)
+"""A league's columns: ``rank`` is its rank among the active entrants by strength (empty for
+a retired one), ``match_rank`` the tournament standings' rank by match score."""
 
 
 def standings_rows(standings: Sequence[Mapping[str, Any]],
-                   ratings: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+                   ratings: Sequence[Mapping[str, Any]],
+                   league: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
     """One flat row per bot: its standings line (``score`` renamed ``match_score``) and its
-    ratings line (``score`` renamed ``deal_score``), in the standings' order."""
+    ratings line (``score`` renamed ``deal_score``), in the standings' order; given a
+    ``league``'s entrants (``StrengthLine`` dicts, best first), in theirs, with their
+    strengths (:data:`LEAGUE_COLUMNS`)."""
     by_label = {line["label"]: line for line in ratings}
     rows = []
     for line in standings:
@@ -48,20 +63,44 @@ def standings_rows(standings: Sequence[Mapping[str, Any]],
             "sigma": rating.get("sigma"), "faults": rating.get("faults", 0),
             "timeouts": line.get("timeouts", 0),
         })
+    if league is not None:
+        rows = _league_rows(rows, league)
     return [{k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()}
             for row in rows]
+
+
+def _league_rows(rows: Sequence[Mapping[str, Any]],
+                 league: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The standings' rows in the league's order, each with its entrant's line; an entrant
+    of the field with no match yet has a row of zeros."""
+    by_label = {row["label"]: row for row in rows}
+    out = []
+    for entrant in league:
+        row = by_label.get(entrant["label"]) or {
+            "rank": None, "label": entrant["label"], "matches": 0, "match_score": None,
+            "wins": 0, "win_rate": None, "points": 0, "mean_points": None, "deal_rank": None,
+            "deals": 0, "deal_score": None, "deal_score_low": None, "deal_score_high": None,
+            "mu": None, "sigma": None, "faults": 0, "timeouts": 0}
+        joined = {**row, "match_rank": row["rank"], "rank": entrant["rank"],
+                  "strength": entrant["strength"], "strength_low": entrant["low"],
+                  "strength_high": entrant["high"], "sets": entrant["sets"],
+                  "active": entrant["active"], "anchor": entrant["anchor"]}
+        out.append({key: joined[key] for key in LEAGUE_COLUMNS})
+    return out
 
 
 def standings_document(
     folder: str | os.PathLike[str],
     records: str | os.PathLike[str] | None = None,
     *,
-    resamples: int = 1000,
-    seed: int = 0,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
 ) -> dict[str, Any]:
     """What ``standings.json`` holds, from the records of ``folder`` (default
-    ``folder/records.jsonl``): ``matches``, ``standings`` (one flat row per bot) and
-    ``ratings``. The web server's ``/api/standings`` answers the same document."""
+    ``folder/records.jsonl``): ``matches``, ``ranking`` (``"league"`` or ``"match_score"``:
+    the order of ``standings``), ``standings`` (one flat row per bot) and ``ratings``
+    (``Leaderboard.to_dict()``). The web server's ``/api/standings`` answers the same
+    document."""
     folder = Path(folder)
     path = Path(records) if records is not None else folder / "records.jsonl"
     results = Results()
@@ -76,16 +115,24 @@ def standings_document(
     board = rate_results(results, resamples=resamples, seed=seed)
     table = standings.to_list()
     ratings = finite(board.to_dict())
-    rows = standings_rows(table, ratings["bots"])
-    return {"matches": len(seen), "standings": rows, "ratings": ratings}
+    league = ratings["league"]
+    rows = standings_rows(table, ratings["deal_scores"],
+                          league["entrants"] if league is not None else None)
+    return {"matches": len(seen), "ranking": "league" if league is not None else "match_score",
+            "standings": rows, "ratings": ratings}
+
+
+def standings_text(document: Mapping[str, Any]) -> str:
+    """``standings.json``'s text of a :func:`standings_document`."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def write_standings(
     folder: str | os.PathLike[str],
     records: str | os.PathLike[str] | None = None,
     *,
-    resamples: int = 1000,
-    seed: int = 0,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
 ) -> tuple[Path, Path]:
     """Write ``standings.json`` and ``standings.csv`` in ``folder`` from its records
     (:func:`standings_document`).
@@ -97,9 +144,10 @@ def write_standings(
     data = standings_document(folder, records, resamples=resamples, seed=seed)
     rows = data["standings"]
     json_path = folder / STANDINGS_JSON
-    _replace(json_path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    _replace(json_path, standings_text(data))
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    columns = LEAGUE_COLUMNS if data["ranking"] == "league" else CSV_COLUMNS
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     csv_path = folder / STANDINGS_CSV

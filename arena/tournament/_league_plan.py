@@ -41,6 +41,7 @@ from arena.tournament._league import (
     choose_round,
     league_rules,
 )
+from arena.tournament._league_entries import with_entries
 from arena.tournament._league_status import LeagueStatus
 from arena.tournament._plans import Batch
 from arena.tournament._schedule import Schedule, Table
@@ -273,6 +274,10 @@ class LeaguePlan:
                 self._refuse(f"config not applied: {path} changed 'players' or "
                              "'seed', which a league keeps")
                 return
+        config, problem = with_entries(config, self.folder)
+        if problem is not None:
+            self._refuse(problem)
+            return
         self._refused = None
         self.field, changes = apply_field(self.field, config)
         self._fmt = self._format(config)

@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from arena.ratings import RatingsError
 from arena.records import RECORDS
-from arena.report import standings_document
+from arena.report import standings_document, standings_text
 
 from ._live import valid_id
 from ._live_run import read_league_status
@@ -48,12 +48,16 @@ async def json_answer(document: Any) -> Response:
 
 
 class StandingsCache:
-    """The standings document of the run's records, computed again only when they grew."""
+    """The standings document of the run's records, computed again only when they grew.
 
-    def __init__(self, run: RunFolder, resamples: int = 200) -> None:
+    It is :func:`arena.report.standings_document` with its defaults, the one computation
+    ``standings.json`` is written by: a finished run's ``/api/standings`` is that file's
+    text byte for byte (:meth:`text`)."""
+
+    def __init__(self, run: RunFolder) -> None:
         self.run = run
-        self.resamples = resamples
         self._key: int | None = None
+        self._text: str | None = None
         self._document: dict[str, Any] | None = None
         self._lock = trio.Lock()
 
@@ -62,30 +66,37 @@ class StandingsCache:
         async with self._lock:
             key = len(self.run.records)
             if self._document is None or key != self._key:
-                folder, resamples = self.run.folder, self.resamples
-                self._document = await trio.to_thread.run_sync(
-                    lambda: _standings(folder, resamples))
+                folder = self.run.folder
+                self._document = await trio.to_thread.run_sync(lambda: _standings(folder))
+                self._text = None
                 self._key = key
             return self._document
 
+    async def text(self) -> str:
+        """The document as ``standings.json`` spells it."""
+        document = await self.get()
+        if self._text is None:
+            self._text = standings_text(document)
+        return self._text
 
-def _standings(folder: Path, resamples: int) -> dict[str, Any]:
+
+def _standings(folder: Path) -> dict[str, Any]:
     """``standings.json``'s document of the run; before its first record, that of none."""
     if (folder / RECORDS).exists():
-        return standings_document(folder, resamples=resamples)
+        return standings_document(folder)
     with tempfile.TemporaryDirectory() as empty:
         (Path(empty) / RECORDS).touch()
-        return standings_document(empty, resamples=resamples)
+        return standings_document(empty)
 
 
 def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], None]
                ) -> list[Route]:
     """The API's routes over ``run``, which ``sync()`` brings up to date."""
 
-    async def get_standings(request: Request) -> JSONResponse:
+    async def get_standings(request: Request) -> Response:
         sync()
         try:
-            return JSONResponse(await standings.get())
+            return Response(await standings.text(), media_type="application/json")
         except RatingsError as exc:
             return error(503, f"cannot read the records: {exc}")
 

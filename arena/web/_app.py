@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -125,10 +126,12 @@ def _i18n_routes() -> list[BaseRoute]:
     return routes
 
 
-def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlette:
+def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
+               extra: Sequence[BaseRoute] = ()) -> Starlette:
     """The app of the run in ``out``: pages, API and live updates from ``hub``.
 
-    ``tables`` (people's tables) adds its routes. The app's
+    ``tables`` (people's tables) adds its routes, and ``extra`` routes of its own (a
+    competition's endpoints, ``arena.competition``). The app's
     :class:`Follower` (``app.state.follower``) must run beside the server: :func:`serve_run`.
     """
     run = RunFolder(Path(out))
@@ -153,6 +156,7 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None) -> Starlett
     ]
     if tables is not None:
         routes += tables.routes()
+    routes += extra
     routes += _i18n_routes()
 
     async def not_found(request: Request, exc: Exception) -> Response:

@@ -99,7 +99,7 @@ class ReportBuilder:
             config = self.run.folder / "config.yaml"
             if config.exists():
                 shutil.copyfile(config, self.folder / "config.yaml")
-            write_report(self.folder, [records], resamples=200, on_skip=lambda message: None)
+            write_report(self.folder, [records], on_skip=lambda message: None)
         except Exception as exc:  # a build must never stop the server
             _log.warning("building the served report failed", error=str(exc))
             return False

@@ -90,7 +90,7 @@ EXPECTED = {
     "unknown_bot.yaml": "5: bots[1].name: unknown bot 'gredy' (installed bots: ",
     "unknown_key.yaml": "2: seeed: unknown key 'seeed' (did you mean 'seed'?) (allowed: name, "
     "seed, rules, players, "
-    "format, duplicate, repeat, bots, limits, jobs, out, executor)",
+    "format, duplicate, repeat, bots, limits, jobs, out, executor, submissions)",
     "wrong_type.yaml": "2: players: input should be a valid integer (got 'four')",
 }
 
@@ -183,7 +183,7 @@ def test_rules_are_checked_against_the_table_size_when_other_keys_are_wrong() ->
         "c.yaml:3: rules.points: rules option 'points' lists 2 places, but the table has 3 "
         "players",
         "c.yaml:5: x: unknown key 'x' (allowed: name, seed, rules, players, format, duplicate, "
-        "repeat, bots, limits, jobs, out, executor)",
+        "repeat, bots, limits, jobs, out, executor, submissions)",
     ]
 
 

@@ -48,18 +48,76 @@
     document.title = `${S.name}: arena report`;
     document.getElementById("title").textContent = `${S.name}`;
     document.getElementById("subtitle").textContent =
-      `${board.matches} matches, ${board.deals} deals, ${board.bots.length} bots`;
+      `${board.matches} matches, ${board.deals} deals, ${board.deal_scores.length} bots` +
+      (board.league ? ", a league ranked by strength" : "");
   }
 
   // ------------------------------------------------------------------ leaderboard
+
+  // A league's own leaderboard: its entrants best first by Plackett-Luce strength, the
+  // primary ranking of a league's report (the mean deal scores follow, named as such).
+  function leagueBoard(box) {
+    const league = S.leaderboard.league;
+    const lines = league.entrants;
+    const played = lines.filter((e) => e.sets > 0);
+    let lo = Math.min(...played.map((e) => e.low)), hi = Math.max(...played.map((e) => e.high));
+    if (!played.length) { lo = -1; hi = 1; }
+    const pad = Math.max(0.05, (hi - lo) * 0.08);
+    lo -= pad; hi += pad;
+    const W = 170, H = 18;
+    const x = (v) => 4 + (W - 8) * (v - lo) / (hi - lo || 1);
+    const level = Math.round(league.confidence * 100);
+    const axis = svg("svg", { width: W, height: H, class: "axis" },
+      [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
+        x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, (v >= 0 ? "+" : "") + v.toFixed(2))));
+    const head = el("tr", {},
+      el("th", { title: "rank among the active entrants by strength; - for a retired one" }, "rank"),
+      el("th", { class: "left" }, "bot"),
+      el("th", { title: "Plackett-Luce log-strength, the posterior mean, centred on the anchors (or on the field)" }, "strength"),
+      el("th", {}, `${level}% interval`),
+      el("th", { class: "forest" }, axis),
+      el("th", { title: "duplicate sets played" }, "sets"),
+      el("th", {}, "deals"),
+      el("th", { class: "left" }, ""));
+    const rows = lines.map((e) => {
+      const marks = [e.anchor ? "anchor" : null, e.active ? null : "retired"].filter((m) => m);
+      const plot = e.sets > 0 ? svg("svg", { width: W, height: H, class: "forest-plot" },
+        svg("line", { x1: x(e.low), x2: x(e.high), y1: H / 2, y2: H / 2, class: "ci" }),
+        svg("circle", { cx: x(e.strength), cy: H / 2, r: 4, class: "point" })) : "";
+      const signed = (v) => (v >= 0 ? "+" : "") + v.toFixed(2);
+      return el("tr", { "data-label": e.label, class: e.active ? null : "retired" },
+        el("td", { class: "rank" }, e.rank ?? "-"),
+        el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(e.label) }, e.label)),
+        el("td", { class: "strength" }, e.sets > 0 ? signed(e.strength) : "-"),
+        el("td", { class: "interval" }, e.sets > 0 ? `${signed(e.low)} .. ${signed(e.high)}` : "no sets yet"),
+        el("td", { class: "forest" }, plot),
+        el("td", { class: "sets" }, e.sets),
+        el("td", { class: "deals" }, e.deals),
+        el("td", { class: "marks left" }, marks.join(", ")));
+    });
+    box.append(el("table", { class: "leaderboard league" }, el("thead", {}, head), el("tbody", {}, rows)));
+    const round = league.round === null || league.round === undefined ? "" : `round ${league.round}, `;
+    const stop = `P(order of top ${league.top}) ${league.p_top.toFixed(2)}` +
+      (league.confident === null || league.confident === undefined ? "" : ` (stops at ${league.confident})`);
+    box.append(el("p", { class: "league-stop" }, `League: ${round}${S.leaderboard.deals} deals, ${stop}.`));
+    box.append(el("p", { class: "note" },
+      `The league's own ranking: Plackett-Luce strengths (the posterior mean), ${level}% intervals ` +
+      `from ${league.resamples} posterior draws, over every deal of the league; retired entrants ` +
+      `keep their strength and have no rank. The same numbers as arena ratings.`));
+    box.append(el("h3", { class: "deal-scores" }, "Mean deal scores"));
+    box.append(el("p", { class: "note" },
+      "Not the league's ranking: a mean deal score depends on whom the league seated together."));
+  }
 
   function leaderboard() {
     const board = S.leaderboard;
     const standings = Object.fromEntries(S.standings.map((row) => [row.label, row]));
     const box = body("leaderboard");
-    if (!board.bots.length) { box.append(el("p", {}, "No finished deals in these records.")); return; }
-    const lows = board.bots.map((b) => (b.score_low ?? b.score));
-    const highs = board.bots.map((b) => (b.score_high ?? b.score));
+    const scores = board.deal_scores;
+    if (!scores.length) { box.append(el("p", {}, "No finished deals in these records.")); return; }
+    if (board.league) leagueBoard(box);
+    const lows = scores.map((b) => (b.score_low ?? b.score));
+    const highs = scores.map((b) => (b.score_high ?? b.score));
     let lo = Math.min(...lows), hi = Math.max(...highs);
     const pad = Math.max(0.01, (hi - lo) * 0.08);
     lo = Math.max(0, lo - pad); hi = Math.min(1, hi + pad);
@@ -83,7 +141,7 @@
       el("th", { title: "timeouts (faults of kind timeout)" }, "time losses"),
       el("th", { title: "think time per move, median (ms)" }, "think median (ms)"),
       el("th", { title: "think time per move, 95th percentile (ms)" }, "think p95 (ms)"));
-    const rows = board.bots.map((b) => {
+    const rows = scores.map((b) => {
       const st = standings[b.label] || {};
       const bot = S.bots[b.label] || {};
       const span = b.rank_best === b.rank_worst ? `${b.rank}` : `${b.rank} (${b.rank_best}-${b.rank_worst})`;
@@ -107,8 +165,8 @@
         el("td", { class: "think-median" }, ms(bot.think_median_ms)),
         el("td", { class: "think-p95" }, ms(bot.think_p95_ms)));
     });
-    box.append(el("table", { class: "leaderboard" }, el("thead", {}, head), el("tbody", {}, rows)));
-    for (const b of board.bots) {
+    box.append(el("table", { class: "leaderboard deal-scores" }, el("thead", {}, head), el("tbody", {}, rows)));
+    for (const b of scores) {
       const bot = S.bots[b.label] || {};
       if (bot.never_played) {
         box.append(el("p", { class: "problem never-played-note" },
@@ -162,7 +220,7 @@
   function course() {
     const box = body("course");
     const c = S.course;
-    const labels = S.leaderboard.bots.map((b) => b.label).slice(0, PALETTE.length);
+    const labels = S.leaderboard.deal_scores.map((b) => b.label).slice(0, PALETTE.length);
     if (!c.deals.length) { box.append(el("p", {}, "No deals.")); return; }
     const W = 760, H = 300, L = 48, R = 12, T = 12, B = 34;
     const values = labels.flatMap((l) => c.series[l].filter((v) => v !== null));
@@ -194,7 +252,7 @@
     box.append(chart);
     box.append(el("div", { class: "legend" }, labels.map((label, k) =>
       el("span", {}, el("i", { style: `background:${PALETTE[k]}` }), label))));
-    const more = S.leaderboard.bots.length - labels.length;
+    const more = S.leaderboard.deal_scores.length - labels.length;
     box.append(el("p", { class: "note" },
       `Each bot's mean deal score over the deals played so far.` +
       (more > 0 ? ` The best ${labels.length} bots are drawn; ${more} more are not.` : "")));

@@ -16,6 +16,7 @@ from arena.tournament._config._models import (
     DaskExecutorConfig,
     LimitsConfig,
     LocalExecutorConfig,
+    SubmissionsConfig,
     TournamentConfig,
     config_schema,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "FormatSettings",
     "LimitsConfig",
     "LocalExecutorConfig",
+    "SubmissionsConfig",
     "TournamentConfig",
     "config_schema",
     "load_config",

@@ -260,6 +260,25 @@ ExecutorSettings = Annotated[
 ]
 
 
+SUBMISSION_KINDS: tuple[Literal["python-file"], ...] = ("python-file",)
+"""What a competition can take so far (docs/competition.md)."""
+
+
+class SubmissionsConfig(BaseModel):
+    """A league open to entrants' own submissions (docs/competition.md), and their limits."""
+
+    model_config = _STRICT
+
+    open: bool = Field(description="Whether entrants may register and submit.")
+    kinds: list[Literal["python-file"]] = Field(
+        default_factory=lambda: list(SUBMISSION_KINDS), min_length=1,
+        description="What is accepted: 'python-file' (one Python file defining an arena.Bot).")
+    max_bytes: int = Field(default=262_144, gt=0, le=64 * 1024 * 1024,
+                           description="The largest submission, in bytes.")
+    per_day: int = Field(default=5, gt=0, le=1000,
+                         description="Submissions per entrant in any 24 hours.")
+
+
 class TournamentConfig(BaseModel):
     """A tournament: who plays, under which rules, in which format, with which limits."""
 
@@ -316,6 +335,10 @@ class TournamentConfig(BaseModel):
         default=None,
         description="Where matches run: {type: local} (default) or {type: dask, address: ...}.",
     )
+    submissions: SubmissionsConfig | None = Field(
+        default=None,
+        description="A league's entrants submit bots themselves (docs/competition.md).",
+    )
 
     @model_validator(mode="after")
     def _from_folder(self, info: ValidationInfo) -> TournamentConfig:
@@ -342,8 +365,9 @@ class TournamentConfig(BaseModel):
         return rules
 
     def identity(self) -> dict[str, Any]:
-        """What decides the matches and their results (everything but jobs, out, executor)."""
-        return self.model_dump(mode="json", exclude={"jobs", "out", "executor"})
+        """What decides the matches and their results (everything but jobs, out, executor
+        and the submissions' settings)."""
+        return self.model_dump(mode="json", exclude={"jobs", "out", "executor", "submissions"})
 
 
 def config_schema() -> dict[str, Any]:

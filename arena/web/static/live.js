@@ -2,34 +2,102 @@
 (function () {
   "use strict";
   const { text, el, follow } = window.ARENA_LIVE;
-  const state = { matches: [], standings: null, updates: 0 };
+  const state = { matches: [], standings: null, updates: 0, recorded: null, total: null, open: false };
 
   function body(id) { return document.querySelector(`#${id} .body`); }
   function num(value, digits) { return value === null || value === undefined ? "–" : Number(value).toFixed(digits); }
+
+  function headers(cells) {
+    return el("thead", {}, el("tr", {}, cells.map(([fallback, key, left]) =>
+      el("th", { class: left ? "left" : null, "data-i18n": key }, text(key, fallback)))));
+  }
+
+  function signed(value) { return value === null || value === undefined ? "–" : (value >= 0 ? "+" : "") + Number(value).toFixed(2); }
+
+  // A league's own leaderboard: its entrants best first by strength (the document's rows
+  // are in that order), anchors and retired entrants marked, the stopping rule's state.
+  function leagueTable(doc) {
+    const board = doc.ratings.league;
+    const rows = doc.standings;
+    const head = headers([["#", "live.col_rank"], ["bot", "live.col_bot", true],
+      ["strength", "live.col_strength"], ["interval", "live.col_interval"], ["sets", "live.col_sets"],
+      ["deals", "live.col_deals"], ["", "live.col_status", true], ["matches", "live.col_matches"],
+      ["faults", "live.col_faults"]]);
+    const table = el("table", { class: "standings league", "data-matches": doc.matches },
+      head, el("tbody", {}, rows.map((row) => {
+        const marks = [];
+        if (row.anchor) marks.push(text("live.anchor", "anchor"));
+        if (!row.active) marks.push(text("live.retired", "retired"));
+        const played = row.sets > 0;
+        return el("tr", { "data-label": row.label, class: row.active ? null : "retired" },
+          el("td", {}, row.rank ?? "-"), el("td", { class: "left bot" }, row.label),
+          el("td", {}, played ? signed(row.strength) : "–"),
+          el("td", {}, played ? `${signed(row.strength_low)} … ${signed(row.strength_high)}`
+            : text("live.no_sets", "no sets yet")),
+          el("td", {}, row.sets), el("td", {}, row.deals),
+          el("td", { class: "left meta" }, marks.join(", ")), el("td", {}, row.matches),
+          el("td", {}, row.faults));
+      })));
+    const values = { top: board.top, p: board.p_top.toFixed(2), round: board.round ?? "–",
+      deals: doc.ratings.deals, level: Math.round(board.confidence * 100) };
+    const stop = board.confident === null || board.confident === undefined
+      ? text("live.league_state", "League round {round}, {deals} deals: P(order of top {top}) {p}", values)
+      : text("live.league_state_stop", "League round {round}, {deals} deals: P(order of top {top}) {p} (stops at {confident})",
+        { ...values, confident: board.confident });
+    return [table,
+      el("p", { class: "league-stop", id: "league-stop" }, stop),
+      el("p", { class: "note" }, text("live.league_note",
+        "The league's own ranking: Plackett-Luce strengths with their {level}% intervals, as arena ratings gives them. A retired entrant keeps its strength and has no rank.", values)),
+      el("h3", { "data-i18n": "live.deal_scores" }, text("live.deal_scores", "Mean deal scores")),
+      el("p", { class: "note", "data-i18n": "live.deal_scores_note" }, text("live.deal_scores_note",
+        "Not the league's ranking: a mean deal score depends on whom the league seated together.")),
+      el("table", { class: "deal-scores" },
+        headers([["#", "live.col_rank"], ["bot", "live.col_bot", true], ["deal score", "live.col_deal_score"],
+          ["interval", "live.col_interval"]]),
+        el("tbody", {}, doc.ratings.deal_scores.map((line) => el("tr", { "data-label": line.label },
+          el("td", {}, line.rank), el("td", { class: "left bot" }, line.label),
+          el("td", {}, num(line.score, 3)),
+          el("td", {}, `${num(line.score_low, 3)} … ${num(line.score_high, 3)}`)))))];
+  }
+
+  function standingsTable(doc) {
+    const head = headers([["#", "live.col_rank"], ["bot", "live.col_bot", true], ["matches", "live.col_matches"],
+      ["match score", "live.col_match_score"], ["wins", "live.col_wins"], ["points/match", "live.col_points"],
+      ["deal score", "live.col_deal_score"], ["interval", "live.col_interval"], ["faults", "live.col_faults"],
+      ["timeouts", "live.col_timeouts"]]);
+    return [el("table", { class: "standings", "data-matches": doc.matches }, head,
+      el("tbody", {}, doc.standings.map((row) => el("tr", { "data-label": row.label },
+        el("td", {}, row.rank), el("td", { class: "left bot" }, row.label), el("td", {}, row.matches),
+        el("td", {}, num(row.match_score, 3)),
+        el("td", {}, `${row.wins} (${Math.round(100 * (row.win_rate || 0))}%)`),
+        el("td", {}, num(row.mean_points, 2)), el("td", {}, num(row.deal_score, 3)),
+        el("td", {}, `${num(row.deal_score_low, 3)} … ${num(row.deal_score_high, 3)}`),
+        el("td", {}, row.faults), el("td", {}, row.timeouts)))))];
+  }
 
   function renderStandings(doc) {
     state.standings = doc;
     const rows = doc.standings || [];
     const box = body("standings");
     if (!rows.length) return;
-    const head = [["#", "live.col_rank"], ["bot", "live.col_bot"], ["matches", "live.col_matches"],
-      ["match score", "live.col_match_score"], ["wins", "live.col_wins"], ["points/match", "live.col_points"],
-      ["deal score", "live.col_deal_score"], ["interval", "live.col_interval"], ["faults", "live.col_faults"],
-      ["timeouts", "live.col_timeouts"]];
-    const table = el("table", { class: "standings", "data-matches": doc.matches },
-      el("thead", {}, el("tr", {}, head.map(([fallback, key], i) =>
-        el("th", { class: i === 1 ? "left" : null, "data-i18n": key }, text(key, fallback))))),
-      el("tbody", {}, rows.map((row) => el("tr", {},
-        el("td", {}, row.rank), el("td", { class: "left bot" }, row.label), el("td", {}, row.matches),
-        el("td", {}, num(row.match_score, 3)),
-        el("td", {}, `${row.wins} (${Math.round(100 * (row.win_rate || 0))}%)`),
-        el("td", {}, num(row.mean_points, 2)), el("td", {}, num(row.deal_score, 3)),
-        el("td", {}, `${num(row.deal_score_low, 3)} … ${num(row.deal_score_high, 3)}`),
-        el("td", {}, row.faults), el("td", {}, row.timeouts)))));
-    box.replaceChildren(table, el("p", { class: "note", id: "recorded" },
-      text("live.recorded", "{n} matches recorded", { n: doc.matches })));
+    const league = doc.ranking === "league" && doc.ratings && doc.ratings.league;
+    box.replaceChildren(...(league ? leagueTable(doc) : standingsTable(doc)),
+      el("p", { class: "note", id: "recorded" }, text("live.recorded", "{n} matches recorded", { n: doc.matches })));
+    state.recorded = doc.matches;
+    showProgress();
     state.updates += 1;
     document.body.dataset.standingsUpdates = String(state.updates);
+  }
+
+  // The header counts the run's matches: those recorded, and of how many when the run's
+  // length is known (a league's is not: it chooses each round as it goes).
+  function showProgress() {
+    const recorded = state.recorded ?? 0;
+    const total = state.open ? null : state.total;
+    const line = total && total > recorded
+      ? text("live.progress_of", "({n} of {total} matches recorded)", { n: recorded, total })
+      : text("live.progress", "({n} matches recorded)", { n: recorded });
+    document.getElementById("progress").textContent = line;
   }
 
   function result(match) {
@@ -41,6 +109,8 @@
     state.matches = matches;
     const playing = matches.filter((m) => m.state === "playing");
     const done = matches.filter((m) => m.state !== "playing");
+    state.recorded = done.length;
+    showProgress();
     const live = body("playing");
     if (!playing.length) {
       live.replaceChildren(el("p", { class: "note", "data-i18n": "live.none_playing" },
@@ -104,8 +174,11 @@
     else if (event.topic === "matches" && event.matches) renderMatches(event.matches);
     else if (event.topic === "report" && event.type === "report") reloadReport();
     else if (event.topic === "progress" && event.type === "progress") {
-      document.getElementById("progress").textContent = text("live.progress", "({total} matches in the run)", { total: event.total });
+      state.total = event.total;
+      showProgress();
     } else if (event.topic === "league" && event.status) {
+      state.open = true;
+      showProgress();
       const box = document.getElementById("league");
       box.hidden = false;
       box.textContent = text("live.league", "League round {round}, {deals} deals", { round: event.status.round, deals: event.status.deals })

@@ -1,0 +1,143 @@
+"""The competition's HTTP endpoints, beside the run's pages (docs/competition.md).
+
+- ``POST /api/entrants`` with ``{"name": NAME}`` (``application/json``) registers an
+  entrant: 201 ``{"name", "token"}``, the token shown this once;
+- ``POST /api/submissions?label=LABEL`` with ``Authorization: Bearer TOKEN`` and the file
+  as the body: 201, the submission (``label`` defaults to the entrant's name);
+- ``GET /api/submissions`` with the token: that entrant's submissions, and nobody else's;
+- ``GET /enter``: a page that does the three from a browser.
+
+Every refusal is one line of JSON, ``{"error": ...}``, with its status. A body is read no
+further than its bound: a registration's 1 KiB, a submission's ``max_bytes``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ._files import FILES_DIR, check_python_file, store_file
+from ._store import CompetitionError, Entrant, Store
+from ._trial import TrialQueue
+
+__all__ = ["COMPETITION_DIR", "Competition", "Limits"]
+
+COMPETITION_DIR = "competition"
+"""``OUT/competition/``: the store and the submitted files."""
+
+_NAME_BODY = 1024
+_STATIC = Path(str(resources.files("arena.competition") / "static"))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a competition takes (the config's ``submissions``)."""
+
+    max_bytes: int = 262_144
+    per_day: int = 5
+    kinds: tuple[str, ...] = ("python-file",)
+    taken: frozenset[str] = field(default_factory=frozenset)  # the organiser's labels
+
+
+def _error(exc: CompetitionError) -> JSONResponse:
+    return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request's body, read no further than ``limit`` bytes (413 past it)."""
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise CompetitionError(f"the body is over {limit} bytes, the most taken here", 413)
+    return bytes(data)
+
+
+class Competition:
+    """The submissions of the run in ``out``: its store and its endpoints."""
+
+    def __init__(self, out: str | Path, limits: Limits, trials: TrialQueue | None = None
+                 ) -> None:
+        self.folder = Path(out) / COMPETITION_DIR
+        self.limits = limits
+        self.store = Store(self.folder)
+        self.trials = trials
+        if trials is not None:  # what a stopped run left untried
+            for submission in self.store.submissions():
+                if submission.state in ("received", "trying"):
+                    data = (self.folder / FILES_DIR / f"bot_{submission.sha256}.py"
+                            ).read_bytes()
+                    trials.start(submission.id, check_python_file(data, len(data)).bot_class)
+
+    def close(self) -> None:
+        """Close the store."""
+        self.store.close()
+
+    def _entrant(self, request: Request) -> Entrant:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise CompetitionError("give the entrant's token: Authorization: Bearer TOKEN", 401)
+        return self.store.entrant(token.strip())
+
+    async def register(self, request: Request) -> JSONResponse:
+        """``POST /api/entrants``."""
+        try:
+            if request.headers.get("content-type", "").split(";")[0] != "application/json":
+                raise CompetitionError("send the name as application/json: {\"name\": ...}",
+                                       415)
+            try:
+                data = json.loads(await _body(request, _NAME_BODY))
+            except (ValueError, UnicodeDecodeError):
+                raise CompetitionError("the body is not JSON: {\"name\": ...}") from None
+            if not isinstance(data, dict) or set(data) != {"name"}:
+                raise CompetitionError("the body must be {\"name\": NAME} and nothing else")
+            entrant, token = self.store.register(data["name"], taken=self.limits.taken)
+        except CompetitionError as exc:
+            return _error(exc)
+        return JSONResponse({"name": entrant.name, "token": token}, status_code=201)
+
+    async def submit(self, request: Request) -> JSONResponse:
+        """``POST /api/submissions?label=LABEL``."""
+        try:
+            entrant = self._entrant(request)
+            label = request.query_params.get("label") or entrant.name
+            data = await _body(request, self.limits.max_bytes)
+            checked = check_python_file(data, self.limits.max_bytes)
+            store_file(self.folder, checked, data)  # by content: kept once, whoever sent it
+            submission = self.store.submit(
+                entrant, label, kind="python-file", sha256=checked.sha256, size=checked.size,
+                per_day=self.limits.per_day, taken=self.limits.taken)
+        except CompetitionError as exc:
+            return _error(exc)
+        if self.trials is not None:
+            self.trials.start(submission.id, checked.bot_class)
+        return JSONResponse(submission.to_dict(), status_code=201)
+
+    async def list_submissions(self, request: Request) -> JSONResponse:
+        """``GET /api/submissions``: the token's entrant's own."""
+        try:
+            entrant = self._entrant(request)
+        except CompetitionError as exc:
+            return _error(exc)
+        return JSONResponse({"entrant": entrant.name, "submissions": [
+            s.to_dict() for s in self.store.submissions(entrant)]})
+
+    def routes(self) -> list[BaseRoute]:
+        """The endpoints, and the page ``/enter`` that uses them."""
+
+        async def page(request: Request) -> Response:
+            return FileResponse(_STATIC / "enter.html", media_type="text/html")
+
+        async def script(request: Request) -> Response:
+            return FileResponse(_STATIC / "enter.js", media_type="text/javascript")
+
+        return [Route("/enter", page), Route("/enter.js", script),
+                Route("/api/entrants", self.register, methods=["POST"]),
+                Route("/api/submissions", self.submit, methods=["POST"]),
+                Route("/api/submissions", self.list_submissions, methods=["GET"])]

@@ -1,0 +1,53 @@
+"""Entries a program adds to a league's field beside its config: ``OUT/entries.json``.
+
+A league's field is its config's ``bots``, reread every round (docs/league.md). A program
+running beside the league (a competition's server, docs/competition.md) may add entries
+of its own in ``OUT/entries.json``: a JSON list of bot entries as a config writes them.
+They join the field as the config's do, after them, every round they are listed; a file
+that is not such a list, or an entry whose label the config uses, keeps the field as it
+was, said in one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from arena.tournament._config._models import BotConfig, TournamentConfig
+
+__all__ = ["ENTRIES", "with_entries"]
+
+ENTRIES = "entries.json"
+
+
+def with_entries(config: TournamentConfig, folder: Path
+                 ) -> tuple[TournamentConfig, str | None]:
+    """``config`` with the entries of ``folder/entries.json`` after its bots, and None; or
+    ``config`` unchanged and the one line that says why the entries could not be read."""
+    path = folder / ENTRIES
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return config, None
+    except (OSError, UnicodeDecodeError) as exc:
+        return config, f"{path}: entries not applied: {exc}"
+    try:
+        data = json.loads(text)
+        if not isinstance(data, list):
+            raise ValueError("not a JSON list of bot entries")
+        bots = [BotConfig.model_validate(item) for item in data]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        return config, f"{path}: entries not applied: {first['loc']}: {first['msg']}"
+    except ValueError as exc:
+        return config, f"{path}: entries not applied: {exc}"
+    taken = set(config.labels)
+    for bot in bots:
+        label = bot.resolved_label
+        if label in taken or "@" in label:
+            return config, (f"{path}: entries not applied: the label {label!r} is the "
+                            "config's or has an '@'")
+        taken.add(label)
+    return config.model_copy(update={"bots": [*config.bots, *bots]}), None

@@ -1,0 +1,228 @@
+"""Entrants of a league served with submissions open: ``arena register`` and ``arena
+submit`` against ``arena run league.yaml --serve``, and every refusal in one line."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arena.cli import main
+from arena.competition import COMPETITION_DIR, Store
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+
+from tests.web.conftest import start_server, stop
+
+CONFIG = """\
+name: open
+seed: 3
+players: 3
+rules: {preset: runs, rounds: 2}
+format: {type: league, min_sets: 1, stop: {deals: 12}}
+submissions: {open: true, max_bytes: 2000, per_day: 3}
+bots: [greedy, random, lowest]
+"""
+
+BOT = b"""\
+from arena import Bot
+from arena.game import Move, View
+
+
+class Shedder(Bot):
+    def play(self, view: View) -> Move:
+        plays = [m for m in view.legal_moves() if m.kind != "pass"]
+        return max(plays, key=len) if plays else Move.PASS
+"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("open")
+    config = folder / "open.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    out = folder / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0", "-j",
+                                "1", "-q")
+    try:
+        yield url, out
+    finally:
+        stop(process)
+
+
+def arena(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def one_line_error(result: Result) -> str:
+    assert result.exit_code != 0
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    return lines[0]
+
+
+def test_entrants_register_and_submit(served: tuple[str, Path], tmp_path: Path) -> None:
+    url, out = served
+    alice = arena("register", url, "alice")
+    assert alice.exit_code == 0, alice.output
+    token = alice.stdout.strip().splitlines()[-1]
+    bot = tmp_path / "shedder.py"
+    bot.write_bytes(BOT)
+    first = arena("submit", url, str(bot), "--token", token, "--label", "shedder")
+    assert first.exit_code == 0, first.output
+    assert "shedder version 1" in first.output and "received" in first.output
+    again = arena("submit", url, str(bot), "--token", token, "--label", "shedder")
+    assert "shedder version 2" in again.output
+    # kept once by content, in the run folder
+    stored = list((out / COMPETITION_DIR / "files").glob("bot_*.py"))
+    assert [p.read_bytes() for p in stored] == [BOT]
+    own = urllib.request.Request(f"{url}/api/submissions",
+                                 headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(own, timeout=30) as answer:
+        listed = json.loads(answer.read())
+    assert listed["entrant"] == "alice"
+    assert [(s["label"], s["version"]) for s in listed["submissions"]] == [
+        ("shedder", 1), ("shedder", 2)]
+    # nobody else submits a version of alice's label
+    bob = arena("register", url, "bob").stdout.strip().splitlines()[-1]
+    taken = arena("submit", url, str(bot), "--token", bob, "--label", "shedder")
+    assert "belongs to another entrant" in one_line_error(taken)
+    store = Store(out / COMPETITION_DIR)
+    assert [s.entrant for s in store.submissions()] == ["alice", "alice"]
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (b"x" * 3000, "over 2000 bytes"),
+    (b"def f(:\n", "not Python: line 1"),
+    (b"\xff\xfe bot", "not UTF-8"),
+    (b"class Shedder:\n    pass\n", "defines no bot"),
+])
+def test_a_bad_file_is_refused_in_one_line(served: tuple[str, Path], tmp_path: Path,
+                                           content: bytes, expected: str) -> None:
+    url, _ = served
+    token = arena("register", url, f"e{len(content)}").stdout.strip().splitlines()[-1]
+    path = tmp_path / "bad.py"
+    path.write_bytes(content)
+    assert expected in one_line_error(arena("submit", url, str(path), "--token", token))
+
+
+def test_refusals_name_what_is_wrong(served: tuple[str, Path], tmp_path: Path) -> None:
+    url, _ = served
+    assert "the name" in one_line_error(arena("register", url, "<script>x</script>"))
+    assert "taken" in one_line_error(arena("register", url, "greedy"))  # the organiser's
+    bot = tmp_path / "b.py"
+    bot.write_bytes(BOT)
+    assert "unknown token" in one_line_error(arena("submit", url, str(bot), "--token", "1.x"))
+    assert "not the address" in one_line_error(arena("register", "ftp://x", "carol"))
+    assert "cannot reach" in one_line_error(arena("register", "http://127.0.0.1:9", "carol"))
+
+
+def test_only_a_league_takes_submissions(tmp_path: Path) -> None:
+    path = tmp_path / "rr.yaml"
+    path.write_text(CONFIG.replace("{type: league, min_sets: 1, stop: {deals: 12}}",
+                                   "{type: round_robin}"), encoding="utf-8")
+    result = arena("validate", str(path))
+    assert result.exit_code == 2
+    assert "submissions: only a league" in result.output
+    path.write_text(CONFIG.replace("per_day: 3", "per_day: 0"), encoding="utf-8")
+    assert "submissions.per_day" in arena("validate", str(path)).output
+    path.write_text(CONFIG, encoding="utf-8")
+    ok = arena("validate", str(path))
+    assert ok.exit_code == 0
+    assert "submissions open (python-file, at most 2000 bytes, 3 a day per entrant)" in ok.output
+
+
+CRASHER = b"""\\
+from arena import Bot
+import no_such_module_anywhere
+
+
+class Crasher(Bot):
+    def play(self, view):
+        return "pass"
+"""
+
+def _states(url: str, token: str, count: int) -> list[dict[str, object]]:
+    """The entrant's submissions once ``count`` of them are no longer waiting."""
+    request = urllib.request.Request(f"{url}/api/submissions",
+                                     headers={"Authorization": f"Bearer {token}"})
+    deadline = time.monotonic() + 240
+    while True:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            made = json.loads(answer.read())["submissions"]
+        if sum(s["state"] in ("tried", "failed") for s in made) >= count:
+            return list(made)
+        assert time.monotonic() < deadline, made
+        time.sleep(0.5)
+
+
+def test_a_submission_is_tried_in_the_sandbox(served: tuple[str, Path], tmp_path: Path) -> None:
+    from arena.referee import sandbox_unavailable_reason
+
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    url, _ = served
+    token = arena("register", url, "trier").stdout.strip().splitlines()[-1]
+    for name, content in (("good", BOT), ("crash", CRASHER)):
+        path = tmp_path / f"{name}.py"
+        path.write_bytes(content)
+        result = arena("submit", url, str(path), "--token", token, "--label", f"t-{name}")
+        assert result.exit_code == 0, result.output
+    made = {s["label"]: s for s in _states(url, token, 2)}
+    assert made["t-good"]["state"] == "tried", made["t-good"]
+    assert str(made["t-good"]["detail"]).startswith("played ")
+    assert made["t-crash"]["state"] == "failed"
+    assert "no_such_module_anywhere" in str(made["t-crash"]["detail"])
+
+
+def test_a_trial_seats_the_submission_sandboxed_with_the_run_folder_private() -> None:
+    from arena.competition import Submission, trial_spec
+    from arena.referee import MatchSpec
+
+    submission = Submission(7, "alice", "shedder", 2, "python-file", "ab" * 32, 10,
+                            "received", "", 0.0)
+    spec = trial_spec(submission, "Shedder", players=3, rules={"preset": "runs"},
+                      private=["/srv/run", "/srv/league.yaml"])
+    parsed = MatchSpec.from_dict(spec)
+    assert parsed.private == ("/srv/run", "/srv/league.yaml")
+    assert spec["limits"] == {"sandbox": True}
+    assert [seat["label"] for seat in spec["seats"]] == ["shedder", "greedy", "random"]
+    assert spec["seats"][0] == {"label": "shedder", "name": f"bot_{'ab' * 32}:Shedder",
+                                "host": "process"}
+
+
+def test_what_a_stopped_run_left_untried_is_tried_on_resume(tmp_path: Path) -> None:
+    from arena.competition import (
+        Competition,
+        Limits,
+        TrialQueue,
+        check_python_file,
+        store_file,
+    )
+    from arena.referee import sandbox_unavailable_reason
+
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    folder = tmp_path / COMPETITION_DIR
+    store = Store(folder)
+    entrant, _ = store.register("late")
+    checked = check_python_file(BOT, 10_000)
+    store_file(folder, checked, BOT)
+    made = store.submit(entrant, "late", kind="python-file", sha256=checked.sha256,
+                        size=checked.size, per_day=5)
+    store.set_state(made.id, "trying", "")  # as a kill -9 mid-trial leaves it
+    trials = TrialQueue(folder, players=3, rules={"preset": "runs", "rounds": 1},
+                        private=[str(tmp_path)])
+    Competition(tmp_path, Limits(), trials)  # the server starting again
+    deadline = time.monotonic() + 240
+    while store.submission(made.id).state not in ("tried", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert store.submission(made.id).state == "tried", store.submission(made.id)
