@@ -41,7 +41,6 @@ from arena.tournament._league import (
     choose_round,
     league_rules,
 )
-from arena.tournament._league_entries import with_entries
 from arena.tournament._league_status import LeagueStatus
 from arena.tournament._plans import Batch
 from arena.tournament._schedule import Schedule, Table
@@ -274,7 +273,8 @@ class LeaguePlan:
                 self._refuse(f"config not applied: {path} changed 'players' or "
                              "'seed', which a league keeps")
                 return
-        config, problem = with_entries(config, self.folder)
+        config, problem = (config, None) if self.source is None else \
+            self.source.with_entries(config)
         if problem is not None:
             self._refuse(problem)
             return

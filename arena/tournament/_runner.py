@@ -117,7 +117,8 @@ def run_tournament(
     reporter = reporter or Reporter()
     run = Run(cfg, folder, executor, reporter, tuple(private))
     schedule = Schedule(cfg)
-    source = ConfigFile(os.fspath(config)) if isinstance(config, str | os.PathLike) else None
+    source = (ConfigFile(os.fspath(config), os.fspath(folder))
+              if isinstance(config, str | os.PathLike) else None)
     plan = tournament_format(cfg.format.type).plan(schedule, source)
     try:
         result = run.play(plan, workers)

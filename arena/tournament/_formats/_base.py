@@ -34,10 +34,22 @@ class ConfigFile:
     field): the run owns it, the plan only asks for it as it stands now."""
 
     path: str
+    folder: str | None = None  # the run's folder, where OUT/entries.json may lie
 
     def read(self) -> TournamentConfig:
         """The config as the file holds it now (``ConfigError`` when it is bad)."""
         return read_config(self.path)[0]
+
+    def with_entries(self, config: TournamentConfig) -> tuple[TournamentConfig, str | None]:
+        """``config`` with the run folder's ``entries.json`` after its bots (a program
+        beside the league adds them), and None; or ``config`` and the line saying why not."""
+        if self.folder is None:
+            return config, None
+        from pathlib import Path
+
+        from arena.tournament._league_entries import with_entries
+
+        return with_entries(config, Path(self.folder))
 
 
 class TournamentFormat(ConfigFormat, Protocol):
