@@ -3,9 +3,11 @@
 A sandboxed bot process (``process`` and ``command`` hosts, with
 ``limits.sandbox``) runs in its own pid, network, IPC, UTS and mount namespaces:
 
-- its own pid namespace: it sees only its own processes in ``/proc``, and
-  when the referee kills it, everything it started dies with it (a child
-  that called ``setsid`` included: the namespace ends with its first process);
+- its own pid namespace: it sees only its own processes in ``/proc`` and the
+  namespace's first process, the launcher that keeps it (:func:`arena.referee._jail.keep`);
+  when the referee kills it, everything it started dies with it (a child that called
+  ``setsid`` included: the namespace ends with its first process, which the bot cannot
+  reach);
 - no network: only a loopback interface that is down;
 - a file system built for it, read-only: every folder of the machine but the
   tournament's private paths (its output folder and config), which are not
@@ -17,7 +19,8 @@ A sandboxed bot process (``process`` and ``command`` hosts, with
 - no privilege: when arena runs as root, the bot runs as uid and gid 65534
   with no capability left (bounding set included) and ``no_new_privs``, so no
   mount can be undone; and a seccomp filter refuses file locks, leases and
-  notifications, keyrings, io_uring, new namespaces and mounts
+  notifications, keyrings, io_uring, sockets but TCP/IP ones, anonymous memory files,
+  ``ptrace``, new namespaces and mounts
   (:mod:`arena.referee._jail`, the last step into the sandbox).
 
 Bubblewrap (``bwrap``, Debian package ``bubblewrap``) builds it when it works
@@ -123,10 +126,11 @@ def layout(private: Sequence[str], writable: Sequence[str], keep: Sequence[str],
 def _bwrap_argv(bwrap: str, steps: Sequence[Step], root: bool) -> list[str]:
     # A user namespace in which the bot is uid 65534 with no capability (as root too:
     # bubblewrap would keep root's otherwise): the mounts belong to it, and it cannot
-    # undo them.
+    # undo them. The launcher is the pid namespace's first process, where bubblewrap's
+    # own would be outside the filter: it keeps the bot (_jail.keep).
     argv = [bwrap, "--unshare-user", "--uid", str(BOT_UID), "--gid", str(BOT_UID),
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent"]
+            "--unshare-cgroup-try", "--die-with-parent", "--as-pid-1"]
     if root:
         argv += ["--cap-drop", "ALL"]
     for step in steps:
