@@ -1,8 +1,9 @@
 """Running a stranger's bot in its own Linux namespaces, without any privilege.
 
 A sandboxed bot process (``process`` and ``command`` hosts, with
-``limits.sandbox``) runs in its own pid, network, IPC, UTS and mount namespaces:
+``limits.sandbox``) runs in its own pid, network, IPC, UTS, cgroup and mount namespaces:
 
+- its own cgroup namespace: ``/proc/self/cgroup`` names no cgroup of arena's;
 - its own pid namespace: it sees only its own processes in ``/proc`` and the
   namespace's first process, the launcher that keeps it (:func:`arena.referee._jail.keep`);
   when the referee kills it, everything it started dies with it (a child that called
@@ -10,12 +11,12 @@ A sandboxed bot process (``process`` and ``command`` hosts, with
   reach);
 - no network: only a loopback interface that is down;
 - a file system built for it, read-only: every folder of the machine but the
-  tournament's private paths (its output folder and config), which are not
-  there at all (no mount covers them, so ``/proc/self/mountinfo`` does not
-  name them); a private ``/tmp`` and ``/dev/shm`` (its scratch space, each of
-  at most ``tmp_mb``, gone when it ends), beside which what the bot needs to
-  start that lies under ``/tmp`` (a checkout, a virtual environment, an import
-  path there) is shown read-only;
+  tournament's private paths (its output folder and config) and the cgroup tree
+  (:data:`ABSENT`), which are not there at all (no mount covers them, so
+  ``/proc/self/mountinfo`` does not name them); a private ``/tmp`` and
+  ``/dev/shm`` (its scratch space, each of at most ``tmp_mb``, gone when it
+  ends), beside which what the bot needs to start that lies under ``/tmp`` (a
+  checkout, a virtual environment, an import path there) is shown read-only;
 - no privilege: when arena runs as root, the bot runs as uid and gid 65534
   with no capability left (bounding set included) and ``no_new_privs``, so no
   mount can be undone; and a seccomp filter refuses file locks, leases and
@@ -64,6 +65,10 @@ JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_jail.py")
 _REPLACED = ("/proc", "/dev", "/tmp")
 """Top-level folders the sandbox makes anew rather than showing the machine's."""
 
+ABSENT = ("/sys/fs/cgroup",)
+"""The machine's folders a bot never sees, as the run's private paths: the cgroup tree
+(another bot's memory use is a channel; the bot's own cgroup bounds it unseen)."""
+
 
 class SandboxUnavailable(RuntimeError):
     """The sandbox was asked for and this machine cannot give it."""
@@ -107,7 +112,7 @@ def _show(path: str, hidden: frozenset[str], kind: str, steps: list[Step]) -> No
 def layout(private: Sequence[str], writable: Sequence[str], keep: Sequence[str],
            tmp_bytes: int | None) -> list[Step]:
     """The sandbox's file system, step by step (bubblewrap's options, in order)."""
-    hidden = frozenset(os.path.realpath(p) for p in private)
+    hidden = frozenset([*(os.path.realpath(p) for p in private), *ABSENT])
     steps: list[Step] = []
     _visit("/", hidden, "ro-bind", steps, skip=_REPLACED)
     steps += [("dev", "/dev"), ("proc", "/proc"), ("tmpfs", "/tmp", tmp_bytes),
@@ -162,10 +167,11 @@ def _jail(layout_steps: Sequence[Step] | None) -> list[str]:
 def _unshare_argv(unshare: str) -> list[str]:
     # A user namespace first, so that the others belong to it: the launcher, uid 65534
     # there with that namespace's capabilities (--keep-caps), builds the file system,
-    # then drops every capability before the bot runs.
+    # then drops every capability before the bot runs. A cgroup namespace, as
+    # bubblewrap's --unshare-cgroup-try: /proc/self/cgroup names no arena cgroup.
     return [unshare, "--user", f"--map-user={BOT_UID}", f"--map-group={BOT_UID}",
             "--keep-caps", "--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts",
-            "--mount", "--propagation", "private", "--"]
+            "--cgroup", "--mount", "--propagation", "private", "--"]
 
 
 def _argv(kind: str, steps: Sequence[Step]) -> list[str]:

@@ -22,7 +22,9 @@ that survive. Modes:
 - ``outlive``: try to outlive the match: clear its parent-death signal, leave its
   process group (``setsid``) and fork a child that does the same and sleeps forever;
   try to attach to the sandbox's first process with ``ptrace`` to make it do so too;
-  and stay after the match's ``quit``.
+  and stay after the match's ``quit``;
+- ``cgroup``: look for the cgroup tree (``/sys/fs/cgroup``) and the names of arena's
+  cgroups in ``/proc/self/cgroup``.
 """
 
 import ctypes
@@ -156,6 +158,11 @@ def attempt(start: dict) -> str:
         libc.prctl(1, 0, 0, 0, 0)
         os.setsid()
         return f"outlive:started:ptrace={_errno_name(traced)}"
+    if mode == "cgroup":
+        with open("/proc/self/cgroup") as file:
+            named = "arena-" in file.read()
+        return (f"cgroup:tree={os.path.exists('/sys/fs/cgroup')},"
+                f"fs={os.path.isdir('/sys/fs')},named={named}")
     return "plain"
 
 
