@@ -1,8 +1,9 @@
 """The last step into the sandbox: lay out the file system, drop every privilege, filter
-system calls, then run the bot.
+system calls, then run the bot and keep it.
 
 Run as ``python -I -S _jail.py SPEC -- PROGRAM...`` inside the namespaces that
-bubblewrap or ``unshare`` made, as the first program there. It imports only the
+bubblewrap or ``unshare`` made, as the first program there (pid 1 of the bot's pid
+namespace: bubblewrap runs with ``--as-pid-1``). It imports only the
 standard library (it runs before the bot's import path exists) and is not
 imported by arena: :mod:`arena.referee._sandbox` builds its ``SPEC`` (JSON):
 
@@ -18,10 +19,13 @@ capability leaves the bounding, effective, permitted, inheritable and ambient
 sets, so that no mount made for the sandbox can be undone; ``no_new_privs``; and
 a seccomp filter (:data:`DENY`) that refuses the system calls through which two
 bots could share a kernel object (file locks and leases, file notifications,
-keyrings, io_uring, named Unix sockets) or undo the sandbox (new namespaces,
-mounts). Whatever fails ends the start with
-one line on stderr (the bot's output tail) and exit status 126: no bot runs
-with less containment than asked for.
+keyrings, io_uring, sockets but TCP/IP ones, anonymous memory files), reach
+another process (``ptrace`` and its kin) or undo the sandbox (new namespaces,
+mounts). Whatever fails ends the start with one line on stderr (the bot's output
+tail) and exit status 126: no bot runs with less containment than asked for.
+
+Then it stays, under the same filter, as the namespace's first process: the bot is
+its child, and every process of the bot dies when it ends (:func:`keep`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import ctypes
 import json
 import os
 import platform
+import signal
 import struct
 import sys
 
@@ -47,7 +52,9 @@ _ARCH = {  # machine: (AUDIT_ARCH_*, {name: number})
         "umount2": 166, "pivot_root": 155, "open_tree": 428, "move_mount": 429,
         "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
         "userfaultfd": 323, "perf_event_open": 298, "bpf": 321, "cachestat": 451,
-        "preadv2": 327, "pwritev2": 328, "socket": 41,
+        "preadv2": 327, "pwritev2": 328, "socket": 41, "ptrace": 101,
+        "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438,
+        "memfd_create": 319, "memfd_secret": 447,
     }),
     "aarch64": (0xC00000B7, {
         "fcntl": 25, "flock": 32, "inotify_init1": 26, "fanotify_init": 262,
@@ -57,6 +64,8 @@ _ARCH = {  # machine: (AUDIT_ARCH_*, {name: number})
         "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
         "fspick": 433, "mount_setattr": 442, "userfaultfd": 282, "perf_event_open": 241,
         "bpf": 280, "cachestat": 451, "preadv2": 286, "pwritev2": 287, "socket": 198,
+        "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272,
+        "pidfd_getfd": 438, "memfd_create": 279, "memfd_secret": 447,
     }),
 }
 
@@ -70,12 +79,23 @@ DENY = (
     "io_uring_register", "unshare", "setns", "mount", "umount2", "pivot_root", "open_tree",
     "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "userfaultfd",
     "perf_event_open", "bpf", "cachestat",
+    # another process's memory, registers and files (the sandbox's first process is
+    # the bot's keeper, which it must not steer), and memory outside every file system
+    # (anonymous files: the private /tmp and /dev/shm are bounded, these are not)
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
+    "memfd_create", "memfd_secret",
 )
 """System calls refused outright (``EPERM``)."""
 
 FCNTL_DENY = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 """``fcntl`` commands refused: ``F_GETLK``, ``F_SETLK``, ``F_SETLKW``, ``F_OFD_GETLK``,
 ``F_OFD_SETLK``, ``F_OFD_SETLKW``, ``F_SETLEASE``, ``F_GETLEASE``, ``F_NOTIFY``."""
+
+SOCKET_ALLOW = (2, 10)
+"""Socket families allowed (``AF_INET``, ``AF_INET6``: the bot's network namespace has
+only a loopback interface that is down); every other is refused: Unix sockets (a
+daemon's, shared by every bot), netlink, ``AF_VSOCK`` (the virtual machine's host),
+``AF_PACKET``, ``AF_ALG``... Pairs (``socketpair``) stay possible."""
 
 CLONE_NEW = 0x7E020080
 """``clone`` flags that make namespaces (``CLONE_NEWNS`` ... ``CLONE_NEWTIME``): refused."""
@@ -136,13 +156,13 @@ def seccomp_program(machine: str | None = None) -> bytes:
     out.append(_insn(_JSET, CLONE_NEW, 0, 1))
     ret(_RET_ERRNO | EPERM)
     ret(_RET_ALLOW)
-    # a Unix socket: the file system's (a daemon's, shared by every bot) are reached
-    # through one; pairs (socketpair) stay possible
-    out.append(_insn(_JEQ, numbers["socket"], 0, 4))
+    # a socket of another family than SOCKET_ALLOW's
+    out.append(_insn(_JEQ, numbers["socket"], 0, 2 + 2 * len(SOCKET_ALLOW)))
     out.append(_insn(_LD, 16))
-    out.append(_insn(_JEQ, 1, 0, 1))  # AF_UNIX
+    for family in SOCKET_ALLOW:
+        out.append(_insn(_JEQ, family, 0, 1))
+        ret(_RET_ALLOW)
     ret(_RET_ERRNO | EPERM)
-    ret(_RET_ALLOW)
     # preadv2 / pwritev2 with RWF_NOWAIT (flags: the sixth argument)
     for name in ("preadv2", "pwritev2"):
         out.append(_insn(_JEQ, numbers[name], 0, 4))
@@ -359,6 +379,50 @@ def _dev(m: _Mounter, target: str) -> None:
         os.symlink(link, f"{target}/{name}")
 
 
+_PR_SET_PDEATHSIG = 1
+_PR_SET_DUMPABLE = 4
+_PR_SET_NAME = 15
+
+KEEPER_NAME = b"arena-jail"
+"""The keeper's process name (``/proc/PID/comm``), by which the referee's clocks know it
+for a launcher, as ``bwrap`` and ``unshare`` (:data:`arena.referee._proctimes.LAUNCHERS`)."""
+
+
+def keep(libc: ctypes.CDLL, program: list[str]) -> int:
+    """Run ``program`` as this process's child and stay the sandbox's first process, its
+    keeper, until that child ends; then end with its status (``128 + N`` for signal N).
+
+    The kernel kills every process of a pid namespace when its first process ends, so
+    the bot lives exactly as long as the keeper: which dies with the launcher that
+    started it (its parent-death signal, set again here since the change of uid cleared
+    it), which the referee kills. The bot cannot undo that: the keeper is not dumpable
+    (no ``ptrace``, no ``/proc/1/mem``, no file descriptor of it for a process without
+    a capability; the filter refuses ``ptrace`` anyway), a signal sent to it from inside
+    its namespace is dropped unless it handles it, and it handles none; it reaps every
+    orphan of the namespace.
+    """
+    _check(libc.prctl(_PR_SET_PDEATHSIG, 9, 0, 0, 0), "parent-death signal")
+    _check(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0), "not dumpable")
+    libc.prctl(_PR_SET_NAME, KEEPER_NAME, 0, 0, 0)
+    child = os.fork()
+    if child == 0:
+        try:
+            os.execvp(program[0], program)
+        except OSError as exc:
+            sys.stderr.write(f"arena sandbox: cannot run {program[0]!r}: {exc}\n")
+        os._exit(127)
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+        signal.signal(number, signal.SIG_IGN)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:  # pragma: no cover - the child is ours until reaped
+            return 127
+        if pid == child:
+            return (128 + os.WTERMSIG(status) if os.WIFSIGNALED(status)
+                    else os.WEXITSTATUS(status))
+
+
 def main(argv: list[str]) -> int:
     try:
         spec = json.loads(argv[1])
@@ -374,15 +438,10 @@ def main(argv: list[str]) -> int:
             os.chdir("/")
         drop_privileges(libc, int(spec.get("uid", 65534)), int(spec.get("gid", 65534)))
         install_filter(libc)
+        return keep(libc, program)
     except (OSError, ValueError, KeyError, IndexError) as exc:
         sys.stderr.write(f"arena sandbox: cannot contain the bot: {exc}\n")
         return 126
-    try:
-        os.execvp(program[0], program)
-    except OSError as exc:
-        sys.stderr.write(f"arena sandbox: cannot run {program[0]!r}: {exc}\n")
-        return 127
-    return 127  # pragma: no cover - execvp does not return
 
 
 if __name__ == "__main__":

@@ -192,7 +192,7 @@ def tree_cpu(leader: int, exclude: int) -> float:
     return total
 
 
-LAUNCHERS = frozenset({b"bwrap", b"unshare"})
+LAUNCHERS = frozenset({b"bwrap", b"unshare", b"arena-jail"})
 """Programs that start a sandboxed bot and wait for it: the bot is their only descendant."""
 
 def process_clock_id(pid: int) -> int:

@@ -1,23 +1,27 @@
 """Running a stranger's bot in its own Linux namespaces, without any privilege.
 
 A sandboxed bot process (``process`` and ``command`` hosts, with
-``limits.sandbox``) runs in its own pid, network, IPC, UTS and mount namespaces:
+``limits.sandbox``) runs in its own pid, network, IPC, UTS, cgroup and mount namespaces:
 
-- its own pid namespace: it sees only its own processes in ``/proc``, and
-  when the referee kills it, everything it started dies with it (a child
-  that called ``setsid`` included: the namespace ends with its first process);
+- its own cgroup namespace: ``/proc/self/cgroup`` names no cgroup of arena's;
+- its own pid namespace: it sees only its own processes in ``/proc`` and the
+  namespace's first process, the launcher that keeps it (:func:`arena.referee._jail.keep`);
+  when the referee kills it, everything it started dies with it (a child that called
+  ``setsid`` included: the namespace ends with its first process, which the bot cannot
+  reach);
 - no network: only a loopback interface that is down;
 - a file system built for it, read-only: every folder of the machine but the
-  tournament's private paths (its output folder and config), which are not
-  there at all (no mount covers them, so ``/proc/self/mountinfo`` does not
-  name them); a private ``/tmp`` and ``/dev/shm`` (its scratch space, each of
-  at most ``tmp_mb``, gone when it ends), beside which what the bot needs to
-  start that lies under ``/tmp`` (a checkout, a virtual environment, an import
-  path there) is shown read-only;
+  tournament's private paths (its output folder and config) and the cgroup tree
+  (:data:`ABSENT`), which are not there at all (no mount covers them, so
+  ``/proc/self/mountinfo`` does not name them); a private ``/tmp`` and
+  ``/dev/shm`` (its scratch space, each of at most ``tmp_mb``, gone when it
+  ends), beside which what the bot needs to start that lies under ``/tmp`` (a
+  checkout, a virtual environment, an import path there) is shown read-only;
 - no privilege: when arena runs as root, the bot runs as uid and gid 65534
   with no capability left (bounding set included) and ``no_new_privs``, so no
   mount can be undone; and a seccomp filter refuses file locks, leases and
-  notifications, keyrings, io_uring, new namespaces and mounts
+  notifications, keyrings, io_uring, sockets but TCP/IP ones, anonymous memory files,
+  ``ptrace``, new namespaces and mounts
   (:mod:`arena.referee._jail`, the last step into the sandbox).
 
 Bubblewrap (``bwrap``, Debian package ``bubblewrap``) builds it when it works
@@ -60,6 +64,10 @@ JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_jail.py")
 
 _REPLACED = ("/proc", "/dev", "/tmp")
 """Top-level folders the sandbox makes anew rather than showing the machine's."""
+
+ABSENT = ("/sys/fs/cgroup",)
+"""The machine's folders a bot never sees, as the run's private paths: the cgroup tree
+(another bot's memory use is a channel; the bot's own cgroup bounds it unseen)."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -104,7 +112,7 @@ def _show(path: str, hidden: frozenset[str], kind: str, steps: list[Step]) -> No
 def layout(private: Sequence[str], writable: Sequence[str], keep: Sequence[str],
            tmp_bytes: int | None) -> list[Step]:
     """The sandbox's file system, step by step (bubblewrap's options, in order)."""
-    hidden = frozenset(os.path.realpath(p) for p in private)
+    hidden = frozenset([*(os.path.realpath(p) for p in private), *ABSENT])
     steps: list[Step] = []
     _visit("/", hidden, "ro-bind", steps, skip=_REPLACED)
     steps += [("dev", "/dev"), ("proc", "/proc"), ("tmpfs", "/tmp", tmp_bytes),
@@ -123,10 +131,11 @@ def layout(private: Sequence[str], writable: Sequence[str], keep: Sequence[str],
 def _bwrap_argv(bwrap: str, steps: Sequence[Step], root: bool) -> list[str]:
     # A user namespace in which the bot is uid 65534 with no capability (as root too:
     # bubblewrap would keep root's otherwise): the mounts belong to it, and it cannot
-    # undo them.
+    # undo them. The launcher is the pid namespace's first process, where bubblewrap's
+    # own would be outside the filter: it keeps the bot (_jail.keep).
     argv = [bwrap, "--unshare-user", "--uid", str(BOT_UID), "--gid", str(BOT_UID),
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent"]
+            "--unshare-cgroup-try", "--die-with-parent", "--as-pid-1"]
     if root:
         argv += ["--cap-drop", "ALL"]
     for step in steps:
@@ -158,10 +167,11 @@ def _jail(layout_steps: Sequence[Step] | None) -> list[str]:
 def _unshare_argv(unshare: str) -> list[str]:
     # A user namespace first, so that the others belong to it: the launcher, uid 65534
     # there with that namespace's capabilities (--keep-caps), builds the file system,
-    # then drops every capability before the bot runs.
+    # then drops every capability before the bot runs. A cgroup namespace, as
+    # bubblewrap's --unshare-cgroup-try: /proc/self/cgroup names no arena cgroup.
     return [unshare, "--user", f"--map-user={BOT_UID}", f"--map-group={BOT_UID}",
             "--keep-caps", "--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts",
-            "--mount", "--propagation", "private", "--"]
+            "--cgroup", "--mount", "--propagation", "private", "--"]
 
 
 def _argv(kind: str, steps: Sequence[Step]) -> list[str]:

@@ -18,7 +18,13 @@ that survive. Modes:
   and the file system;
 - ``locksend FILE`` / ``lockrecv FILE``: pass a number (the sender's seed, modulo 1000)
   from one seat to another through a byte-range lock on FILE, which both can read;
-- ``tmpfill``: write up to 64 MiB into ``/tmp``.
+- ``tmpfill``: write up to 64 MiB into ``/tmp``;
+- ``outlive``: try to outlive the match: clear its parent-death signal, leave its
+  process group (``setsid``) and fork a child that does the same and sleeps forever;
+  try to attach to the sandbox's first process with ``ptrace`` to make it do so too;
+  and stay after the match's ``quit``;
+- ``cgroup``: look for the cgroup tree (``/sys/fs/cgroup``) and the names of arena's
+  cgroups in ``/proc/self/cgroup``.
 """
 
 import ctypes
@@ -141,6 +147,22 @@ def attempt(start: dict) -> str:
         except OSError as exc:
             return f"tmpfill:{written}:{_errno_name(exc.errno or 0)}"
         return f"tmpfill:{written}:ok"
+    if mode == "outlive":
+        libc = ctypes.CDLL(None, use_errno=True)
+        traced = libc.ptrace(16, 1, None, None) and ctypes.get_errno()  # PTRACE_ATTACH
+        if os.fork() == 0:
+            os.setsid()
+            libc.prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG: none
+            while True:
+                time.sleep(60)
+        libc.prctl(1, 0, 0, 0, 0)
+        os.setsid()
+        return f"outlive:started:ptrace={_errno_name(traced)}"
+    if mode == "cgroup":
+        with open("/proc/self/cgroup") as file:
+            named = "arena-" in file.read()
+        return (f"cgroup:tree={os.path.exists('/sys/fs/cgroup')},"
+                f"fs={os.path.isdir('/sys/fs')},named={named}")
     return "plain"
 
 
@@ -157,3 +179,6 @@ for raw in sys.stdin.buffer:
         continue
     sys.stdout.write(json.dumps(out) + "\n")
     sys.stdout.flush()
+
+while mode == "outlive":  # after its quit too: only a kill ends it
+    time.sleep(60)
