@@ -81,6 +81,8 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
     --bots greedy mc --people 2 opens one and prints each person's link on a line."""
     web_available()
     table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
+    if offered is not None and not tables_on:
+        raise InputError("--table-bots offers bots at tables: add --table")
     bounds = _bounds(offered) if tables_on else None
     if tables_on:
         out.mkdir(parents=True, exist_ok=True)
