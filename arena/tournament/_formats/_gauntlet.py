@@ -19,11 +19,12 @@ from arena.tournament._design import (
 from arena.tournament._formats._base import BaseFormat, ConfigFile, table_problem
 from arena.tournament._formats._round_robin import kept_apart
 from arena.tournament._plans import AllTables
-from arena.tournament._schedule import Schedule, Table
+from arena.tournament._schedule import Table
 from arena.tournament._teams import Teams, apart, group_count, team_map
 
 if TYPE_CHECKING:
     from arena.tournament._config import TournamentConfig
+    from arena.tournament._schedule import Schedule
 
 
 class GauntletFormat(FormatSettings):
@@ -73,32 +74,33 @@ class Gauntlet(BaseFormat):
     def tables(self, schedule: Schedule) -> Iterator[Table]:
         """Every challenger's tables, in seat order."""
         schedule.check_seed()
-        for t, bots in enumerate(self._design(schedule)):
+        for t, bots in enumerate(self._design(schedule.config)):
             yield Table(f"{schedule.name}-t{t}", bots, None)
 
-    def _design(self, schedule: Schedule) -> Iterator[tuple[int, ...]]:
-        fmt = _settings(schedule.config)
-        k = schedule.config.players
-        index = {label: i for i, label in enumerate(schedule.labels)}
+    def _design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
+        """The tables, from the config (seed 0 standing in while it is secret)."""
+        fmt = _settings(config)
+        k = config.players
+        labels = config.labels
+        index = {label: i for i, label in enumerate(labels)}
         challengers = [index[c] for c in fmt.challengers]
-        field = [i for i in range(len(schedule.labels)) if i not in challengers]
+        field = [i for i in range(len(labels)) if i not in challengers]
         tables: list[tuple[int, ...]] = []
         for ci, challenger in enumerate(challengers):
             if fmt.max_tables is None:
                 design = full_round_robin(len(field), k - 1)
             else:
-                design = sampled_round_robin(len(field), k - 1, fmt.max_tables, schedule.seed,
+                design = sampled_round_robin(len(field), k - 1, fmt.max_tables, config.seed or 0,
                                              ci)
             tables.extend((challenger, *(field[j] for j in subset)) for subset in design)
-        return kept_apart(iter(equitable_seats(tables, k)), schedule)
+        return kept_apart(iter(equitable_seats(tables, k)), config)
 
     def total(self, config: TournamentConfig) -> int:
         """Tables times the matches of each."""
         fmt = _settings(config)
         n, k = len(config.bots), config.players
-        schedule = Schedule(config)
-        if schedule.teams:  # the tables that keep team-mates apart: counted by making them
-            tables = sum(1 for _ in self._design(schedule))
+        if team_map(config.bots):  # the tables that keep team-mates apart: counted by making them
+            tables = sum(1 for _ in self._design(config))
         else:
             challengers = len(fmt.challengers)
             tables = challengers * round_robin_tables(n - challengers, k - 1, fmt.max_tables)

@@ -17,11 +17,12 @@ from arena.tournament._design import (
 )
 from arena.tournament._formats._base import BaseFormat, ConfigFile, table_problem
 from arena.tournament._plans import AllTables
-from arena.tournament._schedule import Schedule, Table
+from arena.tournament._schedule import Table
 from arena.tournament._teams import apart, group_count, team_map
 
 if TYPE_CHECKING:
     from arena.tournament._config import TournamentConfig
+    from arena.tournament._schedule import Schedule
 
 
 class RoundRobinFormat(FormatSettings):
@@ -36,14 +37,16 @@ class RoundRobinFormat(FormatSettings):
     )
 
 
-def kept_apart(design: Iterator[tuple[int, ...]], schedule: Schedule) -> Iterator[tuple[int, ...]]:
+def kept_apart(design: Iterator[tuple[int, ...]], config: TournamentConfig
+               ) -> Iterator[tuple[int, ...]]:
     """The tables of ``design``; with teams, those that keep team-mates apart, seated again
     so each bot's seat counts stay within one."""
-    if not schedule.teams:
+    teams = team_map(config.bots)
+    if not teams:
         yield from design
         return
-    kept = [table for table in design if apart(table, schedule.teams)]
-    yield from equitable_seats(kept, schedule.config.players) if kept else []
+    kept = [table for table in design if apart(table, teams)]
+    yield from equitable_seats(kept, config.players) if kept else []
 
 
 class RoundRobin(BaseFormat):
@@ -73,25 +76,25 @@ class RoundRobin(BaseFormat):
     def tables(self, schedule: Schedule) -> Iterator[Table]:
         """Every table, in seat order."""
         schedule.check_seed()
-        for t, bots in enumerate(self._design(schedule)):
+        for t, bots in enumerate(self._design(schedule.config)):
             yield Table(f"{schedule.name}-t{t}", bots, None)
 
-    def _design(self, schedule: Schedule) -> Iterator[tuple[int, ...]]:
-        fmt = schedule.config.format
+    def _design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
+        """The tables, from the config (seed 0 standing in while it is secret)."""
+        fmt = config.format
         assert isinstance(fmt, RoundRobinFormat)
-        n, k = len(schedule.labels), schedule.config.players
+        n, k = len(config.bots), config.players
         design = (full_round_robin(n, k) if fmt.max_tables is None
-                  else sampled_round_robin(n, k, fmt.max_tables, schedule.seed))
-        return kept_apart(design, schedule)
+                  else sampled_round_robin(n, k, fmt.max_tables, config.seed or 0))
+        return kept_apart(design, config)
 
     def total(self, config: TournamentConfig) -> int:
         """Tables times the matches of each."""
         fmt = config.format
         assert isinstance(fmt, RoundRobinFormat)
         n, k = len(config.bots), config.players
-        schedule = Schedule(config)
-        if schedule.teams:  # the tables that keep team-mates apart: counted by making them
-            tables = sum(1 for _ in self._design(schedule))
+        if team_map(config.bots):  # the tables that keep team-mates apart: counted by making them
+            tables = sum(1 for _ in self._design(config))
         else:
             tables = round_robin_tables(n, k, fmt.max_tables)
         return tables * (k if config.duplicate else 1) * config.repeat
