@@ -2,7 +2,9 @@
 
 A plugin is any module or object with ``@arena.hookimpl``-decorated
 functions whose names match the specifications below; it is found through
-the ``arena.bots`` entry-point group.
+the ``arena.bots`` entry-point group, whose entry point's name names its bot.
+A third-party plugin's hooks are called only in the process that plays its
+bot (``arena.plugins``).
 """
 
 from __future__ import annotations

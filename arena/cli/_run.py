@@ -21,6 +21,7 @@ from arena.cli import main
 from arena.cli._closing import (
     closing_status,
     log_to_folder,
+    refuse_unstartable,
     refuse_unstartable_entrants,
     sandbox_header,
     sandbox_option,
@@ -35,6 +36,7 @@ from arena.tournament import (
     LeagueStatus,
     Reporter,
     Standings,
+    TournamentConfig,
     TournamentError,
     TournamentResult,
     config_schema,
@@ -306,6 +308,24 @@ def _count_lines(path: Any) -> int:
         return 0
 
 
+def _try_out_packages(cfg: TournamentConfig, config: Path) -> None:
+    """Start each entrant from a third-party package once, as ``arena run`` does before its
+    first match: in a process of its own (the only place its module may be imported),
+    sandboxed as the config says, the config file hidden; exit 2 naming one that cannot."""
+    from dataclasses import replace
+
+    from arena.game import Rules
+    from arena.plugins import registry
+
+    reg = registry()
+    packages = [replace(bot.seat(), host="process") for bot in cfg.bots
+                if bot.name is not None and bot.name in reg and not reg.get(bot.name).imported]
+    if packages:
+        refuse_unstartable(packages, rules=Rules.from_dict(cfg.rules_mapping()),
+                           limits=cfg.limits.limits(), players=cfg.players,
+                           private=[str(config.resolve())])
+
+
 @main.command("validate")
 @click.argument("config", type=click.Path(dir_okay=False), required=False)
 @click.option("--schema", is_flag=True, help="Print the config's JSON Schema and exit.")
@@ -320,6 +340,7 @@ def validate_command(config: str | None, schema: bool) -> None:
         cfg = load_config(config)
     except ConfigError as exc:
         _config_error(exc)
+    _try_out_packages(cfg, Path(config))
     fmt = cfg.format.type.replace("_", " ")
     matches = tournament_format(cfg.format.type).describe(cfg)
     if cfg.submissions is not None and cfg.submissions.open:

@@ -18,6 +18,7 @@ from typing import Final
 
 from ._cards import Card, cards_of, parse_hand
 from ._deal import IllegalMove
+from ._judge import judge_of
 from ._match import Match
 from ._moves import PASS, Move
 from ._rules import trick_lock
@@ -79,17 +80,13 @@ def read_cards(answer: object) -> list[Card]:
 
 
 def why_not(view: View, move: Move) -> str | None:
-    """Why the seat of ``view`` may not play ``move`` now, in the engine's words
-    (:meth:`arena.game.Deal.play`), or None when it may."""
-    if move.kind == PASS:
-        return "the leader may not pass" if view.pile is None and not view.rules.lead_pass \
-            else None
+    """Why the seat of ``view`` may not play ``move`` now, or None when it may: the
+    engine's own judgement (``Judge.refusal``, which :meth:`arena.game.Deal.play` raises),
+    asked with what the view shows."""
     mask, jokers = view.hand_bits
-    if move.mask & ~mask or move.jokers > jokers:
-        missing = cards_of(move.mask & ~mask, max(0, move.jokers - jokers))
-        return f"seat {view.seat} does not hold {' '.join(map(str, missing))}"
-    lock = trick_lock(view.rules, view.trick)[0]
-    return view.rules.why_not(move, view.pile, view.revolution, lock)
+    lock = trick_lock(view.rules, view.trick)[0] if move.kind != PASS else 0
+    return judge_of(view.rules).refusal(view.seat, mask, jokers, move, view.pile,
+                                        view.revolution, lock)
 
 
 def judge_move(view: View, answer: object, parse: Callable[[str], Move] = Move.parse) -> Move:

@@ -447,19 +447,14 @@ class Deal:
         if seat is None:
             raise IllegalMove("the deal is over" if self.finished else "the deal has not begun")
         pile = self.pile
-        if move.kind == PASS:
-            if pile is None and not self._judge.lead_pass:
-                raise IllegalMove("the leader may not pass")
-            self._pass(seat)
-            return
-        if move.mask & ~self._hands[seat] or move.jokers > self._jokers[seat]:
-            missing = cards_of(move.mask & ~self._hands[seat],
-                               max(0, move.jokers - self._jokers[seat]))
-            raise IllegalMove(f"seat {seat} does not hold {' '.join(map(str, missing))}")
         judge = self._judge
-        reason = judge.why_not(move, pile, self.revolution, self._lock)
+        reason = judge.refusal(seat, self._hands[seat], self._jokers[seat], move, pile,
+                               self.revolution, self._lock)
         if reason is not None:
             raise IllegalMove(reason)
+        if move.kind == PASS:
+            self._pass(seat)
+            return
         self._hands[seat] ^= move.mask
         self._shands[seat] ^= move.smask
         self._jokers[seat] -= move.jokers

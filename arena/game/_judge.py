@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ._cards import RANK_EIGHT, RANK_TOP, SUITS
+from ._cards import RANK_EIGHT, RANK_TOP, SUITS, cards_of
 from ._moves import PASS, RUN, SET, Move
 from ._tables import JOKER_SET_OF_SIZE, JOKER_SETS, SETS, SETS_OF_SIZE, runs, runs_beating
 
@@ -113,6 +113,21 @@ class Judge:
         self.lead_pass = rules.lead_pass
         self.all_but_one = rules.trick_end == "all-but-one"
         self.pass_limit = rules.pass_limit
+
+    def refusal(self, seat: int, hand: int, jokers: int, move: Move, pile: Move | None,
+                revolution: bool, lock: int) -> str | None:
+        """Why ``seat``, holding ``hand`` (a card mask) and ``jokers``, may not play ``move``
+        on ``pile`` now, or ``None`` when it may: the one judgement of an answer's
+        legality, which :meth:`arena.game.Deal.play` raises and
+        :func:`arena.game.judge_move` gives for a seat's view."""
+        if move.kind == PASS:
+            if pile is None and not self.lead_pass:
+                return "the leader may not pass"
+            return None
+        if move.mask & ~hand or move.jokers > jokers:
+            missing = cards_of(move.mask & ~hand, max(0, move.jokers - jokers))
+            return f"seat {seat} does not hold {' '.join(map(str, missing))}"
+        return self.why_not(move, pile, revolution, lock)
 
     def why_not(self, move: Move, pile: Move | None, revolution: bool, lock: int) -> str | None:
         """The reason ``move`` may not go on ``pile``, or ``None`` when it may

@@ -93,7 +93,14 @@ class BotRegistry(Plugins):
         return len(self.entries)
 
     def __contains__(self, name: object) -> bool:
-        return name in self.entries
+        """Whether :meth:`get` finds a bot ``name`` (a listed plugin's too)."""
+        if not isinstance(name, str):
+            return False
+        try:
+            self.get(name)
+        except LookupError:
+            return False
+        return True
 
     def get(self, name: str) -> BotEntry:
         """The entry for bot ``name``; a one-line error says why when there is none."""

@@ -39,10 +39,12 @@ def _note():
             seed = file.read()
     except OSError:
         seed = None
+    config = os.path.exists({config!r})
     try:
         with open({notes!r}, "a") as file:
             file.write(json.dumps({{"pid": os.getpid(), "uid": os.getuid(),
-                                    "program": sys.argv[0], "seed": seed}}) + "\\n")
+                                    "program": sys.argv[0], "seed": seed,
+                                    "config": config}}) + "\\n")
     except OSError:
         pass
 
@@ -75,7 +77,8 @@ def _setup(install: Install, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     notes, out = marks / "notes.jsonl", tmp_path / "out"
     monkeypatch.setenv(WRITABLE_ENV, str(marks))
     install("entrant-bots", "entrant", MODULE,
-            ENTRANT.format(seed=str(out / "secret-seed"), notes=str(notes)), version="2.5")
+            ENTRANT.format(seed=str(out / "secret-seed"), notes=str(notes),
+                           config=str(tmp_path / "t.yaml")), version="2.5")
     return notes, out
 
 
@@ -98,6 +101,10 @@ def test_the_referee_lists_checks_and_plays_the_entrant_without_importing_it(
     assert checked.exit_code == 0, checked.output
     tried = len(_notes(notes))
     assert tried >= 1, "validate tries the entrant out, in a child of its own"
+    first = runner.invoke(main, ["run", str(config), "--out", str(out), "--quiet"])
+    assert first.exit_code == 0, first.output  # a first session, and its secret-seed
+    assert (out / "secret-seed").exists() and (out / "records.jsonl").exists()
+    (out / "records.jsonl").write_text("")  # the next session resumes: plays every match
 
     ran = runner.invoke(main, ["run", str(config), "--out", str(out), "--jobs", "2",
                                "--quiet"])
@@ -112,6 +119,7 @@ def test_the_referee_lists_checks_and_plays_the_entrant_without_importing_it(
         assert note["program"].endswith(os.path.join("arena", "referee", "_child.py")), note
         if SANDBOX:
             assert note["uid"] == 65534 and note["seed"] is None, note
+            assert note["config"] is False, note  # validate and run hide the config file
 
     records = list(read_records(out / "records.jsonl"))
     assert len(records) == 3
