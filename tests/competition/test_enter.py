@@ -155,7 +155,7 @@ def _states(url: str, token: str, count: int) -> list[dict[str, object]]:
     while True:
         with urllib.request.urlopen(request, timeout=30) as answer:
             made = json.loads(answer.read())["submissions"]
-        if sum(s["state"] in ("tried", "failed") for s in made) >= count:
+        if sum(s["state"] in ("tried", "failed", "entered") for s in made) >= count:
             return list(made)
         assert time.monotonic() < deadline, made
         time.sleep(0.5)
@@ -175,7 +175,7 @@ def test_a_submission_is_tried_in_the_sandbox(served: tuple[str, Path], tmp_path
         result = arena("submit", url, str(path), "--token", token, "--label", f"t-{name}")
         assert result.exit_code == 0, result.output
     made = {s["label"]: s for s in _states(url, token, 2)}
-    assert made["t-good"]["state"] == "tried", made["t-good"]
+    assert made["t-good"]["state"] == "entered", made["t-good"]  # tried, then entered
     assert str(made["t-good"]["detail"]).startswith("played ")
     assert made["t-crash"]["state"] == "failed"
     assert "no_such_module_anywhere" in str(made["t-crash"]["detail"])
@@ -222,7 +222,9 @@ def test_what_a_stopped_run_left_untried_is_tried_on_resume(tmp_path: Path) -> N
                         private=[str(tmp_path)])
     Competition(tmp_path, Limits(), trials)  # the server starting again
     deadline = time.monotonic() + 240
-    while store.submission(made.id).state not in ("tried", "failed"):
+    while store.submission(made.id).state not in ("entered", "failed"):
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    assert store.submission(made.id).state == "tried", store.submission(made.id)
+    assert store.submission(made.id).state == "entered", store.submission(made.id)
+    entries = json.loads((tmp_path / "entries.json").read_text(encoding="utf-8"))
+    assert [(e["label"], e["version"]) for e in entries] == [("late", 1)]
