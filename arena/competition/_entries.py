@@ -19,11 +19,12 @@ import hashlib
 import json
 import os
 import shlex
+import stat
 import sys
 from pathlib import Path
 
 from ._files import FILES_DIR, check_python_file
-from ._store import Store, Submission
+from ._store import CompetitionError, Store, Submission
 
 __all__ = ["ENTRIES_ROOT", "entry_folder", "write_entries"]
 
@@ -57,8 +58,12 @@ def _place(run: Path, competition: Path, submission: Submission) -> Path:
     data = (competition / FILES_DIR / f"{module}.py").read_bytes()
     bot_class = check_python_file(data, len(data)).bot_class
     folder = entry_folder(run, submission.sha256)
-    folder.mkdir(parents=True, exist_ok=True)
-    for path in (folder, folder.parent):
+    for path in (folder.parent, folder):  # made by this user, not planted by another
+        path.mkdir(exist_ok=True)
+        found = os.lstat(path)
+        if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
+            raise CompetitionError(f"{path} is not a folder of this user's: entries are "
+                                   "not written there")
         os.chmod(path, 0o755)
     runner = folder / "run.py"
     for path, content in ((folder / f"{module}.py", data),

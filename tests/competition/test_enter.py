@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.competition import COMPETITION_DIR, Store
+from arena.competition import COMPETITION_DIR, CompetitionError, Store
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 
@@ -228,3 +228,35 @@ def test_what_a_stopped_run_left_untried_is_tried_on_resume(tmp_path: Path) -> N
     assert store.submission(made.id).state == "entered", store.submission(made.id)
     entries = json.loads((tmp_path / "entries.json").read_text(encoding="utf-8"))
     assert [(e["label"], e["version"]) for e in entries] == [("late", 1)]
+
+
+def test_a_run_without_the_sandbox_takes_no_submissions(tmp_path: Path) -> None:
+    path = tmp_path / "open.yaml"
+    path.write_text(CONFIG, encoding="utf-8")
+    result = arena("run", str(path), "--out", str(tmp_path / "out"), "--serve", "0",
+                   "--no-sandbox", "-q")
+    assert "entrants' bots run only in the sandbox" in one_line_error(result)
+
+
+def test_an_entries_folder_planted_by_another_is_refused(tmp_path: Path) -> None:
+    from arena.competition import check_python_file, store_file
+    from arena.competition._entries import entry_folder, write_entries
+
+    folder = tmp_path / COMPETITION_DIR
+    store = Store(folder)
+    entrant, _ = store.register("zed")
+    checked = check_python_file(BOT, 10_000)
+    store_file(folder, checked, BOT)
+    made = store.submit(entrant, "zed", kind="python-file", sha256=checked.sha256,
+                        size=checked.size, per_day=5)
+    store.set_state(made.id, "tried", "")
+    planted = entry_folder(tmp_path, checked.sha256).parent
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted.symlink_to(elsewhere)
+    try:
+        with pytest.raises(CompetitionError, match="not a folder of this user's"):
+            write_entries(tmp_path, folder, store)
+        assert list(elsewhere.iterdir()) == []
+    finally:
+        planted.unlink()
