@@ -260,3 +260,34 @@ def test_an_entries_folder_planted_by_another_is_refused(tmp_path: Path) -> None
         assert list(elsewhere.iterdir()) == []
     finally:
         planted.unlink()
+
+
+NETWORKER = b"""\\
+import socket
+from arena import Bot
+
+socket.create_connection(("SERVER_HOST", SERVER_PORT), timeout=5).close()
+
+
+class Caller(Bot):
+    def play(self, view):
+        return "pass"
+"""
+
+
+def test_a_bot_that_calls_out_is_contained(served: tuple[str, Path], tmp_path: Path) -> None:
+    from arena.referee import sandbox_unavailable_reason
+
+    reason = sandbox_unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    url, _ = served
+    host, port = url.removeprefix("http://").split(":")
+    token = arena("register", url, "caller").stdout.strip().splitlines()[-1]
+    path = tmp_path / "caller.py"
+    path.write_bytes(NETWORKER.replace(b"SERVER_HOST", host.encode())
+                     .replace(b"SERVER_PORT", port.encode()))
+    assert arena("submit", url, str(path), "--token", token).exit_code == 0
+    (made,) = _states(url, token, 1)
+    assert made["state"] == "failed", made  # the server it tried to reach was not there
+    assert "Errno" in str(made["detail"]) and "create_connection" in str(made["detail"]), made
