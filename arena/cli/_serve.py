@@ -257,20 +257,34 @@ def run_tournament_served(
     return done[0]
 
 
-def _competition(config: str, folder: Path) -> Competition | None:
-    """The competition's endpoints when the config opens submissions (docs/competition.md)."""
-    from arena.competition import COMPETITION_DIR, Competition, Limits, TrialQueue
+def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition | None:
+    """The competition's endpoints when the config opens submissions (docs/competition.md);
+    an :class:`InputError` when the run's bots would play unsandboxed (``sandbox``: the
+    command line's choice)."""
+    from arena.competition import (
+        COMPETITION_DIR,
+        Competition,
+        CompetitionError,
+        Limits,
+        TrialQueue,
+    )
     from arena.tournament import load_config
 
     cfg = load_config(config)
     if cfg.submissions is None or not cfg.submissions.open:
         return None
+    if sandbox is False or (sandbox is None and cfg.limits.sandbox is False):
+        raise InputError("submissions: entrants' bots run only in the sandbox, and this run "
+                         "is unsandboxed (--no-sandbox or limits.sandbox: false)")
     trials = TrialQueue(folder / COMPETITION_DIR, players=cfg.players,
                         rules=cfg.rules_mapping(),
                         private=[str(folder.resolve()), str(Path(config).resolve())])
-    return Competition(folder, Limits(
-        max_bytes=cfg.submissions.max_bytes, per_day=cfg.submissions.per_day,
-        kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)), trials)
+    try:
+        return Competition(folder, Limits(
+            max_bytes=cfg.submissions.max_bytes, per_day=cfg.submissions.per_day,
+            kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)), trials)
+    except CompetitionError as exc:
+        raise InputError(f"submissions: {exc}") from None
 
 
 async def _run_served(config: str, folder: Path, host: str, port: int,
@@ -282,7 +296,7 @@ async def _run_served(config: str, folder: Path, host: str, port: int,
     hub = Hub()
     hub.bind()
     folder.mkdir(parents=True, exist_ok=True)
-    competition = _competition(config, folder)
+    competition = _competition(config, folder, options.get("sandbox"))
     app = create_app(folder, hub, extra=competition.routes() if competition else ())
     follower = app.state.follower
     async with trio.open_nursery() as nursery:

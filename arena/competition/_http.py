@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ._entries import write_entries
 from ._files import FILES_DIR, check_python_file, store_file
 from ._store import CompetitionError, Entrant, Store
 from ._trial import TrialQueue
@@ -68,7 +69,8 @@ class Competition:
         self.limits = limits
         self.store = Store(self.folder)
         self.trials = trials
-        if trials is not None:  # what a stopped run left untried
+        if trials is not None:  # the entries' folders again, and what a run left untried
+            write_entries(self.folder.parent, self.folder, self.store)
             for submission in self.store.submissions():
                 if submission.state in ("received", "trying"):
                     data = (self.folder / FILES_DIR / f"bot_{submission.sha256}.py"

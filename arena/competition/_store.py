@@ -86,7 +86,7 @@ class Submission:
     kind: str
     sha256: str
     size: int
-    state: str  # received, trying, tried or failed (docs/competition.md)
+    state: str  # received, trying, tried, failed, entered or retired (docs/competition.md)
     detail: str
     created: float
 

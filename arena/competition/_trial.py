@@ -9,7 +9,8 @@ is never run where the machine has no sandbox: it waits, saying why.
 
 States: ``received`` -> ``trying`` -> ``tried`` (it played: its moves and faults in the
 detail) or ``failed`` (the first line that explains it: the bot's own error when it never
-made a move).
+made a move); a tried submission is then ``entered`` in the league (``_entries``), and
+``retired`` once a newer version of its label is.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ._entries import write_entries
 from ._files import FILES_DIR
 from ._store import Store, Submission
 
@@ -87,6 +89,8 @@ def _run(folder: Path, submission_id: int, bot_class: str, players: int,
         record = run_match(spec, reuse_processes=False)
     state, detail = judge(record, submission.label)
     store.set_state(submission_id, state, detail)
+    if state == "tried":  # into the league's field from its next round
+        write_entries(folder.parent, folder, store)
 
 
 class TrialQueue:

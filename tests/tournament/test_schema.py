@@ -24,7 +24,7 @@ def test_schema_knows_every_top_level_key() -> None:
     schema = config_schema()
     assert set(schema["properties"]) == {
         "name", "seed", "rules", "players", "format", "duplicate", "repeat", "bots",
-        "limits", "jobs", "out", "executor",
+        "limits", "jobs", "out", "executor", "submissions",
     }
     assert set(schema["required"]) == {"name", "players", "bots"}
 
