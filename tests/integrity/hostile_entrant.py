@@ -102,7 +102,11 @@ def attempt(start: dict) -> str:
                         lines.append(file.read().replace(b"\0", b" ").decode(errors="replace"))
                 except OSError:
                     pass
-        return "proc:" + " | ".join(lines)
+        # Counted, not listed: a recorded version keeps 80 characters (docs/records.md).
+        keeper = [line for line in lines if "/arena/referee/_jail.py " in line]
+        own = [line for line in lines if line not in keeper and "hostile_entrant.py" in line]
+        test = sum("pytest" in line for line in lines if line not in keeper)
+        return f"proc:n={len(lines)},own={len(own)},keeper={len(keeper)},pytest={test}"
     if mode == "root":
         with open("/proc/self/status") as file:
             status = dict(line.split(":\t", 1) for line in file.read().splitlines()
@@ -113,7 +117,8 @@ def attempt(start: dict) -> str:
             and ctypes.get_errno()  # MS_REMOUNT | MS_BIND: writable again
         with open("/proc/self/mountinfo") as file:
             trace = args[0] in file.read() or os.path.exists(args[0])
-        return (f"root:cap={status['CapEff'].strip()},bnd={status['CapBnd'].strip()},"
+        # Compact: a recorded version keeps 80 characters (docs/records.md).
+        return (f"root:cap={int(status['CapEff'], 16):x},bnd={int(status['CapBnd'], 16):x},"
                 f"nnp={status['NoNewPrivs'].strip()},uid={os.getuid()},"
                 f"umount={_errno_name(umount)},remount={_errno_name(remount)},trace={trace}")
     if mode == "locksend":
