@@ -62,4 +62,4 @@ bench: $(STAMP)
 	for b in benchmarks/[!_]*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info runs *.so arena/game/*.so arena/env/*.so
+	rm -rf $(VENV) $(VENV)-* build *.egg-info runs *.so arena/game/*.so arena/env/*.so
