@@ -24,7 +24,7 @@ from ._protocol import (
     decode,
     encode,
 )
-from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
+from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
 from ._scoped import ScopedHost
 
 __all__ = [
@@ -48,4 +48,5 @@ __all__ = [
     "memory_bound",
     "resolve",
     "sandbox_argv",
+    "sandbox_fds",
 ]

@@ -18,9 +18,9 @@ import pytest
 import trio
 
 from arena.referee import make_host, play_match
-from arena.referee._jail import DENY, seccomp_program
+from arena.referee._seccomp import DENY, seccomp_program
 from arena.referee._spec import MatchSpec
-from arena.referee.lowlevel import sandbox_argv
+from arena.referee.lowlevel import sandbox_argv, sandbox_fds
 
 from .test_hostile import HERE, MECHANISM, NO_SANDBOX, home, tournament
 
@@ -99,7 +99,8 @@ print(",".join(f"{k}={v}" for k, v in out.items()))
 
 def test_the_filter_refuses_shared_kernel_objects_and_nothing_a_bot_needs() -> None:
     argv = [*sandbox_argv(program=[sys.executable]), sys.executable, "-c", CALLS, __file__]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                          pass_fds=sandbox_fds())
     assert done.returncode == 0, done.stderr
     seen = dict(item.split("=") for item in done.stdout.strip().split(","))
     assert seen == {"flock": "EPERM", "ofd": "EPERM", "lease": "EPERM", "inotify": "EPERM",
@@ -127,6 +128,7 @@ def test_a_process_bot_imported_from_under_tmp_starts_in_the_sandbox(
     """What a process bot imports, found on ``sys.path`` under ``/tmp`` (a checkout there,
     as an editable install makes it), is visible inside the sandbox's private ``/tmp``."""
     assert str(tmp_path).startswith("/tmp/")
+    tmp_path.chmod(0o755)  # open to the bot's uid (pytest makes it 0700)
     (tmp_path / "tmp_checkout_bot.py").write_text(
         "from arena import Bot\n\n\nclass First(Bot):\n"
         "    def play(self, view):\n        return view.legal_moves()[0]\n")
