@@ -223,6 +223,29 @@ def keeper_rss_kb(argv: list[str], boxed: list[str]) -> int:
         proc.kill()
 
 
+def protections(name: str, argv: list[str], stdio: bool, kind: str, private: str,
+                starts: int, root: bool) -> None:
+    """Starts of ``argv`` under ``kind`` with every protection and without each, in turns."""
+    variants = {"all": prefix(kind, private, argv),
+                "cgroup tree shown": prefix(kind, private, argv, absent=False)}
+    if root:
+        variants["bot root outside"] = prefix(kind, private, argv, userns=False)
+    times: dict[str, list[float]] = {variant: [] for variant in variants}
+    for _ in range(starts):
+        for variant, boxed in variants.items():
+            times[variant].append(start_ms(argv, stdio, boxed, end=True))
+    full = statistics.median(times["all"])
+    print(f"{name:>10} under {kind}: start and end {full:7.1f} ms with every protection "
+          f"(median of {starts})")
+    for variant in variants:
+        if variant != "all":
+            other = statistics.median(times[variant])
+            what = ("the cgroup tree absent" if variant == "cgroup tree shown"
+                    else "the uid unprivileged outside")
+            print(f"{'':>10}  {other:7.1f} ms with {variant}: {what} costs "
+                  f"{full - other:+.2f} ms per bot start")
+
+
 def third_pass(starts: int, kinds: list[str], private: str) -> None:
     """What each protection of the third pass adds to a bot's start, and to a decision."""
     if not kinds:
@@ -230,26 +253,11 @@ def third_pass(starts: int, kinds: list[str], private: str) -> None:
         return
     root = sandbox._userns() is not None
     for kind in kinds:
-        variants = {"all": prefix(kind, private, PYTHON),
-                    "cgroup tree shown": prefix(kind, private, PYTHON, absent=False)}
-        if root:
-            variants["bot root outside"] = prefix(kind, private, PYTHON, userns=False)
-        times: dict[str, list[float]] = {name: [] for name in variants}
-        for _ in range(starts):
-            for name, boxed in variants.items():
-                times[name].append(start_ms(PYTHON, False, boxed, end=True))
-        full = statistics.median(times["all"])
-        print(f"python bot under {kind}: start and end {full:7.1f} ms with every protection "
-              f"(median of {starts})")
-        for name in variants:
-            if name != "all":
-                other = statistics.median(times[name])
-                what = ("the cgroup tree absent" if name == "cgroup tree shown"
-                        else "the uid unprivileged outside")
-                print(f"{'':>10}  {other:7.1f} ms with {name}: {what} costs "
-                      f"{full - other:+.2f} ms per bot start")
-        print(f"{'':>10}  the keeper holds {keeper_rss_kb(PYTHON, variants['all'])} KiB "
-              f"resident beside the bot")
+        for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
+            protections(name, argv, stdio, kind, private, starts, root)
+        print(f"{'':>10}  the keeper holds "
+              f"{keeper_rss_kb(PYTHON, prefix(kind, private, PYTHON))} KiB resident beside "
+              f"the bot under {kind}")
     plain = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60, memory_cgroup=False)
     boxed = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60, memory_cgroup=False,
                          sandbox=prefix(kinds[0], private, PYTHON))
