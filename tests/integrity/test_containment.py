@@ -18,7 +18,7 @@ import pytest
 import trio
 
 from arena.referee import make_host, play_match
-from arena.referee._seccomp import DENY, seccomp_program
+from arena.referee._seccomp import _ARCH, DENY, seccomp_program
 from arena.referee._spec import MatchSpec
 from arena.referee.lowlevel import sandbox_argv, sandbox_fds
 
@@ -113,6 +113,9 @@ def test_the_filter_is_a_whole_program_for_each_architecture() -> None:
         program = seccomp_program(machine)
         assert len(program) % 8 == 0 and len(program) // 8 < 4096
     assert "flock" in DENY and "keyctl" in DENY and "io_uring_setup" in DENY
+    assert {"ptrace", "process_vm_readv", "pidfd_getfd", "memfd_create"} <= set(DENY)
+    for machine in ("x86_64", "aarch64"):  # each name has its number there
+        assert set(DENY) - {"inotify_init"} <= set(_ARCH[machine][1]), machine
 
 
 def _spec(match_id: str, sandbox: bool, bot: str = "random") -> MatchSpec:
