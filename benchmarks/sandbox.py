@@ -20,7 +20,15 @@ same starts with and without it, in turns, plain and under the first
 mechanism (the sandbox figures above are without it), and what asking it
 after each call whether its limit killed a process costs.
 
-    python benchmarks/sandbox.py [--starts 30]
+Then the third pass's protections, each against the same sandbox without it, in
+turns, per mechanism: the bot's uid unprivileged outside (arena's user namespace,
+as root; without it, bubblewrap's or ``unshare``'s own, mapping the bot to root),
+and the cgroup tree absent (``_layout.ABSENT``); the keeper's memory (the sandbox's
+first process, which stays beside the bot); and a decision's round trip to a
+sandboxed bot against the same to a plain one (the filter and the namespaces
+together; the keeper is idle meanwhile).
+
+    python benchmarks/sandbox.py [--starts 30] [--cgroup-only | --third-only]
 """
 
 from __future__ import annotations
@@ -35,9 +43,11 @@ import time
 
 import trio
 
+import arena.referee._layout as drawn
+import arena.referee._sandbox as sandbox
 from arena.referee._cgroup import MemoryCgroup, controller, unavailable_reason
 from arena.referee._sandbox import _argv as mechanism_argv
-from arena.referee._sandbox import _probe, layout, needed_under_tmp
+from arena.referee._sandbox import _probe, layout, needed, needed_under_tmp
 from arena.referee.lowlevel import PROTOCOL_VERSION, ChildProcess
 
 SHELL = ["/bin/sh", "-c", 'read line; echo \'{"type":"ready","id":1}\'; read line']
@@ -121,15 +131,20 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=30, help="starts of each kind")
     parser.add_argument("--cgroup-only", action="store_true",
                         help="only the memory cgroup's cost")
+    parser.add_argument("--third-only", action="store_true",
+                        help="only the third pass's protections")
     args = parser.parse_args()
     kinds = [kind for kind in ("bwrap", "unshare") if _probe(kind)[0] == kind]
     print(f"mechanisms: {', '.join(kinds) or 'none'}; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     private = tempfile.mkdtemp(prefix=".bench-private-", dir=os.getcwd())
     try:
-        if not args.cgroup_only:
+        if not (args.cgroup_only or args.third_only):
             sandbox_costs(args.starts, kinds, private)
-        cgroup_costs(args.starts, kinds[0] if kinds else None, private)
+        if not args.third_only:
+            cgroup_costs(args.starts, kinds[0] if kinds else None, private)
+        if not args.cgroup_only:
+            third_pass(args.starts, kinds, private)
     finally:
         shutil.rmtree(private, ignore_errors=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
@@ -165,6 +180,98 @@ def sandbox_costs(starts: int, kinds: list[str], private: str) -> None:
     fresh = statistics.median(start_ms(PYTHON, False, prefix) for _ in range(starts))
     print(f"python bot per match: {pooled:7.1f} ms pooled (the floor), {fresh:7.1f} ms "
           f"fresh under {kind}: a fresh process costs {fresh - pooled:+.1f} ms per match")
+
+
+
+def prefix(kind: str, private: str, argv: list[str], absent: bool = True,
+           userns: bool = True) -> list[str]:
+    """The sandbox's command prefix for ``argv`` under ``kind``, with or without the cgroup
+    tree absent and arena's user namespace (as the sandbox was before them)."""
+    saved_absent, saved_userns = drawn.ABSENT, sandbox._userns
+    try:
+        if not absent:
+            drawn.ABSENT = ()
+        if not userns:
+            sandbox._userns = lambda: None  # type: ignore[assignment]
+        reach = needed(argv) if sandbox._userns() is not None else ()
+        return mechanism_argv(kind, layout([private], [], needed_under_tmp(argv), 1 << 30,
+                                           reach))
+    finally:
+        drawn.ABSENT, sandbox._userns = saved_absent, saved_userns
+
+
+def keeper_rss_kb(argv: list[str], boxed: list[str]) -> int:
+    """The resident memory of the sandbox's first process (the keeper), in KiB."""
+    proc = ChildProcess(argv, stdio=False, memory_mb=1024, cpu_s=60, sandbox=boxed,
+                        memory_cgroup=False)
+    try:
+        pooled_ms(proc)  # started and answering
+        for pid in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{pid}/comm") as file:
+                    comm = file.read().strip()
+                with open(f"/proc/{pid}/stat") as file:
+                    pgid = int(file.read().rpartition(")")[2].split()[2])
+                if comm == "arena-jail" and pgid == proc.pid:
+                    with open(f"/proc/{pid}/status") as file:
+                        status = dict(line.split(":", 1) for line in file if ":" in line)
+                    return int(status["VmRSS"].split()[0])
+            except (OSError, ValueError, KeyError):
+                continue
+        return -1
+    finally:
+        proc.kill()
+
+
+def protections(name: str, argv: list[str], stdio: bool, kind: str, private: str,
+                starts: int, root: bool) -> None:
+    """Starts of ``argv`` under ``kind`` with every protection and without each, in turns."""
+    variants = {"all": prefix(kind, private, argv),
+                "cgroup tree shown": prefix(kind, private, argv, absent=False)}
+    if root:
+        variants["bot root outside"] = prefix(kind, private, argv, userns=False)
+    times: dict[str, list[float]] = {variant: [] for variant in variants}
+    for _ in range(starts):
+        for variant, boxed in variants.items():
+            times[variant].append(start_ms(argv, stdio, boxed, end=True))
+    full = statistics.median(times["all"])
+    print(f"{name:>10} under {kind}: start and end {full:7.1f} ms with every protection "
+          f"(median of {starts})")
+    for variant in variants:
+        if variant != "all":
+            other = statistics.median(times[variant])
+            what = ("the cgroup tree absent" if variant == "cgroup tree shown"
+                    else "the uid unprivileged outside")
+            print(f"{'':>10}  {other:7.1f} ms with {variant}: {what} costs "
+                  f"{full - other:+.2f} ms per bot start")
+
+
+def third_pass(starts: int, kinds: list[str], private: str) -> None:
+    """What each protection of the third pass adds to a bot's start, and to a decision."""
+    if not kinds:
+        print("no sandbox on this machine: nothing to measure")
+        return
+    root = sandbox._userns() is not None
+    for kind in kinds:
+        for name, argv, stdio in (("shell", SHELL, True), ("python bot", PYTHON, False)):
+            protections(name, argv, stdio, kind, private, starts, root)
+        print(f"{'':>10}  the keeper holds "
+              f"{keeper_rss_kb(PYTHON, prefix(kind, private, PYTHON))} KiB resident beside "
+              f"the bot under {kind}")
+    plain = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60, memory_cgroup=False)
+    boxed = ChildProcess(PYTHON, stdio=False, memory_mb=1024, cpu_s=60, memory_cgroup=False,
+                         sandbox=prefix(kinds[0], private, PYTHON))
+    try:
+        a, b = [], []
+        for _ in range(starts * 20):
+            a.append(pooled_ms(plain))
+            b.append(pooled_ms(boxed))
+    finally:
+        plain.kill()
+        boxed.kill()
+    pa, pb = statistics.median(a) * 1000, statistics.median(b) * 1000
+    print(f"a decision's round trip: {pa:7.1f} us plain (the floor), {pb:7.1f} us under "
+          f"{kinds[0]}: {pb - pa:+.1f} us per decision (median of {starts * 20})")
 
 
 if __name__ == "__main__":

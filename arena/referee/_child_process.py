@@ -34,6 +34,7 @@ from ._cgroup import bot_cgroup, join
 from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
 from ._proctimes import group_members
+from ._sandbox import sandbox_fds
 
 __all__ = ["ChildProcess", "clean_environment", "import_path", "limit_setter"]
 
@@ -158,8 +159,9 @@ def _popen(argv: list[str], *, stdio: bool, pipes: bool, fds: tuple[int, int, in
         return subprocess.Popen(argv, stdin=to_child_r, stdout=from_child_w, stderr=out_fd,
                                 **options)
     argv = [*argv, "--in", str(to_child_r), "--out", str(from_child_w)]
+    options = {**options, "pass_fds": (to_child_r, from_child_w, *options["pass_fds"])}
     return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out_fd, stderr=out_fd,
-                            pass_fds=(to_child_r, from_child_w), **options)
+                            **options)
 
 
 class ChildProcess:
@@ -204,6 +206,7 @@ class ChildProcess:
             "preexec_fn": limit_setter(memory_mb, cpu_s, die_with_parent=main_thread,
                                        cgroup=self.cgroup.procs if self.cgroup else None),
             "close_fds": True,
+            "pass_fds": sandbox_fds() if sandbox else (),  # the sandbox's user namespace
         }
         try:
             self._popen = _popen([*(sandbox or ()), *argv], stdio=stdio, pipes=pipes,

@@ -17,7 +17,9 @@ A sandboxed bot process (``process`` and ``command`` hosts, with
   ``/dev/shm`` (its scratch space, each of at most ``tmp_mb``, gone when it
   ends), beside which what the bot needs to start that lies under ``/tmp`` (a
   checkout, a virtual environment, an import path there) is shown read-only;
-- no privilege: when arena runs as root, the bot runs as uid and gid 65534
+- no privilege: when arena runs as root, the bot runs as uid and gid 65534,
+  65534 outside too (a user namespace arena makes, :func:`_userns`; a folder closed
+  to that uid on the way to what the bot needs is made anew, showing only the way),
   with no capability left (bounding set included) and ``no_new_privs``, so no
   mount can be undone; and a seccomp filter refuses file locks, leases and
   notifications, keyrings, io_uring, sockets but TCP/IP ones, anonymous memory files,
@@ -36,6 +38,7 @@ docs/security.md describes what is and is not contained.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import json
 import os
@@ -44,8 +47,20 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-__all__ = ["MECHANISM_ENV", "WRITABLE_ENV", "SandboxUnavailable", "mechanism", "sandbox_argv",
-           "unavailable_reason"]
+from ._layout import ABSENT, BOT_UID, Step, _under_tmp, layout
+
+__all__ = [
+    "ABSENT",
+    "BOT_UID",
+    "MECHANISM_ENV",
+    "WRITABLE_ENV",
+    "SandboxUnavailable",
+    "layout",
+    "mechanism",
+    "sandbox_argv",
+    "sandbox_fds",
+    "unavailable_reason",
+]
 
 MECHANISM_ENV = "ARENA_SANDBOX"
 """Forces a mechanism: ``bwrap``, ``unshare`` or ``none`` (no sandbox); unset, the first
@@ -55,77 +70,54 @@ WRITABLE_ENV = "ARENA_SANDBOX_WRITABLE"
 """Folders (``os.pathsep``-separated) that sandboxed bots may write to, when an organiser
 wants to give them one."""
 
-BOT_UID = 65534
-"""Whom a sandboxed bot runs as in its user namespace (``nobody``/``nogroup``), whoever
-runs arena."""
-
 JAIL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_jail.py")
 """The launcher that drops privileges, filters system calls and runs the bot."""
-
-_REPLACED = ("/proc", "/dev", "/tmp")
-"""Top-level folders the sandbox makes anew rather than showing the machine's."""
-
-ABSENT = ("/sys/fs/cgroup",)
-"""The machine's folders a bot never sees, as the run's private paths: the cgroup tree
-(another bot's memory use is a channel; the bot's own cgroup bounds it unseen)."""
-
 
 class SandboxUnavailable(RuntimeError):
     """The sandbox was asked for and this machine cannot give it."""
 
 
-Step = tuple[object, ...]
+@functools.cache
+def _userns() -> int | None:
+    """As root, a user namespace in which :data:`BOT_UID` is :data:`BOT_UID` outside too
+    (uid and gid), made once per process: the descriptor of it that the mechanisms enter,
+    so that a bot reads by permission only what every user may (never a file of root's
+    mode 0600, such as another run's ``secret-seed``). Root is root there, for the
+    launchers that build the sandbox (they read what they show as root does); the bot,
+    without a capability and with ``no_new_privs``, can never become it. None when arena
+    is not root, or the kernel refuses (root of a container that may not map uids):
+    then the bot's uid maps to the user who runs arena, as the kernel allows."""
+    if os.geteuid() != 0:
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)
 
+    def unshare() -> None:
+        if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER)")
 
-def _visit(folder: str, hidden: frozenset[str], kind: str, steps: list[Step],
-           skip: Sequence[str] = ()) -> None:
-    """Show what ``folder`` holds (``kind``: ``ro-bind`` or ``bind``), but the ``hidden``
-    paths: a folder with a hidden path below it is made anew and its entries shown one
-    by one, so a hidden path is simply absent, and no mount is named after it."""
     try:
-        names = sorted(os.listdir(folder))
+        helper = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                  preexec_fn=unshare)  # in its namespace once it runs cat
+    except (OSError, subprocess.SubprocessError):
+        return None  # root without the right to (a container's): as the kernel allows
+    try:
+        for name in ("uid_map", "gid_map"):
+            with open(f"/proc/{helper.pid}/{name}", "w") as file:
+                file.write(f"0 0 1\n{BOT_UID} {BOT_UID} 1\n")
+        return os.open(f"/proc/{helper.pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
-        return
-    for name in names:
-        path = os.path.join(folder, name)
-        if path in skip or path in hidden:
-            continue
-        if os.path.islink(path):
-            steps.append(("symlink", os.readlink(path), path))
-        elif os.path.isdir(path) and any(h.startswith(path + "/") for h in hidden):
-            steps.append(("dir", path))
-            _visit(path, hidden, kind, steps)
-        else:
-            steps.append((kind, path, path))
+        return None
+    finally:
+        assert helper.stdin is not None
+        helper.stdin.close()
+        helper.wait()
 
 
-def _show(path: str, hidden: frozenset[str], kind: str, steps: list[Step]) -> None:
-    if path in hidden or not os.path.exists(path):
-        return
-    if os.path.isdir(path) and any(h.startswith(path + "/") for h in hidden):
-        steps.append(("dir", path))
-        _visit(path, hidden, kind, steps)
-    else:
-        steps.append((kind, path, path))
-
-
-def layout(private: Sequence[str], writable: Sequence[str], keep: Sequence[str],
-           tmp_bytes: int | None) -> list[Step]:
-    """The sandbox's file system, step by step (bubblewrap's options, in order)."""
-    hidden = frozenset([*(os.path.realpath(p) for p in private), *ABSENT])
-    steps: list[Step] = []
-    _visit("/", hidden, "ro-bind", steps, skip=_REPLACED)
-    steps += [("dev", "/dev"), ("proc", "/proc"), ("tmpfs", "/tmp", tmp_bytes),
-              ("tmpfs", "/dev/shm", tmp_bytes), ("remount-ro", "/dev")]
-    for path in keep:  # what the bot needs to start, where it lies under the private /tmp
-        _show(os.path.realpath(path), hidden, "ro-bind", steps)
-    for path in writable:  # an organiser's choice: what it holds that is private is covered
-        path = os.path.realpath(path)
-        if path not in hidden and os.path.exists(path):
-            steps.append(("bind", path, path))
-            steps += [("cover", h) for h in sorted(hidden) if h.startswith(path + "/")
-                      and os.path.exists(h)]
-    return steps
+def sandbox_fds() -> tuple[int, ...]:
+    """The descriptors a sandboxed program's launcher must inherit (the user namespace
+    arena made, as root): ``pass_fds`` of its ``subprocess.Popen``."""
+    userns = _userns() if mechanism() is not None else None
+    return () if userns is None else (userns,)
 
 
 def _bwrap_argv(bwrap: str, steps: Sequence[Step], root: bool) -> list[str]:
@@ -133,10 +125,15 @@ def _bwrap_argv(bwrap: str, steps: Sequence[Step], root: bool) -> list[str]:
     # bubblewrap would keep root's otherwise): the mounts belong to it, and it cannot
     # undo them. The launcher is the pid namespace's first process, where bubblewrap's
     # own would be outside the filter: it keeps the bot (_jail.keep).
-    argv = [bwrap, "--unshare-user", "--uid", str(BOT_UID), "--gid", str(BOT_UID),
+    # As root, arena's user namespace (_userns) instead, in which bubblewrap stays root,
+    # with its capabilities there (it would set the uid before the gid, which then fails):
+    # the launcher drops them and becomes 65534.
+    userns = _userns() if root else None
+    argv = [bwrap, *(["--userns", str(userns)] if userns is not None else [
+        "--unshare-user", "--uid", str(BOT_UID), "--gid", str(BOT_UID)]),
             "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--as-pid-1"]
-    if root:
+    if root and userns is None:
         argv += ["--cap-drop", "ALL"]
     for step in steps:
         kind = str(step[0])
@@ -167,10 +164,16 @@ def _jail(layout_steps: Sequence[Step] | None) -> list[str]:
 def _unshare_argv(unshare: str) -> list[str]:
     # A user namespace first, so that the others belong to it: the launcher, uid 65534
     # there with that namespace's capabilities (--keep-caps), builds the file system,
-    # then drops every capability before the bot runs. A cgroup namespace, as
+    # then drops every capability before the bot runs. As root, the namespace is
+    # arena's (_userns), entered as its root; the launcher becomes 65534. A cgroup
+    # namespace, as
     # bubblewrap's --unshare-cgroup-try: /proc/self/cgroup names no arena cgroup.
-    return [unshare, "--user", f"--map-user={BOT_UID}", f"--map-group={BOT_UID}",
-            "--keep-caps", "--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts",
+    userns = _userns()
+    enter = ([shutil.which("nsenter") or "nsenter", f"--user=/proc/self/fd/{userns}", "--",
+              unshare] if userns is not None
+             else [unshare, "--user", f"--map-user={BOT_UID}", f"--map-group={BOT_UID}",
+                   "--keep-caps"])
+    return [*enter, "--pid", "--fork", "--kill-child", "--net", "--ipc", "--uts",
             "--cgroup", "--mount", "--propagation", "private", "--"]
 
 
@@ -191,10 +194,13 @@ def _try(kind: str) -> str | None:
     check = ("import os, sys; s = open('/proc/self/status').read(); "
              "sys.exit(0 if 'CapEff:\t0000000000000000' in s and "
              "(os.getuid() != 0 or not os.geteuid() == 0) else 3)")
-    steps = layout((), (), needed_under_tmp([sys.executable]), 1 << 20)
-    argv = [*_argv(kind, steps), sys.executable, "-I", "-S", "-c", check]
     try:
-        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+        steps = layout((), (), needed_under_tmp([sys.executable]), 1 << 20,
+                       needed([sys.executable]))
+        argv = [*_argv(kind, steps), sys.executable, "-I", "-S", "-c", check]
+        userns = _userns()
+        done = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL,
+                              pass_fds=() if userns is None else (userns,))
     except (OSError, subprocess.SubprocessError) as exc:
         return f"{program} did not run: {exc}"
     if done.returncode == 3:
@@ -237,10 +243,6 @@ def unavailable_reason() -> str | None:
     return None if kind else f"no sandbox on this machine: {why}"
 
 
-def _under_tmp(path: str) -> bool:
-    return path == "/tmp" or path.startswith("/tmp/")
-
-
 def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
     """What a bot needs to start that lies under ``/tmp``, which the sandbox replaces.
 
@@ -251,6 +253,17 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
     passes it on), and the folder of each word of ``program`` that names an existing
     file or folder; only those under ``/tmp``, outermost first, each once.
     """
+    keep: list[str] = []
+    for path in needed(program):
+        if (_under_tmp(path) and path != "/tmp"
+                and not any(path.startswith(k + "/") or path == k for k in keep)):
+            keep.append(path)
+    return keep
+
+
+def needed(program: Sequence[str] = ()) -> list[str]:
+    """What a bot needs to start, wherever it lies (see :func:`needed_under_tmp`): real
+    paths, shortest first, each once."""
     from ._child_process import import_path
 
     found: list[str] = [os.getcwd(), sys.prefix, sys.base_prefix, os.path.dirname(JAIL),
@@ -263,12 +276,7 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
             found.append(path)
         elif os.path.exists(path):
             found.append(os.path.dirname(path))
-    keep: list[str] = []
-    for path in sorted({os.path.realpath(p) for p in found}, key=len):
-        if (_under_tmp(path) and path != "/tmp"
-                and not any(path.startswith(k + "/") or path == k for k in keep)):
-            keep.append(path)
-    return keep
+    return sorted({os.path.realpath(p) for p in found}, key=len)
 
 
 def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = None,
@@ -291,5 +299,6 @@ def sandbox_argv(private: Sequence[str] = (), writable: Sequence[str] | None = N
     private = [os.path.abspath(p) for p in private if p]
     writable = [os.path.abspath(p) for p in writable if p]
     steps = layout(private, writable, needed_under_tmp(program),
-                   None if tmp_mb is None else int(tmp_mb) << 20)
+                   None if tmp_mb is None else int(tmp_mb) << 20,
+                   needed(program) if _userns() is not None else ())
     return _argv(kind, steps)

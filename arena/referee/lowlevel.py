@@ -25,7 +25,7 @@ from ._protocol import (
     decode,
     encode,
 )
-from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv
+from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
 from ._scoped import ScopedHost
 
 __all__ = [
@@ -50,5 +50,6 @@ __all__ = [
     "memory_bound",
     "resolve",
     "sandbox_argv",
+    "sandbox_fds",
     "start_message",
 ]

@@ -111,6 +111,7 @@ def test_a_module_class_bot_is_found_from_the_current_directory(
         "    def play(self, view):\n"
         "        return view.legal_moves()[-1]\n"
     )
+    tmp_path.chmod(0o755)  # open to a sandboxed bot's uid (pytest makes it 0700)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))  # the command adds the directory
     records = tmp_path / "r.jsonl"

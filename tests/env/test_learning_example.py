@@ -65,6 +65,7 @@ def test_training_runs(on_path: None) -> None:
 
 
 def test_the_installed_agent_plays_as_a_process_bot_and_as_a_command(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)  # the bots start here: open to their uid (pytest makes it 0700)
     source = tmp_path / "src"
     shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info",
                                                                    "__pycache__"))

@@ -18,9 +18,9 @@ import pytest
 import trio
 
 from arena.referee import make_host, play_match
-from arena.referee._jail import DENY, seccomp_program
+from arena.referee._seccomp import _ARCH, DENY, seccomp_program
 from arena.referee._spec import MatchSpec
-from arena.referee.lowlevel import sandbox_argv
+from arena.referee.lowlevel import sandbox_argv, sandbox_fds
 
 from .test_hostile import HERE, MECHANISM, NO_SANDBOX, home, tournament
 
@@ -99,7 +99,8 @@ print(",".join(f"{k}={v}" for k, v in out.items()))
 
 def test_the_filter_refuses_shared_kernel_objects_and_nothing_a_bot_needs() -> None:
     argv = [*sandbox_argv(program=[sys.executable]), sys.executable, "-c", CALLS, __file__]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                          pass_fds=sandbox_fds())
     assert done.returncode == 0, done.stderr
     seen = dict(item.split("=") for item in done.stdout.strip().split(","))
     assert seen == {"flock": "EPERM", "ofd": "EPERM", "lease": "EPERM", "inotify": "EPERM",
@@ -112,6 +113,9 @@ def test_the_filter_is_a_whole_program_for_each_architecture() -> None:
         program = seccomp_program(machine)
         assert len(program) % 8 == 0 and len(program) // 8 < 4096
     assert "flock" in DENY and "keyctl" in DENY and "io_uring_setup" in DENY
+    assert {"ptrace", "process_vm_readv", "pidfd_getfd", "memfd_create"} <= set(DENY)
+    for machine in ("x86_64", "aarch64"):  # each name has its number there
+        assert set(DENY) - {"inotify_init"} <= set(_ARCH[machine][1]), machine
 
 
 def _spec(match_id: str, sandbox: bool, bot: str = "random") -> MatchSpec:
@@ -127,6 +131,7 @@ def test_a_process_bot_imported_from_under_tmp_starts_in_the_sandbox(
     """What a process bot imports, found on ``sys.path`` under ``/tmp`` (a checkout there,
     as an editable install makes it), is visible inside the sandbox's private ``/tmp``."""
     assert str(tmp_path).startswith("/tmp/")
+    tmp_path.chmod(0o755)  # open to the bot's uid (pytest makes it 0700)
     (tmp_path / "tmp_checkout_bot.py").write_text(
         "from arena import Bot\n\n\nclass First(Bot):\n"
         "    def play(self, view):\n        return view.legal_moves()[0]\n")

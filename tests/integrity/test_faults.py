@@ -74,6 +74,7 @@ def test_the_closing_section_and_standings_name_the_faults(tmp_path: Path) -> No
 
 
 def test_a_clean_run_exits_zero_without_a_faults_section(tmp_path: Path) -> None:
+    tmp_path.chmod(0o777)  # writable by the bot's uid, 65534 outside too (pytest: 0700)
     done = arena_run(config(tmp_path, f"{sys.executable} {Path(__file__).parent / 'spy_bot.py'} "
                                       f"{tmp_path / 'spy.log'}"), tmp_path / "out", "--quiet")
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee.lowlevel import sandbox_argv
+from arena.referee.lowlevel import sandbox_argv, sandbox_fds
 
 from .test_hostile import MECHANISM, NO_SANDBOX, home, tournament
 
@@ -59,7 +59,8 @@ print(",".join(f"{k}={v}" for k, v in out.items()))
 
 def test_the_first_process_is_the_keeper_under_the_filter_and_out_of_reach() -> None:
     argv = [*sandbox_argv(program=[sys.executable]), sys.executable, "-c", PROBE]
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                          pass_fds=sandbox_fds())
     assert done.returncode == 0, done.stderr
     seen = dict(item.split("=") for item in done.stdout.strip().split(","))
     assert seen == {"me": "child", "keeper": "arena-jail", "keeper_seccomp": "2",
@@ -72,8 +73,8 @@ def test_the_first_process_is_the_keeper_under_the_filter_and_out_of_reach() -> 
 def test_the_keeper_ends_with_the_bot_and_says_how_it_ended() -> None:
     argv = [*sandbox_argv(program=[sys.executable]), sys.executable, "-c",
             "import os, sys; os.kill(os.getpid(), 9) if sys.argv[1] == 'k' else sys.exit(5)"]
-    assert subprocess.run([*argv, "e"], timeout=60).returncode == 5
-    assert subprocess.run([*argv, "k"], timeout=60).returncode == 128 + 9
+    assert subprocess.run([*argv, "e"], timeout=60, pass_fds=sandbox_fds()).returncode == 5
+    assert subprocess.run([*argv, "k"], timeout=60, pass_fds=sandbox_fds()).returncode == 137
 
 
 @pytest.fixture

@@ -79,7 +79,9 @@ _UNSHARE = sandbox._probe("unshare")
 @pytest.mark.skipif(_UNSHARE[0] is None, reason=f"no unshare fallback here: {_UNSHARE[1]}")
 def test_the_unshare_fallback_hides_the_run_and_kills_escapers(only: Any, home: Path) -> None:
     assert only("unshare") == "unshare"
-    assert "--user" in sandbox.sandbox_argv()  # a user namespace of its own, not real root
+    # a user namespace of its own, not real root (as root: one arena made, entered)
+    assert "--user" in sandbox.sandbox_argv() or any(
+        a.startswith("--user=/proc/self/fd/") for a in sandbox.sandbox_argv())
     _, version = tournament(home, "escaper", "setsid")  # checks nothing survives
     assert version == "setsid:started"
     out = home / "reader"
@@ -111,6 +113,8 @@ def test_an_entrant_under_tmp_starts_in_the_sandbox(tmp_path: Path) -> None:
 
     from arena.records import read_records
     from arena.tournament import run_tournament
+
+    tmp_path.chmod(0o755)  # open to the bot's uid (pytest makes it 0700)
 
     entrant = tmp_path / "entrant" / "hostile_entrant.py"
     entrant.parent.mkdir()
@@ -166,6 +170,6 @@ def test_a_folder_gone_since_the_layout_was_drawn_is_simply_absent(
     assert any(str(keep / "neighbour") in str(a) for a in argv)  # shown entry by entry
     (keep / "neighbour").rmdir()
     done = subprocess.run([*argv, sys.executable, str(script)], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, pass_fds=sandbox.sandbox_fds())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['bot.py']"

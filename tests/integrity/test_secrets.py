@@ -83,6 +83,7 @@ def test_a_spy_bot_learns_no_hidden_card_and_no_seed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(WRITABLE_ENV, str(tmp_path))
+    tmp_path.chmod(0o777)  # writable by the bot's uid, 65534 outside too (pytest: 0700)
     log = tmp_path / "spy.log"
     tournament_seed = 4242424242
     result = run_tournament(spy_config(tmp_path, log, tournament_seed))

@@ -81,6 +81,7 @@ def test_deep_json_is_a_malformed_fault_and_the_tournament_completes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(WRITABLE_ENV, str(tmp_path))  # where the payload is, under bubblewrap
+    tmp_path.chmod(0o755)  # open to the bot's uid (pytest makes it 0700)
     payload = tmp_path / "deep.json"
     payload.write_bytes(DEEP)
     config = {
