@@ -98,6 +98,26 @@ class LeagueFormat(FormatSettings):
 TableChoice = Literal["information", "uniform"]
 Table = tuple[int, ...]
 
+MAX_LABEL = 64
+"""The longest label of a league's entrant, in characters: every record of a league carries
+its field's labels (docs/league.md, "Bounds")."""
+
+MAX_FIELD = 512
+"""The most entrants a league's field holds, active and retired (an entrant retired before it
+ever sat at a table leaves the field; docs/league.md, "Bounds")."""
+
+
+def label_problem(label: str) -> str | None:
+    """Why ``label`` cannot name a league's entrant, in one line, or None."""
+    if "@" in label:
+        return (f"label {label!r}: '@' is kept for a league's versions (LABEL@2); choose "
+                "another label")
+    if len(label) > MAX_LABEL:
+        return (f"label {label[:20]!r}... is {len(label)} characters long: a league's labels "
+                f"are at most {MAX_LABEL}")
+    return None
+
+
 SPARE = 2
 """Entrants beyond a full table considered around an anchor (so C(players + 1, players - 1)
 candidate tables per anchor)."""
