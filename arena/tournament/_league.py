@@ -30,6 +30,7 @@ chooses the same round.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -102,7 +103,7 @@ MAX_LABEL = 64
 """The longest label of a league's entrant, in characters: every record of a league carries
 its field's labels (docs/league.md, "Bounds")."""
 
-MAX_FIELD = 512
+MAX_FIELD = 256
 """The most entrants a league's field holds, active and retired (an entrant retired before it
 ever sat at a table leaves the field; docs/league.md, "Bounds")."""
 
@@ -304,9 +305,12 @@ def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, 
     tables: list[Table] = []
     for k in range(count):
         anchor = anchors[k % len(anchors)]
-        others = sorted((e for e in pool if e != anchor and _apart((anchor, e), team)),
-                        key=lambda e: (abs(float(theta[e] - theta[anchor])), jitter[e], e))
-        near = others[: rules.players - 1 + SPARE]
+        def closeness(e: int, anchor: int = anchor) -> tuple[float, float, int]:
+            return (abs(float(theta[e] - theta[anchor])), jitter[e], e)
+
+        others = [e for e in pool if e != anchor and _apart((anchor, e), team)]
+        # only the closest few are scored: a round costs anchors x field, not a sort of it
+        near = heapq.nsmallest(rules.players - 1 + SPARE, others, key=closeness)
         best: tuple[tuple[int, float, int], Table] | None = None
         for rest in combinations(near, rules.players - 1):
             if not _apart(rest, team):
@@ -317,7 +321,7 @@ def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, 
             if best is None or key < best[0]:
                 best = (key, table)
         if best is None:  # team-mates among the closest: the closest table that keeps them apart
-            filled = _fill((anchor,), others, rules.players, team)
+            filled = _fill((anchor,), sorted(others, key=closeness), rules.players, team)
             if filled is None:
                 continue
             best = ((0, 0.0, 0), tuple(sorted(filled)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from arena.tournament import ConfigError, load_config, run_tournament
@@ -112,3 +113,36 @@ def test_the_config_is_parsed_again_only_when_it_changed(
     assert len(editor.statuses) >= 6
     assert len(reads) == 2, reads  # the first round's and the edit's
     assert "passer joined" in editor.notes
+
+
+def test_a_large_fields_jackknife_is_the_small_fields_to_rounding() -> None:
+    from arena.ratings._spread_large import draw_spread_large
+    from arena.ratings._strength import _draw_spread, posterior_mode
+    from arena.tournament._league import LeagueRules
+    from arena.tournament._league_sim import PlantedLeague
+
+    league = PlantedLeague([0.1 * i for i in range(40)], LeagueRules(), seed=3)
+    for _ in range(4):
+        league.play_round(league.assess())
+    data = league.data()
+    theta, precision, _ = posterior_mode(data, 1.0)
+    dense = _draw_spread(data, theta, precision, 1.0)
+    large = draw_spread_large(data, theta, precision, 1.0)
+    assert np.abs(dense).max() > 0.01
+    assert np.allclose(dense, large, rtol=0, atol=1e-12)
+
+
+def test_arena_runs_one_blas_thread_unless_told() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    code = "import arena, os; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True)
+    assert run.stdout.strip() == "1"
+    told = subprocess.run([sys.executable, "-c", code], env={**env, "OPENBLAS_NUM_THREADS": "4"},
+                          capture_output=True, text=True, check=True)
+    assert told.stdout.strip() == "4"
