@@ -31,6 +31,7 @@ chooses the same round.
 from __future__ import annotations
 
 import heapq
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -106,6 +107,20 @@ its field's labels (docs/league.md, "Bounds")."""
 MAX_FIELD = 256
 """The most entrants a league's field holds, active and retired (an entrant retired before it
 ever sat at a table leaves the field; docs/league.md, "Bounds")."""
+
+
+MAX_ENTRY = 4096
+"""The most characters of a league's bot entry as JSON (its name or command, params, version):
+each round's line of ``league.jsonl`` keeps every entrant's entry (docs/league.md, "Bounds")."""
+
+
+def entry_problem(entry: Mapping[str, object]) -> str | None:
+    """Why a bot entry (as JSON data) is too large for a league's field, in one line, or None."""
+    size = len(json.dumps(entry, sort_keys=True))
+    if size > MAX_ENTRY:
+        return (f"the entry is {size} characters as JSON: a league's entries (name or command, "
+                f"params, version) are at most {MAX_ENTRY}")
+    return None
 
 
 def label_problem(label: str) -> str | None:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from arena.tournament._config._checks import MAX_CONFIG_BYTES
 from arena.tournament._config._models import BotConfig, TournamentConfig
-from arena.tournament._league import label_problem
+from arena.tournament._league import entry_problem, label_problem
 
 __all__ = ["ENTRIES", "with_entries"]
 
@@ -53,7 +53,8 @@ def with_entries(config: TournamentConfig, folder: Path
     taken = set(config.labels)
     for bot in bots:
         label = bot.resolved_label
-        problem = label_problem(label)
+        problem = label_problem(label) or entry_problem(
+            bot.model_dump(mode="json", exclude_defaults=True))
         if problem is not None:
             return config, f"{path}: entries not applied: {problem}"
         if label in taken:

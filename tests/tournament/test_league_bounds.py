@@ -146,3 +146,19 @@ def test_arena_runs_one_blas_thread_unless_told() -> None:
     told = subprocess.run([sys.executable, "-c", code], env={**env, "OPENBLAS_NUM_THREADS": "4"},
                           capture_output=True, text=True, check=True)
     assert told.stdout.strip() == "4"
+
+
+def test_an_over_large_entry_is_refused_in_one_line(tmp_path: Path) -> None:
+    from arena.tournament._league import MAX_ENTRY
+
+    big = f"{{name: passer, label: p, version: {'v' * MAX_ENTRY}}}"
+    with pytest.raises(ConfigError, match=f"a league's entries .* are at most {MAX_ENTRY}"):
+        load_config(_config(tmp_path, [*FIELD, big]))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "entries.json").write_text(json.dumps([{"name": "passer", "label": "p",
+                                                   "version": "v" * MAX_ENTRY}]))
+    editor = _Editor(tmp_path / "unused", {})
+    run_tournament(_config(tmp_path, FIELD, deals=9), out=out, jobs=1, reporter=editor)
+    assert any(f"are at most {MAX_ENTRY}" in n for n in editor.notes), editor.notes
+    assert "vvvv" not in (out / "league.jsonl").read_text()

@@ -14,6 +14,7 @@ from arena.tournament._league import (
     MAX_FIELD,
     LeagueFormat,
     LeagueStop,
+    entry_problem,
     label_problem,
     league_rules,
 )
@@ -88,8 +89,9 @@ class League(BaseFormat):
         for a table (of different teams), a ``top`` below the field."""
         short = table_problem(config)
         issues = short + sets_only(config, self.name, "chooses its tables round by round")
-        for i, label in enumerate(config.labels):
-            problem = label_problem(label)
+        for i, (label, bot) in enumerate(zip(config.labels, config.bots, strict=True)):
+            problem = label_problem(label) or entry_problem(
+                bot.model_dump(mode="json", exclude_defaults=True))
             if problem is not None:
                 issues.append((("bots", i), problem))
         if len(config.bots) > MAX_FIELD:
