@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from arena import _threads as _threads
 from arena.bot import Bot as Bot
 from arena.bot import MatchInfo as MatchInfo
 from arena.hookspecs import hookimpl as hookimpl

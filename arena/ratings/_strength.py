@@ -39,6 +39,10 @@ bot that wins nearly every stage)."""
 _TOL = 1e-9  # convergence: largest Newton step of any log-strength
 _CHUNK_CELLS = 2_000_000  # cells of the clusters' information held at once: bounds memory (16 MB)
 _NEWTON_ITERATIONS = 100
+WOODBURY_FROM = 64
+"""Bots beyond which the jackknife's leave-one-out moves are solved on each cluster's own bots
+(arena/ratings/_spread_large.py, linear in the field) rather than on every bot (cubic): the same
+moves to rounding, so fields up to this size keep their figures to the last digit."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,10 @@ def _draw_spread(data: StageCounts, theta: npt.NDArray[np.float64],
     the sum stays right under an adaptive schedule. A bot with few sets moves far when one
     is left out, so its interval stays wide (a newcomer's first set does not make it sure).
     """
+    if data.bots > WOODBURY_FROM:
+        from arena.ratings._spread_large import draw_spread_large
+
+        return draw_spread_large(data, theta, precision, scale)
     weight = data.members * np.exp(theta - float(theta.max()))
     share = weight / weight.sum(axis=1, keepdims=True)  # (choice sets, bots)
     bots = data.bots

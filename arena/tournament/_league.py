@@ -30,6 +30,8 @@ chooses the same round.
 
 from __future__ import annotations
 
+import heapq
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -97,6 +99,40 @@ class LeagueFormat(FormatSettings):
 
 TableChoice = Literal["information", "uniform"]
 Table = tuple[int, ...]
+
+MAX_LABEL = 64
+"""The longest label of a league's entrant, in characters: every record of a league carries
+its field's labels (docs/league.md, "Bounds")."""
+
+MAX_FIELD = 256
+"""The most entrants a league's field holds, active and retired (an entrant retired before it
+ever sat at a table leaves the field; docs/league.md, "Bounds")."""
+
+
+MAX_ENTRY = 4096
+"""The most characters of a league's bot entry as JSON (its name or command, params, version):
+each round's line of ``league.jsonl`` keeps every entrant's entry (docs/league.md, "Bounds")."""
+
+
+def entry_problem(entry: Mapping[str, object]) -> str | None:
+    """Why a bot entry (as JSON data) is too large for a league's field, in one line, or None."""
+    size = len(json.dumps(entry, sort_keys=True))
+    if size > MAX_ENTRY:
+        return (f"the entry is {size} characters as JSON: a league's entries (name or command, "
+                f"params, version) are at most {MAX_ENTRY}")
+    return None
+
+
+def label_problem(label: str) -> str | None:
+    """Why ``label`` cannot name a league's entrant, in one line, or None."""
+    if "@" in label:
+        return (f"label {label!r}: '@' is kept for a league's versions (LABEL@2); choose "
+                "another label")
+    if len(label) > MAX_LABEL:
+        return (f"label {label[:20]!r}... is {len(label)} characters long: a league's labels "
+                f"are at most {MAX_LABEL}")
+    return None
+
 
 SPARE = 2
 """Entrants beyond a full table considered around an anchor (so C(players + 1, players - 1)
@@ -284,9 +320,12 @@ def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, 
     tables: list[Table] = []
     for k in range(count):
         anchor = anchors[k % len(anchors)]
-        others = sorted((e for e in pool if e != anchor and _apart((anchor, e), team)),
-                        key=lambda e: (abs(float(theta[e] - theta[anchor])), jitter[e], e))
-        near = others[: rules.players - 1 + SPARE]
+        def closeness(e: int, anchor: int = anchor) -> tuple[float, float, int]:
+            return (abs(float(theta[e] - theta[anchor])), jitter[e], e)
+
+        others = [e for e in pool if e != anchor and _apart((anchor, e), team)]
+        # only the closest few are scored: a round costs anchors x field, not a sort of it
+        near = heapq.nsmallest(rules.players - 1 + SPARE, others, key=closeness)
         best: tuple[tuple[int, float, int], Table] | None = None
         for rest in combinations(near, rules.players - 1):
             if not _apart(rest, team):
@@ -297,7 +336,7 @@ def _informative(assessment: Assessment, rules: LeagueRules, sets: Mapping[int, 
             if best is None or key < best[0]:
                 best = (key, table)
         if best is None:  # team-mates among the closest: the closest table that keeps them apart
-            filled = _fill((anchor,), others, rules.players, team)
+            filled = _fill((anchor,), sorted(others, key=closeness), rules.players, team)
             if filled is None:
                 continue
             best = ((0, 0.0, 0), tuple(sorted(filled)))

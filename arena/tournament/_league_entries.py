@@ -15,7 +15,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from arena.tournament._config._checks import MAX_CONFIG_BYTES
 from arena.tournament._config._models import BotConfig, TournamentConfig
+from arena.tournament._league import entry_problem, label_problem
 
 __all__ = ["ENTRIES", "with_entries"]
 
@@ -28,7 +30,12 @@ def with_entries(config: TournamentConfig, folder: Path
     ``config`` unchanged and the one line that says why the entries could not be read."""
     path = folder / ENTRIES
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            return config, (f"{path}: entries not applied: the file is over "
+                            f"{MAX_CONFIG_BYTES // 1024} KiB, the most a config may be")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         return config, None
     except (OSError, UnicodeDecodeError) as exc:
@@ -46,8 +53,11 @@ def with_entries(config: TournamentConfig, folder: Path
     taken = set(config.labels)
     for bot in bots:
         label = bot.resolved_label
-        if label in taken or "@" in label:
-            return config, (f"{path}: entries not applied: the label {label!r} is the "
-                            "config's or has an '@'")
+        problem = label_problem(label) or entry_problem(
+            bot.model_dump(mode="json", exclude_defaults=True))
+        if problem is not None:
+            return config, f"{path}: entries not applied: {problem}"
+        if label in taken:
+            return config, f"{path}: entries not applied: the label {label!r} is the config's"
         taken.add(label)
     return config.model_copy(update={"bots": [*config.bots, *bots]}), None

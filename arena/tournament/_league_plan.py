@@ -19,6 +19,7 @@ keep their results, which inform the others' ratings.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,7 +35,9 @@ from arena.ratings import (
     strength_board,
 )
 from arena.tournament._config import BotConfig, ConfigError, TournamentConfig
+from arena.tournament._config._checks import MAX_CONFIG_BYTES
 from arena.tournament._league import (
+    MAX_FIELD,
     Assessment,
     LeagueFormat,
     assess,
@@ -154,7 +157,8 @@ class LeaguePlan:
         self.field, _ = apply_field([], self.config)
         self.labels = [e.label for e in self.field]
         self.results = Results()
-        self.played: dict[tuple[int, ...], int] = {}
+        self.played: dict[tuple[str, ...], int] = {}  # tables played, by sorted labels
+        self._file: tuple[str, TournamentConfig | ConfigError] | None = None  # digest, read
         self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
         self._round = 0
         self._fields: dict[int, dict[str, Any]] = {}  # per round: the records' ``league``
@@ -245,7 +249,7 @@ class LeaguePlan:
             return None
         teams = {i: str(e.bot["team"]) for i, e in enumerate(self.field) if e.bot.get("team")}
         tables = choose_round(assessment, self._rules, seed=self.schedule.seed,
-                              round_index=round_, played=self.played, teams=teams)
+                              round_index=round_, played=self._played(), teams=teams)
         if not tables:
             return None
         line = self._keep(round_, tables)
@@ -259,7 +263,7 @@ class LeaguePlan:
         if self.source is not None:
             path = self.source.path
             try:
-                config = self.source.read()
+                config = self._read()
             except ConfigError as exc:
                 first = str(exc).splitlines()[0]
                 self._refuse(f"config not applied, the field stays as it was: {first}")
@@ -278,12 +282,39 @@ class LeaguePlan:
         if problem is not None:
             self._refuse(problem)
             return
+        field, changes = apply_field(self.field, config)
+        seated = set(label for key in self.played for label in key)
+        field = [e for e in field if e.active or e.label in seated]  # see MAX_FIELD
+        if len(field) > MAX_FIELD:
+            self._refuse(f"config not applied: the field would hold {len(field)} entrants "
+                         f"(retired ones that played count), over a league's {MAX_FIELD}")
+            return
         self._refused = None
-        self.field, changes = apply_field(self.field, config)
+        self.field = field
         self._fmt = self._format(config)
         self._rules = league_rules(self._fmt, config.players)
         self._notes.extend(changes)
         self.labels = [e.label for e in self.field]
+
+    def _read(self) -> TournamentConfig:
+        """The config file as it stands, parsed again only when its bytes changed since the
+        last round (a league rereads it every round; a digest, not the file's time, which
+        may not change with a quick edit)."""
+        assert self.source is not None
+        try:
+            with open(self.source.path, "rb") as file:
+                key = hashlib.sha256(file.read(MAX_CONFIG_BYTES + 1)).hexdigest()
+        except OSError:
+            return self.source.read()  # its own one-line error
+        if self._file is None or self._file[0] != key:
+            try:
+                self._file = (key, self.source.read())
+            except ConfigError as exc:
+                self._file = (key, exc)
+        read = self._file[1]
+        if isinstance(read, ConfigError):
+            raise read
+        return read
 
     def _refuse(self, line: str) -> None:
         """Say why the config was not applied, once: the rounds after it that find the file
@@ -332,9 +363,15 @@ class LeaguePlan:
         self._fields[self._round] = LeagueField(
             self._round, tuple(self._entrants()), self._rules.top, self._rules.confident).to_dict()
         for table in tables:
-            key = tuple(sorted(table))
+            key = tuple(sorted(self.labels[i] for i in table))
             self.played[key] = self.played.get(key, 0) + 1
             self._matches += len(table)
+
+    def _played(self) -> dict[tuple[int, ...], int]:
+        """The tables played so far as the planner counts them: by entrant index."""
+        index = {label: i for i, label in enumerate(self.labels)}
+        return {tuple(sorted(index[label] for label in key)): count
+                for key, count in self.played.items() if all(label in index for label in key)}
 
     def _specs(self, round_: int, tables: Sequence[tuple[int, ...]]) -> Iterator[MatchSpec]:
         seats = [e.seat() for e in self.field]

@@ -38,6 +38,10 @@ from arena.tournament._config._yaml import (
     yaml_problem,
 )
 
+MAX_CONFIG_BYTES = 1024 * 1024
+"""The largest config file read (1 MiB), comments included: a real config is a few KB, and a
+league rereads its config every round (docs/league.md)."""
+
 
 def load_config(path: str | os.PathLike[str], *, check_bots: bool = True) -> TournamentConfig:
     """Read and validate a YAML config file; raises :class:`ConfigError`."""
@@ -51,7 +55,13 @@ def read_config(
     paths are the file's folder's (:mod:`._paths`)."""
     source = os.fspath(path)
     try:
-        text = Path(source).read_text(encoding="utf-8")
+        with open(source, "rb") as file:
+            data = file.read(MAX_CONFIG_BYTES + 1)
+        if len(data) > MAX_CONFIG_BYTES:
+            raise ConfigError(source, [ConfigIssue("", None, (
+                f"the file is over {MAX_CONFIG_BYTES // 1024} KiB, the most a config may be "
+                "(a config is a few KB; comments count)"))])
+        text = data.decode("utf-8")
     except OSError as exc:
         raise ConfigError(source, [ConfigIssue("", None, f"cannot read: {exc.strerror}")]) from None
     except UnicodeDecodeError:

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from arena.tournament._config._formats import Problems
 from arena.tournament._formats._base import BaseFormat, ConfigFile, sets_only, table_problem
-from arena.tournament._league import LeagueFormat, LeagueStop, league_rules
+from arena.tournament._league import (
+    MAX_FIELD,
+    LeagueFormat,
+    LeagueStop,
+    entry_problem,
+    label_problem,
+    league_rules,
+)
 from arena.tournament._league_plan import LeaguePlan
 from arena.tournament._league_status import LeagueStatus
 from arena.tournament._teams import group_count, team_map
@@ -77,14 +84,19 @@ class League(BaseFormat):
         return [LeagueStatus(**outcome).line()]
 
     def issues(self, config: TournamentConfig, seen: Mapping[str, int]) -> Problems:
-        """Whole duplicate sets once per table, labels free of '@', enough active entrants
+        """Whole duplicate sets once per table, labels free of '@' and short, a bounded field,
+        enough active entrants
         for a table (of different teams), a ``top`` below the field."""
         short = table_problem(config)
         issues = short + sets_only(config, self.name, "chooses its tables round by round")
-        for i, label in enumerate(config.labels):
-            if "@" in label:
-                issues.append((("bots", i), f"label {label!r}: '@' is kept for a league's "
-                               "versions (LABEL@2); choose another label"))
+        for i, (label, bot) in enumerate(zip(config.labels, config.bots, strict=True)):
+            problem = label_problem(label) or entry_problem(
+                bot.model_dump(mode="json", exclude_defaults=True))
+            if problem is not None:
+                issues.append((("bots", i), problem))
+        if len(config.bots) > MAX_FIELD:
+            issues.append((("bots",), f"{len(config.bots)} entries: a league's field holds "
+                           f"at most {MAX_FIELD} entrants"))
         stop = _settings(config).stop
         k = config.players
         pool = [i for i, bot in enumerate(config.bots) if not bot.retired]
