@@ -53,7 +53,8 @@ def parse_address(text: str) -> tuple[str, int]:
               help="Optional marker before the table's BOTS: --bots greedy mc (the seats "
                    "after the people's).")
 @click.option("--people", type=click.IntRange(1, 8),
-              help="Open one table at once with this many people; print each one's link.")
+              help="Open one table at once with this many people; print its link, then "
+                   "each one's own.")
 @click.option("--rounds", type=click.IntRange(min=1), help="With --people: deals in the match.")
 @click.option("--seat-ms", type=click.IntRange(min=1000),
               help="The people's time per decision (ms); no clock by default.")
@@ -66,7 +67,8 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
     """Serve the run in OUT: standings, matches, replays and matches in play, live.
 
     With --table, people play at tables too: arena serve OUT --table --preset runs
-    --bots greedy mc --people 2 opens one and prints each person's link on a line."""
+    --bots greedy mc --people 2 opens one and prints its link (the one to share), then each
+    person's own, a line each."""
     web_available()
     table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
     if tables_on:
@@ -166,6 +168,7 @@ async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float]
                     links = await tables.open(tables_with[0])
                 except TableError as exc:
                     raise InputError(str(exc)) from None
+                click.echo("the table's link, to share, then each person's own:", err=True)
                 for link in links:
                     click.echo(link)
 

@@ -37,6 +37,8 @@ from arena.referee import BotFault, BotRef, Host
 from arena.referee.lowlevel import PROTOCOL_VERSION
 from arena.referee.wire import FullEncoder, parse_move
 
+from ._roster import Roster
+
 if TYPE_CHECKING:
     from arena.game import View
     from arena.referee import StartInfo
@@ -103,7 +105,8 @@ class PersonSeat:
     """One person's seat at a table, shared by the seat's host and its WebSocket."""
 
     def __init__(self, seat: int, label: str, *, absence_s: float = 120.0,
-                 seat_ms: int | None = None, token: str | None = None) -> None:
+                 seat_ms: int | None = None, token: str | None = None,
+                 roster: Roster | None = None) -> None:
         self.seat = seat
         self.label = label
         self.token = token if token is not None else secrets.token_urlsafe(24)
@@ -114,6 +117,11 @@ class PersonSeat:
         """The display name the person gave (text, :func:`clean_name`)."""
         self.moves = 0
         """Moves and exchanges the person made."""
+        self.claimed = False
+        """Whether the seat was given to someone: its page opened, or handed out by the
+        table's one link (:meth:`arena.web._tables.Tables` keeps the cookie)."""
+        self.roster = roster if roster is not None else Roster()
+        self.roster.seats[seat] = self
         self._out: trio.MemorySendChannel[str] | None = None
         self._in: trio.MemoryReceiveChannel[str] | None = None
         self._left_at = trio.current_time() if _in_trio() else 0.0
@@ -123,6 +131,7 @@ class PersonSeat:
         self._start: dict[str, Any] | None = None
         self._last: dict[str, Any] | None = None  # the latest view sent (a request or a turn)
         self._end: dict[str, Any] | None = None
+        self._deals: list[dict[str, Any]] = []  # the match's deal results so far
         self._encoder = FullEncoder()
 
     # ------------------------------------------------------------------ the page
@@ -136,18 +145,27 @@ class PersonSeat:
         """Whether a page is open on the seat's link."""
         return self._out is not None
 
+    @property
+    def absent_by(self) -> float:
+        """When (trio's clock) the seat's absence limit runs out; infinite while a page is
+        open on it."""
+        return math.inf if self.connected else self._left_at + self.absence_s
+
     def attach(self) -> trio.MemoryReceiveChannel[str]:
         """A new page on the seat: the messages to send it, starting with the current
-        state (the start, the latest view, the match's end). A page that was open before is
-        closed (one page per seat)."""
+        state (the start, the deals' results so far, the latest view, the match's end).
+        A page that was open before is closed (one page per seat)."""
         if self._out is not None:
             self._out.close()
-        send, receive = trio.open_memory_channel[str](OUTBOX)
+        self.claimed = True
+        # The whole state at once, however long the match: a reopened page starts there.
+        send, receive = trio.open_memory_channel[str](OUTBOX + len(self._deals))
         self._out, self._in = send, receive
         name = {"type": "name", "name": self.name} if self.name else None
-        for message in (self._start, name, self._last, self._end):
+        for message in (self._start, name, *self._deals, self._last, self._end):
             if message is not None:
                 send.send_nowait(_text(message))
+        self.roster.changed()
         self._wake()
         return receive
 
@@ -157,6 +175,7 @@ class PersonSeat:
             self._out.close()
             self._out = self._in = None
             self._left_at = trio.current_time()
+            self.roster.changed()
             self._wake()
 
     def send(self, message: Mapping[str, Any]) -> None:
@@ -187,6 +206,7 @@ class PersonSeat:
                 return "'name' must be text"
             self.name = clean_name(name)
             self.send({"type": "name", "name": self.name})
+            self.roster.changed()
             return None
         if kind not in ("move", "exchange"):
             return f"unknown message type {kind[:40]!r} (expected move, exchange or name)"
@@ -213,6 +233,7 @@ class PersonSeat:
         """A match starts at this seat: what a bot's ``start`` says but its seed."""
         self._encoder = FullEncoder()
         self._end = None
+        self._deals = []
         self._start = {"type": "start", "protocol": PROTOCOL_VERSION, "seat": info.seat,
                        "players": info.players, "match_id": info.match_id,
                        "labels": list(info.labels), "rules": info.rules.to_dict(),
@@ -227,7 +248,8 @@ class PersonSeat:
         self.send(self._last)
 
     def tell(self, message: dict[str, Any]) -> None:
-        """A message of the match to the seat (a deal's result)."""
+        """A deal's result to the seat, kept for a page opened later."""
+        self._deals.append(message)
         self.send(message)
 
     def finish(self, result: dict[str, Any]) -> None:
@@ -267,8 +289,7 @@ class PersonSeat:
 
     async def _answer(self) -> object:
         while True:
-            absent_by = math.inf if self.connected else self._left_at + self.absence_s
-            with trio.move_on_at(absent_by):
+            with trio.move_on_at(self.absent_by):
                 got = await self._answers.receive()
                 if isinstance(got, tuple) and got[0] == self._asked:
                     return got[1]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -42,9 +42,11 @@ from arena.referee import (
 )
 from arena.seeds import secret_seed
 
+from ._i18n import LANGUAGES
 from ._live import LIVE_DIR, LiveFile
 from ._live_run import KEEP_S
 from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
+from ._roster import Roster
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -60,6 +62,10 @@ MAX_TABLES = 32
 BOT_START_MS = 30_000
 """The time a table's bot has to start (its process, its imports): more than a tournament's
 default, as a server's machine may be busy with people's pages and other tables."""
+SEAT_COOKIE = "arena-seat"
+"""The cookie (scoped to ``/t/TABLE``) by which a browser that took a seat through the
+table's one link keeps it: the seat's token."""
+COOKIE_S = 7 * 24 * 3600
 RECORDS = Path("tables") / "records.jsonl"
 """Where, under the server's OUT, the tables' records go."""
 
@@ -124,6 +130,7 @@ class Table:
     status: str = "playing"
     """``playing`` until the match is recorded, then ``over`` (or ``failed``)."""
     links: list[str] = field(default_factory=list)
+    """The table's one link first (``BASE/t/TABLE``), then one per person's seat."""
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of the table (no token)."""
@@ -176,7 +183,9 @@ class Tables:
                     self._writer.close()
 
     async def open(self, request: TableRequest) -> list[str]:
-        """Open a table and start its match: one link per person's seat, in seat order."""
+        """Open a table and start its match: the table's one link (``BASE/t/TABLE``, the
+        one to share: whoever opens it takes the next free person's seat), then one link
+        per person's seat, in seat order."""
         if self._nursery is None:
             raise TableError("the server's tables are not running")
         if sum(t.status == "playing" for t in self.tables.values()) >= self.max_tables:
@@ -201,12 +210,13 @@ class Tables:
         seats: list[Seat] = []
         persons: dict[int, PersonSeat] = {}
         bots: dict[int, str] = {}
+        roster = Roster()
         for index, name in enumerate(request.seats):
             if name == PERSON:
-                label = f"{PERSON}-{table_id}-{len(persons) + 1}"
+                label = f"{PERSON}-{table_id}-{index}"  # the seat's number, as in its link
                 seats.append(Seat(label=label, name=PERSON))
                 persons[index] = PersonSeat(index, label, absence_s=self.absence_s,
-                                            seat_ms=request.seat_ms)
+                                            seat_ms=request.seat_ms, roster=roster)
             else:
                 seats.append(Seat(label=copies(name), name=name, host="process"))
                 bots[index] = name
@@ -218,7 +228,8 @@ class Tables:
                 make_host(spec.seats[index], self.limits)
         except MatchSpecError as exc:
             raise TableError(str(exc)) from None
-        links = [f"{self.base_url}/t/{table_id}/{i}?token={p.token}" for i, p in persons.items()]
+        links = [f"{self.base_url}/t/{table_id}"] + [
+            f"{self.base_url}/t/{table_id}/{i}?token={p.token}" for i, p in persons.items()]
         return Table(table_id, spec, persons, bots, links=links)
 
     def _host(self, table: Table, seat: int) -> Host:
@@ -273,6 +284,7 @@ class Tables:
             Route("/api/tables", self._api_open, methods=["POST"]),
             Route("/api/tables", self._api_list, methods=["GET"]),
             Route("/api/tables/options", self._api_options, methods=["GET"]),
+            Route("/t/{table}", self._page_table, methods=["GET"]),
             Route("/t/{table}/{seat:int}", self._page_seat, methods=["GET"]),
             WebSocketRoute("/ws/t/{table}/{seat:int}", self._socket),
         ]
@@ -297,7 +309,7 @@ class Tables:
             links = await self.open(table)
         except (ValueError, TableError) as exc:  # json's errors are ValueErrors
             return JSONResponse({"error": str(exc)[:300]}, status_code=400)
-        return JSONResponse({"links": links})
+        return JSONResponse({"table": links[0], "links": links[1:]})
 
     def _seat_of(self, table_id: str, seat: int, token: str) -> PersonSeat | None:
         table = self.tables.get(table_id)
@@ -305,6 +317,28 @@ class Tables:
         if person is None or not person.admits(token):
             return None
         return person
+
+    async def _page_table(self, request: Request) -> Response:
+        """The table's one link: the seat this browser took before (its cookie), else the
+        next free person's seat (the cookie is set), else the spectator's view."""
+        table = self.tables.get(request.path_params["table"])
+        if table is None:
+            return Response("no such table", status_code=404, media_type="text/plain")
+        token = request.cookies.get(SEAT_COOKIE, "")
+        mine = next((p for p in table.people.values() if token and p.admits(token)), None)
+        free = mine or next((p for p in table.people.values() if not p.claimed), None)
+        if free is None or (table.status != "playing" and mine is None):
+            return RedirectResponse(f"/match?id={table.spec.match_id}", status_code=303,
+                                    headers={"Cache-Control": "no-store"})
+        free.claimed = True
+        lang = request.query_params.get("lang", "")
+        keep = f"&lang={lang}" if lang in LANGUAGES else ""  # never echo what is not ours
+        answer = RedirectResponse(f"/t/{table.id}/{free.seat}?token={free.token}{keep}",
+                                  status_code=303, headers={"Cache-Control": "no-store",
+                                                            "Referrer-Policy": "no-referrer"})
+        answer.set_cookie(SEAT_COOKIE, free.token, max_age=COOKIE_S, path=f"/t/{table.id}",
+                          httponly=True, samesite="lax")
+        return answer
 
     async def _page_seat(self, request: Request) -> Response:
         person = self._seat_of(request.path_params["table"], request.path_params["seat"],

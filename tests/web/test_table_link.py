@@ -1,0 +1,105 @@
+"""A table's one link (``BASE/t/TABLE``), what every seat hears of the table's people (their
+names, who is away), and the deals a reopened page gets back: against a live server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.web.test_table_socket import _answer, _next, connect, server
+
+__all__ = ["server"]  # a fixture, used by name
+
+
+def _open(url: str, seats: list[str], **more: Any) -> dict[str, Any]:
+    answer = httpx.post(f"{url}/api/tables", json={"seats": seats, "preset": "runs", **more})
+    assert answer.status_code == 200, answer.text
+    opened: dict[str, Any] = answer.json()
+    return opened
+
+
+def _seat_of(client: httpx.Client, link: str) -> str:
+    """Where the table's link sends this browser (its cookies kept between calls)."""
+    answer = client.get(link)
+    assert answer.status_code == 303, answer.text
+    assert answer.headers["cache-control"] == "no-store"
+    return answer.headers["location"]
+
+
+def test_the_table_link_seats_each_browser_once_then_shows_the_match(
+        server: tuple[str, Path, list[str]]) -> None:
+    url, _, _ = server
+    opened = _open(url, ["person", "greedy", "person"], rounds=1)
+    table = opened["table"].rsplit("/", 1)[1]
+    assert opened["table"] == f"{url}/t/{table}"
+    seats = [link.removeprefix(url) for link in opened["links"]]
+    with httpx.Client() as ann, httpx.Client() as bo, httpx.Client() as late:
+        first = _seat_of(ann, opened["table"])
+        assert first == seats[0]
+        cookie = ann.cookies.jar
+        assert [(c.path, c.has_nonstandard_attr("HttpOnly")) for c in cookie] == [
+            (f"/t/{table}", True)]
+        assert _seat_of(ann, opened["table"]) == first  # the same browser: the same seat
+        assert _seat_of(bo, opened["table"]) == seats[1]
+        assert _seat_of(ann, opened["table"]) == first
+        # the table is full: the match's page, for anyone else
+        assert _seat_of(late, opened["table"]) == f"/match?id=table-{table}"
+        assert ann.get(url + first).status_code == 200
+        # another table's seat's token is no seat here: the next free one is given
+        token = next(iter(cookie)).value or ""
+        other = _open(url, ["person", "person", "greedy"], rounds=1)
+        with httpx.Client(headers={"Cookie": f"arena-seat={token}"}) as stranger:
+            assert _seat_of(stranger, other["table"]) == other["links"][0].removeprefix(url)
+    assert httpx.get(f"{url}/t/nosuchtable").status_code == 404
+
+
+def test_a_seat_whose_own_link_was_opened_is_not_given_by_the_table_link(
+        server: tuple[str, Path, list[str]]) -> None:
+    url, _, _ = server
+    opened = _open(url, ["person", "person", "greedy"], rounds=1)
+    with connect(opened["links"][0]) as ws:
+        _next(ws, "start")
+        with httpx.Client() as bo:
+            assert _seat_of(bo, opened["table"]) == opened["links"][1].removeprefix(url)
+
+
+def test_every_seat_hears_the_peoples_names_and_who_is_away(
+        server: tuple[str, Path, list[str]]) -> None:
+    url, _, _ = server
+    links = _open(url, ["person", "greedy", "person"], rounds=1)["links"]
+    with connect(links[0]) as ann:
+        people = _next(ann, "people")["people"]
+        assert [p["seat"] for p in people] == [0, 2]
+        assert people[0]["away_s"] is None and 0 < people[1]["away_s"] <= 120
+        with connect(links[1]) as bo:
+            assert _next(ann, "people")["people"][1]["away_s"] is None
+            bo.send(json.dumps({"type": "name", "name": "  Bo\u0007 "}))
+            named = _next(ann, "people")["people"]
+            assert (named[1]["name"], named[0]["name"]) == ("Bo", "")
+        away = _next(ann, "people")["people"][1]
+        assert away["name"] == "Bo" and 119 <= away["away_s"] <= 120
+
+
+def test_a_reopened_page_gets_the_earlier_deals_before_the_latest_view(
+        server: tuple[str, Path, list[str]]) -> None:
+    url, _, _ = server
+    link = _open(url, ["person", "greedy", "random"], rounds=2)["links"][0]
+    with connect(link) as ws:
+        while True:
+            message = _next(ws, "play", "exchange", "end_deal")
+            if message["type"] == "end_deal":
+                break
+            _answer(ws, message)
+        first = message["result"]
+    with connect(link) as ws:
+        kinds = []
+        while not kinds or kinds[-1] not in ("play", "exchange", "turn"):
+            message = json.loads(ws.recv(timeout=30))
+            kinds.append(message["type"])
+            if message["type"] == "end_deal":
+                assert message["result"] == first
+        assert kinds[0] == "start" and kinds.count("end_deal") == 1
+        assert kinds.index("end_deal") < len(kinds) - 1
