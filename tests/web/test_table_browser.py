@@ -226,6 +226,15 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
         moves = [m for d in record["deals"][:deal_no] for m in d["moves"]]
         played = {c for m in moves + deal["moves"][:mine[before]] for c in CARD.findall(m)}
         assert cards <= played, f"the watcher saw {sorted(cards - played)} before their play"
+    # The spectator's page of a people's table: the match's end said, roles in words, no
+    # duplicate set nor tournament spoken of.
+    watcher.page.wait_for_function(
+        "document.querySelector('h1').textContent.startsWith('The match is over')")
+    body = watcher.page.locator("body").inner_text()
+    assert "duplicate" not in body and "tournament" not in body, body
+    roles = watcher.page.eval_on_selector_all("#table tbody td:nth-child(2)",
+                                              "els => els.map(e => e.textContent)")
+    assert roles and set(roles) <= {"President", "Vice-President", "Vice-Scum", "Scum"}, roles
     for person in (ann, bo, watcher):
         assert (person.link, person.errors, person.outside) == (person.link, [], [])
 

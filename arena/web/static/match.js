@@ -6,6 +6,14 @@
   const game = { labels: [], deal: null, roles: [], counts: [], scores: [], pile: null, pileBy: null,
     outs: [], revolution: false, events: 0, finished: false };
   document.getElementById("match-id").textContent = id;
+  // A people's table (arena.web._tables) has no duplicate set and no tournament to go back to.
+  const table = id.startsWith("table-");
+  if (table) {
+    for (const [node, key] of [["note", "table.watch.public_only"], ["back", "table.watch.back"]]) {
+      document.getElementById(node).dataset.i18n = key;
+    }
+    document.getElementById("back").href = "/tables";
+  }
 
   function name(seat) { return game.labels[seat] ?? `seat ${seat}`; }
 
@@ -34,7 +42,7 @@
       case "fault": line = text("live.fault", "{who}: fault ({kind})", { who: name(e.seat), kind: e.kind }); break;
       case "deal_end": game.scores = e.scores;
         line = text("live.deal_end", "Deal {n} ends: {order}", { n: e.deal + 1, order: e.finish_order.map(name).join(", ") }); break;
-      case "match_end": game.scores = e.scores; game.finished = true;
+      case "match_end": game.scores = e.scores; game.finished = true; over();
         line = text("live.match_end", "The match is over"); break;
       default: break;
     }
@@ -49,7 +57,8 @@
     document.getElementById("deal-title").textContent = game.deal === null ? text("live.deal", "Deal")
       : text("live.deal_n", "Deal {n}", { n: game.deal + 1 });
     const seats = game.labels.map((label, seat) => el("tr", { "data-seat": seat, class: game.outs.includes(seat) ? "out" : null },
-      el("td", { class: "left bot" }, label), el("td", { class: "left" }, game.roles[seat] || ""),
+      el("td", { class: "left bot" }, label),
+      el("td", { class: "left" }, game.roles[seat] ? text("role." + game.roles[seat], game.roles[seat]) : ""),
       el("td", { class: "count" }, game.counts[seat] ?? ""), el("td", {}, game.scores[seat] ?? 0)));
     box.replaceChildren(
       el("div", { class: "pile" }, el("span", { class: "meta", "data-i18n": "live.pile" }, text("live.pile", "On the pile:")), " ",
@@ -64,9 +73,21 @@
     document.body.dataset.events = String(game.events);
   }
 
+  function over() {
+    const title = document.getElementById("match-title");
+    title.dataset.i18n = "live.match_end";
+    title.textContent = text("live.match_end", "The match is over");
+  }
+
   function recorded() {
+    over();
     const status = document.getElementById("status");
     status.dataset.i18n = "live.recorded_match";
+    if (table) {
+      status.textContent = text("live.recorded_match", "The match is over and recorded.");
+      document.body.dataset.recorded = "1";
+      return;
+    }
     status.replaceChildren(text("live.recorded_match", "The match is over and recorded."), " ",
       el("a", { href: `/report/#match=${encodeURIComponent(id)}&deal=1&move=0`, "data-i18n": "live.replay" }, text("live.replay", "replay")),
       " ", el("span", { class: "meta", "data-i18n": "live.replay_when" }, text("live.replay_when", "(once its duplicate set is finished)")));
