@@ -68,7 +68,8 @@
       if (index === cut - 1) trickTaken(trick);
     });
     if (same) {
-      for (const p of view.players) {
+      const byPlace = [...view.players].sort((a, b) => view.places.indexOf(a.seat) - view.places.indexOf(b.seat));
+      for (const p of byPlace) {
         if (p.out && !prev.players[p.seat].out) {
           say(t("table.seat.goes_out", { name: who(p.seat), place: view.places.indexOf(p.seat) + 1 }));
         }
