@@ -60,10 +60,14 @@ def parse_address(text: str) -> tuple[str, int]:
               help="The people's time per decision (ms); no clock by default.")
 @click.option("--absence-s", type=click.FloatRange(min=1), default=120.0, show_default=True,
               help="How long a person's seat may be left while the match waits for it.")
+@click.option("--stand-in", "stand_in", default="greedy", show_default=True,
+              help="The built-in bot that plays for a person away past --absence-s, until "
+                   "they are back ('none': the absence is a timeout fault).")
 @click.argument("bots", nargs=-1)
 def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
                   _bots_flag: bool, people: int | None, rounds: int | None,
-                  seat_ms: int | None, absence_s: float, bots: tuple[str, ...]) -> None:
+                  seat_ms: int | None, absence_s: float, stand_in: str,
+                  bots: tuple[str, ...]) -> None:
     """Serve the run in OUT: standings, matches, replays and matches in play, live.
 
     With --table, people play at tables too: arena serve OUT --table --preset runs
@@ -77,7 +81,8 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
         raise InputError(f"{out}: no such folder (a run's --out folder)")
     warn_if_public(host)
     try:
-        trio_run(_serve, out, host, port, (table, absence_s) if tables_on else None)
+        trio_run(_serve, out, host, port,
+                 (table, absence_s, "" if stand_in == "none" else stand_in) if tables_on else None)
     except KeyboardInterrupt:
         click.echo("stopped", err=True)
     except OSError as exc:
@@ -146,14 +151,17 @@ def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: 
                            seat_ms=seat_ms)
 
 
-async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float] | None
+async def _serve(out: Path, host: str, port: int, tables_with: tuple[Any, float, str] | None
                  ) -> None:
     from arena.web import Hub, TableError, Tables, create_app, serve_app
 
     hub = Hub()
     hub.bind()
-    tables = None if tables_with is None else Tables(out, hub, base_url="",
-                                                     absence_s=tables_with[1])
+    try:
+        tables = None if tables_with is None else Tables(
+            out, hub, base_url="", absence_s=tables_with[1], stand_in=tables_with[2])
+    except TableError as exc:
+        raise InputError(str(exc)) from None
     app = create_app(out, hub, tables=tables)
     async with trio.open_nursery() as nursery:
         if tables is not None:

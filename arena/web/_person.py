@@ -2,7 +2,8 @@
 
 :class:`PersonSeat` is the seat's state between the referee and the seat's WebSocket:
 its token, the person's display name, the one connection it has at a time, the decision
-it waits for. :class:`PersonHost` is the :class:`arena.referee.Host` the referee asks: it
+it waits for. :class:`~arena.web._person_host.PersonHost` is the
+:class:`arena.referee.Host` the referee asks: it
 sends the seat the request a bot of that seat would get (the referee's own view encoding,
 ``arena.referee.wire.FullEncoder``, with the legal moves) and waits for the person's
 answer on a trio memory channel, under the deadline it is given (``trio.fail_at``) and the
@@ -10,8 +11,9 @@ seat's own limits:
 
 - ``seat_ms``: the person's clock for one decision (``None``, the default: no clock);
 - ``absence_s``: how long a seat may be left (no page open on its link) while the match
-  waits for it; past it, the decision is the seat's ``timeout`` fault, and the match's
-  ``on_fault`` rule plays for it.
+  waits for it; past it, the seat's stand-in bot decides (``PersonHost``'s
+  ``stand_in``) until the person is back, or, with none, the decision is the seat's
+  ``timeout`` fault, and the match's ``on_fault`` rule plays for it.
 
 A person is never charged a bot's clock (``timed = False``); a move the rules refuse is
 answered with the rules' reason and the person tries again, so only what the referee
@@ -33,7 +35,7 @@ import msgspec
 import trio
 
 from arena.game import Card, IllegalMove, Move, trick_lock
-from arena.referee import BotFault, BotRef, Host
+from arena.referee import BotFault
 from arena.referee.lowlevel import PROTOCOL_VERSION
 from arena.referee.wire import FullEncoder, parse_move
 
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
     from arena.game import View
     from arena.referee import StartInfo
 
-__all__ = ["MAX_MESSAGE", "MAX_NAME", "Gate", "PersonHost", "PersonSeat", "clean_name"]
+__all__ = ["MAX_MESSAGE", "MAX_NAME", "Absent", "Gate", "PersonSeat", "clean_name"]
 
 MAX_NAME = 32
 """The longest display name a person may give (characters)."""
@@ -85,6 +87,11 @@ class Gate:
         return True
 
 
+class Absent(BotFault):
+    """The seat was left longer than its absence limit: a ``timeout`` fault, unless a
+    stand-in decides for it."""
+
+
 @dataclass
 class _Ask:
     """The decision a seat waits for: its number, kind, card count and legal moves."""
@@ -122,6 +129,11 @@ class PersonSeat:
         table's one link (:meth:`arena.web._tables.Tables` keeps the cookie)."""
         self.roster = roster if roster is not None else Roster()
         self.roster.seats[seat] = self
+        self.stand_in = ""
+        """The stand-in bot's name (set by the seat's :class:`PersonHost`), if it has one."""
+        self.stood_in: list[dict[str, Any]] = []
+        """The decisions the stand-in made, in order: ``{"deal", "kind", "move"}``, ``move``
+        the index of its move among the deal's moves (None for an exchange)."""
         self._out: trio.MemorySendChannel[str] | None = None
         self._in: trio.MemoryReceiveChannel[str] | None = None
         self._left_at = trio.current_time() if _in_trio() else 0.0
@@ -234,6 +246,7 @@ class PersonSeat:
         self._encoder = FullEncoder()
         self._end = None
         self._deals = []
+        self.stood_in = []
         self._start = {"type": "start", "protocol": PROTOCOL_VERSION, "seat": info.seat,
                        "players": info.players, "match_id": info.match_id,
                        "labels": list(info.labels), "rules": info.rules.to_dict(),
@@ -294,43 +307,15 @@ class PersonSeat:
                 if isinstance(got, tuple) and got[0] == self._asked:
                     return got[1]
                 continue  # a wake-up, or an answer to an earlier decision
-            raise BotFault("timeout", f"the seat was left for more than {self.absence_s:g} s")
+            if self.connected:
+                continue  # back just as the limit ran out: the person decides
+            raise Absent("timeout", f"the seat was left for more than {self.absence_s:g} s")
 
     def _wake(self) -> None:
         if self._ask is None:
             return  # nobody waits: the next decision looks at the seat's presence itself
         with contextlib.suppress(trio.WouldBlock):  # full: the host has enough to wake on
             self._send_answer.send_nowait(_Wake())
-
-
-class PersonHost(Host):
-    """The host of a person's seat (kind ``web``): the referee asks the seat's page."""
-
-    kind = "web"
-    timed = False
-    observes = True
-
-    def __init__(self, seat: PersonSeat) -> None:
-        self.person = seat
-
-    @property
-    def meta(self) -> BotRef:
-        return BotRef("person", "person", "web", "")
-
-    async def start(self, info: StartInfo, deadline: float) -> None:
-        self.person.begin(info)
-
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
-        return await self.person.decide("play", view, 0, deadline)
-
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
-        return await self.person.decide("exchange", view, count, deadline)
-
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
-        self.person.tell({"type": "end_deal", "result": result})
-
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
-        self.person.show(view, kind, seat)
 
 
 def _judge_move(view: View, text: object) -> tuple[Move | None, str | None]:

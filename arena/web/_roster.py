@@ -21,12 +21,15 @@ class Roster:
         self.seats: dict[int, PersonSeat] = {}
 
     def message(self) -> dict[str, Any]:
-        """``{"type": "people", "people": [{"seat", "name", "away_s"}, ...]}``; ``away_s``
-        is None for a seat with a page open, else the seconds its absence limit still runs."""
+        """``{"type": "people", "people": [{"seat", "name", "away_s", "stand_in",
+        "stood_in"}, ...]}``; ``away_s`` is None for a seat with a page open, else the
+        seconds its absence limit still runs; ``stand_in`` the seat's stand-in bot ("" for
+        none), ``stood_in`` how many decisions it made for the seat in this match."""
         now = trio.current_time()
         return {"type": "people", "people": [
             {"seat": s, "name": p.name,
-             "away_s": None if p.connected else round(max(0.0, p.absent_by - now), 1)}
+             "away_s": None if p.connected else round(max(0.0, p.absent_by - now), 1),
+             "stand_in": p.stand_in, "stood_in": len(p.stood_in)}
             for s, p in sorted(self.seats.items())]}
 
     def changed(self) -> None:

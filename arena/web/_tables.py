@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -33,6 +33,7 @@ from arena.records import RecordWriter, get_logger
 from arena.referee import (
     CopyLabels,
     Host,
+    InlineHost,
     Limits,
     MatchSpec,
     MatchSpecError,
@@ -42,11 +43,12 @@ from arena.referee import (
 )
 from arena.seeds import secret_seed
 
-from ._i18n import LANGUAGES
 from ._live import LIVE_DIR, LiveFile
 from ._live_run import KEEP_S
-from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
+from ._person import MAX_MESSAGE, Gate, PersonSeat
+from ._person_host import PersonHost
 from ._roster import Roster
+from ._table_link import seat_by_link, stand_in_bot
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -62,11 +64,9 @@ MAX_TABLES = 32
 BOT_START_MS = 30_000
 """The time a table's bot has to start (its process, its imports): more than a tournament's
 default, as a server's machine may be busy with people's pages and other tables."""
-SEAT_COOKIE = "arena-seat"
-"""The cookie (scoped to ``/t/TABLE``) by which a browser that took a seat through the
-table's one link keeps it: the seat's token."""
-COOKIE_S = 7 * 24 * 3600
 RECORDS = Path("tables") / "records.jsonl"
+STAND_IN = "greedy"
+"""The bot that plays for a person away past the absence limit, unless told otherwise."""
 """Where, under the server's OUT, the tables' records go."""
 
 _STATIC = Path(__file__).parent / "static"
@@ -143,13 +143,16 @@ class Tables:
     """The server's people's tables: opened by :meth:`open`, played in :meth:`run`."""
 
     def __init__(self, out: Path, hub: Hub, *, base_url: str, absence_s: float = 120.0,
-                 limits: Limits | None = None, max_tables: int = MAX_TABLES) -> None:
+                 limits: Limits | None = None, max_tables: int = MAX_TABLES,
+                 stand_in: str = STAND_IN) -> None:
         self.out = Path(out)
         self.hub = hub
         """The server's hub; a table's match reaches it as every match does, through its
         live file (``OUT/live/<match-id>.jsonl``) and the server's follower."""
         self.base_url = base_url.rstrip("/")
         self.absence_s = absence_s
+        self.stand_in = stand_in_bot(stand_in)
+        """The bot that plays for a person away past the absence limit ("" for none)."""
         self.limits = limits or Limits(start_ms=BOT_START_MS)
         """The bots' limits at every table."""
         self.max_tables = max_tables
@@ -235,7 +238,7 @@ class Tables:
     def _host(self, table: Table, seat: int) -> Host:
         person = table.people.get(seat)
         if person is not None:
-            return PersonHost(person)
+            return PersonHost(person, InlineHost(self.stand_in) if self.stand_in else None)
         return make_host(table.spec.seats[seat], self.limits, self._pool, table.spec.private)
 
     async def _play(self, table: Table, hosts: list[Host]) -> None:
@@ -256,6 +259,9 @@ class Tables:
             live.close()
         for seat, person in table.people.items():
             record["seats"][seat]["name"] = person.name
+            if person.stood_in:  # the match was partly played by the seat's stand-in
+                record["seats"][seat]["stand_in"] = {"bot": person.stand_in,
+                                                     "decisions": person.stood_in}
         await self._write(record)
         table.status = "over"
         result = {"scores": record["scores"], "ranking": record["ranking"],
@@ -319,26 +325,7 @@ class Tables:
         return person
 
     async def _page_table(self, request: Request) -> Response:
-        """The table's one link: the seat this browser took before (its cookie), else the
-        next free person's seat (the cookie is set), else the spectator's view."""
-        table = self.tables.get(request.path_params["table"])
-        if table is None:
-            return Response("no such table", status_code=404, media_type="text/plain")
-        token = request.cookies.get(SEAT_COOKIE, "")
-        mine = next((p for p in table.people.values() if token and p.admits(token)), None)
-        free = mine or next((p for p in table.people.values() if not p.claimed), None)
-        if free is None or (table.status != "playing" and mine is None):
-            return RedirectResponse(f"/match?id={table.spec.match_id}", status_code=303,
-                                    headers={"Cache-Control": "no-store"})
-        free.claimed = True
-        lang = request.query_params.get("lang", "")
-        keep = f"&lang={lang}" if lang in LANGUAGES else ""  # never echo what is not ours
-        answer = RedirectResponse(f"/t/{table.id}/{free.seat}?token={free.token}{keep}",
-                                  status_code=303, headers={"Cache-Control": "no-store",
-                                                            "Referrer-Policy": "no-referrer"})
-        answer.set_cookie(SEAT_COOKIE, free.token, max_age=COOKIE_S, path=f"/t/{table.id}",
-                          httponly=True, samesite="lax")
-        return answer
+        return seat_by_link(self.tables.get(request.path_params["table"]), request)
 
     async def _page_seat(self, request: Request) -> Response:
         person = self._seat_of(request.path_params["table"], request.path_params["seat"],

@@ -1,14 +1,18 @@
 """A table's one link (``BASE/t/TABLE``), what every seat hears of the table's people (their
-names, who is away), and the deals a reopened page gets back: against a live server."""
+names, who is away), the deals a reopened page gets back, and the stand-in that plays for a
+person away past the seat's absence limit: against a live server."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from arena.records import read_records
+from tests.web.conftest import start_server, stop
 from tests.web.test_table_socket import _answer, _next, connect, server
 
 __all__ = ["server"]  # a fixture, used by name
@@ -103,3 +107,28 @@ def test_a_reopened_page_gets_the_earlier_deals_before_the_latest_view(
                 assert message["result"] == first
         assert kinds[0] == "start" and kinds.count("end_deal") == 1
         assert kinds.index("end_deal") < len(kinds) - 1
+
+
+def test_a_seat_left_past_its_limit_is_played_by_the_stand_in_and_recorded(
+        tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table",
+                                "--absence-s", "1", "--stand-in", "lowest")
+    try:
+        opened = _open(url, ["person", "greedy", "random"], rounds=1)
+        match_id = "table-" + opened["table"].rsplit("/", 1)[1]
+        end = time.monotonic() + 60
+        while not (tmp_path / "tables" / "records.jsonl").exists():
+            assert time.monotonic() < end, "the stand-in did not play the match out"
+            time.sleep(0.2)
+        record = next(r for r in read_records(tmp_path / "tables" / "records.jsonl")
+                      if r["match_id"] == match_id)
+    finally:
+        stop(process)
+    assert not record["deals"][0]["faults"]  # no timeout: the stand-in played
+    stand_in = record["seats"][0]["stand_in"]
+    assert stand_in["bot"] == "lowest" and stand_in["decisions"]
+    deal = record["deals"][0]
+    assert [deal["movers"][d["move"]] for d in stand_in["decisions"]] == [0] * len(
+        stand_in["decisions"])
+    assert len(stand_in["decisions"]) == deal["movers"].count(0)
+    assert "stand_in" not in record["seats"][1]

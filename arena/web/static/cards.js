@@ -1,4 +1,5 @@
-// Cards drawn as cards, for the seat page (and any page that loads it after i18n.js).
+// Cards drawn as cards, for the seat page (and any page that loads it after i18n.js), and
+// the few helpers the seat page draws with.
 // A card of the protocol ("TH", "JK", "JK=7H") becomes an element with its rank in the
 // page's language (arenaI18n.rankText: the Turkish page writes the king P) and its suit's
 // symbol, red for hearts and diamonds; a joker says so. Everything is set as text.
@@ -68,5 +69,16 @@
     return legal.filter((m) => want !== "" && taken(m).join(" ") === want);
   }
 
-  window.arenaCards = { face, drawn, move, sorted, matching, taken };
+  // An element with `text` (as text) and attributes.
+  function el(tag, text, attrs) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    return node;
+  }
+
+  // Seconds as m:ss.
+  const clock = (s) => Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+
+  window.arenaCards = { face, drawn, move, sorted, matching, taken, el, clock };
 })();

@@ -19,12 +19,7 @@
                   people: {}, taken: null, told: null, end: null };
   let socket = null, retry = 500, over = false;
 
-  const el = (tag, text, attrs) => {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    return node;
-  };
+  const { el, clock } = cards;
   // A seat as people read it: the display name, else a bot's label, else "Player N".
   const name = (seat) => {
     const person = state.people[seat];
@@ -133,11 +128,12 @@
         what = (what ? what + " · " : "") + t("table.seat.away", { time: clock(left) });
       }
       item.append(el("span", what, { "class": "state" }));
+      if (person && person.stood_in) {
+        item.append(el("span", t("table.seat.stood_in", { bot: person.stand_in, count: person.stood_in }), { "class": "stand-in" }));
+      }
       list.append(item);
     }
   }
-
-  const clock = (s) => Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 
   function renderPile(view) {
     const pile = $("pile");
@@ -218,11 +214,7 @@
     $("moves-section").hidden = !playing;
     $("hint").textContent = !ask ? "" : playing ? t("table.seat.pick") :
       t("table.seat.exchange_pick", { count: ask.count });
-    const moves = $("moves");
-    moves.replaceChildren();
-    if (playing) {
-      for (const move of ask.legal) moves.append(moveButton(move));
-    }
+    $("moves").replaceChildren(...(playing ? ask.legal.map(moveButton) : []));
   }
 
   function moveButton(move) {
@@ -300,7 +292,9 @@
       return;
     }
     const line = end.ranking.map((s, i) => (i + 1) + ". " + name(s) + " " + end.scores[s]).join(", ");
-    $("match-result").textContent = t("table.seat.final", { line });
+    const stood = Object.keys(state.people).filter((s) => state.people[s].stood_in).map((s) => name(Number(s)));
+    $("match-result").textContent = t("table.seat.final", { line }) +
+      (stood.length ? " · " + t("table.seat.partly", { names: stood.join(", ") }) : "");
   }
 
   function endMatch(end) {
@@ -318,12 +312,16 @@
     for (const p of message.people) {
       const before = state.people[p.seat];
       const until = p.away_s === null ? null : now + p.away_s * 1000;
-      if (known && before && p.seat !== me && !over) {
-        if (before.until === null && until !== null) {
+      if (known && before && !over) {
+        if (before.until === null && until !== null && p.seat !== me) {
           say(t("table.seat.is_away", { name: name(p.seat), time: clock(Math.round(p.away_s)) }));
-        } else if (before.until !== null && until === null) say(t("table.seat.back", { name: name(p.seat) }));
+        } else if (before.until !== null && until === null && p.seat !== me) say(t("table.seat.back", { name: name(p.seat) }));
+        if (p.stood_in > before.stood_in && until !== null && !before.standing) {
+          say(t("table.seat.stands_in", { bot: p.stand_in, name: who(p.seat) }), "big");
+        }
       }
-      state.people[p.seat] = { name: p.name, until };
+      state.people[p.seat] = { name: p.name, until, stand_in: p.stand_in, stood_in: p.stood_in,
+        standing: until !== null && (p.stood_in > (before ? before.stood_in : 0) || Boolean(before && before.standing)) };
     }
     renderDeals();
     render();
