@@ -136,3 +136,49 @@ def test_a_turkish_phone_plays_a_match_by_keyboard(browser: Any, tmp_path: Path)
         context.close()
     finally:
         stop(process)
+
+
+def test_a_person_who_leaves_is_played_by_the_stand_in_and_comes_back(
+        browser: Any, tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table", "--preset",
+                                "runs", "--bots", "greedy", "random", "--people", "2",
+                                "--rounds", "1", "--absence-s", "2")
+    try:
+        link, _ = read_table(process, 2)
+        assert link.startswith(url + "/t/")
+        ann_context = browser.new_context(viewport={"width": 1000, "height": 900})
+        bo_context = browser.new_context(viewport={"width": 1000, "height": 900})
+        ann, bo = ann_context.new_page(), bo_context.new_page()
+        ann.goto(link)
+        bo.goto(link)
+        ann.wait_for_selector("#hand button.card")
+        assert ann.url.split("?")[0].endswith("/0") and bo.url.split("?")[0].endswith("/1")
+        ann.close()  # Ann leaves: after 2 s greedy plays for her
+        bo.wait_for_function("document.getElementById('log').textContent"
+                             ".includes('greedy plays for Player 1')", timeout=60000)
+        ann = ann_context.new_page()
+        ann.goto(link)  # back through the table's link: her seat, by its cookie
+        assert ann.url.split("?")[0].endswith("/0")
+        ann.wait_for_selector("#seats li.me .stand-in")
+        assert "greedy played for them" in ann.locator("#seats li.me").inner_text()
+        end = time.monotonic() + 120
+        while not (ann.locator("#match-result").inner_text().strip()
+                   and bo.locator("#match-result").inner_text().strip()):
+            assert time.monotonic() < end, "the match did not end"
+            acted = False
+            for page in (ann, bo):
+                acted = _decide(page, ["no illegal pick"]) is not None or acted
+            if not acted:
+                time.sleep(0.05)
+        for page in (ann, bo):
+            assert "partly played by a stand-in: Player 1" in page.locator(
+                "#match-result").inner_text()
+        time.sleep(0.5)
+        record = next(iter(read_records(tmp_path / "tables" / "records.jsonl")))
+        # (Bo's seat may have had the stand-in too, before Bo's page was open: 2 s is short.)
+        assert record["seats"][0]["stand_in"]["bot"] == "greedy"
+        assert not any(d["faults"] for d in record["deals"])
+        ann_context.close()
+        bo_context.close()
+    finally:
+        stop(process)
