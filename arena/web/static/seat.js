@@ -38,7 +38,7 @@
     const log = $("log");
     log.append(el("li", text, cls ? { "class": cls } : {}));
     while (log.children.length > 400) log.firstChild.remove();
-    log.scrollTop = log.scrollHeight;
+    $("log-box").scrollTop = $("log-box").scrollHeight;
   }
 
   // ------------------------------------------------------------------ what happened
