@@ -265,6 +265,13 @@ class PersonSeat:
         self._deals.append(message)
         self.send(message)
 
+    def again(self, table_id: str) -> None:
+        """The table's people play again at table ``table_id`` (the same seats and tokens);
+        a page opened later hears it with the match's end."""
+        if self._end is not None:
+            self._end["again"] = table_id
+        self.send({"type": "again", "table": table_id})
+
     def finish(self, result: dict[str, Any]) -> None:
         """The match is over: its result, kept for a page opened later."""
         self._ask = None

@@ -48,7 +48,7 @@ from ._live_run import KEEP_S
 from ._person import MAX_MESSAGE, Gate, PersonSeat
 from ._person_host import PersonHost
 from ._roster import Roster
-from ._table_link import seat_by_link, stand_in_bot
+from ._table_link import play_again, seat_by_link, stand_in_bot
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -131,6 +131,9 @@ class Table:
     """``playing`` until the match is recorded, then ``over`` (or ``failed``)."""
     links: list[str] = field(default_factory=list)
     """The table's one link first (``BASE/t/TABLE``), then one per person's seat."""
+    request: TableRequest | None = None
+    next: str | None = None
+    """The table its people play again at, once there is one."""
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of the table (no token)."""
@@ -185,21 +188,22 @@ class Tables:
                 if self._writer is not None:
                     self._writer.close()
 
-    async def open(self, request: TableRequest) -> list[str]:
+    async def open(self, request: TableRequest, again: Table | None = None) -> list[str]:
         """Open a table and start its match: the table's one link (``BASE/t/TABLE``, the
         one to share: whoever opens it takes the next free person's seat), then one link
-        per person's seat, in seat order."""
+        per person's seat, in seat order. ``again``: a table over, whose people play again
+        here, each at the same seat with the same token and name."""
         if self._nursery is None:
             raise TableError("the server's tables are not running")
         if sum(t.status == "playing" for t in self.tables.values()) >= self.max_tables:
             raise TableError(f"{self.max_tables} tables are playing already; try later")
-        table = self._make(request)
+        table = self._make(request, again)
         self.tables[table.id] = table
         self._nursery.start_soon(self._play, table, [self._host(table, s) for s in
                                                       range(len(table.spec.seats))])
         return list(table.links)
 
-    def _make(self, request: TableRequest) -> Table:
+    def _make(self, request: TableRequest, again: Table | None = None) -> Table:
         people = request.seats.count(PERSON)
         if people < 1:
             raise TableError("a table needs at least one 'person' seat")
@@ -218,8 +222,12 @@ class Tables:
             if name == PERSON:
                 label = f"{PERSON}-{table_id}-{index}"  # the seat's number, as in its link
                 seats.append(Seat(label=label, name=PERSON))
+                before = again.people[index] if again is not None else None
                 persons[index] = PersonSeat(index, label, absence_s=self.absence_s,
-                                            seat_ms=request.seat_ms, roster=roster)
+                                            seat_ms=request.seat_ms, roster=roster,
+                                            token=before.token if before else None)
+                if before is not None:  # playing again: the same person, the same name
+                    persons[index].name, persons[index].claimed = before.name, True
             else:
                 seats.append(Seat(label=copies(name), name=name, host="process"))
                 bots[index] = name
@@ -233,7 +241,7 @@ class Tables:
             raise TableError(str(exc)) from None
         links = [f"{self.base_url}/t/{table_id}"] + [
             f"{self.base_url}/t/{table_id}/{i}?token={p.token}" for i, p in persons.items()]
-        return Table(table_id, spec, persons, bots, links=links)
+        return Table(table_id, spec, persons, bots, links=links, request=request)
 
     def _host(self, table: Table, seat: int) -> Host:
         person = table.people.get(seat)
@@ -290,6 +298,7 @@ class Tables:
             Route("/api/tables", self._api_open, methods=["POST"]),
             Route("/api/tables", self._api_list, methods=["GET"]),
             Route("/api/tables/options", self._api_options, methods=["GET"]),
+            Route("/api/tables/{table}/again", self._api_again, methods=["POST"]),
             Route("/t/{table}", self._page_table, methods=["GET"]),
             Route("/t/{table}/{seat:int}", self._page_seat, methods=["GET"]),
             WebSocketRoute("/ws/t/{table}/{seat:int}", self._socket),
@@ -325,7 +334,10 @@ class Tables:
         return person
 
     async def _page_table(self, request: Request) -> Response:
-        return seat_by_link(self.tables.get(request.path_params["table"]), request)
+        return seat_by_link(self.tables, request.path_params["table"], request)
+
+    async def _api_again(self, request: Request) -> Response:
+        return await play_again(self, request)
 
     async def _page_seat(self, request: Request) -> Response:
         person = self._seat_of(request.path_params["table"], request.path_params["seat"],

@@ -235,6 +235,16 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
     roles = watcher.page.eval_on_selector_all("#table tbody td:nth-child(2)",
                                               "els => els.map(e => e.textContent)")
     assert roles and set(roles) <= {"President", "Vice-President", "Vice-Scum", "Scum"}, roles
+    # Play again: Ann opens the next match, Bo's page offers his seat there.
+    ann.page.get_by_role("button", name="Play again").click()
+    ann.page.wait_for_url(re.compile(r".*/t/(?!" + table + r")[0-9a-f]+/0\?token=.*"))
+    bo.page.wait_for_selector("#again-link:not([hidden])")
+    bo.page.locator("#again-link").click()
+    bo.page.wait_for_url(re.compile(r".*/t/(?!" + table + r")[0-9a-f]+/1\?token=.*lang=nl"))
+    for person in (ann, bo):
+        person.page.wait_for_selector("#seats li")
+        assert not person.over()
+    assert ann.page.url.split("/t/")[1].split("/")[0] == bo.page.url.split("/t/")[1].split("/")[0]
     for person in (ann, bo, watcher):
         assert (person.link, person.errors, person.outside) == (person.link, [], [])
 

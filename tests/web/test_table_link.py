@@ -132,3 +132,40 @@ def test_a_seat_left_past_its_limit_is_played_by_the_stand_in_and_recorded(
         stand_in["decisions"])
     assert len(stand_in["decisions"]) == deal["movers"].count(0)
     assert "stand_in" not in record["seats"][1]
+
+
+def test_the_people_play_again_at_the_same_seats_with_the_same_links(tmp_path: Path) -> None:
+    process, url = start_server("serve", str(tmp_path), "--port", "0", "--table",
+                                "--absence-s", "1")
+    try:
+        opened = _open(url, ["person", "greedy", "person"], rounds=1)
+        old = opened["table"].rsplit("/", 1)[1]
+        tokens = dict(zip((0, 2), (link.partition("?token=")[2] for link in opened["links"]),
+                          strict=True))
+        with httpx.Client() as ann:  # Ann takes seat 0 through the table's link
+            assert _seat_of(ann, opened["table"]).endswith(f"/0?token={tokens[0]}")
+            again = f"{url}/api/tables/{old}/again"
+            assert httpx.post(again, json={"token": tokens[0]}).status_code == 409  # playing
+            end = time.monotonic() + 60  # the stand-in plays for both
+            while not (tmp_path / "tables" / "records.jsonl").exists():
+                assert time.monotonic() < end
+                time.sleep(0.2)
+            time.sleep(0.5)
+            for bad in ({"token": "x" * 32}, {"token": 5}, [], "{"):
+                answer = httpx.post(again, json=bad) if bad != "{" else httpx.post(
+                    again, content=b"{")
+                assert answer.status_code == 404, (bad, answer.text)
+            first = httpx.post(again, json={"token": tokens[2]}).json()
+            new = first["table"].rsplit("/", 1)[1]
+            assert new != old and first["link"] == f"/t/{new}/2?token={tokens[2]}"
+            # the others' own links: the same token at the same seat
+            assert httpx.post(again, json={"token": tokens[0]}).json() == {
+                "table": first["table"], "link": f"/t/{new}/0?token={tokens[0]}"}
+            # the same table link, the same browser: its seat at the new table
+            assert _seat_of(ann, opened["table"]) == f"/t/{new}/0?token={tokens[0]}"
+            # a page of the old seat hears where the table plays again
+            with connect(opened["links"][0]) as ws:
+                assert _next(ws, "match_end")["again"] == new
+            assert httpx.get(f"{url}/t/{new}/0?token={tokens[0]}").status_code == 200
+    finally:
+        stop(process)

@@ -330,6 +330,7 @@
   function onMessage(event) {
     let message;
     try { message = JSON.parse(event.data); } catch (e) { return; }
+    document.dispatchEvent(new CustomEvent("arena-seat", { detail: message }));  // seat-again.js
     switch (message.type) {
       case "start":
         state.start = message; over = false; state.deals = []; state.view = null;
