@@ -148,6 +148,9 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
     bo.page.wait_for_function("document.querySelector('#hand-h').textContent.trim() !== ''")
     assert bo.page.locator("#hand-h").inner_text() == "Jouw hand"
     assert ann.page.locator("#hand-h").inner_text() == "Your hand"
+    # The language menu and the rules, in the page's language.
+    assert bo.page.locator("nav.i18n-menu a[data-lang]").count() == 6
+    assert bo.page.locator("#rules-link").get_attribute("href") == "/rules?lang=nl"
     # Names are shown to the others.
     bo.page.wait_for_function("document.getElementById('seats').textContent.includes('Ann <b>')")
     # Cards drawn as cards, with the Dutch ranks (B V H A) on the Dutch page.
@@ -260,6 +263,9 @@ def test_the_table_page_opens_a_table_and_shows_its_links(browser: Any, tmp_path
         page.dispatch_event("#players", "change")
         selects = page.locator("#seats select")
         assert selects.count() == 3
+        # the quickest bot is offered first, and the page has its language menu
+        assert selects.nth(1).input_value() == "greedy"
+        assert page.locator("nav.i18n-menu a[data-lang]").count() == 6
         selects.nth(0).select_option("person")
         selects.nth(1).select_option("greedy")
         selects.nth(2).select_option("person")
