@@ -16,13 +16,15 @@ if TYPE_CHECKING:
 
     from ._tables import Table, Tables
 
-__all__ = ["COOKIE_S", "SEAT_COOKIE", "play_again", "seat_by_link", "stand_in_bot"]
+__all__ = ["COOKIE_S", "SEAT_COOKIE", "STAND_IN", "play_again", "seat_by_link", "stand_in_bot"]
 
 SEAT_COOKIE = "arena-seat"
 """The cookie (scoped to ``/t/TABLE``) by which a browser that took a seat through the
 table's one link keeps it: the seat's token."""
 COOKIE_S = 7 * 24 * 3600
 """How long the cookie keeps the seat (s)."""
+STAND_IN = "greedy"
+"""The bot that plays for a person away past the absence limit, unless told otherwise."""
 
 
 def seat_by_link(tables: Mapping[str, Table], table_id: str, request: Request) -> Response:

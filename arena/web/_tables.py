@@ -48,7 +48,7 @@ from ._live_run import KEEP_S
 from ._person import MAX_MESSAGE, Gate, PersonSeat
 from ._person_host import PersonHost
 from ._roster import Roster
-from ._table_link import play_again, seat_by_link, stand_in_bot
+from ._table_link import STAND_IN, play_again, seat_by_link, stand_in_bot
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -65,8 +65,6 @@ BOT_START_MS = 30_000
 """The time a table's bot has to start (its process, its imports): more than a tournament's
 default, as a server's machine may be busy with people's pages and other tables."""
 RECORDS = Path("tables") / "records.jsonl"
-STAND_IN = "greedy"
-"""The bot that plays for a person away past the absence limit, unless told otherwise."""
 """Where, under the server's OUT, the tables' records go."""
 
 _STATIC = Path(__file__).parent / "static"
@@ -136,10 +134,11 @@ class Table:
     """The table its people play again at, once there is one."""
 
     def public(self) -> dict[str, Any]:
-        """What anyone may know of the table (no token)."""
+        """What anyone may know of the table (no token): the people's display names too."""
+        people = sorted(self.people)
         return {"table": self.id, "match_id": self.spec.match_id, "labels": self.spec.labels,
-                "people": sorted(self.people), "status": self.status,
-                "rules": self.spec.rules.to_dict()}
+                "people": people, "names": [self.people[s].name for s in people],
+                "status": self.status, "rules": self.spec.rules.to_dict()}
 
 
 class Tables:

@@ -235,6 +235,7 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
         "document.querySelector('h1').textContent.startsWith('The match is over')")
     body = watcher.page.locator("body").inner_text()
     assert "duplicate" not in body and "tournament" not in body, body
+    assert "Ann <b>" in watcher.page.locator("#table tbody").inner_text()  # her name
     roles = watcher.page.eval_on_selector_all("#table tbody td:nth-child(2)",
                                               "els => els.map(e => e.textContent)")
     assert roles and set(roles) <= {"President", "Vice-President", "Vice-Scum", "Scum"}, roles

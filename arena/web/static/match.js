@@ -15,7 +15,18 @@
     document.getElementById("back").href = "/tables";
   }
 
-  function name(seat) { return game.labels[seat] ?? `seat ${seat}`; }
+  // A people's table's persons by their display names (public: /api/tables has them).
+  const names = {};
+  function name(seat) { return names[seat] || (game.labels[seat] ?? `seat ${seat}`); }
+  function loadNames() {  // at the start and each deal: a name may be given any time
+    fetch("/api/tables").then((r) => r.json()).then((tables) => {
+      const mine = tables.find((t) => t.match_id === id);
+      if (!mine) return;
+      mine.people.forEach((seat, i) => { if (mine.names[i]) names[seat] = mine.names[i]; });
+      render();
+    }).catch(() => {});
+  }
+  if (table) loadNames();
 
   function apply(e) {
     game.events += 1;
@@ -26,6 +37,7 @@
       case "deal_start":
         Object.assign(game, { deal: e.deal, roles: e.roles || [], counts: [...e.counts], pile: null, pileBy: null, outs: [], revolution: false });
         line = text("live.deal_start", "Deal {n} is dealt", { n: e.deal + 1 });
+        if (table) loadNames();
         break;
       case "exchange":
         line = text("live.exchange", "{from} gives {count} card(s) to {to}", { from: name(e.from), to: name(e.to), count: e.count });
@@ -57,7 +69,7 @@
     document.getElementById("deal-title").textContent = game.deal === null ? text("live.deal", "Deal")
       : text("live.deal_n", "Deal {n}", { n: game.deal + 1 });
     const seats = game.labels.map((label, seat) => el("tr", { "data-seat": seat, class: game.outs.includes(seat) ? "out" : null },
-      el("td", { class: "left bot" }, label),
+      el("td", { class: "left bot" }, name(seat)),
       el("td", { class: "left" }, game.roles[seat] ? text("role." + game.roles[seat], game.roles[seat]) : ""),
       el("td", { class: "count" }, game.counts[seat] ?? ""), el("td", {}, game.scores[seat] ?? 0)));
     box.replaceChildren(
