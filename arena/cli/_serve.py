@@ -56,13 +56,17 @@ def parse_address(text: str) -> tuple[str, int]:
               help="Optional marker before the table's BOTS: --bots greedy mc (the seats "
                    "after the people's).")
 @click.option("--people", type=click.IntRange(1, 8),
-              help="Open one table at once with this many people; print each one's link.")
+              help="Open one table at once with this many people; print its link, then "
+                   "each one's own.")
 @click.option("--rounds", type=click.IntRange(min=1), help="With --people: deals in the match.")
 @click.option("--seat-ms", type=click.IntRange(min=1000),
               help="The people's time per decision (ms); no clock by default.")
 @click.option("--absence-s", type=click.FloatRange(min=1), default=120.0, show_default=True,
-              help="How long a person's seat may be left while the match waits for it, and "
-                   "a table with nobody at it goes on.")
+              help="How long a person's seat may be left while the match waits for it (then "
+                   "its stand-in plays), and a table with nobody at it goes on.")
+@click.option("--stand-in", "stand_in", default="greedy", show_default=True,
+              help="The built-in bot that plays for a person away past --absence-s, until "
+                   "they are back ('none': the absence is a timeout fault).")
 @click.option("--table-bots", "offered", metavar="NAMES",
               help="The bots a browser may seat at a table, comma-separated, in the order "
                    "the table page offers them. Default: the built-ins, greedy first.")
@@ -73,12 +77,13 @@ def parse_address(text: str) -> tuple[str, int]:
 @click.argument("bots", nargs=-1)
 def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
                   _bots_flag: bool, people: int | None, rounds: int | None,
-                  seat_ms: int | None, absence_s: float, offered: str | None,
+                  seat_ms: int | None, absence_s: float, stand_in: str, offered: str | None,
                   names: tuple[str, ...], sandbox: bool | None, bots: tuple[str, ...]) -> None:
     """Serve the run in OUT: standings, matches, replays and matches in play, live.
 
     With --table, people play at tables too: arena serve OUT --table --preset runs
-    --bots greedy mc --people 2 opens one and prints each person's link on a line."""
+    --bots greedy mc --people 2 opens one and prints its link (the one to share), then each
+    person's own, a line each."""
     web_available()
     table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
     if offered is not None and not tables_on:
@@ -91,7 +96,8 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
     warn_if_public(host)
     tables = None
     if tables_on:
-        tables = _TableSetup(table, absence_s, bounds, sandboxed(sandbox))
+        tables = _TableSetup(table, absence_s, bounds, sandboxed(sandbox),
+                             "" if stand_in == "none" else stand_in)
         if not tables.sandbox:
             click.echo("warning: the tables' bots run NOT sandboxed: they can read the "
                        "server's files and memory, seat links included (docs/security.md)",
@@ -143,6 +149,7 @@ class _TableSetup(NamedTuple):
     absence_s: float
     bounds: Any
     sandbox: bool
+    stand_in: str
 
 
 def _bounds(offered: str | None) -> Any:
@@ -198,9 +205,12 @@ async def _serve(out: Path, host: str, port: int, tables_with: _TableSetup | Non
 
     hub = Hub()
     hub.bind()
-    tables = None if tables_with is None else Tables(
-        out, hub, base_url="", absence_s=tables_with.absence_s, bounds=tables_with.bounds,
-        sandbox=tables_with.sandbox)
+    try:
+        tables = None if tables_with is None else Tables(
+            out, hub, base_url="", absence_s=tables_with.absence_s, bounds=tables_with.bounds,
+            sandbox=tables_with.sandbox, stand_in=tables_with.stand_in)
+    except TableError as exc:
+        raise InputError(str(exc)) from None
     app = create_app(out, hub, tables=tables)
     async with trio.open_nursery() as nursery:
         if tables is not None:
@@ -215,6 +225,7 @@ async def _serve(out: Path, host: str, port: int, tables_with: _TableSetup | Non
                     links = await tables.open(tables_with.table)
                 except TableError as exc:
                     raise InputError(str(exc)) from None
+                click.echo("the table's link, to share, then each person's own:", err=True)
                 for link in links:
                     click.echo(link)
 

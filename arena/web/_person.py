@@ -2,7 +2,8 @@
 
 :class:`PersonSeat` is the seat's state between the referee and the seat's WebSocket:
 its token, the person's display name, the one connection it has at a time, the decision
-it waits for. :class:`PersonHost` is the :class:`arena.referee.Host` the referee asks: it
+it waits for. :class:`~arena.web._person_host.PersonHost` is the
+:class:`arena.referee.Host` the referee asks: it
 sends the seat the request a bot of that seat would get (the referee's own view encoding,
 ``arena.referee.wire.FullEncoder``, with the legal moves) and waits for the person's
 answer on a trio memory channel, under the deadline it is given (``trio.fail_at``) and the
@@ -10,8 +11,9 @@ seat's own limits:
 
 - ``seat_ms``: the person's clock for one decision (``None``, the default: no clock);
 - ``absence_s``: how long a seat may be left (no page open on its link) while the match
-  waits for it; past it, the decision is the seat's ``timeout`` fault, and the match's
-  ``on_fault`` rule plays for it.
+  waits for it; past it, the seat's stand-in bot decides (``PersonHost``'s
+  ``stand_in``) until the person is back, or, with none, the decision is the seat's
+  ``timeout`` fault, and the match's ``on_fault`` rule plays for it.
 
 A person is never charged a bot's clock (``timed = False``); a move the rules refuse is
 answered with the rules' reason and the person tries again, so only what the referee
@@ -32,17 +34,18 @@ import msgspec
 import trio
 
 from arena.game import AnswerError, Card, Move, judge_cards, judge_move
-from arena.referee import BotFault, BotRef, Host
+from arena.referee import BotFault
 from arena.referee.lowlevel import start_message
 from arena.referee.wire import FullEncoder, parse_move
 
+from ._roster import Roster
 from ._table_bounds import digest_matches, token_digest
 
 if TYPE_CHECKING:
     from arena.game import View
     from arena.referee import StartInfo
 
-__all__ = ["MAX_MESSAGE", "MAX_NAME", "Gate", "PersonHost", "PersonSeat", "clean_name"]
+__all__ = ["MAX_MESSAGE", "MAX_NAME", "Absent", "Gate", "PersonSeat", "clean_name"]
 
 MAX_NAME = 32
 """The longest display name a person may give (characters)."""
@@ -84,6 +87,11 @@ class Gate:
         return True
 
 
+class Absent(BotFault):
+    """The seat was left longer than its absence limit: a ``timeout`` fault, unless a
+    stand-in decides for it."""
+
+
 @dataclass
 class _Ask:
     """The decision a seat waits for: its number, kind, card count and legal moves."""
@@ -104,18 +112,31 @@ class PersonSeat:
     """One person's seat at a table, shared by the seat's host and its WebSocket."""
 
     def __init__(self, seat: int, label: str, *, absence_s: float = 120.0,
-                 seat_ms: int | None = None, token: str | None = None) -> None:
+                 seat_ms: int | None = None, token: str | None = None,
+                 roster: Roster | None = None) -> None:
         self.seat = seat
         self.label = label
-        self.digest = token_digest(token if token is not None else secrets.token_urlsafe(24))
-        """The SHA-256 of the secret of the seat's link (the token itself is never kept);
-        compared in constant time (:meth:`admits`)."""
+        self.digests = [token_digest(token if token is not None
+                                     else secrets.token_urlsafe(24))]
+        """The SHA-256 of each secret that opens the seat: its link's, and the one a browser
+        was given through the table's one link (:meth:`grant`); the tokens themselves are
+        never kept. Compared in constant time (:meth:`admits`)."""
         self.absence_s = absence_s
         self.seat_ms = seat_ms
         self.name = ""
         """The display name the person gave (text, :func:`clean_name`)."""
         self.moves = 0
         """Moves and exchanges the person made."""
+        self.claimed = False
+        """Whether the seat was given to someone: its page opened, or handed out by the
+        table's one link (:meth:`arena.web._tables.Tables` keeps the cookie)."""
+        self.roster = roster if roster is not None else Roster()
+        self.roster.seats[seat] = self
+        self.stand_in = ""
+        """The stand-in bot's name (set by the seat's :class:`PersonHost`), if it has one."""
+        self.stood_in: list[dict[str, Any]] = []
+        """The decisions the stand-in made, in order: ``{"deal", "kind", "move"}``, ``move``
+        the index of its move among the deal's moves (None for an exchange)."""
         self._out: trio.MemorySendChannel[str] | None = None
         self._in: trio.MemoryReceiveChannel[str] | None = None
         self._left_at = trio.current_time() if _in_trio() else 0.0
@@ -125,31 +146,48 @@ class PersonSeat:
         self._start: dict[str, Any] | None = None
         self._last: dict[str, Any] | None = None  # the latest view sent (a request or a turn)
         self._end: dict[str, Any] | None = None
+        self._deals: list[dict[str, Any]] = []  # the match's deal results so far
         self._encoder = FullEncoder()
 
     # ------------------------------------------------------------------ the page
 
     def admits(self, token: str) -> bool:
-        """Whether ``token`` is this seat's (constant time)."""
-        return digest_matches(token, self.digest)
+        """Whether ``token`` is this seat's (constant time, whichever of its secrets)."""
+        return any([digest_matches(token, digest) for digest in self.digests])
+
+    def grant(self) -> str:
+        """A new secret that opens the seat (for the browser the table's one link gives it
+        to): returned once, kept as its digest only."""
+        token = secrets.token_urlsafe(24)
+        self.digests.append(token_digest(token))
+        return token
 
     @property
     def connected(self) -> bool:
         """Whether a page is open on the seat's link."""
         return self._out is not None
 
+    @property
+    def absent_by(self) -> float:
+        """When (trio's clock) the seat's absence limit runs out; infinite while a page is
+        open on it."""
+        return math.inf if self.connected else self._left_at + self.absence_s
+
     def attach(self) -> trio.MemoryReceiveChannel[str]:
         """A new page on the seat: the messages to send it, starting with the current
-        state (the start, the latest view, the match's end). A page that was open before is
-        closed (one page per seat)."""
+        state (the start, the deals' results so far, the latest view, the match's end).
+        A page that was open before is closed (one page per seat)."""
         if self._out is not None:
             self._out.close()
-        send, receive = trio.open_memory_channel[str](OUTBOX)
+        self.claimed = True
+        # The whole state at once, however long the match: a reopened page starts there.
+        send, receive = trio.open_memory_channel[str](OUTBOX + len(self._deals))
         self._out, self._in = send, receive
         name = {"type": "name", "name": self.name} if self.name else None
-        for message in (self._start, name, self._last, self._end):
+        for message in (self._start, name, *self._deals, self._last, self._end):
             if message is not None:
                 send.send_nowait(_text(message))
+        self.roster.changed()
         self._wake()
         return receive
 
@@ -159,6 +197,7 @@ class PersonSeat:
             self._out.close()
             self._out = self._in = None
             self._left_at = trio.current_time()
+            self.roster.changed()
             self._wake()
 
     def send(self, message: Mapping[str, Any]) -> None:
@@ -189,6 +228,7 @@ class PersonSeat:
                 return "'name' must be text"
             self.name = clean_name(name)
             self.send({"type": "name", "name": self.name})
+            self.roster.changed()
             return None
         if kind not in ("move", "exchange"):
             return f"unknown message type {kind[:40]!r} (expected move, exchange or name)"
@@ -215,6 +255,8 @@ class PersonSeat:
         """A match starts at this seat: what a bot's ``start`` says but its seed."""
         self._encoder = FullEncoder()
         self._end = None
+        self._deals = []
+        self.stood_in = []
         self._start = {**start_message(info), "seat_ms": self.seat_ms}
         self.send(self._start)
 
@@ -226,8 +268,16 @@ class PersonSeat:
         self.send(self._last)
 
     def tell(self, message: dict[str, Any]) -> None:
-        """A message of the match to the seat (a deal's result)."""
+        """A deal's result to the seat, kept for a page opened later."""
+        self._deals.append(message)
         self.send(message)
+
+    def again(self, table_id: str) -> None:
+        """The table's people play again at table ``table_id`` (the same seats and tokens);
+        a page opened later hears it with the match's end."""
+        if self._end is not None:
+            self._end["again"] = table_id
+        self.send({"type": "again", "table": table_id})
 
     def finish(self, result: dict[str, Any]) -> None:
         """The match is over: its result, kept for a page opened later."""
@@ -266,49 +316,20 @@ class PersonSeat:
 
     async def _answer(self) -> object:
         while True:
-            absent_by = math.inf if self.connected else self._left_at + self.absence_s
-            with trio.move_on_at(absent_by):
+            with trio.move_on_at(self.absent_by):
                 got = await self._answers.receive()
                 if isinstance(got, tuple) and got[0] == self._asked:
                     return got[1]
                 continue  # a wake-up, or an answer to an earlier decision
-            raise BotFault("timeout", f"the seat was left for more than {self.absence_s:g} s")
+            if self.connected:
+                continue  # back just as the limit ran out: the person decides
+            raise Absent("timeout", f"the seat was left for more than {self.absence_s:g} s")
 
     def _wake(self) -> None:
         if self._ask is None:
             return  # nobody waits: the next decision looks at the seat's presence itself
         with contextlib.suppress(trio.WouldBlock):  # full: the host has enough to wake on
             self._send_answer.send_nowait(_Wake())
-
-
-class PersonHost(Host):
-    """The host of a person's seat (kind ``web``): the referee asks the seat's page."""
-
-    kind = "web"
-    timed = False
-    observes = True
-
-    def __init__(self, seat: PersonSeat) -> None:
-        self.person = seat
-
-    @property
-    def meta(self) -> BotRef:
-        return BotRef("person", "person", "web", "")
-
-    async def start(self, info: StartInfo, deadline: float) -> None:
-        self.person.begin(info)
-
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
-        return await self.person.decide("play", view, 0, deadline)
-
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
-        return await self.person.decide("exchange", view, count, deadline)
-
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
-        self.person.tell({"type": "end_deal", "result": result})
-
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
-        self.person.show(view, kind, seat)
 
 
 def _judge_move(view: View, text: object) -> tuple[Move | None, str | None]:

@@ -37,6 +37,7 @@ from arena.records import RecordWriter, get_logger
 from arena.referee import (
     CopyLabels,
     Host,
+    InlineHost,
     Limits,
     MatchSpec,
     MatchSpecError,
@@ -47,8 +48,11 @@ from arena.seeds import secret_seed
 
 from ._live import LIVE_DIR, LiveFile
 from ._live_run import KEEP_S
-from ._person import MAX_MESSAGE, Gate, PersonHost, PersonSeat
+from ._person import MAX_MESSAGE, Gate, PersonSeat
+from ._person_host import PersonHost
+from ._roster import Roster
 from ._table_bounds import TableBounds, TableEnded, forget_finished, play_bounded
+from ._table_link import STAND_IN, play_again, seat_by_link, stand_in_bot
 
 if TYPE_CHECKING:
     from arena.referee import ProcessPool
@@ -130,12 +134,16 @@ class Table:
     stopped unrecorded, nobody at it for the absence limit or past its time)."""
     client: str | None = None
     """The address of the browser that opened it (None: the organiser's command line)."""
+    request: TableRequest | None = None
+    next: str | None = None
+    """The table its people play again at, once there is one."""
 
     def public(self) -> dict[str, Any]:
-        """What anyone may know of the table (no token)."""
+        """What anyone may know of the table (no token): the people's display names too."""
+        people = sorted(self.people)
         return {"table": self.id, "match_id": self.spec.match_id, "labels": self.spec.labels,
-                "people": sorted(self.people), "status": self.status,
-                "rules": self.spec.rules.to_dict()}
+                "people": people, "names": [self.people[s].name for s in people],
+                "status": self.status, "rules": self.spec.rules.to_dict()}
 
 
 class Tables:
@@ -143,7 +151,8 @@ class Tables:
 
     def __init__(self, out: Path, hub: Hub, *, base_url: str, absence_s: float = 120.0,
                  limits: Limits | None = None, max_tables: int = MAX_TABLES,
-                 bounds: TableBounds | None = None, sandbox: bool | None = None) -> None:
+                 bounds: TableBounds | None = None, sandbox: bool | None = None,
+                 stand_in: str = STAND_IN) -> None:
         self.out = Path(out)
         self.hub = hub
         """The server's hub; a table's match reaches it as every match does, through its
@@ -160,6 +169,8 @@ class Tables:
         machine can give it, unless ``sandbox`` says otherwise), 30 s to start."""
         self.bounds = bounds or TableBounds()
         """What a browser may open (the command line's table is the organiser's own)."""
+        self.stand_in = stand_in_bot(stand_in)
+        """The bot that plays for a person away past the absence limit ("" for none)."""
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self._nursery: trio.Nursery | None = None
@@ -190,8 +201,12 @@ class Tables:
                 if self._writer is not None:
                     self._writer.close()
 
-    async def open(self, request: TableRequest, *, client: str | None = None) -> list[str]:
-        """Open a table and start its match: one link per person's seat, in seat order.
+    async def open(self, request: TableRequest, *, client: str | None = None,
+                   again: Table | None = None) -> list[str]:
+        """Open a table and start its match: the table's one link (``BASE/t/TABLE``, the
+        one to share: whoever opens it takes the next free person's seat), then one link
+        per person's seat, in seat order (none when ``again``: a table over, whose people
+        play again here, each at the same seat with the same secret and name).
 
         ``client``: the address of the browser that asks, held to :attr:`bounds` (the bots
         offered, the deals, its tables playing at once); None for the organiser's own."""
@@ -204,14 +219,15 @@ class Tables:
                                       ) >= self.bounds.per_client:
             raise TableError(f"you have {self.bounds.per_client} tables playing already; "
                              "finish one first")
-        table, links = self._make(request, client)
+        table, links = self._make(request, client, again)
         forget_finished(self.tables, lambda t: t.status != "playing")
         self.tables[table.id] = table
         self._nursery.start_soon(self._play, table, [self._host(table, s) for s in
                                                       range(len(table.spec.seats))])
         return links
 
-    def _make(self, request: TableRequest, client: str | None) -> tuple[Table, list[str]]:
+    def _make(self, request: TableRequest, client: str | None, again: Table | None = None
+              ) -> tuple[Table, list[str]]:
         people = request.seats.count(PERSON)
         if people < 1:
             raise TableError("a table needs at least one 'person' seat")
@@ -230,13 +246,20 @@ class Tables:
         seats: list[Seat] = []
         persons: dict[int, PersonSeat] = {}
         bots: dict[int, str] = {}
+        roster = Roster()
         for index, name in enumerate(request.seats):
             if name == PERSON:
-                label = f"{PERSON}-{table_id}-{len(persons) + 1}"
+                label = f"{PERSON}-{table_id}-{index}"  # the seat's number, as in its link
                 seats.append(Seat(label=label, name=PERSON))
-                tokens[index] = secrets.token_urlsafe(24)
+                before = again.people[index] if again is not None else None
+                if before is None:
+                    tokens[index] = secrets.token_urlsafe(24)
                 persons[index] = PersonSeat(index, label, absence_s=self.absence_s,
-                                            seat_ms=request.seat_ms, token=tokens[index])
+                                            seat_ms=request.seat_ms, roster=roster,
+                                            token=tokens.get(index))
+                if before is not None:  # playing again: the same person, secret and name
+                    persons[index].digests = list(before.digests)
+                    persons[index].name, persons[index].claimed = before.name, True
             else:
                 seats.append(Seat(label=copies(name), name=name, host="process"))
                 bots[index] = name
@@ -249,13 +272,14 @@ class Tables:
         except MatchSpecError as exc:
             raise TableError(str(exc)) from None
         # The tokens leave with the answer: the server keeps their digests only.
-        links = [f"{self.base_url}/t/{table_id}/{i}?token={token}" for i, token in tokens.items()]
-        return Table(table_id, spec, persons, bots, client=client), links
+        links = [f"{self.base_url}/t/{table_id}"] + [
+            f"{self.base_url}/t/{table_id}/{i}?token={token}" for i, token in tokens.items()]
+        return Table(table_id, spec, persons, bots, client=client, request=request), links
 
     def _host(self, table: Table, seat: int) -> Host:
         person = table.people.get(seat)
         if person is not None:
-            return PersonHost(person)
+            return PersonHost(person, InlineHost(self.stand_in) if self.stand_in else None)
         return make_host(table.spec.seats[seat], self.limits, self._pool, table.spec.private)
 
     async def _play(self, table: Table, hosts: list[Host]) -> None:
@@ -280,6 +304,9 @@ class Tables:
             live.close()
         for seat, person in table.people.items():
             record["seats"][seat]["name"] = person.name
+            if person.stood_in:  # the match was partly played by the seat's stand-in
+                record["seats"][seat]["stand_in"] = {"bot": person.stand_in,
+                                                     "decisions": person.stood_in}
         await self._write(record)
         table.status = "over"
         result = {"scores": record["scores"], "ranking": record["ranking"],
@@ -308,6 +335,8 @@ class Tables:
             Route("/api/tables", self._api_open, methods=["POST"]),
             Route("/api/tables", self._api_list, methods=["GET"]),
             Route("/api/tables/options", self._api_options, methods=["GET"]),
+            Route("/api/tables/{table}/again", self._api_again, methods=["POST"]),
+            Route("/t/{table}", self._page_table, methods=["GET"]),
             Route("/t/{table}/{seat:int}", self._page_seat, methods=["GET"]),
             WebSocketRoute("/ws/t/{table}/{seat:int}", self._socket),
         ]
@@ -330,7 +359,7 @@ class Tables:
                                     else "")
         except (ValueError, TableError) as exc:  # json's errors are ValueErrors
             return JSONResponse({"error": str(exc)[:300]}, status_code=400)
-        return JSONResponse({"links": links})
+        return JSONResponse({"table": links[0], "links": links[1:]})
 
     def _seat_of(self, table_id: str, seat: int, token: str) -> PersonSeat | None:
         table = self.tables.get(table_id)
@@ -338,6 +367,12 @@ class Tables:
         if person is None or not person.admits(token):
             return None
         return person
+
+    async def _page_table(self, request: Request) -> Response:
+        return seat_by_link(self.tables, request.path_params["table"], request)
+
+    async def _api_again(self, request: Request) -> Response:
+        return await play_again(self, request)
 
     async def _page_seat(self, request: Request) -> Response:
         person = self._seat_of(request.path_params["table"], request.path_params["seat"],

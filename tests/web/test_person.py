@@ -12,7 +12,9 @@ import trio.testing
 
 from arena.game import Rules
 from arena.referee import BotFault, InlineHost, MatchSpec, Seat, play_match
-from arena.web._person import Gate, PersonHost, PersonSeat, clean_name
+from arena.web._person import Gate, PersonSeat, clean_name
+from arena.web._person_host import PersonHost
+from arena.web._roster import Roster
 
 
 def _spec(rounds: int = 2) -> MatchSpec:
@@ -156,6 +158,45 @@ def test_a_person_away_past_the_limit_is_a_timeout_fault() -> None:
     assert faults and {f["kind"] for f in faults} == {"timeout"}
     assert all(f["seat"] == 0 for f in faults)
     assert "120 s" in faults[0]["detail"]
+
+
+def test_a_stand_in_plays_for_a_person_away_past_the_limit_until_they_return() -> None:
+    async def main() -> tuple[dict[str, Any], PersonSeat, list[dict[str, Any]]]:
+        stood = trio.Event()
+
+        class Watched(Roster):  # the stand-in's decisions are told to the table's pages
+            def changed(self) -> None:
+                super().changed()
+                if len(person.stood_in) >= 3:
+                    stood.set()
+
+        person = PersonSeat(0, "p", absence_s=30, roster=Watched())
+        hosts = [PersonHost(person, InlineHost("greedy")), InlineHost("greedy"),
+                 InlineHost("random")]
+        seen: list[dict[str, Any]] = []
+
+        async def back_later() -> None:
+            await stood.wait()
+            await _page(person, seen)
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(back_later)
+            record = await play_match(_spec(2), hosts=hosts)
+            person.finish({"scores": record["scores"]})
+        return record, person, seen
+
+    record, person, seen = trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
+    assert not any(d["faults"] for d in record["deals"])  # no timeout: greedy played
+    assert person.stand_in == "greedy" and len(person.stood_in) >= 3
+    for decision in person.stood_in:
+        if decision["kind"] == "play":
+            assert record["deals"][decision["deal"]]["movers"][decision["move"]] == 0
+    # once back, the person decides again, and the stand-in's decisions all came before
+    sent = [m["legal"][0] for m in seen if m["type"] == "play"]
+    assert sent
+    stood = [(d["deal"], d["move"]) for d in person.stood_in if d["kind"] == "play"]
+    mine = [(d["deal"], i) for d in record["deals"] for i, s in enumerate(d["movers"]) if s == 0]
+    assert mine[:len(stood)] == stood and len(mine) == len(stood) + len(sent)
 
 
 def test_the_seat_clock_is_a_timeout_when_set() -> None:

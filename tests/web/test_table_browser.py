@@ -16,7 +16,7 @@ from typing import Any
 from arena.records import read_records
 from tests.browser import browser, skip_without_chromium
 from tests.web.conftest import start_server, stop
-from tests.web.test_table_socket import read_links
+from tests.web.test_table_socket import read_table
 
 skip_without_chromium()
 
@@ -61,9 +61,11 @@ class Person:
                      or r.url.startswith(base.replace("http://", "ws://"))
                      else self.outside.append(r.url))
         self.link = link
-        self.seat = int(link.split("?")[0].rsplit("/", 1)[1]) if "/t/" in link else -1
         self.clicked: list[tuple[int, str]] = []  # (deal, move) in order
         self.page.goto(link)
+        # the seat's number, where the link (a table's one link too) led
+        path = self.page.url.split("?")[0].split("/t/")
+        self.seat = int(path[1].split("/")[1]) if len(path) > 1 and "/" in path[1] else -1
 
     def deal(self) -> int:
         return int(self.page.locator("#deals li").count())
@@ -74,30 +76,44 @@ class Person:
     def wait(self, asks: str) -> None:
         """Until the decision answered is gone: its controls hidden, or the next asked."""
         self.page.wait_for_function(
-            "([asks]) => (document.getElementById('moves-section').hidden && "
-            "document.getElementById('exchange').hidden) || document.body.dataset.asks !== asks",
+            "([asks]) => (document.getElementById('play').hidden && "
+            "document.getElementById('give').hidden) || document.body.dataset.asks !== asks",
             arg=[asks])
 
+    def pick(self, cards: list[str]) -> None:
+        """Click the hand's cards ``cards`` (a card named twice: two of them)."""
+        used: dict[str, int] = {}
+        for card in cards:
+            self.page.locator(f'#hand button[data-card="{card}"]').nth(used.get(card, 0)).click()
+            used[card] = used.get(card, 0) + 1
+
     def act(self) -> bool:
-        """Click the first legal move, or give the first cards asked; whether it did."""
+        """Play the first legal move by clicking its cards and Play (or Pass), or give the
+        first cards asked; whether it did."""
         page = self.page
-        if page.locator("#exchange").is_visible():
-            count = int(page.locator("#exchange-count").inner_text())
-            boxes = page.locator("#exchange-cards input")
-            for index in range(count):
-                boxes.nth(index).check()
+        if page.locator("#give").is_visible():
+            count = int(page.locator("#give").get_attribute("data-count") or 0)
+            hand = page.eval_on_selector_all("#hand button", "bs => bs.map(b => b.dataset.card)")
+            self.pick(hand[:count])
             asks = page.evaluate("document.body.dataset.asks")
-            page.get_by_role("button", name=re.compile("Give|Geven")).click()
+            page.locator("#give").click()
             self.wait(asks)
             return True
         buttons = page.locator("#moves button")
-        if page.locator("#moves-section").is_visible() and buttons.count():
-            move = buttons.first.inner_text()
-            # the button's accessible name is the move's protocol text
-            button = page.get_by_role("button", name=move, exact=True)
+        if page.locator("#play").is_visible() and buttons.count():
+            move = buttons.first.get_attribute("data-move") or ""
+            # the move's button is named as the page writes the move
+            name = page.evaluate("(m) => window.arenaI18n.moveText(m)", move)
+            assert page.get_by_role("button", name=name, exact=True).count() >= 1
             deal = self.deal()
             asks = page.evaluate("document.body.dataset.asks")
-            button.first.click()
+            if move == "pass":
+                page.locator("#pass").click()
+            else:
+                self.pick(["JK" if c.startswith("JK") else c for c in move.split()])
+                page.locator("#play").click()
+                if page.locator("#choices").is_visible():  # a joker that fits twice
+                    page.locator(f'#choices button[data-move="{move}"]').click()
             self.clicked.append((deal, move))
             self.wait(asks)
             return True
@@ -110,18 +126,20 @@ def test_two_people_play_a_match_to_the_end_by_clicks(browser: Any, tmp_path: Pa
                                 "--rounds", "2")
     try:
         assert process.stdout is not None
-        links = read_links(process, 2)
-        assert all(link.startswith("http://") for link in links)
-        _play(browser, url, links, tmp_path)
+        link, seats = read_table(process, 2)
+        assert all(seat.startswith(link + "/") for seat in seats)
+        _play(browser, url, link, tmp_path)
     finally:
         stop(process)
 
 
-def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
+def _play(browser: Any, url: str, link: str, out: Path) -> None:
+    """Two people take their seats through the table's one link and play it out."""
     shots = os.environ.get("ARENA_SCREENSHOTS")
-    ann = Person(browser, links[0], url)
-    bo = Person(browser, links[1] + "&lang=nl", url, locale="nl-NL")
-    table = links[0].split("/t/")[1].split("/")[0]
+    ann = Person(browser, link, url)
+    bo = Person(browser, link + "?lang=nl", url, locale="nl-NL")
+    assert (ann.seat, bo.seat) == (0, 1)
+    table = link.rsplit("/", 1)[1]
     match_id = f"table-{table}"
     watcher = Person(browser, f"{url}/match?id={match_id}", url)
     ann.page.fill("#name", "Ann <b>")
@@ -130,6 +148,15 @@ def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
     bo.page.wait_for_function("document.querySelector('#hand-h').textContent.trim() !== ''")
     assert bo.page.locator("#hand-h").inner_text() == "Jouw hand"
     assert ann.page.locator("#hand-h").inner_text() == "Your hand"
+    # The language menu and the rules, in the page's language.
+    assert bo.page.locator("nav.i18n-menu a[data-lang]").count() == 6
+    assert bo.page.locator("#rules-link").get_attribute("href") == "/rules?lang=nl"
+    # Names are shown to the others.
+    bo.page.wait_for_function("document.getElementById('seats').textContent.includes('Ann <b>')")
+    # Cards drawn as cards, with the Dutch ranks (B V H A) on the Dutch page.
+    bo.page.wait_for_selector("#hand button.card")
+    ranks = set(bo.page.eval_on_selector_all("#hand .rank", "els => els.map(e => e.textContent)"))
+    assert ranks and ranks <= {*"3456789", "10", "B", "V", "H", "A", "2", "\u2605"}, ranks
     seen: list[tuple[int, int, set[str]]] = []  # (seat, its clicks so far, cards on view)
     resumed = False
     end = time.monotonic() + 240
@@ -146,15 +173,19 @@ def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
                     person.page.screenshot(path=str(Path(shots) / "web-seat.png"),
                                            full_page=True)
             acted = person.act() or acted
-        if ann.clicked and not resumed:
-            # Closing the page and opening the link again gets the seat back.
+        if ann.deal() and not resumed:
+            # Closing the page and opening the table's link again gets the seat back, with
+            # the deals played so far.
+            deals = ann.deal()
             ann.page.close()
             ann.page = ann.context.new_page()
             ann.page.on("pageerror", lambda e: ann.errors.append(f"page error: {e}"))
             ann.page.on("console", lambda m: m.type in ("error", "warning")
                         and ann.errors.append(f"console {m.type}: {m.text}"))
             ann.page.goto(ann.link)
-            ann.page.wait_for_selector("#players tbody tr")
+            ann.page.wait_for_selector("#seats li")
+            assert ann.page.url.split("/t/")[1].split("?")[0].endswith("/0")
+            assert ann.deal() == deals
             resumed = True
         if not acted:
             time.sleep(0.1)
@@ -166,6 +197,20 @@ def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
     assert [s["host"] for s in record["seats"]] == ["web", "web", "process", "process"]
     assert record["seats"][0]["name"] == "Ann <b>"
     assert "Ann <b>" in ann.page.locator("#match-result").inner_text()
+    assert resumed
+    # The final table is the record's: every hand played out, the last deal's points in.
+    for person in (ann, bo):
+        boxes = person.page.locator("#seats li")
+        shown = {int(b.get_attribute("data-seat") or -1): b.inner_text()
+                 for b in boxes.all()}
+        assert sorted(shown) == [0, 1, 2, 3]
+        for seat, text in shown.items():
+            assert re.search(rf"\b{record['scores'][seat]}\b", text), (seat, text)
+            assert re.search(r"\b0\b", text), (seat, text)
+    # What happened was told: the tricks taken, the exchange with names, the result.
+    log = ann.page.locator("#log").inner_text()
+    assert "takes the trick" in log and "You give" in log and "gives you" in log, log
+    assert "Final result" in log
     assert not any(d["faults"] for d in record["deals"])
     for person in (ann, bo):
         made = [(d["deal"], m) for d in record["deals"]
@@ -184,6 +229,26 @@ def _play(browser: Any, url: str, links: list[str], out: Path) -> None:
         moves = [m for d in record["deals"][:deal_no] for m in d["moves"]]
         played = {c for m in moves + deal["moves"][:mine[before]] for c in CARD.findall(m)}
         assert cards <= played, f"the watcher saw {sorted(cards - played)} before their play"
+    # The spectator's page of a people's table: the match's end said, roles in words, no
+    # duplicate set nor tournament spoken of.
+    watcher.page.wait_for_function(
+        "document.querySelector('h1').textContent.startsWith('The match is over')")
+    body = watcher.page.locator("body").inner_text()
+    assert "duplicate" not in body and "tournament" not in body, body
+    assert "Ann <b>" in watcher.page.locator("#table tbody").inner_text()  # her name
+    roles = watcher.page.eval_on_selector_all("#table tbody td:nth-child(2)",
+                                              "els => els.map(e => e.textContent)")
+    assert roles and set(roles) <= {"President", "Vice-President", "Vice-Scum", "Scum"}, roles
+    # Play again: Ann opens the next match, Bo's page offers his seat there.
+    ann.page.get_by_role("button", name="Play again").click()
+    ann.page.wait_for_url(re.compile(r".*/t/(?!" + table + r")[0-9a-f]+/0\?token=.*"))
+    bo.page.wait_for_selector("#again-link:not([hidden])")
+    bo.page.locator("#again-link").click()
+    bo.page.wait_for_url(re.compile(r".*/t/(?!" + table + r")[0-9a-f]+/1\?token=.*lang=nl"))
+    for person in (ann, bo):
+        person.page.wait_for_selector("#seats li")
+        assert not person.over()
+    assert ann.page.url.split("/t/")[1].split("/")[0] == bo.page.url.split("/t/")[1].split("/")[0]
     for person in (ann, bo, watcher):
         assert (person.link, person.errors, person.outside) == (person.link, [], [])
 
@@ -199,14 +264,19 @@ def test_the_table_page_opens_a_table_and_shows_its_links(browser: Any, tmp_path
         page.dispatch_event("#players", "change")
         selects = page.locator("#seats select")
         assert selects.count() == 3
+        # the quickest bot is offered first, and the page has its language menu
+        assert selects.nth(1).input_value() == "greedy"
+        assert page.locator("nav.i18n-menu a[data-lang]").count() == 6
         selects.nth(0).select_option("person")
         selects.nth(1).select_option("greedy")
         selects.nth(2).select_option("person")
         page.fill("#rounds", "1")
         page.get_by_role("button", name="Open the table").click()
-        page.wait_for_selector("#links a")
-        links = page.locator("#links a").all_inner_texts()
-        assert len(links) == 2 and all(link.startswith(url + "/t/") for link in links)
+        page.wait_for_selector("#table-link[href]")
+        shared = page.locator("#table-link").inner_text()
+        assert re.fullmatch(re.escape(url) + r"/t/[0-9a-f]+", shared)
+        links = page.eval_on_selector_all("#links a", "els => els.map(e => e.textContent)")
+        assert len(links) == 2 and all(link.startswith(shared + "/") for link in links)
         assert [link.split("?")[0].rsplit("/", 1)[1] for link in links] == ["0", "2"]
         # a bot that is not installed: the server's one-line reason, on the page
         page.evaluate("""() => { const s = document.querySelector('#seats select');

@@ -19,6 +19,8 @@ from arena.cli import main
     (["--table", "--people", "1", "--port", "0", "--bots", "grredy"],
      "unknown bot 'grredy' (installed bots: expert, greedy"),
     (["--table", "--people", "1", "--port", "0", "--preset", "chess", "greedy"], "chess"),
+    (["--table", "--port", "0", "--stand-in", "nosuchbot"],
+     "the stand-in must be a built-in bot (expert, greedy"),
 ])
 def test_bad_table_options_are_one_line_errors(tmp_path: Path, args: list[str],
                                                needle: str) -> None:

@@ -68,17 +68,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         stop(process)
 
 
-def read_links(process: subprocess.Popen[str], count: int) -> list[str]:
-    """The ``count`` seat links ``arena serve --table --people`` prints, each on a line of
-    its own (the server's other lines, its stderr among them, are skipped)."""
+def read_table(process: subprocess.Popen[str], count: int) -> tuple[str, list[str]]:
+    """The table's one link and the ``count`` seat links ``arena serve --table --people``
+    prints, each on a line of its own, the table's first (the server's other lines, its
+    stderr among them, are skipped)."""
     assert process.stdout is not None
     links: list[str] = []
-    while len(links) < count:
+    while len(links) < count + 1:
         line = process.stdout.readline()
-        assert line, f"the server printed {len(links)} links of {count}"
+        assert line, f"the server printed {len(links)} links of {count + 1}"
         if line.startswith("http://"):
             links.append(line.strip())
-    return links
+    assert re.fullmatch(r"http://[^/]+/t/[0-9a-f]+", links[0]), links[0]
+    return links[0], links[1:]
+
+
+def read_links(process: subprocess.Popen[str], count: int) -> list[str]:
+    """The ``count`` seat links ``arena serve --table --people`` prints after the table's."""
+    return read_table(process, count)[1]
 
 
 def _open(url: str, seats: list[str], **more: Any) -> list[str]:

@@ -6,8 +6,8 @@
 // (<script type="application/json" id="i18n-messages">, which a strict CSP allows) or, on a
 // page without it, from /api/messages?lang=... (the language of ?lang=, else the menu's
 // cookie, else the server's reading of Accept-Language). Once loaded, arenaI18n.ready
-// resolves. Cards and moves keep their protocol text in buttons and records: cardText and
-// moveText are only what people read.
+// resolves. Cards and moves keep their protocol text where programs read it (messages,
+// records, a move button's data-move): cardText and moveText are what people read.
 (function () {
   "use strict";
 

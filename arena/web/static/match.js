@@ -6,8 +6,27 @@
   const game = { labels: [], deal: null, roles: [], counts: [], scores: [], pile: null, pileBy: null,
     outs: [], revolution: false, events: 0, finished: false };
   document.getElementById("match-id").textContent = id;
+  // A people's table (arena.web._tables) has no duplicate set and no tournament to go back to.
+  const table = id.startsWith("table-");
+  if (table) {
+    for (const [node, key] of [["note", "table.watch.public_only"], ["back", "table.watch.back"]]) {
+      document.getElementById(node).dataset.i18n = key;
+    }
+    document.getElementById("back").href = "/tables";
+  }
 
-  function name(seat) { return game.labels[seat] ?? `seat ${seat}`; }
+  // A people's table's persons by their display names (public: /api/tables has them).
+  const names = {};
+  function name(seat) { return names[seat] || (game.labels[seat] ?? `seat ${seat}`); }
+  function loadNames() {  // at the start and each deal: a name may be given any time
+    fetch("/api/tables").then((r) => r.json()).then((tables) => {
+      const mine = tables.find((t) => t.match_id === id);
+      if (!mine) return;
+      mine.people.forEach((seat, i) => { if (mine.names[i]) names[seat] = mine.names[i]; });
+      render();
+    }).catch(() => {});
+  }
+  if (table) loadNames();
 
   function apply(e) {
     game.events += 1;
@@ -18,6 +37,7 @@
       case "deal_start":
         Object.assign(game, { deal: e.deal, roles: e.roles || [], counts: [...e.counts], pile: null, pileBy: null, outs: [], revolution: false });
         line = text("live.deal_start", "Deal {n} is dealt", { n: e.deal + 1 });
+        if (table) loadNames();
         break;
       case "exchange":
         line = text("live.exchange", "{from} gives {count} card(s) to {to}", { from: name(e.from), to: name(e.to), count: e.count });
@@ -34,7 +54,7 @@
       case "fault": line = text("live.fault", "{who}: fault ({kind})", { who: name(e.seat), kind: e.kind }); break;
       case "deal_end": game.scores = e.scores;
         line = text("live.deal_end", "Deal {n} ends: {order}", { n: e.deal + 1, order: e.finish_order.map(name).join(", ") }); break;
-      case "match_end": game.scores = e.scores; game.finished = true;
+      case "match_end": game.scores = e.scores; game.finished = true; over();
         line = text("live.match_end", "The match is over"); break;
       default: break;
     }
@@ -49,7 +69,8 @@
     document.getElementById("deal-title").textContent = game.deal === null ? text("live.deal", "Deal")
       : text("live.deal_n", "Deal {n}", { n: game.deal + 1 });
     const seats = game.labels.map((label, seat) => el("tr", { "data-seat": seat, class: game.outs.includes(seat) ? "out" : null },
-      el("td", { class: "left bot" }, label), el("td", { class: "left" }, game.roles[seat] || ""),
+      el("td", { class: "left bot" }, name(seat)),
+      el("td", { class: "left" }, game.roles[seat] ? text("role." + game.roles[seat], game.roles[seat]) : ""),
       el("td", { class: "count" }, game.counts[seat] ?? ""), el("td", {}, game.scores[seat] ?? 0)));
     box.replaceChildren(
       el("div", { class: "pile" }, el("span", { class: "meta", "data-i18n": "live.pile" }, text("live.pile", "On the pile:")), " ",
@@ -64,9 +85,21 @@
     document.body.dataset.events = String(game.events);
   }
 
+  function over() {
+    const title = document.getElementById("match-title");
+    title.dataset.i18n = "live.match_end";
+    title.textContent = text("live.match_end", "The match is over");
+  }
+
   function recorded() {
+    over();
     const status = document.getElementById("status");
     status.dataset.i18n = "live.recorded_match";
+    if (table) {
+      status.textContent = text("live.recorded_match", "The match is over and recorded.");
+      document.body.dataset.recorded = "1";
+      return;
+    }
     status.replaceChildren(text("live.recorded_match", "The match is over and recorded."), " ",
       el("a", { href: `/report/#match=${encodeURIComponent(id)}&deal=1&move=0`, "data-i18n": "live.replay" }, text("live.replay", "replay")),
       " ", el("span", { class: "meta", "data-i18n": "live.replay_when" }, text("live.replay_when", "(once its duplicate set is finished)")));

@@ -34,12 +34,17 @@
   async function load() {
     const response = await fetch("/api/tables/options");
     options = await response.json();
+    // The quickest bot first: a table opened as it comes plays at once.
+    options.bots.sort((a, b) => (b === "greedy") - (a === "greedy"));
     const preset = $("preset");
     for (const name of options.presets) preset.append(new Option(name, name));
     renderSeats();
   }
 
   $("players").addEventListener("change", renderSeats);
+  $("copy").addEventListener("click", () => {
+    if (navigator.clipboard) navigator.clipboard.writeText($("table-link").href).catch(() => {});
+  });
   $("table-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const number = (id) => ($(id).value === "" ? null : Number($(id).value));
@@ -57,6 +62,9 @@
     error.hidden = response.ok;
     error.textContent = response.ok ? "" : answer.error;
     if (!response.ok) return;
+    const share = $("table-link");
+    share.href = answer.table;
+    share.textContent = answer.table;
     const links = $("links");
     links.replaceChildren();
     for (const link of answer.links) {
