@@ -292,7 +292,10 @@ class Tables:
             assert self._nursery is not None
             record = await play_bounded(
                 spec, hosts, live, self.bounds, absence_s=self.absence_s, nursery=self._nursery,
-                present=lambda: any(p.connected for p in table.people.values()),
+                # with a stand-in, an empty table is played out by it (within the bounds'
+                # deals and time); without, it ends
+                present=lambda: bool(self.stand_in) or any(
+                    p.connected for p in table.people.values()),
                 from_start=table.client is not None)  # the organiser's waits for its people
         except MatchSpecError as exc:
             table.status = "ended" if isinstance(exc, TableEnded) else "failed"

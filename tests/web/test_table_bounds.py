@@ -24,10 +24,12 @@ from tests.web.conftest import start_server, stop
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``arena serve --table`` offering greedy and random, a seat left 1 s ends a table."""
+    """``arena serve --table`` offering greedy and random, a seat left 1 s ends a table (no
+    stand-in: with one, the stand-in plays an empty table out, within the deals' bound)."""
     out = tmp_path_factory.mktemp("bounded")
     process, url = start_server("serve", str(out), "--port", "0", "--table",
-                                "--table-bots", "random,greedy", "--absence-s", "1")
+                                "--table-bots", "random,greedy", "--absence-s", "1",
+                                "--stand-in", "none")
     try:
         yield url
     finally:
