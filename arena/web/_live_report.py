@@ -80,7 +80,8 @@ class ReportBuilder:
             count = len(self.run.records)
             if count != self._built_for:
                 started = time.monotonic()
-                built = await trio.to_thread.run_sync(self.build)
+                # abandoned when the server stops: its end waits for no build
+                built = await trio.to_thread.run_sync(self.build, abandon_on_cancel=True)
                 self._built_for = count
                 if built and self.on_built is not None:
                     self.on_built(self.builds)
