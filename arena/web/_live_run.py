@@ -9,6 +9,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,14 @@ def read_league_status(folder: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _write_status(folder: Path, data: dict[str, Any]) -> None:
+    """``folder/league.json``, replaced whole (a reader never sees half of it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = folder / f".{LEAGUE_STATUS}.new"
+    partial.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(partial, folder / LEAGUE_STATUS)
+
+
 class WebReporter(Reporter):
     """Passes every call on to ``inner`` and tells the web: each recorded match pokes the
     follower (``poke``: the standings and match list are published at once, not at its next
@@ -64,6 +73,7 @@ class WebReporter(Reporter):
         self.poke = poke
         self.begin = begin
         self._recorded: collections.deque[tuple[float, str]] = collections.deque()
+        self._writer: ThreadPoolExecutor | None = None
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         if self.begin is not None:
@@ -93,11 +103,9 @@ class WebReporter(Reporter):
         if self.inner is not None:
             self.inner.league(status)
         data = status.to_dict()
-        folder = self.folder / LIVE_DIR
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = folder / f".{LEAGUE_STATUS}.new"
-        partial.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(partial, folder / LEAGUE_STATUS)
+        if self._writer is None:  # the file is written off the runner's thread, in order
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="arena-live")
+        self._writer.submit(_write_status, self.folder / LIVE_DIR, data)
         self._publish("league", {"type": "league", "status": data})
 
     def note(self, line: str) -> None:
@@ -107,6 +115,9 @@ class WebReporter(Reporter):
     def stop(self) -> None:
         if self.inner is not None:
             self.inner.stop()
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
         self._remove_live(float("inf"))
         for abandoned in (self.folder / LIVE_DIR).glob("*.jsonl"):  # in flight at Ctrl-C
             abandoned.unlink(missing_ok=True)
@@ -146,6 +157,9 @@ class RunServer:
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._error: BaseException | None = None
+        from ._app import _i18n_routes
+
+        _i18n_routes()  # its imports (the rules page's markdown) before the run's clock starts
 
     def start(self) -> str:
         """Listen, in a thread of its own; the URL. The error of a socket that cannot listen
