@@ -11,7 +11,9 @@ times (so the machine's load falls on each alike): plain (the floor), ``--live``
 match in play on the socket). Per mode: the median matches per second of the run (its
 ``played`` over its ``elapsed_s``: from its first match to its last, the server working
 meanwhile) and of the whole command until the result is printed (start-up included), and the
-ratio to plain. The load average is printed before and after.
+CPU seconds per match of the command and its workers (start-up included: on a loaded machine
+the steadier figure), each with its ratio to plain. The load average is printed before and
+after.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import signal
 import statistics
 import subprocess
@@ -33,8 +36,15 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(config: Path, out: Path, mode: str, jobs: int) -> tuple[float, float]:
-    """One ``arena run``: (matches/s of the run, matches/s of the command)."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run(config: Path, out: Path, mode: str, jobs: int) -> tuple[float, float, float]:
+    """One ``arena run``: matches/s of the run, matches/s of the command, and the CPU
+    seconds per match of the command and its workers (start-up included)."""
+    cpu = _children_cpu()
     args = [sys.executable, "-c", "from arena.cli import main; main()", "run", str(config),
             "--out", str(out), "-j", str(jobs), "--json"]
     args += {"plain": [], "live": ["--live"]}.get(mode, ["--serve", "0"])
@@ -64,7 +74,8 @@ def run(config: Path, out: Path, mode: str, jobs: int) -> tuple[float, float]:
         os.killpg(proc.pid, signal.SIGINT)
     proc.communicate(timeout=60)
     result = json.loads(text)
-    return result["played"] / result["elapsed_s"], result["played"] / wall
+    played = result["played"]
+    return played / result["elapsed_s"], played / wall, (_children_cpu() - cpu) / played
 
 
 def _url(proc: subprocess.Popen[str]) -> str:
@@ -95,7 +106,7 @@ def main() -> None:
     parser.add_argument("--watch", action="store_true")
     options = parser.parse_args()
     modes = ["plain", "live", "served"] + (["watched"] if options.watch else [])
-    rates: dict[str, list[tuple[float, float]]] = {mode: [] for mode in modes}
+    rates: dict[str, list[tuple[float, float, float]]] = {mode: [] for mode in modes}
     print(f"load before: {os.getloadavg()[0]:.2f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for number in range(options.runs):
@@ -104,11 +115,14 @@ def main() -> None:
                 rates[mode].append(run(options.config, out, mode, options.jobs))
     floor = statistics.median(r[0] for r in rates["plain"])
     floor_wall = statistics.median(r[1] for r in rates["plain"])
+    floor_cpu = statistics.median(r[2] for r in rates["plain"])
     for mode in modes:
         rate = statistics.median(r[0] for r in rates[mode])
         wall = statistics.median(r[1] for r in rates[mode])
+        cpu = statistics.median(r[2] for r in rates[mode])
         print(f"{mode:8} {rate:6.1f} matches/s in the run ({rate / floor:4.2f}x plain), "
-              f"{wall:6.1f} with start-up ({wall / floor_wall:4.2f}x); runs: "
+              f"{wall:6.1f} with start-up ({wall / floor_wall:4.2f}x); CPU {cpu * 1e3:5.1f} "
+              f"ms/match ({floor_cpu / cpu:4.2f}x plain's matches per CPU second); runs: "
               f"{', '.join(f'{r[0]:.1f}' for r in rates[mode])}")
     print(f"load after: {os.getloadavg()[0]:.2f}")
 
