@@ -191,8 +191,7 @@ def run_tournament_served(
     """
     web_available()
     from arena.tournament import run_tournament
-    from arena.web import LiveMatch, WebReporter
-    from arena.web._live_run import RunServer
+    from arena.web import LiveMatch, RunServer, WebReporter
 
     if address is None:
         result = run_tournament(config, reporter=WebReporter(folder, inner=reporter),
