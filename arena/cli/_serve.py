@@ -244,11 +244,14 @@ def run_tournament_served(
     after: Callable[[TournamentResult], None], **options: Any,
 ) -> TournamentResult:
     """``run_tournament(config, **options)`` writing the live folder (``--live``), and with an
-    ``address`` served while it runs, then until Ctrl-C after ``after(result)``: the runner
-    in a thread of the server's trio run (the matches in its worker processes)."""
+    ``address`` served while it runs, then until Ctrl-C after ``after(result)``.
+
+    The run goes on in this thread, as without a server (Ctrl-C stops it here at once); the
+    server listens in a thread of its own from the run's start (once its workers are forked).
+    """
     web_available()
     from arena.tournament import run_tournament
-    from arena.web import LiveMatch, WebReporter
+    from arena.web import LiveMatch, RunServer, WebReporter
 
     if address is None:
         result = run_tournament(config, reporter=WebReporter(folder, inner=reporter),
@@ -257,16 +260,33 @@ def run_tournament_served(
         return result
     host, port = parse_address(address)
     warn_if_public(host)
-    done: list[TournamentResult] = []
-    try:
-        trio_run(_run_served, config, folder, host, port, reporter, after, options, done)
-    except KeyboardInterrupt:
-        if not done:  # interrupted while the run went on
-            raise
-    except OSError as exc:
-        raise listen_error(host, port, exc) from None
-    return done[0]
+    competition = _competition(config, folder, options.get("sandbox"))
+    server = RunServer(folder, host, port, extra=competition.routes() if competition else ())
 
+    def begin() -> None:
+        try:
+            url = server.start()
+        except OSError as exc:
+            raise listen_error(host, port, exc) from None
+        click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
+
+    web = WebReporter(folder, server.hub, inner=reporter, poke=server.poke, begin=begin)
+    try:
+        result = run_tournament(config, reporter=web, match_fn=LiveMatch(str(folder)),
+                                **options)
+    except BaseException:  # Ctrl-C too: the run's own handling follows
+        server.stop()
+        raise
+    try:  # the run is over: Ctrl-C stops the server
+        server.step()
+        after(result)
+        click.echo(f"the run is over; serving on {server.url}/ until Ctrl-C", err=True)
+        server.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return result
 
 def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition | None:
     """The competition's endpoints when the config opens submissions (docs/competition.md);
@@ -296,29 +316,3 @@ def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition
             kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)), trials)
     except CompetitionError as exc:
         raise InputError(f"submissions: {exc}") from None
-
-
-async def _run_served(config: str, folder: Path, host: str, port: int,
-                      reporter: Reporter | None, after: Callable[[TournamentResult], None],
-                      options: dict[str, Any], done: list[TournamentResult]) -> None:
-    from arena.tournament import run_tournament
-    from arena.web import Hub, LiveMatch, WebReporter, create_app, serve_app
-
-    hub = Hub()
-    hub.bind()
-    folder.mkdir(parents=True, exist_ok=True)
-    competition = _competition(config, folder, options.get("sandbox"))
-    app = create_app(folder, hub, extra=competition.routes() if competition else ())
-    follower = app.state.follower
-    async with trio.open_nursery() as nursery:
-        url = await nursery.start(serve_app, app, host, port)
-        click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
-        web = WebReporter(folder, hub, inner=reporter, poke=follower.poke)
-        result: TournamentResult = await trio.to_thread.run_sync(
-            lambda: run_tournament(config, reporter=web, match_fn=LiveMatch(str(folder)),
-                                   **options), abandon_on_cancel=True)
-        await follower.step()
-        done.append(result)
-        after(result)
-        click.echo(f"the run is over; serving on {url}/ until Ctrl-C", err=True)
-        await trio.sleep_forever()

@@ -75,16 +75,20 @@ class PublicFeed:
         assert deal is not None
         watch = self.watch
         moves = deal.moves
-        for seat, move in moves[self._moves:]:
-            watch({"type": "move", "deal": deal.number, "seat": seat, "move": move.text,
-                   "left": deal.card_count(seat)})
         grew = len(moves) > self._moves
-        self._moves = len(moves)
+        if grew:
+            number = deal.number
+            for seat, move in moves[self._moves:]:
+                watch({"type": "move", "deal": number, "seat": seat, "move": move.text,
+                       "left": deal.card_count(seat)})
+            self._moves = len(moves)
         out = self._out
-        for place, taken in enumerate(deal.places):
-            if taken is not None and taken not in out:
-                out.add(taken)
-                watch({"type": "out", "deal": deal.number, "seat": taken, "place": place})
+        places = deal.places
+        if len(places) - places.count(None) > len(out):  # a seat is out since the last look
+            for place, taken in enumerate(places):
+                if taken is not None and taken not in out:
+                    out.add(taken)
+                    watch({"type": "out", "deal": deal.number, "seat": taken, "place": place})
         if grew and not deal.finished and deal.pile is None:
             watch({"type": "clear", "deal": deal.number, "revolution": deal.revolution})
         if not deal.finished:

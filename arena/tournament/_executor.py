@@ -318,18 +318,25 @@ class LocalExecutor:
         yield from in_spec_order(submit, outcomes, cancel, self.window)
 
 
+STOP_S = 1.0
+"""How long stopped workers have, together, to leave by themselves (killing the bot processes
+they keep) before they are killed."""
+
+
 def _stop(pool: ProcessPoolExecutor, futures: list[Future[Any]]) -> None:
-    """Stop at once: drop queued matches and end the workers playing the others."""
+    """Stop at once: drop queued matches and end the workers playing the others, all within
+    ``STOP_S`` (Ctrl-C is answered in that time however long a match goes on)."""
     for future in futures:
         future.cancel()
-    processes = list(getattr(pool, "_processes", None) or {})
     workers = dict(getattr(pool, "_processes", None) or {})
     pool.shutdown(wait=False, cancel_futures=True)
-    for pid in processes:
-        worker = workers.get(pid)
-        if worker is not None and worker.is_alive():
-            worker.terminate()
     for worker in workers.values():
-        worker.join(timeout=5)
+        if worker.is_alive():
+            worker.terminate()
+    deadline = time.monotonic() + STOP_S
+    for worker in workers.values():
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
+    for worker in workers.values():
         if worker.is_alive():
             worker.kill()
+            worker.join(timeout=STOP_S)

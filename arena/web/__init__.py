@@ -8,11 +8,12 @@ See docs/web.md.
 from ._app import Follower, create_app
 from ._hub import Hub
 from ._live import LIVE_DIR, LiveFile, LiveMatch, RunFolder
-from ._live_run import LEAGUE_STATUS, WebReporter, read_league_status
+from ._live_run import LEAGUE_STATUS, RunServer, WebReporter, read_league_status
 from ._server import is_loopback, serve, serve_app
 from ._table_bounds import TableBounds
 from ._tables import PERSON, TableError, TableRequest, Tables
 
 __all__ = ["LEAGUE_STATUS", "LIVE_DIR", "PERSON", "Follower", "Hub", "LiveFile", "LiveMatch",
-           "RunFolder", "TableBounds", "TableError", "TableRequest", "Tables", "WebReporter",
+           "RunFolder", "RunServer", "TableBounds", "TableError", "TableRequest", "Tables",
+           "WebReporter",
            "create_app", "is_loopback", "read_league_status", "serve", "serve_app"]

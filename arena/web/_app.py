@@ -37,11 +37,18 @@ __all__ = ["Follower", "Tables", "create_app"]
 
 POLL_S = 0.25
 """How often the follower reads the run's folder for new records and live events."""
+STEP_S = 0.1
+"""The least time between two of the follower's reads, however often it is poked."""
+STANDINGS_S = 1.0
+"""The least time between two computations of the standings published while records arrive."""
 
 
 class Follower:
     """Reads the run's folder and publishes what is new to the hub: ``matches`` and
-    ``standings`` when a record is added, ``match:<id>`` with a match's new public events."""
+    ``standings`` when a record is added, ``match:<id>`` with a match's new public events.
+
+    What nobody subscribes to is not computed (a topic's subscriber hears its state now
+    first): a run served to no one costs the reading of its folder alone."""
 
     def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache,
                  report: ReportBuilder | None = None) -> None:
@@ -53,6 +60,7 @@ class Follower:
         self._wake = trio.Event()
         self._token: trio.lowlevel.TrioToken | None = None
         self._standings_due = False
+        self._standings_at = float("-inf")
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs)."""
@@ -70,10 +78,12 @@ class Follower:
 
     async def _poll(self, poll_s: float) -> None:
         while True:
+            stepped = trio.current_time()
             await self.step()
             with trio.move_on_after(poll_s):
                 await self._wake.wait()
             self._wake = trio.Event()
+            await trio.sleep_until(stepped + STEP_S)  # pokes at each record come together
 
     def sync(self) -> None:
         """Read what is new and publish it at once (the standings at the next :meth:`step`).
@@ -87,24 +97,31 @@ class Follower:
             match = run.live.get(match_id) or run.ended.get(match_id)
             if match is None or run.held(match_id):  # the duplicate-set rule (_live.py)
                 continue
-            sent = self._sent.get(match_id, 0)
-            for event in match.events[sent:]:
-                hub.publish(f"match:{match_id}", event)
+            topic = f"match:{match_id}"
+            if hub.subscribers(topic):  # else a subscriber starts from the events read
+                for event in match.events[self._sent.get(match_id, 0):]:
+                    hub.publish(topic, event)
             self._sent[match_id] = len(match.events)
         for match_id in recorded:
             self._sent.pop(match_id, None)
-            hub.publish(f"match:{match_id}", {"type": "recorded"})
-        if recorded or grown:
+            if hub.subscribers(f"match:{match_id}"):
+                hub.publish(f"match:{match_id}", {"type": "recorded"})
+        if (recorded or grown) and hub.subscribers("matches"):
             hub.publish("matches", {"type": "matches", "matches": run.match_list()})
         self._standings_due = self._standings_due or bool(recorded)
 
     async def step(self) -> None:
-        """Read once and publish what is new, the standings included."""
+        """Read once and publish what is new, the standings included (the first, then while
+        someone subscribes to them, at most every ``STANDINGS_S``)."""
         self.sync()
-        if self._standings_due:
+        hub = self.hub
+        if (self._standings_due  # the first ever, for a late subscriber, then as they listen
+                and (hub.subscribers("standings") or "standings" not in hub.last)
+                and trio.current_time() >= self._standings_at + STANDINGS_S):
             self._standings_due = False
-            self.hub.publish("standings", {"type": "standings",
-                                           "standings": await self.standings.get()})
+            self._standings_at = trio.current_time()
+            hub.publish("standings", {"type": "standings",
+                                      "standings": await self.standings.get()})
 
 
 class _Static(StaticFiles):
@@ -137,7 +154,8 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
     run = RunFolder(Path(out))
     standings = StandingsCache(run)
     report = ReportBuilder(
-        run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}))
+        run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}),
+        watched=lambda: bool(hub.subscribers("report")))
     follower = Follower(run, hub, standings, report)
 
     async def index(request: Request) -> Response:

@@ -23,6 +23,7 @@ import contextlib
 import json
 import os
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,24 +46,53 @@ def valid_id(text: str) -> bool:
     return bool(_ID.fullmatch(text)) and ".." not in text
 
 
-class LiveFile:
-    """A ``watch`` that appends each public event to ``path`` as a JSON line, flushed."""
+BATCH_S = 0.25
+"""How often a run's match writes its live events (:class:`LiveMatch`): the server's follower
+reads the live folder no more often."""
 
-    def __init__(self, path: Path, spec: MatchSpec) -> None:
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+
+
+class LiveFile:
+    """A ``watch`` that appends each public event to ``path`` as a JSON line, flushed.
+
+    With ``batch_s`` the events are kept and written together, at most every ``batch_s``
+    seconds, the first ``batch_s`` after the match began: a match over sooner writes none of
+    them (none of the follower's reads could have shown it in play), only its first line, that
+    it is in play, and its last, that it was played. Its record follows with every move.
+    """
+
+    def __init__(self, path: Path, spec: MatchSpec, batch_s: float | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._file = path.open("a", encoding="utf-8")
-        self({"type": "live", "match": spec.match_id, "set": spec.set, "round": spec.round,
-              "labels": spec.labels})
+        self._batch_s = batch_s
+        self._kept: list[Mapping[str, Any]] = []
+        self._due = time.monotonic() + (batch_s or 0.0)
+        self._followed = batch_s is None
+        """Whether its events are written (always without ``batch_s``)."""
+        self._write([{"type": "live", "match": spec.match_id, "set": spec.set,
+                      "round": spec.round, "labels": spec.labels}])
 
     def __call__(self, event: Mapping[str, Any]) -> None:
-        self._file.write(json.dumps(event, separators=(",", ":")) + "\n")
+        if self._batch_s is None:
+            self._write([event])
+            return
+        self._kept.append(event)
+        if time.monotonic() >= self._due:
+            self._followed = True
+            self._write(self._kept)
+            self._kept.clear()
+            self._due = time.monotonic() + self._batch_s
+
+    def _write(self, events: list[Mapping[str, Any]]) -> None:
+        self._file.write("".join([_ENCODE(event) + "\n" for event in events]))
         self._file.flush()
 
     def close(self) -> None:
         """Mark the match played (its record follows) and close the file."""
         with contextlib.suppress(OSError, ValueError):
-            self({"type": "played"})
+            self._write([*(self._kept if self._followed else ()), {"type": "played"}])
             self._file.close()
 
 
@@ -75,7 +105,8 @@ class LiveMatch:
     folder: str
 
     def __call__(self, spec: MatchSpec) -> dict[str, Any]:
-        live = LiveFile(Path(self.folder) / LIVE_DIR / f"{spec.match_id}.jsonl", spec)
+        live = LiveFile(Path(self.folder) / LIVE_DIR / f"{spec.match_id}.jsonl", spec,
+                        batch_s=BATCH_S)
         try:
             return run_match(spec, watch=live)
         finally:

@@ -57,17 +57,26 @@ def safe_path(root: Path, relative: str) -> Path | None:
 
 
 class ReportBuilder:
-    """Rebuilds the served report when the records grew, one build at a time."""
+    """Rebuilds the served report when the records grew, one build at a time, and no more
+    often than it is read: the first build comes with the first records, the next once the
+    report was asked for since (a file of it, or ``watched()``: a page follows its builds)."""
 
     def __init__(self, run: RunFolder, interval: float = 5.0,
-                 on_built: Callable[[int], None] | None = None) -> None:
+                 on_built: Callable[[int], None] | None = None,
+                 watched: Callable[[], bool] | None = None) -> None:
         self.run = run
         self.interval = interval
         self.on_built = on_built
+        self.watched = watched
         self.folder = run.folder / WEB_DIR
         self.builds = 0
         self._built_for = -1
+        self._wanted = True
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
+
+    def want(self) -> None:
+        """The report was asked for: build it again once the records grew."""
+        self._wanted = True
 
     @property
     def root(self) -> Path:
@@ -75,13 +84,18 @@ class ReportBuilder:
         return self.folder / REPORT_DIR
 
     async def run_forever(self) -> None:
-        """Build whenever the records grew, at most every ``interval`` seconds."""
+        """Build whenever the records grew and the report is read, at most every
+        ``interval`` seconds."""
         while True:
             count = len(self.run.records)
-            if count != self._built_for:
+            if count and count != self._built_for and (
+                    self._wanted or (self.watched is not None and self.watched())):
+                wanted, self._wanted = self._wanted, False
                 started = time.monotonic()
-                built = await trio.to_thread.run_sync(self.build)
+                # abandoned when the server stops: its end waits for no build
+                built = await trio.to_thread.run_sync(self.build, abandon_on_cancel=True)
                 self._built_for = count
+                self._wanted = self._wanted or (wanted and not built)
                 if built and self.on_built is not None:
                     self.on_built(self.builds)
                 await trio.sleep(max(0.0, self.interval - (time.monotonic() - started)))
@@ -127,6 +141,7 @@ def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Rout
 
     async def report_file(request: Request) -> Response:
         relative = request.path_params.get("path") or "index.html"
+        builder.want()
         path = safe_path(builder.root, relative)
         if path is None:
             if relative == "index.html":  # not built yet: the page says so (no error)

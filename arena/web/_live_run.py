@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import trio
+
 from arena.tournament import Reporter
 
+from ._hub import Hub
 from ._live import LIVE_DIR, valid_id
 
 if TYPE_CHECKING:
+    from starlette.routing import BaseRoute
+
     from arena.ratings import SprtStatus
     from arena.tournament import LeagueStatus, Standings
 
-    from ._hub import Hub
+    from ._app import Follower
 
-__all__ = ["KEEP_S", "LEAGUE_STATUS", "WebReporter", "read_league_status"]
+__all__ = ["KEEP_S", "LEAGUE_STATUS", "RunServer", "WebReporter", "read_league_status"]
 
 KEEP_S = 5.0
 """How long a recorded match's live file stays: a server reads its last events meanwhile."""
@@ -38,6 +46,14 @@ def read_league_status(folder: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _write_status(folder: Path, data: dict[str, Any]) -> None:
+    """``folder/league.json``, replaced whole (a reader never sees half of it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = folder / f".{LEAGUE_STATUS}.new"
+    partial.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(partial, folder / LEAGUE_STATUS)
+
+
 class WebReporter(Reporter):
     """Passes every call on to ``inner`` and tells the web: each recorded match pokes the
     follower (``poke``: the standings and match list are published at once, not at its next
@@ -46,17 +62,24 @@ class WebReporter(Reporter):
 
     Called from the runner's thread: it reaches the hub through
     :meth:`Hub.publish_threadsafe`. Without a hub (``arena run --live``) it only writes.
+    ``begin`` is called first at the run's start, once its workers are started (it starts the
+    server: :class:`RunServer`).
     """
 
     def __init__(self, folder: Path, hub: Hub | None = None, inner: Reporter | None = None,
-                 poke: Callable[[], None] | None = None) -> None:
+                 poke: Callable[[], None] | None = None,
+                 begin: Callable[[], None] | None = None) -> None:
         self.folder = folder
         self.hub = hub
         self.inner = inner
         self.poke = poke
+        self.begin = begin
         self._recorded: collections.deque[tuple[float, str]] = collections.deque()
+        self._writer: ThreadPoolExecutor | None = None
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
+        if self.begin is not None:
+            self.begin()
         if self.inner is not None:
             self.inner.start(total, done, standings, jobs)
         for stale in (self.folder / LIVE_DIR).glob("*.jsonl"):  # of a run that was stopped
@@ -82,11 +105,9 @@ class WebReporter(Reporter):
         if self.inner is not None:
             self.inner.league(status)
         data = status.to_dict()
-        folder = self.folder / LIVE_DIR
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = folder / f".{LEAGUE_STATUS}.new"
-        partial.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(partial, folder / LEAGUE_STATUS)
+        if self._writer is None:  # the file is written off the runner's thread, in order
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="arena-live")
+        self._writer.submit(_write_status, self.folder / LIVE_DIR, data)
         self._publish("league", {"type": "league", "status": data})
 
     def note(self, line: str) -> None:
@@ -96,7 +117,12 @@ class WebReporter(Reporter):
     def stop(self) -> None:
         if self.inner is not None:
             self.inner.stop()
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
         self._remove_live(float("inf"))
+        for abandoned in (self.folder / LIVE_DIR).glob("*.jsonl"):  # in flight at Ctrl-C
+            abandoned.unlink(missing_ok=True)
         if self.poke is not None:
             self.poke()
 
@@ -110,3 +136,97 @@ class WebReporter(Reporter):
     def _publish(self, topic: str, event: Mapping[str, Any]) -> None:
         if self.hub is not None:
             self.hub.publish_threadsafe(topic, event)
+
+
+class RunServer:
+    """The server of a run played in the caller's thread (``arena run --serve``): the app of
+    ``folder`` in a trio run of its own, in a thread.
+
+    The runner's thread stays the main thread, so Ctrl-C stops the run there as it stops a
+    run without a server (the matches in flight abandoned at once), and the run's workers are
+    forked before :meth:`start` (a thread running forbids the fork).
+    """
+
+    def __init__(self, folder: Path, host: str, port: int,
+                 extra: Sequence[BaseRoute] = ()) -> None:
+        self.folder = folder
+        self.extra = tuple(extra)
+        """Routes served beside the run's (a competition's, docs/competition.md)."""
+        self.host = host
+        self.port = port
+        self.hub = Hub()
+        self.url = ""
+        self.follower: Follower | None = None
+        self._thread: threading.Thread | None = None
+        self._listening = threading.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._scope: trio.CancelScope | None = None
+        self._error: BaseException | None = None
+        from ._app import _i18n_routes
+
+        _i18n_routes()  # its imports (the rules page's markdown) before the run's clock starts
+
+    def start(self) -> str:
+        """Listen, in a thread of its own; the URL. The error of a socket that cannot listen
+        (OSError) is raised here."""
+        self._thread = threading.Thread(target=self._main, name="arena-web", daemon=True)
+        self._thread.start()
+        self._listening.wait()
+        if self._error is not None:
+            raise self._error
+        return self.url
+
+    def poke(self) -> None:
+        """Have the follower read the run's folder now (from any thread)."""
+        if self.follower is not None:
+            self.follower.poke()
+
+    def step(self) -> None:
+        """Read the run's folder once and publish what is new (from the runner's thread)."""
+        if self._token is not None and self.follower is not None:
+            with contextlib.suppress(trio.RunFinishedError, trio.Cancelled):
+                trio.from_thread.run(self.follower.step, trio_token=self._token)
+
+    def wait(self) -> None:
+        """Serve until the server stops (Ctrl-C raises KeyboardInterrupt here meanwhile)."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def stop(self) -> None:
+        """Stop serving: the open connections are closed, the thread ends."""
+        if self._token is not None and self._scope is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self._scope.cancel)
+        if self._thread is not None:
+            self._thread.join()
+
+    def _main(self) -> None:
+        try:
+            trio.run(self._serve)
+        except BaseException as exc:  # handed to the caller's thread
+            self._error = _leaf(exc)
+        finally:
+            self._listening.set()
+
+    async def _serve(self) -> None:
+        from ._app import create_app
+        from ._server import serve_app
+
+        self.hub.bind()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        app = create_app(self.folder, self.hub, extra=self.extra)
+        with trio.CancelScope() as scope:
+            self._scope, self._token = scope, trio.lowlevel.current_trio_token()
+            async with trio.open_nursery() as nursery:
+                self.url = await nursery.start(serve_app, app, self.host, self.port)
+                self.follower = app.state.follower
+                self._listening.set()
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The one error an exception group holds (a nursery's), else the group itself."""
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc

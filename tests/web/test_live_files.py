@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import arena.web._live as live
 import arena.web._live_run as live_run
 from arena.referee import MatchSpec
 from arena.tournament import run_tournament
@@ -15,14 +16,21 @@ from arena.web import LIVE_DIR, LiveMatch, WebReporter
 
 from .conftest import CONFIG
 
+SPEC = MatchSpec.from_dict({"match_id": "m7", "seed": 918_273_645, "rules": {"rounds": 2},
+                            "seats": [{"label": b, "name": b} for b in
+                                      ("greedy", "lowest", "highest", "random")]})
 
-def test_a_live_file_holds_the_public_events_then_played(tmp_path: Path) -> None:
-    spec = MatchSpec.from_dict({"match_id": "m7", "seed": 918_273_645, "rules": {"rounds": 2},
-                                "seats": [{"label": b, "name": b} for b in
-                                          ("greedy", "lowest", "highest", "random")]})
+
+def _lines(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / LIVE_DIR / "m7.jsonl").read_text().splitlines()]
+
+
+def test_a_live_file_holds_the_public_events_then_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "BATCH_S", 0.0)  # every event is due at once
+    spec = SPEC
     record = LiveMatch(str(tmp_path))(spec)
-    lines = [json.loads(line) for line in
-             (tmp_path / LIVE_DIR / "m7.jsonl").read_text().splitlines()]
+    lines = _lines(tmp_path)
     assert lines[0] == {"type": "live", "match": "m7", "set": None, "round": None,
                         "labels": ["greedy", "lowest", "highest", "random"]}
     assert lines[-1] == {"type": "played"} and lines[-2]["type"] == "match_end"
@@ -30,6 +38,30 @@ def test_a_live_file_holds_the_public_events_then_played(tmp_path: Path) -> None
     assert moves == [(s, m) for d in record["deals"]
                      for s, m in zip(d["movers"], d["moves"], strict=True)]
     assert str(spec.seed) not in json.dumps(lines)
+
+
+def test_a_match_over_before_its_first_batch_writes_that_it_was_in_play(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "BATCH_S", 60.0)
+    LiveMatch(str(tmp_path))(SPEC)
+    assert [line["type"] for line in _lines(tmp_path)] == ["live", "played"]
+
+
+def test_a_match_longer_than_a_batch_writes_its_events_in_batches(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = SPEC
+    file = live.LiveFile(tmp_path / LIVE_DIR / "m7.jsonl", spec, batch_s=60.0)
+    events = [{"type": "move", "n": n} for n in range(3)]
+    for event in events:
+        file(event)
+    assert [line["type"] for line in _lines(tmp_path)] == ["live"]  # kept
+    clock = [live.time.monotonic() + 61]
+    monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
+    file({"type": "move", "n": 3})  # its batch is due: the backlog goes with it
+    assert [line.get("n") for line in _lines(tmp_path)] == [None, 0, 1, 2, 3]
+    file({"type": "move", "n": 4})  # kept for the next batch, or the end
+    file.close()
+    assert [line.get("n") for line in _lines(tmp_path)][-2:] == [4, None]
 
 
 class Seen(LiveMatch):

@@ -1,0 +1,95 @@
+"""What the server computes while a run's records grow: only what someone watches."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+import arena.web._app as app
+from arena.web import Hub
+from arena.web._api import StandingsCache
+from arena.web._live import RunFolder
+from arena.web._live_report import ReportBuilder
+
+
+class Counted(StandingsCache):
+    """The standings cache, counting its computations."""
+
+    computed = 0
+
+    async def get(self) -> dict[str, Any]:
+        self.computed += 1
+        return {"matches": len(self.run.records)}
+
+
+def _growing(finished_run: Path, tmp_path: Path) -> tuple[Path, list[str]]:
+    """A folder with the finished run's config and no record yet, and its record lines."""
+    folder = tmp_path / "growing"
+    folder.mkdir()
+    shutil.copyfile(finished_run / "config.yaml", folder / "config.yaml")
+    lines = (finished_run / "records.jsonl").read_text().splitlines(keepends=True)
+    return folder, lines
+
+
+def test_nobody_watching_costs_no_standings_nor_match_list(
+        finished_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app, "STANDINGS_S", 0.0)  # every step may compute them
+    folder, lines = _growing(finished_run, tmp_path)
+
+    async def main() -> None:
+        hub = Hub()
+        run = RunFolder(folder)
+        standings = Counted(run)
+        follower = app.Follower(run, hub, standings)
+        for line in lines[:3]:  # records arrive with nobody subscribed
+            with (folder / "records.jsonl").open("a") as file:
+                file.write(line)
+            await follower.step()
+        assert standings.computed == 1  # the first, for whoever subscribes later
+        assert "matches" not in hub.last
+        async with hub.subscribe("standings"), hub.subscribe("matches"):
+            with (folder / "records.jsonl").open("a") as file:
+                file.write(lines[3])
+            await follower.step()
+            assert standings.computed == 2
+            assert hub.last["standings"]["standings"] == {"matches": 4}
+            assert len(hub.last["matches"]["matches"]) == 4
+
+    trio.run(main)
+
+
+def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
+                                                           tmp_path: Path) -> None:
+    folder, lines = _growing(finished_run, tmp_path)
+
+    async def main() -> None:
+        run = RunFolder(folder)
+        watching: list[bool] = []
+        builder = ReportBuilder(run, interval=0.0, watched=lambda: bool(watching))
+
+        async def records(count: int) -> None:
+            (folder / "records.jsonl").write_text("".join(lines[:count]))
+            run.refresh()
+            await trio.sleep(0.6)  # the builder looks every 0.25 s
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(builder.run_forever)
+            await records(1)
+            assert builder.builds == 1  # the first records: nothing was built yet
+            await records(2)
+            assert builder.builds == 1  # grown, unread
+            builder.want()  # a file of the report asked for
+            await trio.sleep(0.6)
+            assert builder.builds == 2
+            await records(3)
+            assert builder.builds == 2
+            watching.append(True)  # a page follows the report's builds
+            await trio.sleep(0.6)
+            assert builder.builds == 3
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
