@@ -27,6 +27,7 @@ from ._protocol import (
 )
 from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
 from ._scoped import ScopedHost
+from ._watch import Watch
 
 __all__ = [
     "CGROUP_ENV",
@@ -43,6 +44,7 @@ __all__ = [
     "ProtocolError",
     "SandboxUnavailable",
     "ScopedHost",
+    "Watch",
     "decode",
     "default_host",
     "encode",

@@ -15,7 +15,7 @@ from arena.referee import MatchSpecError, play_match
 
 if TYPE_CHECKING:
     from arena.referee import Host, MatchSpec
-    from arena.referee._watch import Watch
+    from arena.referee.lowlevel import Watch
 
 T = TypeVar("T")
 

@@ -198,7 +198,7 @@ def _semantic_issues(config: TournamentConfig, *, check_bots: bool) -> Problems:
                     issues.append((("bots", i, key), f"'{key}' is read by format "
                                    f"{other.name} only, not {fmt.name}"))
     issues.extend(fmt.issues(config, seen))
-    if config.submissions is not None and config.format.type != "league":
+    if config.submissions is not None and not fmt.takes_submissions:
         issues.append((("submissions",), "only a league (format: {type: league}) takes "
                        "submissions: its field grows round by round"))
     if check_bots and config.limits.sandbox:

@@ -33,6 +33,9 @@ class ConfigFormat(Protocol):
     standings and matches every run has."""
     bot_keys: tuple[str, ...]
     """Keys of a bot entry that only this format reads (a league's ``version``...)."""
+    takes_submissions: bool
+    """Whether entrants may submit bots to a run of it (``submissions:``, a field that grows
+    round by round: docs/competition.md)."""
     bounded: bool
     """Whether :meth:`total` is a bound the format may stop short of (an sprt test)."""
 

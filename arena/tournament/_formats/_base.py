@@ -70,6 +70,7 @@ class BaseFormat:
     settings: ClassVar[type[FormatSettings]]
     topics: tuple[str, ...] = ()
     bot_keys: tuple[str, ...] = ()
+    takes_submissions: bool = False
     bounded = False
 
     def duplicate(self, config: TournamentConfig) -> bool:

@@ -42,6 +42,7 @@ class League(BaseFormat):
     settings = LeagueFormat
     topics = ("league",)
     bot_keys = ("version", "retired", "anchor")
+    takes_submissions = True
 
     def duplicate(self, config: TournamentConfig) -> bool:
         """Always sets."""
