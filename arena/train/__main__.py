@@ -24,15 +24,17 @@ from ._run import Plan, run
 @click.option("--epochs", default=10, show_default=True)
 @click.option("--batch", default=256, show_default=True)
 @click.option("--rate", default=1e-3, show_default=True, help="Adam's learning rate.")
+@click.option("--suits/--no-suits", default=True, show_default=True,
+              help="Rename the suits of each batch at random (the rules treat them alike).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="The network file to write [FOLDER/learned-PRESET.npz].")
 def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
-         out: Path | None) -> None:
+         suits: bool, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
-                    per_shard, budget, hidden, epochs, batch, rate, out)
+                    per_shard, budget, hidden, epochs, batch, rate, suits, out)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     run(plan, click.echo)

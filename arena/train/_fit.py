@@ -20,6 +20,7 @@ import numpy.typing as npt
 from bots._learned import LAYERS
 
 from ._label import SAVEZ
+from ._suits import Renaming
 
 __all__ = ["Trainer", "export", "init_params"]
 
@@ -86,7 +87,7 @@ class Trainer:
         grads["b0"] += d1.sum(axis=0)
 
     def move_loss(self, obs: npt.NDArray[np.int8], mask: npt.NDArray[Any],
-                  action: npt.NDArray[np.int32], grads: Params | None = None) -> float:
+                  action: npt.NDArray[np.integer[Any]], grads: Params | None = None) -> float:
         """Cross-entropy of the masked softmax; adds its gradient to ``grads``."""
         p = self.params
         x = obs.astype(np.float32)
@@ -128,9 +129,10 @@ class Trainer:
             self.params[name] -= (self.rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(
                 np.float32)
 
-    def epoch_pass(self, data: Data, actions: int, batch: int,
-                   rng: np.random.Generator) -> tuple[float, float]:
-        """One pass over ``data`` in shuffled batches; the mean move and gift losses."""
+    def epoch_pass(self, data: Data, actions: int, batch: int, rng: np.random.Generator,
+                   renamings: list[Renaming] | None = None) -> tuple[float, float]:
+        """One pass over ``data`` in shuffled batches, each batch's suits renamed by one of
+        ``renamings`` drawn at random (none: as labelled); the mean move and gift losses."""
         moves = rng.permutation(len(data["action"]))
         gifts = rng.permutation(len(data["gift"]))
         steps = max(1, -(-len(moves) // batch))
@@ -138,15 +140,21 @@ class Trainer:
         move_total = gift_total = 0.0
         for k in range(steps):
             grads = {name: np.zeros_like(v) for name, v in self.params.items()}
+            obs_index, new_action, old_action = (
+                renamings[int(rng.integers(len(renamings)))] if renamings
+                else (slice(None), np.arange(actions), slice(None)))
             rows = moves[k * batch:(k + 1) * batch]
             if len(rows):
-                mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
-                move_total += self.move_loss(data["obs"][rows], mask, data["action"][rows],
-                                             grads) * len(rows)
+                mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)[:, old_action]
+                move_total += self.move_loss(data["obs"][rows][:, obs_index], mask,
+                                             new_action[data["action"][rows]], grads) * len(rows)
             rows = gifts[k * gift_batch:(k + 1) * gift_batch]
+            cards = (obs_index if isinstance(obs_index, slice)
+                     else obs_index[:data["hand"].shape[1]])
             if len(rows):
-                gift_total += self.gift_loss(data["gift_obs"][rows], data["hand"][rows],
-                                             data["gift"][rows], grads) * len(rows)
+                gift_total += self.gift_loss(data["gift_obs"][rows][:, obs_index],
+                                             data["hand"][rows][:, cards],
+                                             data["gift"][rows][:, cards], grads) * len(rows)
             self.apply(grads)
         self.epoch += 1
         return move_total / max(len(moves), 1), gift_total / max(len(gifts), 1)

@@ -24,6 +24,7 @@ from bots import ExpertBot
 
 from ._fit import Trainer, agreement, export, init_params
 from ._label import label_shards, load_shards
+from ._suits import permutations
 
 __all__ = ["Plan", "run"]
 
@@ -43,6 +44,7 @@ class Plan:
     epochs: int = 10
     batch: int = 256
     rate: float = 1e-3
+    suits: bool = True
     out: Path | None = None
 
     def __post_init__(self) -> None:
@@ -102,9 +104,10 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
     else:
         trainer = Trainer(init_params(obs_size, actions, cards, plan.hidden,
                                       derive(plan.seed, "init") % 2**32), plan.rate)
+    renamings = permutations(coder) if plan.suits else None
     while trainer.epoch < plan.epochs:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
-        move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng)
+        move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng, renamings)
         trainer.save(state)
         clock.add("fit", start)
         start = time.process_time()

@@ -4,6 +4,8 @@ entered as a bot."""
 
 from __future__ import annotations
 
+import itertools
+import random
 from functools import cache
 from pathlib import Path
 
@@ -11,8 +13,9 @@ import numpy as np
 import pytest
 
 from arena.env import encoding
-from arena.game import Rules
+from arena.game import Card, Deal, Match, Move, Rules
 from arena.train import Plan, Samples, Trainer, init_params, label_match, run
+from arena.train._suits import permutations
 from bots import ExpertBot
 from bots._learned import LearnedBot, load_network
 from tests.bots.test_legality import checked_match
@@ -97,3 +100,34 @@ def test_bad_plans_are_refused_in_one_line() -> None:
         Plan(Path("x"), shards=1)
     with pytest.raises(ValueError, match="nosuch"):
         Plan(Path("x"), preset="nosuch")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_renaming_the_suits_of_a_deal_renames_its_observations_and_actions(seed: int) -> None:
+    rules = Rules.preset("daifugo")
+    coder = encoding(rules, 4)
+    renamings = permutations(coder)
+    assert len(renamings) == 24
+    # C -> H, D -> S, H -> C, S -> D: suit s becomes (2, 3, 0, 1)[s]
+    obs_index, new_action, old_action = renamings[
+        list(itertools.permutations(range(4))).index((2, 3, 0, 1))]
+    names = str.maketrans("CDHS", "HSCD")
+    first = Match(rules, 4, seed).deal
+    hands = [first.hand(seat) for seat in range(4)]
+    deal = Deal.from_hands(rules, hands, 0)
+    renamed = Deal.from_hands(rules, [[Card.parse(str(c).translate(names)) for c in hand]
+                                      for hand in hands], 0)
+    rng = random.Random(seed)
+    for _ in range(30):
+        if deal.finished:
+            break
+        seat = deal.to_move
+        view, other = deal.view(seat), renamed.view(seat)
+        observation, mask = coder.observe(view), coder.action_mask(view.legal_moves())
+        assert np.array_equal(coder.observe(other), observation[obs_index])
+        assert np.array_equal(coder.action_mask(other.legal_moves()), mask[old_action])
+        move = rng.choice(view.legal_moves())
+        twin = Move.parse(str(move).translate(names))
+        assert coder.index(twin) == new_action[coder.index(move)]
+        deal.play(move)
+        renamed.play(twin)
