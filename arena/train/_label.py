@@ -101,9 +101,11 @@ def label_match(rules: Rules, players: int, seed: int, teacher: Teacher,
 
 def label_shards(folder: Path, preset: str, players: int, seed: int, shards: int,
                  per_shard: int, teacher: Teacher,
-                 progress: Callable[[str], None] = print) -> list[Path]:
+                 progress: Callable[[str], None] = print,
+                 saved: Callable[[], None] = lambda: None) -> list[Path]:
     """Label ``shards`` shards of ``per_shard`` matches into ``folder`` (``shard-K.npz``),
-    skipping those already there; the match seeds are ``derive(seed, "label", k)``."""
+    skipping those already there, calling ``saved()`` after each one written; the match
+    seeds are ``derive(seed, "label", k)``."""
     rules = Rules.preset(preset)
     coder = encoding(rules, players)
     obs_size = coder.segments[-1].offset + coder.segments[-1].length
@@ -120,6 +122,7 @@ def label_shards(folder: Path, preset: str, players: int, seed: int, shards: int
         partial = path.with_suffix(".part.npz")
         SAVEZ(partial, **samples.arrays(obs_size, coder.segments[0].length))
         partial.replace(path)
+        saved()
         progress(f"label {preset}: shard {shard + 1}/{shards}, {len(samples.action)} moves, "
                  f"{len(samples.gift)} exchanges")
     return paths

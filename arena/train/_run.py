@@ -73,6 +73,16 @@ class _Clock:
         self.path = path
         self.spent: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
 
+    def stage(self, name: str) -> Callable[[], None]:
+        """A function that adds the CPU time spent since its last call (or now) to ``name``."""
+        since = [time.process_time()]
+
+        def spent() -> None:
+            self.add(name, since[0])
+            since[0] = time.process_time()
+
+        return spent
+
     def add(self, stage: str, since: float) -> None:
         self.spent[stage] = self.spent.get(stage, 0.0) + time.process_time() - since
         self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
@@ -87,16 +97,14 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
     obs_size = coder.segments[-1].offset + coder.segments[-1].length
     cards = coder.segments[0].length
 
-    start = time.process_time()
     paths = label_shards(plan.folder / "labels", plan.preset, plan.players,
                          derive(plan.seed, "labels"), plan.shards, plan.per_shard,
-                         _teacher(plan.budget), progress)
-    clock.add("label", start)
+                         _teacher(plan.budget), progress, clock.stage("label"))
     train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
     progress(f"data: {len(train['action'])} moves and {len(train['gift'])} exchanges to fit, "
              f"{len(held['action'])} moves held out")
 
-    start = time.process_time()
+    fitted = clock.stage("fit")
     state = plan.folder / "state.npz"
     if state.exists():
         trainer = Trainer.load(state)
@@ -109,12 +117,11 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
         move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng, renamings)
         trainer.save(state)
-        clock.add("fit", start)
-        start = time.process_time()
+        fitted()
         progress(f"fit: epoch {trainer.epoch}/{plan.epochs}, move loss {move_loss:.3f}, "
                  f"exchange loss {gift_loss:.3f}, held-out agreement with the teacher "
                  f"{agreement(trainer, held, actions):.1%}")
-    clock.add("fit", start)
+    fitted()
 
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players,

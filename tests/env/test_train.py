@@ -79,6 +79,8 @@ def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
     assert any("epoch 2/2" in line for line in lines) and any("CPU time" in line for line in lines)
     network = load_network(out)
     assert network.meta["preset"] == "runs" and network.meta["moves"] > 50
+    assert set(network.meta["cpu_seconds"]) == {"label", "fit"}
+    assert network.meta["cpu_seconds"]["label"] > 0
     shards = sorted((tmp_path / "run" / "labels").iterdir())
     stamps = [p.stat().st_mtime_ns for p in shards]
 
