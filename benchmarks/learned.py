@@ -20,7 +20,7 @@ from arena.bot import Bot, MatchInfo
 from arena.game import Match, Rules
 from arena.seeds import bot_rng, derive
 from bots import GreedyBot
-from bots._learned import LearnedBot, supported
+from bots.learned import LearnedBot, supported
 
 
 def think_times(preset: str, matches: int) -> dict[str, list[float]]:

@@ -41,14 +41,14 @@ def register_bots(register: Register) -> None:
     register("greedy", GreedyBot, author=_AUTHOR)
     register("mc", McBot, author=_AUTHOR)
     register("expert", ExpertBot, author=_AUTHOR)
-    register("learned", learned, author=_AUTHOR, stochastic=False,
+    register("learned", learned_bot, author=_AUTHOR, stochastic=False,
              description="a policy network cloned from expert, numpy only; trained for the "
                          "presets runs and daifugo at 4 players, plays greedy elsewhere")
 
 
-def learned(weights: str | None = None) -> Bot:
-    """The bot ``learned`` (:class:`bots._learned.LearnedBot`), imported when first made: it
+def learned_bot(weights: str | None = None) -> Bot:
+    """The bot ``learned`` (:class:`bots.learned.LearnedBot`), imported when first made: it
     plays through ``arena.env``, whose import the other built-ins need not pay."""
-    from ._learned import LearnedBot
+    from .learned import LearnedBot
 
     return LearnedBot(weights)

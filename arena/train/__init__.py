@@ -3,7 +3,7 @@
 
 Stages, each resumable from its folder: ``label`` (the teacher's choices on matches the
 engine deals, :mod:`arena.train._label`), ``fit`` (behaviour cloning, in numpy,
-:mod:`arena.train._fit`) and ``export`` (the float16 ``.npz`` file ``bots._learned``
+:mod:`arena.train._fit`) and ``export`` (the float16 ``.npz`` file ``bots.learned``
 plays).
 """
 

@@ -1,4 +1,4 @@
-"""Behaviour cloning in numpy: the network of ``bots._learned`` fitted to the teacher's
+"""Behaviour cloning in numpy: the network of ``bots.learned`` fitted to the teacher's
 choices by Adam on the cross-entropy of the masked softmax (moves) and of the softmax over
 the hand's natural cards (exchange returns).
 
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bots._learned import LAYERS
+from bots.learned import LAYERS
 
 from ._label import SAVEZ
 from ._suits import Renaming
@@ -197,7 +197,7 @@ def agreement(trainer: Trainer, data: Data, actions: int, chunk: int = 2048) -> 
 
 def export(params: Params, meta: dict[str, Any], path: Path,
            progress: Callable[[str], None] = print) -> None:
-    """Write the network file ``bots._learned`` loads: float16 weights, compressed, and
+    """Write the network file ``bots.learned`` loads: float16 weights, compressed, and
     ``meta`` (its preset, table size and how it was trained) as JSON."""
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {name: params[name].astype(np.float16) for name in LAYERS}

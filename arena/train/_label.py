@@ -1,7 +1,7 @@
 """The data of behaviour cloning: the teacher's choices on positions the engine generates.
 
 A match is played by the teacher in every seat (``expert`` with a fixed playout budget, so
-the labels replay from the seed) through the environments' :class:`arena.env._table.Table`;
+the labels replay from the seed), observed as the environments observe it;
 every decision with more than one legal action is kept as its observation, its
 legal-action mask (bit-packed) and the action the teacher chose, and every exchange return
 as its observation, the hand and the cards given. Matches are labelled in shards of a
@@ -20,8 +20,7 @@ import numpy.typing as npt
 
 from arena.bot import Bot, MatchInfo
 from arena.env import PlayedCards, encoding
-from arena.env._table import Table
-from arena.game import Card, Rules, View
+from arena.game import Card, Match, Rules
 from arena.seeds import bot_rng, derive
 
 __all__ = ["Samples", "label_match", "label_shards", "load_shards"]
@@ -78,25 +77,27 @@ def label_match(rules: Rules, players: int, seed: int, teacher: Teacher,
         bot.bind(seat, rules, players, bot_rng(seed, seat))
         bot.start_match(MatchInfo(seat, players, rules, f"label-{seed}", labels))
 
-    def exchange(seat: int, view: View, count: int) -> list[Card]:
-        gift = [c if isinstance(c, Card) else Card.parse(c)
-                for c in bots[seat].exchange(view, count)]
-        samples.gift_obs.append(coder.observe(view, PlayedCards(players)))
-        samples.hand.append(_flags(list(view.hand), cards))
-        samples.gift.append(_flags(gift, cards))
-        return gift
-
-    table = Table(rules, players, seed, exchange)
-    while not table.finished:
-        mover = table.to_move
-        assert mover is not None
-        observation, mask = table.observe_with_mask(mover)
-        move = bots[mover].play(table.match.view(mover))
-        if int(mask.sum()) > 1:
+    match = Match(rules, players, seed)
+    played = PlayedCards(players)
+    while (decision := match.pending) is not None:
+        seat = decision.seat
+        view = match.view(seat)
+        if decision.kind == "exchange":
+            gift = [c if isinstance(c, Card) else Card.parse(c)
+                    for c in bots[seat].exchange(view, decision.count)]
+            samples.gift_obs.append(coder.observe(view, PlayedCards(players)))
+            samples.hand.append(_flags(list(view.hand), cards))
+            samples.gift.append(_flags(gift, cards))
+            match.give(gift)
+            continue
+        moves = match.deal.legal_moves()
+        observation, mask = coder.observe_with_mask(view, moves, played, match.deal.moves)
+        move = bots[seat].play(view)
+        if len(moves) > 1:
             samples.obs.append(observation)
             samples.mask.append(np.packbits(mask.astype(np.uint8)))
             samples.action.append(coder.index(move))
-        table.play(move)
+        match.play(move)
 
 
 def label_shards(folder: Path, preset: str, players: int, seed: int, shards: int,

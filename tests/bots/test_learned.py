@@ -12,7 +12,7 @@ from arena.env import encoding
 from arena.game import Match, Rules
 from arena.plugins import registry
 from bots import GreedyBot
-from bots._learned import WEIGHTS, LearnedBot, fits, load_network, supported
+from bots.learned import WEIGHTS, LearnedBot, fits, load_network, supported
 
 from .botcase import bound, position
 from .test_legality import checked_match

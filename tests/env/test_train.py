@@ -17,7 +17,7 @@ from arena.game import Card, Deal, Match, Move, Rules
 from arena.train import Plan, Samples, Trainer, init_params, label_match, run
 from arena.train._suits import permutations
 from bots import ExpertBot
-from bots._learned import LearnedBot, load_network
+from bots.learned import LearnedBot, load_network
 from tests.bots.test_legality import checked_match
 
 
