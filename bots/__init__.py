@@ -6,6 +6,7 @@ same way as any third-party bot package, so it doubles as a worked example.
 
 from __future__ import annotations
 
+from arena.bot import Bot
 from arena.hookspecs import Register, hookimpl
 
 from ._expert import ExpertBot
@@ -40,3 +41,14 @@ def register_bots(register: Register) -> None:
     register("greedy", GreedyBot, author=_AUTHOR)
     register("mc", McBot, author=_AUTHOR)
     register("expert", ExpertBot, author=_AUTHOR)
+    register("learned", learned_bot, author=_AUTHOR, stochastic=False,
+             description="a policy network cloned from expert, numpy only; trained for the "
+                         "presets runs and daifugo at 4 players, plays greedy elsewhere")
+
+
+def learned_bot(weights: str | None = None) -> Bot:
+    """The bot ``learned`` (:class:`bots.learned.LearnedBot`), imported when first made: it
+    plays through ``arena.env``, whose import the other built-ins need not pay."""
+    from .learned import LearnedBot
+
+    return LearnedBot(weights)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,11 +19,15 @@ QUICK = {"mc": {"playouts": 2}, "expert": {"budget": 4, "samples": 4, "worlds": 
 """Small budgets: what a bot may answer does not depend on how long it thinks."""
 
 
-def checked_match(names: list[str], rules: Rules, seed: int) -> Match:
-    """Play a match, asserting that every answer of every bot is legal before applying it."""
+def checked_match(names: list[str], rules: Rules, seed: int,
+                  factories: dict[str, Callable[[], Bot]] | None = None) -> Match:
+    """Play a match, asserting that every answer of every bot is legal before applying it;
+    ``factories`` makes the bots of some names (else the registry's)."""
     reg = registry()
     players = len(names)
-    bots: list[Bot] = [reg.create(name, **QUICK.get(name, {})) for name in names]
+    made = factories or {}
+    bots: list[Bot] = [made[name]() if name in made else reg.create(name, **QUICK.get(name, {}))
+                       for name in names]
     for seat, bot in enumerate(bots):
         bot.bind(seat, rules, players, bot_rng(seed, seat))
         bot.start_match(MatchInfo(seat, players, rules, "legality", names))

@@ -1,0 +1,44 @@
+"""``python -m arena.train``: train the network of the bot ``learned`` (docs/learning.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._run import Plan, run
+
+
+@click.command()
+@click.option("--folder", type=click.Path(path_type=Path), default=None,
+              help="Where the run keeps its labels, state and CPU times [train-PRESET].")
+@click.option("--preset", default="runs", show_default=True, help="The rules preset.")
+@click.option("--players", default=4, show_default=True)
+@click.option("--seed", default=1, show_default=True, help="The seed of everything.")
+@click.option("--shards", default=20, show_default=True,
+              help="Shards of matches labelled by expert (the last one held out).")
+@click.option("--per-shard", default=10, show_default=True, help="Matches per shard.")
+@click.option("--budget", default=200, show_default=True,
+              help="expert's playouts per decision when labelling.")
+@click.option("--hidden", default=256, show_default=True, help="Units per hidden layer.")
+@click.option("--epochs", default=10, show_default=True)
+@click.option("--batch", default=256, show_default=True)
+@click.option("--rate", default=1e-3, show_default=True, help="Adam's learning rate.")
+@click.option("--suits/--no-suits", default=True, show_default=True,
+              help="Rename the suits of each batch at random (the rules treat them alike).")
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="The network file to write [FOLDER/learned-PRESET.npz].")
+def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
+         per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
+         suits: bool, out: Path | None) -> None:
+    """Clone expert's choices into a network the bot learned plays (numpy only)."""
+    try:
+        plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
+                    per_shard, budget, hidden, epochs, batch, rate, suits, out)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    run(plan, click.echo)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""Behaviour cloning in numpy: the network of ``bots.learned`` fitted to the teacher's
+choices by Adam on the cross-entropy of the masked softmax (moves) and of the softmax over
+the hand's natural cards (exchange returns).
+
+The trainer needs numpy only, so ``make test`` trains a tiny network without PyTorch; the
+state (weights, Adam's moments, the epoch) is saved after every epoch and a run resumes
+from it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bots.learned import LAYERS
+
+from ._label import SAVEZ
+from ._suits import Renaming
+
+__all__ = ["Trainer", "export", "init_params"]
+
+Params = dict[str, npt.NDArray[np.float32]]
+Data = dict[str, npt.NDArray[Any]]
+NEG = np.float32(-1e9)
+_SAVE: Callable[..., None] = np.savez
+
+
+def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int) -> Params:
+    """He-initialised weights, zero biases, drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    shapes = {"w0": (obs_size, hidden), "w1": (hidden, hidden), "wm": (hidden, actions),
+              "wg": (hidden, cards)}
+    params: Params = {}
+    for name in LAYERS:
+        if name.startswith("w"):
+            rows, cols = shapes[name]
+            params[name] = (rng.standard_normal((rows, cols)) * np.sqrt(2 / rows)).astype(
+                np.float32)
+        else:
+            params[name] = np.zeros(shapes["w" + name[1:]][1], dtype=np.float32)
+    return params
+
+
+def _softmax_grad(logits: npt.NDArray[np.float32],
+                  target: npt.NDArray[np.float32]) -> tuple[float, npt.NDArray[np.float32]]:
+    """Mean cross-entropy of rows of ``logits`` against distributions ``target``, and its
+    gradient."""
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(shifted)
+    total = exp.sum(axis=1, keepdims=True)
+    log_p = shifted - np.log(total)
+    loss = float(-(target * log_p).sum() / len(logits))
+    return loss, ((exp / total - target) / len(logits)).astype(np.float32)
+
+
+class Trainer:
+    """Adam over a network's parameters; :meth:`step` fits one batch of each head."""
+
+    def __init__(self, params: Params, rate: float = 1e-3) -> None:
+        self.params = params
+        self.rate = rate
+        self.m = {k: np.zeros_like(v) for k, v in params.items()}
+        self.v = {k: np.zeros_like(v) for k, v in params.items()}
+        self.t = 0
+        self.epoch = 0
+
+    def _trunk(self, x: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
+        p = self.params
+        h1 = np.maximum(x @ p["w0"] + p["b0"], 0)
+        h2 = np.maximum(h1 @ p["w1"] + p["b1"], 0)
+        return h1, h2
+
+    def _back_trunk(self, x: npt.NDArray[np.float32], h1: npt.NDArray[np.float32],
+                    h2: npt.NDArray[np.float32], d2: npt.NDArray[np.float32],
+                    grads: Params) -> None:
+        p = self.params
+        d2 = d2 * (h2 > 0)
+        grads["w1"] += h1.T @ d2
+        grads["b1"] += d2.sum(axis=0)
+        d1 = (d2 @ p["w1"].T) * (h1 > 0)
+        grads["w0"] += x.T @ d1
+        grads["b0"] += d1.sum(axis=0)
+
+    def move_loss(self, obs: npt.NDArray[np.int8], mask: npt.NDArray[Any],
+                  action: npt.NDArray[np.integer[Any]], grads: Params | None = None) -> float:
+        """Cross-entropy of the masked softmax; adds its gradient to ``grads``."""
+        p = self.params
+        x = obs.astype(np.float32)
+        h1, h2 = self._trunk(x)
+        logits = np.where(mask > 0, h2 @ p["wm"] + p["bm"], NEG).astype(np.float32)
+        target = np.zeros_like(logits)
+        target[np.arange(len(action)), action] = 1
+        loss, d = _softmax_grad(logits, target)
+        if grads is not None:
+            grads["wm"] += h2.T @ d
+            grads["bm"] += d.sum(axis=0)
+            self._back_trunk(x, h1, h2, d @ p["wm"].T, grads)
+        return loss
+
+    def gift_loss(self, obs: npt.NDArray[np.int8], hand: npt.NDArray[np.int8],
+                  gift: npt.NDArray[np.int8], grads: Params | None = None) -> float:
+        """Cross-entropy of the softmax over the hand's cards against the cards given."""
+        p = self.params
+        x = obs.astype(np.float32)
+        h1, h2 = self._trunk(x)
+        logits = np.where(hand > 0, h2 @ p["wg"] + p["bg"], NEG).astype(np.float32)
+        target = gift.astype(np.float32)
+        target /= np.maximum(target.sum(axis=1, keepdims=True), 1)
+        loss, d = _softmax_grad(logits, target)
+        if grads is not None:
+            grads["wg"] += h2.T @ d
+            grads["bg"] += d.sum(axis=0)
+            self._back_trunk(x, h1, h2, d @ p["wg"].T, grads)
+        return loss
+
+    def apply(self, grads: Params, beta1: float = 0.9, beta2: float = 0.999) -> None:
+        """One Adam step."""
+        self.t += 1
+        for name, g in grads.items():
+            self.m[name] = beta1 * self.m[name] + (1 - beta1) * g
+            self.v[name] = beta2 * self.v[name] + (1 - beta2) * g * g
+            m_hat = self.m[name] / (1 - beta1 ** self.t)
+            v_hat = self.v[name] / (1 - beta2 ** self.t)
+            self.params[name] -= (self.rate * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(
+                np.float32)
+
+    def epoch_pass(self, data: Data, actions: int, batch: int, rng: np.random.Generator,
+                   renamings: list[Renaming] | None = None) -> tuple[float, float]:
+        """One pass over ``data`` in shuffled batches, each batch's suits renamed by one of
+        ``renamings`` drawn at random (none: as labelled); the mean move and gift losses."""
+        moves = rng.permutation(len(data["action"]))
+        gifts = rng.permutation(len(data["gift"]))
+        steps = max(1, -(-len(moves) // batch))
+        gift_batch = max(1, -(-len(gifts) // steps))
+        move_total = gift_total = 0.0
+        for k in range(steps):
+            grads = {name: np.zeros_like(v) for name, v in self.params.items()}
+            obs_index, new_action, old_action = (
+                renamings[int(rng.integers(len(renamings)))] if renamings
+                else (slice(None), np.arange(actions), slice(None)))
+            rows = moves[k * batch:(k + 1) * batch]
+            if len(rows):
+                mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)[:, old_action]
+                move_total += self.move_loss(data["obs"][rows][:, obs_index], mask,
+                                             new_action[data["action"][rows]], grads) * len(rows)
+            rows = gifts[k * gift_batch:(k + 1) * gift_batch]
+            cards = (obs_index if isinstance(obs_index, slice)
+                     else obs_index[:data["hand"].shape[1]])
+            if len(rows):
+                gift_total += self.gift_loss(data["gift_obs"][rows][:, obs_index],
+                                             data["hand"][rows][:, cards],
+                                             data["gift"][rows][:, cards], grads) * len(rows)
+            self.apply(grads)
+        self.epoch += 1
+        return move_total / max(len(moves), 1), gift_total / max(len(gifts), 1)
+
+    def save(self, path: Path) -> None:
+        """The whole state, for resuming."""
+        state = {f"p_{k}": v for k, v in self.params.items()}
+        state |= {f"m_{k}": v for k, v in self.m.items()}
+        state |= {f"v_{k}": v for k, v in self.v.items()}
+        partial = path.with_suffix(".part.npz")
+        _SAVE(partial, t=np.int64(self.t), epoch=np.int64(self.epoch),
+                 rate=np.float64(self.rate), **state)
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Trainer:
+        """A trainer saved by :meth:`save`."""
+        with np.load(path) as data:
+            names = [n[2:] for n in data.files if n.startswith("p_")]
+            trainer = cls({n: data[f"p_{n}"] for n in names}, float(data["rate"]))
+            trainer.m = {n: data[f"m_{n}"] for n in names}
+            trainer.v = {n: data[f"v_{n}"] for n in names}
+            trainer.t = int(data["t"])
+            trainer.epoch = int(data["epoch"])
+        return trainer
+
+
+def agreement(trainer: Trainer, data: Data, actions: int, chunk: int = 2048) -> float:
+    """The share of ``data``'s moves where the network's choice is the teacher's."""
+    p = trainer.params
+    hits = 0
+    for start in range(0, len(data["action"]), chunk):
+        rows = slice(start, start + chunk)
+        mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
+        _, h2 = trainer._trunk(data["obs"][rows].astype(np.float32))
+        logits = np.where(mask > 0, h2 @ p["wm"] + p["bm"], NEG)
+        hits += int((logits.argmax(axis=1) == data["action"][rows]).sum())
+    return hits / max(len(data["action"]), 1)
+
+
+def export(params: Params, meta: dict[str, Any], path: Path,
+           progress: Callable[[str], None] = print) -> None:
+    """Write the network file ``bots.learned`` loads: float16 weights, compressed, and
+    ``meta`` (its preset, table size and how it was trained) as JSON."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {name: params[name].astype(np.float16) for name in LAYERS}
+    SAVEZ(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    progress(f"exported {path} ({path.stat().st_size / 1e6:.2f} MB)")

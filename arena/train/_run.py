@@ -1,0 +1,134 @@
+"""The pipeline of ``python -m arena.train``: label, fit, export, from one seed, resumable.
+
+Everything a run makes lies in its folder: the shards of labels (``labels/``), the
+trainer's state after the last epoch (``state.npz``) and the CPU seconds each stage has
+spent (``cpu.json``, added up across resumed runs). Running the same command again goes on
+where it stopped; the network is exported after the last epoch.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from arena.bot import Bot
+from arena.env import encoding
+from arena.game import Rules
+from arena.seeds import derive
+from bots import ExpertBot
+
+from ._fit import Trainer, agreement, export, init_params
+from ._label import label_shards, load_shards
+from ._suits import permutations
+
+__all__ = ["Plan", "run"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one training run does (the options of ``python -m arena.train``)."""
+
+    folder: Path
+    preset: str = "runs"
+    players: int = 4
+    seed: int = 1
+    shards: int = 20
+    per_shard: int = 10
+    budget: int = 200
+    hidden: int = 256
+    epochs: int = 10
+    batch: int = 256
+    rate: float = 1e-3
+    suits: bool = True
+    out: Path | None = None
+
+    def __post_init__(self) -> None:
+        Rules.preset(self.preset)  # a ValueError naming a bad preset
+        numbers = {"players": self.players, "shards": self.shards,
+                   "per-shard": self.per_shard, "budget": self.budget,
+                   "hidden": self.hidden, "epochs": self.epochs, "batch": self.batch}
+        for name, value in numbers.items():
+            if value < 1:
+                raise ValueError(f"--{name} must be at least 1, not {value}")
+        if self.shards < 2:
+            raise ValueError("--shards must be at least 2: the last one is held out")
+        if not self.rate > 0:
+            raise ValueError(f"--rate must be positive, not {self.rate}")
+
+
+def _teacher(budget: int) -> Callable[[], Bot]:
+    # A budget that ends before the clock: the labels replay from the seed.
+    return lambda: ExpertBot(budget=budget, move_ms=60_000)
+
+
+class _Clock:
+    """CPU seconds per stage, kept in ``cpu.json`` across resumed runs."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.spent: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
+
+    def stage(self, name: str) -> Callable[[], None]:
+        """A function that adds the CPU time spent since its last call (or now) to ``name``."""
+        since = [time.process_time()]
+
+        def spent() -> None:
+            self.add(name, since[0])
+            since[0] = time.process_time()
+
+        return spent
+
+    def add(self, stage: str, since: float) -> None:
+        self.spent[stage] = self.spent.get(stage, 0.0) + time.process_time() - since
+        self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
+
+
+def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
+    """Run ``plan`` to its end; the path of the exported network."""
+    plan.folder.mkdir(parents=True, exist_ok=True)
+    clock = _Clock(plan.folder / "cpu.json")
+    coder = encoding(Rules.preset(plan.preset), plan.players)
+    actions = coder.action_size
+    obs_size = coder.segments[-1].offset + coder.segments[-1].length
+    cards = coder.segments[0].length
+
+    paths = label_shards(plan.folder / "labels", plan.preset, plan.players,
+                         derive(plan.seed, "labels"), plan.shards, plan.per_shard,
+                         _teacher(plan.budget), progress, clock.stage("label"))
+    train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
+    progress(f"data: {len(train['action'])} moves and {len(train['gift'])} exchanges to fit, "
+             f"{len(held['action'])} moves held out")
+
+    fitted = clock.stage("fit")
+    state = plan.folder / "state.npz"
+    if state.exists():
+        trainer = Trainer.load(state)
+        progress(f"fit: resumed after epoch {trainer.epoch}")
+    else:
+        trainer = Trainer(init_params(obs_size, actions, cards, plan.hidden,
+                                      derive(plan.seed, "init") % 2**32), plan.rate)
+    renamings = permutations(coder) if plan.suits else None
+    while trainer.epoch < plan.epochs:
+        rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
+        move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng, renamings)
+        trainer.save(state)
+        fitted()
+        progress(f"fit: epoch {trainer.epoch}/{plan.epochs}, move loss {move_loss:.3f}, "
+                 f"exchange loss {gift_loss:.3f}, held-out agreement with the teacher "
+                 f"{agreement(trainer, held, actions):.1%}")
+    fitted()
+
+    out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
+    meta = {"preset": plan.preset, "players": plan.players,
+            "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
+            "moves": len(train["action"]), "exchanges": len(train["gift"]),
+            "agreement": round(agreement(trainer, held, actions), 4),
+            "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()}}
+    export(trainer.params, meta, out, progress)
+    progress(f"CPU time: {', '.join(f'{k} {v:.0f} s' for k, v in clock.spent.items())}")
+    return out

@@ -1,0 +1,69 @@
+"""Think time of the bot ``learned``: CPU time per decision, beside ``greedy``'s.
+
+Every decision of whole matches (``learned`` in seats 0 and 2, ``greedy`` in 1 and 3) is
+timed in the process's CPU time, for each preset ``learned`` was trained for; the median
+and the 90th percentile of each bot's decisions are printed, ``greedy``'s being the floor
+measured in the same run, with the machine's load average (the machine may be shared).
+Strength is measured with ``arena ab`` (docs/bots.md, the ladder).
+
+    python benchmarks/learned.py [--matches 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+from arena.bot import Bot, MatchInfo
+from arena.game import Match, Rules
+from arena.seeds import bot_rng, derive
+from bots import GreedyBot
+from bots.learned import LearnedBot, supported
+
+
+def think_times(preset: str, matches: int) -> dict[str, list[float]]:
+    """CPU seconds of each decision per bot name, over ``matches`` matches."""
+    rules = Rules.preset(preset)
+    times: dict[str, list[float]] = {"learned": [], "greedy": []}
+    for k in range(matches):
+        seed = derive(7, "think", k)
+        bots: list[Bot] = [LearnedBot(), GreedyBot(), LearnedBot(), GreedyBot()]
+        names = ["learned", "greedy", "learned", "greedy"]
+        for seat, bot in enumerate(bots):
+            bot.bind(seat, rules, 4, bot_rng(seed, seat))
+            bot.start_match(MatchInfo(seat, 4, rules, f"think-{k}", names))
+        match = Match(rules, 4, seed)
+        while (decision := match.pending) is not None:
+            seat = decision.seat
+            view = match.view(seat)
+            start = time.process_time()
+            if decision.kind == "exchange":
+                gift = bots[seat].exchange(view, decision.count)
+                times[names[seat]].append(time.process_time() - start)
+                match.give(gift)
+            else:
+                move = bots[seat].play(view)
+                times[names[seat]].append(time.process_time() - start)
+                match.play(move)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=20)
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f}; CPU ms per decision, {args.matches} "
+          "matches per preset")
+    print(f"{'preset':10} {'bot':8} {'decisions':>9} {'median':>8} {'p90':>8}")
+    for preset in supported():
+        for name, spent in think_times(preset, args.matches).items():
+            ms = sorted(1000 * s for s in spent)
+            print(f"{preset:10} {name:8} {len(ms):9} {statistics.median(ms):8.3f} "
+                  f"{ms[int(0.9 * (len(ms) - 1))]:8.3f}")
+    print(f"load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The built-in bot ``learned``: its shipped networks load, it plays only legal moves under
+the presets it was trained for (and greedy's elsewhere), and it is deterministic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from arena.env import encoding
+from arena.game import Match, Rules
+from arena.plugins import registry
+from bots import GreedyBot
+from bots.learned import WEIGHTS, LearnedBot, fits, load_network, supported
+
+from .botcase import bound, position
+from .test_legality import checked_match
+
+TRAINED = ["daifugo", "runs"]
+
+
+def test_the_shipped_networks_load_and_are_small() -> None:
+    assert supported() == TRAINED
+    for preset in TRAINED:
+        path = WEIGHTS / f"learned-{preset}.npz"
+        assert path.stat().st_size < 4_000_000
+        network = load_network(path)
+        assert network.preset == preset and network.players == 4
+        assert fits(network, Rules.preset(preset, rounds=3), 4)
+        assert not fits(network, Rules.preset(preset), 5)
+        assert network.meta["moves"] > 0 and 0 < network.meta["agreement"] <= 1
+
+
+@pytest.mark.parametrize("preset", TRAINED)
+def test_it_plays_its_network_legally_under_each_trained_preset(preset: str) -> None:
+    made: list[LearnedBot] = []
+
+    def learned() -> LearnedBot:
+        made.append(LearnedBot())
+        return made[-1]
+
+    for seed in (3, 4):
+        match = checked_match(["learned", "greedy", "mc", "learned"],
+                              Rules.preset(preset, rounds=3), seed, {"learned": learned})
+        assert match.finished
+    assert all(bot.network is not None and bot.network.preset == preset for bot in made)
+
+
+def test_the_same_match_gives_the_same_moves() -> None:
+    rules = Rules.preset("daifugo", rounds=2)
+
+    def moves() -> list[object]:
+        match = checked_match(["learned", "greedy", "learned", "greedy"], rules, 21,
+                              {"learned": LearnedBot})
+        return [[entry["moves"], entry["exchanges"]] for entry in match.history]
+
+    assert moves() == moves()
+
+
+def test_one_forward_pass_picks_the_best_legal_action() -> None:
+    match = Match(Rules.preset("runs"), 4, 9)
+    for _ in range(7):
+        match.play(match.view(match.deal.to_move).legal_moves()[-1])
+    view = match.view(match.deal.to_move)
+    bot = bound(LearnedBot(), view)
+    assert isinstance(bot, LearnedBot) and bot.network is not None
+    coder = encoding(view.rules, view.players)
+    observation = coder.observe(view)
+    mask = coder.action_mask(view.legal_moves())
+    scores = bot.network.hidden(observation) @ bot.network.wm + bot.network.bm
+    scores[mask == 0] = -np.inf
+    assert coder.index(bot.play(view)) == int(np.argmax(scores))
+
+
+def test_without_a_network_for_the_rules_it_plays_greedy() -> None:
+    view = position("4C 4D 9S KH 2S", "5H")  # standard: no network reads its encoding
+    bot = bound(LearnedBot(), view)
+    assert isinstance(bot, LearnedBot) and bot.network is None
+    assert bot.play(view) == bound(GreedyBot(), view).play(view)
+    assert "runs and daifugo" in registry().load("learned").description
+
+
+def test_a_file_that_is_no_network_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "net.npz"
+    bad.write_bytes(b"not a network")
+    with pytest.raises(ValueError, match=r"net\.npz: not a network of the bot learned"):
+        LearnedBot(str(bad))

@@ -1,0 +1,135 @@
+"""The training pipeline of the bot ``learned`` (arena.train), in a tiny run without PyTorch:
+labels from expert, the numpy trainer's gradients, resuming, and the exported network
+entered as a bot."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from arena.env import encoding
+from arena.game import Card, Deal, Match, Move, Rules
+from arena.train import Plan, Samples, Trainer, init_params, label_match, run
+from arena.train._suits import permutations
+from bots import ExpertBot
+from bots.learned import LearnedBot, load_network
+from tests.bots.test_legality import checked_match
+
+
+@cache
+def _tiny_data(seed: int = 3) -> tuple[dict[str, np.ndarray], int]:
+    rules = Rules.preset("runs", rounds=2)
+    coder = encoding(rules, 4)
+    samples = Samples()
+    label_match(rules, 4, seed, lambda: ExpertBot(budget=4, move_ms=10**7), samples)
+    obs_size = coder.segments[-1].offset + coder.segments[-1].length
+    return samples.arrays(obs_size, coder.segments[0].length), coder.action_size
+
+
+def test_labels_are_legal_choices_of_the_teacher_and_replay() -> None:
+    data, actions = _tiny_data()
+    assert len(data["action"]) > 50 and len(data["gift"]) > 0
+    mask = np.unpackbits(data["mask"], axis=1, count=actions)
+    assert mask[np.arange(len(mask)), data["action"]].all()  # the teacher's move is legal
+    assert (mask.sum(axis=1) > 1).all()  # forced moves teach nothing and are left out
+    assert (data["gift"] <= data["hand"]).all() and (data["gift"].sum(axis=1) > 0).all()
+    again, _ = _tiny_data.__wrapped__()
+    assert all(np.array_equal(data[k], again[k]) for k in data)
+
+
+@pytest.mark.parametrize("head", ["move", "gift"])
+def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
+    data, actions = _tiny_data()
+    trainer = Trainer(init_params(data["obs"].shape[1], actions, data["hand"].shape[1], 8, 1))
+    rows = slice(0, 6)
+
+    def loss(grads: dict[str, np.ndarray] | None = None) -> float:
+        if head == "move":
+            mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
+            return trainer.move_loss(data["obs"][rows], mask, data["action"][rows], grads)
+        return trainer.gift_loss(data["gift_obs"][:3], data["hand"][:3], data["gift"][:3], grads)
+
+    grads = {k: np.zeros_like(v) for k, v in trainer.params.items()}
+    loss(grads)
+    rng = np.random.default_rng(0)
+    for name in ("w0", "b1", "wm" if head == "move" else "wg"):
+        weights = trainer.params[name]
+        nonzero = np.flatnonzero(grads[name])
+        for flat in rng.choice(nonzero, size=min(3, len(nonzero)), replace=False):
+            index = np.unravel_index(flat, weights.shape)
+            kept = weights[index]
+            weights[index] = kept + 1e-2
+            up = loss()
+            weights[index] = kept - 1e-2
+            down = loss()
+            weights[index] = kept
+            assert (up - down) / 2e-2 == pytest.approx(grads[name][index], rel=0.05, abs=1e-4)
+
+
+def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
+    plan = Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=2)
+    lines: list[str] = []
+    out = run(plan, lines.append)
+    assert out == tmp_path / "run" / "learned-runs.npz"
+    assert any("epoch 2/2" in line for line in lines) and any("CPU time" in line for line in lines)
+    network = load_network(out)
+    assert network.meta["preset"] == "runs" and network.meta["moves"] > 50
+    assert set(network.meta["cpu_seconds"]) == {"label", "fit"}
+    assert network.meta["cpu_seconds"]["label"] > 0
+    shards = sorted((tmp_path / "run" / "labels").iterdir())
+    stamps = [p.stat().st_mtime_ns for p in shards]
+
+    lines.clear()
+    run(Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=3),
+        lines.append)
+    assert [p.stat().st_mtime_ns for p in shards] == stamps  # the labels are not made again
+    assert "fit: resumed after epoch 2" in lines and any("epoch 3/3" in line for line in lines)
+    assert Trainer.load(tmp_path / "run" / "state.npz").epoch == 3
+
+    bots = {"learned": lambda: LearnedBot(str(out))}
+    match = checked_match(["learned", "greedy", "learned", "mc"], Rules.preset("runs", rounds=2),
+                          5, factories=bots)
+    assert match.finished
+
+
+def test_bad_plans_are_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="--shards must be at least 2"):
+        Plan(Path("x"), shards=1)
+    with pytest.raises(ValueError, match="nosuch"):
+        Plan(Path("x"), preset="nosuch")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_renaming_the_suits_of_a_deal_renames_its_observations_and_actions(seed: int) -> None:
+    rules = Rules.preset("daifugo")
+    coder = encoding(rules, 4)
+    renamings = permutations(coder)
+    assert len(renamings) == 24
+    # C -> H, D -> S, H -> C, S -> D: suit s becomes (2, 3, 0, 1)[s]
+    obs_index, new_action, old_action = renamings[
+        list(itertools.permutations(range(4))).index((2, 3, 0, 1))]
+    names = str.maketrans("CDHS", "HSCD")
+    first = Match(rules, 4, seed).deal
+    hands = [first.hand(seat) for seat in range(4)]
+    deal = Deal.from_hands(rules, hands, 0)
+    renamed = Deal.from_hands(rules, [[Card.parse(str(c).translate(names)) for c in hand]
+                                      for hand in hands], 0)
+    rng = random.Random(seed)
+    for _ in range(30):
+        if deal.finished:
+            break
+        seat = deal.to_move
+        view, other = deal.view(seat), renamed.view(seat)
+        observation, mask = coder.observe(view), coder.action_mask(view.legal_moves())
+        assert np.array_equal(coder.observe(other), observation[obs_index])
+        assert np.array_equal(coder.action_mask(other.legal_moves()), mask[old_action])
+        move = rng.choice(view.legal_moves())
+        twin = Move.parse(str(move).translate(names))
+        assert coder.index(twin) == new_action[coder.index(move)]
+        deal.play(move)
+        renamed.play(twin)
