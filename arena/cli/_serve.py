@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import functools
 import socket
@@ -70,6 +71,9 @@ def parse_address(text: str) -> tuple[str, int]:
 @click.option("--table-bots", "offered", metavar="NAMES",
               help="The bots a browser may seat at a table, comma-separated, in the order "
                    "the table page offers them. Default: the built-ins, greedy first.")
+@click.option("--tables-per-client", "per_client", type=click.IntRange(min=1), metavar="N",
+              help="Tables one address may have playing at once (4 by default; behind a "
+                   "proxy every person is one address).")
 @click.option("--name", "names", multiple=True, metavar="HOST",
               help="A host name people reach the server by (repeatable); requests naming "
                    "any other host are refused. The address it listens on is always one.")
@@ -78,7 +82,8 @@ def parse_address(text: str) -> tuple[str, int]:
 def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
                   _bots_flag: bool, people: int | None, rounds: int | None,
                   seat_ms: int | None, absence_s: float, stand_in: str, offered: str | None,
-                  names: tuple[str, ...], sandbox: bool | None, bots: tuple[str, ...]) -> None:
+                  per_client: int | None, names: tuple[str, ...], sandbox: bool | None,
+                  bots: tuple[str, ...]) -> None:
     """Serve the run in OUT: standings, matches, replays and matches in play, live.
 
     With --table, people play at tables too: arena serve OUT --table --preset runs
@@ -88,7 +93,9 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
     table = _table_options(tables_on, preset, bots, people, rounds, seat_ms)
     if offered is not None and not tables_on:
         raise InputError("--table-bots offers bots at tables: add --table")
-    bounds = _bounds(offered) if tables_on else None
+    if per_client is not None and not tables_on:
+        raise InputError("--tables-per-client bounds tables: add --table")
+    bounds = _bounds(offered, per_client) if tables_on else None
     if tables_on:
         out.mkdir(parents=True, exist_ok=True)
     if not out.is_dir():
@@ -152,21 +159,22 @@ class _TableSetup(NamedTuple):
     stand_in: str
 
 
-def _bounds(offered: str | None) -> Any:
+def _bounds(offered: str | None, per_client: int | None = None) -> Any:
     """The tables' bounds (an ``arena.web.TableBounds``) with the bots ``--table-bots``
-    offers, each installed (else InputError naming it)."""
+    offers, each installed (else InputError naming it), and ``--tables-per-client``."""
     from arena.plugins import registry
     from arena.web import TableBounds
 
+    bounds = TableBounds() if per_client is None else TableBounds(per_client=per_client)
     if offered is None:
-        return TableBounds()
+        return bounds
     names = tuple(dict.fromkeys(name.strip() for name in offered.split(",") if name.strip()))
     for name in names:
         try:
             registry().get(name)
         except LookupError as exc:
             raise InputError(f"--table-bots: {exc}") from None
-    return TableBounds(bots=names)
+    return dataclasses.replace(bounds, bots=names)
 
 
 def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: int | None,

@@ -16,6 +16,7 @@ made a move); a tried submission is then ``entered`` in the league (``_entries``
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -81,8 +82,10 @@ def _run(folder: Path, submission_id: int, bot_class: str, players: int,
         return
     store.set_state(submission_id, "trying", "")
     with tempfile.TemporaryDirectory(prefix="arena-trial-") as alone:
+        os.chmod(alone, 0o755)  # the sandboxed bot's user (nobody, outside too) reads it
         name = f"bot_{submission.sha256}.py"
         shutil.copyfile(folder / FILES_DIR / name, Path(alone) / name)
+        os.chmod(Path(alone) / name, 0o644)
         sys.path.insert(0, alone)
         spec = MatchSpec.from_dict(trial_spec(submission, bot_class, players=players,
                                               rules=rules, private=private))

@@ -33,6 +33,7 @@ import trio
 from ._cgroup import bot_cgroup, join
 from ._channel import Channel, PeerGone, PipeStream
 from ._faults import BotFault
+from ._import_path import import_path
 from ._proctimes import group_members
 from ._sandbox import sandbox_fds
 
@@ -68,35 +69,6 @@ def clean_environment() -> dict[str, str]:
         "PYTHONUNBUFFERED": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-
-
-def import_path() -> list[str]:
-    """Where a Python child finds what the referee imports: the folders of the packages
-    an editable install serves, then ``sys.path`` (the folders that exist)."""
-    return _import_roots() + [p for p in sys.path if p and os.path.isdir(p)]
-
-
-def _import_roots() -> list[str]:
-    """Directories of loaded top-level packages that ``sys.path`` does not show.
-
-    An editable install serves its packages through an import hook rather
-    than a path entry; a child process must find those same packages, ahead
-    of any same-named directory on the path (a test folder called ``bots``
-    would otherwise shadow the real ``bots`` package in the child).
-    """
-    on_path = {os.path.abspath(p) for p in sys.path if p}
-    roots: list[str] = []
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None)
-        if "." in name or not isinstance(file, str) or os.path.basename(file) != "__init__.py":
-            continue  # only regular packages: a stray module's folder could shadow anything
-        package = os.path.dirname(os.path.abspath(file))
-        if os.path.basename(package) != name:
-            continue
-        where = os.path.dirname(package)
-        if where not in on_path and where not in roots:
-            roots.append(where)
-    return roots
 
 
 def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool,

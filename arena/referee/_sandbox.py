@@ -248,7 +248,7 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
 
     The working directory (the bot starts there), the Python installation and the
     import path that process bots get (``sys.path`` and the folders of the packages an
-    editable install serves, :func:`arena.referee._child_process.import_path`), the
+    editable install serves, :func:`arena.referee._import_path.import_path`), the
     launcher, the folders on ``PATH`` (a bot's ``PATH``, as ``clean_environment``
     passes it on), and the folder of each word of ``program`` that names an existing
     file or folder; only those under ``/tmp``, outermost first, each once.
@@ -264,7 +264,7 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
 def needed(program: Sequence[str] = ()) -> list[str]:
     """What a bot needs to start, wherever it lies (see :func:`needed_under_tmp`): real
     paths, shortest first, each once."""
-    from ._child_process import import_path
+    from ._import_path import import_path
 
     found: list[str] = [os.getcwd(), sys.prefix, sys.base_prefix, os.path.dirname(JAIL),
                         os.path.dirname(os.path.realpath(sys.executable)), *import_path()]

@@ -27,6 +27,7 @@ class Install(Protocol):
 def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Install]:
     """A function that installs a one-module plugin package into a fresh path entry."""
     monkeypatch.syspath_prepend(str(tmp_path))
+    tmp_path.chmod(0o755)  # a sandboxed bot's uid (nobody, outside too) reads the package
     modules: list[str] = []
 
     def _install(dist: str, plugin: str, module: str, source: str,

@@ -74,6 +74,7 @@ def _setup(install: Install, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     """The entrant installed, its notes' folder writable from the sandbox; (notes, out)."""
     marks = tmp_path / "marks"
     marks.mkdir()
+    marks.chmod(0o777)  # the sandboxed entrant (nobody, outside too) writes its notes here
     notes, out = marks / "notes.jsonl", tmp_path / "out"
     monkeypatch.setenv(WRITABLE_ENV, str(marks))
     install("entrant-bots", "entrant", MODULE,

@@ -41,7 +41,8 @@ def _live(folder: Path, match_id: str, set_id: str | None, labels: list[str]) ->
 
 
 class Published:
-    """A hub that keeps what is published."""
+    """A hub that keeps what is published, with a spectator on every topic (the follower
+    builds a topic's events only for its subscribers)."""
 
     def __init__(self) -> None:
         self.events: list[tuple[str, dict[str, Any]]] = []
@@ -49,6 +50,9 @@ class Published:
 
     def publish(self, topic: str, event: dict[str, Any]) -> None:
         self.events.append((topic, dict(event)))
+
+    def subscribers(self, topic: str) -> int:
+        return 1
 
 
 def test_an_sprt_set_is_six_matches_and_never_guessed_before_the_config(tmp_path: Path) -> None:

@@ -55,11 +55,12 @@ def connect(link: str) -> Iterator[Socket]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, list[str]]]:
-    """``arena serve OUT --table ...`` with one table of two people and two bots open."""
+    """``arena serve OUT --table ...`` with one table of two people and two bots open; the
+    module's tests open more tables, all from this one address."""
     out = tmp_path_factory.mktemp("tables")
     process, url = start_server("serve", str(out), "--port", "0", "--table", "--preset", "runs",
                                 "--bots", "greedy", "random", "--people", "2",
-                                "--rounds", "2")
+                                "--rounds", "2", "--tables-per-client", "32")
     assert process.stdout is not None
     links = read_links(process, 2)
     try:
