@@ -98,7 +98,9 @@ def run_tournament(
     cfg, text = coerce_config(config)
     folder = output_dir(cfg, out)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        # A new run's folder is its user's alone: a sandboxed bot (nobody, outside too) of
+        # another run cannot read it (docs/security.md); an existing one keeps its mode.
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         keep_config_copy(folder, cfg, text)
     except OSError as exc:
         raise TournamentError(f"cannot use {folder} as the output folder: {exc.strerror}") from None

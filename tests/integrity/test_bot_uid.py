@@ -42,6 +42,15 @@ def test_another_runs_secret_seed_is_unreadable(home: Path) -> None:
     assert version == "read:PermissionError,7B", version
 
 
+def test_another_runs_folder_is_closed_to_the_bot(home: Path) -> None:
+    tournament(home, "first-run", "plain")
+    first = home / "first-run"
+    assert first.stat().st_mode & 0o777 == 0o700  # made by arena: its user's alone
+    _, version = tournament(home, "second-run", "read", str(first / "records.jsonl"),
+                            str(first / "standings.json"))
+    assert version == "read:PermissionError,PermissionError", version
+
+
 READ = r"""
 import sys
 out = []
