@@ -269,7 +269,8 @@ def run_tournament_served(
     host, port = parse_address(address)
     warn_if_public(host)
     competition = _competition(config, folder, options.get("sandbox"))
-    server = RunServer(folder, host, port, extra=competition.routes() if competition else ())
+    server = RunServer(folder, host, port, extra=competition.routes() if competition else (),
+                       bodies=competition.body_bounds() if competition else None)
 
     def begin() -> None:
         try:

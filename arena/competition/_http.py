@@ -130,6 +130,11 @@ class Competition:
         return JSONResponse({"entrant": entrant.name, "submissions": [
             s.to_dict() for s in self.store.submissions(entrant)]})
 
+    def body_bounds(self) -> dict[str, int]:
+        """The paths whose bodies are longer than the server's door lets by (4 KiB), and
+        their bounds: a submission's, up to ``max_bytes``."""
+        return {"/api/submissions": self.limits.max_bytes}
+
     def routes(self) -> list[BaseRoute]:
         """The endpoints, and the page ``/enter`` that uses them."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -144,11 +144,14 @@ def _i18n_routes() -> list[BaseRoute]:
 
 
 def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
-               extra: Sequence[BaseRoute] = ()) -> Starlette:
+               extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None
+               ) -> Starlette:
     """The app of the run in ``out``: pages, API and live updates from ``hub``.
 
     ``tables`` (people's tables) adds its routes, and ``extra`` routes of its own (a
-    competition's endpoints, ``arena.competition``). The app's
+    competition's endpoints, ``arena.competition``), with ``bodies``, the bounds of the
+    request bodies of those of its paths that take more than the server's door lets by
+    (``app.state.body_bounds``, which :func:`serve` reads). The app's
     :class:`Follower` (``app.state.follower``) must run beside the server: :func:`serve_run`.
     """
     run = RunFolder(Path(out))
@@ -190,4 +193,5 @@ def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
     app.state.follower = follower
     app.state.run = run
     app.state.hub = hub
+    app.state.body_bounds = dict(bodies or {})
     return app

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -90,11 +90,15 @@ class Guard:
     any IP address and to ``extra`` names."""
 
     def __init__(self, app: ASGIApp, *, hosts: frozenset[str] | None,
-                 extra: frozenset[str] = frozenset(), max_body: int = MAX_BODY) -> None:
+                 extra: frozenset[str] = frozenset(), max_body: int = MAX_BODY,
+                 bodies: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.hosts = hosts
         self.extra = frozenset(name.lower() for name in extra)
         self.max_body = max_body
+        self.bodies = dict(bodies or {})
+        """Paths whose bodies may be longer than :attr:`max_body`, with their bounds (a
+        competition's submissions: docs/competition.md)."""
 
     def host_allowed(self, host: str | None) -> bool:
         """Whether a request naming ``host`` (from its ``Host`` header) is served."""
@@ -122,19 +126,20 @@ class Guard:
             await _refuse(kind, send, *problem)
             return
         if kind == "http" and scope.get("method", "GET") not in _SAFE:
-            bounded = await self._bounded(headers, receive, send)
+            bounded = await self._bounded(headers, receive, send,
+                                          self.bodies.get(scope.get("path", ""), self.max_body))
             if bounded is None:
                 return
             receive = bounded
         await self.app(scope, receive, send)
 
-    async def _bounded(self, headers: dict[str, str], receive: Receive, send: Send
-                       ) -> Receive | None:
-        """The body read whole, at most :attr:`max_body` bytes, as a new ``receive``; None
-        (a 413 sent) when it is longer."""
+    async def _bounded(self, headers: dict[str, str], receive: Receive, send: Send,
+                       limit: int) -> Receive | None:
+        """The body read whole, at most ``limit`` bytes, as a new ``receive``; None (a 413
+        sent) when it is longer."""
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max_body):
-            await _refuse("http", send, 413, f"request body over {self.max_body} bytes")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await _refuse("http", send, 413, f"request body over {limit} bytes")
             return None
         chunks: list[bytes] = []
         size = 0
@@ -144,8 +149,8 @@ class Guard:
                 return _replay([message], receive)  # the client went away: the app hears it
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.max_body:
-                await _refuse("http", send, 413, f"request body over {self.max_body} bytes")
+            if size > limit:
+                await _refuse("http", send, 413, f"request body over {limit} bytes")
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):

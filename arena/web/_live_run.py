@@ -148,10 +148,13 @@ class RunServer:
     """
 
     def __init__(self, folder: Path, host: str, port: int,
-                 extra: Sequence[BaseRoute] = ()) -> None:
+                 extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None
+                 ) -> None:
         self.folder = folder
         self.extra = tuple(extra)
         """Routes served beside the run's (a competition's, docs/competition.md)."""
+        self.bodies = dict(bodies or {})
+        """Their paths that take bodies longer than the server's door lets by, and how long."""
         self.host = host
         self.port = port
         self.hub = Hub()
@@ -216,7 +219,7 @@ class RunServer:
 
         self.hub.bind()
         self.folder.mkdir(parents=True, exist_ok=True)
-        app = create_app(self.folder, self.hub, extra=self.extra)
+        app = create_app(self.folder, self.hub, extra=self.extra, bodies=self.bodies)
         with trio.CancelScope() as scope:
             self._scope, self._token = scope, trio.lowlevel.current_trio_token()
             async with trio.open_nursery() as nursery:

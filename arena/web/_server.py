@@ -48,7 +48,8 @@ async def serve(app: Starlette, host: str, port: int, *, names: Iterable[str] = 
 
     async with trio.open_nursery() as nursery:
         names = frozenset(names)
-        guarded = Guard(app, hosts=host_names(host, names), extra=names)
+        guarded = Guard(app, hosts=host_names(host, names), extra=names,
+                        bodies=getattr(getattr(app, "state", None), "body_bounds", None))
         binds: list[str] = await nursery.start(
             functools.partial(hypercorn_serve, guarded, config))  # type: ignore[arg-type]
         task_status.started(binds[0].rstrip("/"))

@@ -95,3 +95,19 @@ def test_a_tried_submission_enters_the_running_league(served: tuple[str, Path],
     active = {e["label"]: e["active"] for e in field}
     assert active["sub"] is False and active["sub@2"] is True
     print(f"submit to first league match: {first_match:.1f} s")
+
+
+def test_a_submission_longer_than_the_doors_bound_is_taken(served: tuple[str, Path],
+                                                          tmp_path: Path) -> None:
+    """The server's door refuses bodies over 4 KiB before they are read, but for the paths
+    that take more (a submission, up to the league's max_bytes)."""
+    import httpx
+
+    url, _ = served
+    runner = CliRunner()
+    token = runner.invoke(main, ["register", url, "wordy"]).stdout.strip().splitlines()[-1]
+    bot = tmp_path / "wordy_bot.py"
+    bot.write_bytes(BOT + b"\n# " + b"x" * 6000 + b"\n")
+    done = runner.invoke(main, ["submit", url, str(bot), "--token", token, "--label", "wordy"])
+    assert done.exit_code == 0, done.output
+    assert httpx.post(f"{url}/api/entrants", content=b"x" * 6000).status_code == 413
