@@ -30,6 +30,7 @@ docs/tournaments.md, "When a match fails").
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -139,6 +140,22 @@ class Fixed:
     def summary(self) -> dict[str, Any] | None:
         """No result of its own."""
         return None
+
+
+class ByRound(Fixed):
+    """A plan whose rounds are seated from the records of the rounds before (Swiss,
+    knockout): it holds each record by its round until the round is complete."""
+
+    def __init__(self, schedule: Schedule) -> None:
+        super().__init__(schedule)
+        self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Hold a record until its round is complete."""
+        round_ = record.get("round")
+        if not isinstance(round_, int) or isinstance(round_, bool):
+            raise ValueError(f"match {record.get('match_id')!r} has no round number")
+        self._by_round[round_].append(record)
 
 
 class AllTables(Fixed):

@@ -13,13 +13,14 @@ never testing which one it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from arena.tournament._config import read_config
 from arena.tournament._config._formats import Problems
 from arena.tournament._config._table import ConfigFormat
+from arena.tournament._schedule import Table
 
 if TYPE_CHECKING:
     from arena.tournament._config import TournamentConfig
@@ -118,3 +119,19 @@ def sets_only(config: TournamentConfig, name: str, why: str) -> Problems:
     if config.repeat != 1:
         issues.append((("repeat",), f"format {name} {why}; 'repeat' does not apply"))
     return issues
+
+
+class DesignedFormat(BaseFormat):
+    """A format whose tables are a design fixed by the config (round robin, gauntlet):
+    :meth:`tables` lays out what :meth:`design` gives."""
+
+    def tables(self, schedule: Schedule) -> Iterator[Table]:
+        """Every table, in seat order."""
+        schedule.check_seed()
+        for t, bots in enumerate(self.design(schedule.config)):
+            yield Table(f"{schedule.name}-t{t}", bots, None)
+
+    def design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
+        """The tables as tuples of the bots' indices (seed 0 standing in while it is
+        secret)."""
+        raise NotImplementedError

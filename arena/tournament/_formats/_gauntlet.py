@@ -16,10 +16,9 @@ from arena.tournament._design import (
     round_robin_tables,
     sampled_round_robin,
 )
-from arena.tournament._formats._base import BaseFormat, ConfigFile, table_problem
+from arena.tournament._formats._base import ConfigFile, DesignedFormat, table_problem
 from arena.tournament._formats._round_robin import kept_apart
 from arena.tournament._plans import AllTables
-from arena.tournament._schedule import Table
 from arena.tournament._teams import Teams, apart, group_count, team_map
 
 if TYPE_CHECKING:
@@ -43,7 +42,7 @@ def _settings(config: TournamentConfig) -> GauntletFormat:
     return fmt
 
 
-class Gauntlet(BaseFormat):
+class Gauntlet(DesignedFormat):
     """Format ``gauntlet``."""
 
     name = "gauntlet"
@@ -71,13 +70,7 @@ class Gauntlet(BaseFormat):
             issues.extend(_team_issues(config, fmt, teams))
         return issues
 
-    def tables(self, schedule: Schedule) -> Iterator[Table]:
-        """Every challenger's tables, in seat order."""
-        schedule.check_seed()
-        for t, bots in enumerate(self._design(schedule.config)):
-            yield Table(f"{schedule.name}-t{t}", bots, None)
-
-    def _design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
+    def design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
         """The tables, from the config (seed 0 standing in while it is secret)."""
         fmt = _settings(config)
         k = config.players
@@ -100,7 +93,7 @@ class Gauntlet(BaseFormat):
         fmt = _settings(config)
         n, k = len(config.bots), config.players
         if team_map(config.bots):  # the tables that keep team-mates apart: counted by making them
-            tables = sum(1 for _ in self._design(config))
+            tables = sum(1 for _ in self.design(config))
         else:
             challengers = len(fmt.challengers)
             tables = challengers * round_robin_tables(n - challengers, k - 1, fmt.max_tables)

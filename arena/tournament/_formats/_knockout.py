@@ -27,7 +27,7 @@ from pydantic import Field
 
 from arena.tournament._config._formats import FormatSettings, Problems
 from arena.tournament._formats._base import BaseFormat, ConfigFile, sets_only, table_problem
-from arena.tournament._plans import Batch, Fixed, table_specs
+from arena.tournament._plans import Batch, ByRound, table_specs
 from arena.tournament._schedule import Table
 from arena.tournament._standings import Standings
 
@@ -87,7 +87,7 @@ def table_order(table: Sequence[int], records: Sequence[Mapping[str, Any]],
     return sorted(table, key=lambda e: (rows[labels[e]], e))
 
 
-class KnockoutRounds(Fixed):
+class KnockoutRounds(ByRound):
     """Format knockout's plan: one batch per round, seated from the survivors of the round
     before (records are held per round until it is complete, so the seating does not
     depend on the order they came in)."""
@@ -98,18 +98,10 @@ class KnockoutRounds(Fixed):
         self.players = schedule.config.players
         self.survivors = list(range(len(self.labels)))  # best seed first
         self.reached: dict[int, tuple[int, int]] = {}  # entrant -> (round, place there)
-        self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
         self._tables: list[tuple[int, ...]] = []
         self._byes: list[int] = []
         self._round = 0
         self._notes: list[str] = []
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        """Hold a record until its round is complete."""
-        round_ = record.get("round")
-        if not isinstance(round_, int) or isinstance(round_, bool):
-            raise ValueError(f"match {record.get('match_id')!r} has no round number")
-        self._by_round[round_].append(record)
 
     def next_batch(self) -> Batch | None:
         """The next round, or None once fewer than a table's seats survive."""

@@ -15,9 +15,8 @@ from arena.tournament._design import (
     round_robin_tables,
     sampled_round_robin,
 )
-from arena.tournament._formats._base import BaseFormat, ConfigFile, table_problem
+from arena.tournament._formats._base import ConfigFile, DesignedFormat, table_problem
 from arena.tournament._plans import AllTables
-from arena.tournament._schedule import Table
 from arena.tournament._teams import apart, group_count, team_map
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ def kept_apart(design: Iterator[tuple[int, ...]], config: TournamentConfig
     yield from equitable_seats(kept, config.players) if kept else []
 
 
-class RoundRobin(BaseFormat):
+class RoundRobin(DesignedFormat):
     """Format ``round_robin``."""
 
     name = "round_robin"
@@ -73,13 +72,7 @@ class RoundRobin(BaseFormat):
                            "as its own)"))
         return issues
 
-    def tables(self, schedule: Schedule) -> Iterator[Table]:
-        """Every table, in seat order."""
-        schedule.check_seed()
-        for t, bots in enumerate(self._design(schedule.config)):
-            yield Table(f"{schedule.name}-t{t}", bots, None)
-
-    def _design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
+    def design(self, config: TournamentConfig) -> Iterator[tuple[int, ...]]:
         """The tables, from the config (seed 0 standing in while it is secret)."""
         fmt = config.format
         assert isinstance(fmt, RoundRobinFormat)
@@ -94,7 +87,7 @@ class RoundRobin(BaseFormat):
         assert isinstance(fmt, RoundRobinFormat)
         n, k = len(config.bots), config.players
         if team_map(config.bots):  # the tables that keep team-mates apart: counted by making them
-            tables = sum(1 for _ in self._design(config))
+            tables = sum(1 for _ in self.design(config))
         else:
             tables = round_robin_tables(n, k, fmt.max_tables)
         return tables * (k if config.duplicate else 1) * config.repeat

@@ -4,7 +4,6 @@ before."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
@@ -14,7 +13,7 @@ from pydantic import Field
 from arena.seeds import rng as seeded
 from arena.tournament._config._formats import FormatSettings, Problems
 from arena.tournament._formats._base import BaseFormat, ConfigFile, table_problem
-from arena.tournament._plans import Batch, Fixed, table_specs
+from arena.tournament._plans import Batch, ByRound, table_specs
 from arena.tournament._schedule import Table
 from arena.tournament._standings import Standings
 from arena.tournament._swiss import choose_byes, pair_round, table_sizes
@@ -112,7 +111,7 @@ def swiss_order(schedule: Schedule, round_: int, history: SwissHistory) -> list[
     return sorted(range(len(schedule.labels)), key=lambda b: position[schedule.labels[b]])
 
 
-class SwissRounds(Fixed):
+class SwissRounds(ByRound):
     """Swiss: one batch per round, paired from the history of the rounds before.
 
     Records are held per round until the next round is paired; they are then added to the
@@ -123,16 +122,8 @@ class SwissRounds(Fixed):
     def __init__(self, schedule: Schedule) -> None:
         super().__init__(schedule)
         self.history = SwissHistory(schedule.labels, schedule.config.players)
-        self._by_round: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
         self._round = 0
         self._order: dict[str, int] = {}
-
-    def add(self, record: Mapping[str, Any]) -> None:
-        """Hold a record until its round is folded into the history."""
-        round_ = record.get("round")
-        if not isinstance(round_, int) or isinstance(round_, bool):
-            raise ValueError(f"match {record.get('match_id')!r} has no round number")
-        self._by_round[round_].append(record)
 
     def next_batch(self) -> Batch | None:
         """The next round's tables, its byes counted in the history."""
