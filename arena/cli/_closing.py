@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from arena.records import LOG_FILE_ENV, FaultLog, configure_logging
-from arena.tournament import SECRET_SEED, TournamentConfig, TournamentResult
+from arena.tournament import SECRET_SEED, TournamentConfig, TournamentResult, make_run_folder
 
 if TYPE_CHECKING:
     from arena.game import Rules
@@ -31,7 +31,7 @@ def log_to_folder(folder: Path) -> Path | None:
     """
     path = folder / LOG_FILE
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_run_folder(folder)
         configure_logging("INFO", json_logs=True, file=path)
     except OSError:
         return None

@@ -97,7 +97,9 @@ def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
         raise InputError("--tables-per-client bounds tables: add --table")
     bounds = _bounds(offered, per_client) if tables_on else None
     if tables_on:
-        out.mkdir(mode=0o700, parents=True, exist_ok=True)  # its user's alone, as a run's
+        from arena.tournament import make_run_folder
+
+        make_run_folder(out)  # its user's alone, as a run's
     if not out.is_dir():
         raise InputError(f"{out}: no such folder (a run's --out folder)")
     warn_if_public(host)

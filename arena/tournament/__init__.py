@@ -41,6 +41,7 @@ from ._formats._league import LeagueFormat
 from ._formats._round_robin import RoundRobinFormat
 from ._formats._sprt import SprtFormat
 from ._formats._swiss import SwissFormat, SwissHistory
+from ._output import make_run_folder
 from ._runner import (
     SECRET_SEED,
     Reporter,
@@ -86,6 +87,7 @@ __all__ = [
     "dry_run_match",
     "format_topics",
     "load_config",
+    "make_run_folder",
     "output_dir",
     "parse_config",
     "referee_match",

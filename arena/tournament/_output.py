@@ -36,6 +36,13 @@ def output_dir(config: TournamentConfig, out: str | os.PathLike[str] | None = No
     return Path(out if out is not None else config.out or Path("runs") / config.name)
 
 
+def make_run_folder(folder: Path) -> None:
+    """Make a run's output folder (and its parents) where it is missing: of mode 0700, its
+    user's alone, so that a sandboxed bot of another run, nobody outside too, cannot read
+    it (docs/security.md); a folder that exists keeps its mode. OSError as ``mkdir``."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
 def refuse_link(path: Path) -> None:
     """TournamentError when ``path`` is a symbolic link (the run writes only real files)."""
     if path.is_symlink():

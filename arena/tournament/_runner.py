@@ -47,6 +47,7 @@ from arena.tournament._output import (
     keep_config_copy,
     keep_journal_line,
     keep_secret_seed,
+    make_run_folder,
     output_dir,
 )
 from arena.tournament._plans import Batch, Plan
@@ -98,9 +99,7 @@ def run_tournament(
     cfg, text = coerce_config(config)
     folder = output_dir(cfg, out)
     try:
-        # A new run's folder is its user's alone: a sandboxed bot (nobody, outside too) of
-        # another run cannot read it (docs/security.md); an existing one keeps its mode.
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_run_folder(folder)
         keep_config_copy(folder, cfg, text)
     except OSError as exc:
         raise TournamentError(f"cannot use {folder} as the output folder: {exc.strerror}") from None
