@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from arena.ratings._information import take_information
+
 if TYPE_CHECKING:
     from arena.ratings._strength import StageCounts
 
@@ -61,14 +63,7 @@ def draw_spread_large(data: StageCounts, theta: npt.NDArray[np.float64],
         if hi > lo:
             cluster = data.pair_cluster[lo:hi] - first
             p = np.take_along_axis(share[data.pair_set[lo:hi]], index[cluster], axis=1)
-            expected = p * data.pair_count[lo:hi, None]  # per (cluster, choice set) pair
-            starts = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
-            present = cluster[starts]
-            score[present] -= np.add.reduceat(expected, starts, axis=0)
-            outer = expected[:, :, None] * p[:, None, :]
-            own[present] = -np.add.reduceat(outer, starts, axis=0)
-            diagonal = np.add.reduceat(expected, starts, axis=0)
-            own[present[:, None], np.arange(width), np.arange(width)] += diagonal
+            take_information(data, lo, hi, first, p, score, own)
         within = padded[index[:, :, None], index[:, None, :]]  # B[S, S]
         solved = np.linalg.solve(np.eye(width)[None] - own @ within, score[:, :, None])
         moves = np.einsum("cw,cwb->cb", solved[:, :, 0], padded[index][:, :, :bots])

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from arena.ratings._information import take_information
+
 SCALES = np.exp(np.linspace(math.log(0.05), math.log(5.0), 24))
 """The field's spread (the prior's standard deviation of a log-strength) over which the
 posterior is averaged: from bots nearly equal to bots far apart (a log-strength of 5 is a
@@ -295,16 +297,7 @@ def _draw_spread(data: StageCounts, theta: npt.NDArray[np.float64],
         score = data.wins[first : first + count].copy()  # stages won less stages expected
         own = np.zeros((count, bots, bots))  # A_c: each cluster's information
         if hi > lo:
-            cluster = data.pair_cluster[lo:hi] - first
-            p = share[data.pair_set[lo:hi]]
-            expected = p * data.pair_count[lo:hi, None]  # per (cluster, choice set) pair
-            starts = np.flatnonzero(np.r_[True, cluster[1:] != cluster[:-1]])
-            present = cluster[starts]
-            score[present] -= np.add.reduceat(expected, starts, axis=0)
-            outer = expected[:, :, None] * p[:, None, :]
-            own[present] = -np.add.reduceat(outer, starts, axis=0)
-            diagonal = np.add.reduceat(expected, starts, axis=0)
-            own[present[:, None], np.arange(bots), np.arange(bots)] += diagonal
+            take_information(data, lo, hi, first, share[data.pair_set[lo:hi]], score, own)
         moves = np.linalg.solve(precision[None] - own, score[:, :, None])[:, :, 0]
         spread += moves.T @ moves
     return (spread + spread.T) / 2.0
