@@ -28,7 +28,12 @@ pytestmark = pytest.mark.skipif(MECHANISM is None, reason=NO_SANDBOX)
 
 
 def _folder() -> Iterator[Path]:
-    folder = Path(os.getcwd()) / f".arena-hostile-{uuid.uuid4().hex[:8]}"
+    """A folder of the test's in the working directory, or in /var/tmp where that lies
+    under /tmp (a checkout there): the sandbox replaces /tmp with a private one."""
+    where = Path(os.getcwd())
+    if where == Path("/tmp") or Path("/tmp") in where.parents:
+        where = Path("/var/tmp")
+    folder = where / f".arena-hostile-{uuid.uuid4().hex[:8]}"
     folder.mkdir()
     try:
         yield folder

@@ -39,7 +39,9 @@ class Watched:
         self.page.on("console", lambda m: m.type in ("error", "warning")
                      and self.errors.append(f"console {m.type}: {m.text}"))
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.on("requestfailed", lambda r: self.errors.append(f"failed: {r.url}"))
+        # a load the page's own navigation cancelled (a favicon still coming) is no fault
+        self.page.on("requestfailed", lambda r: r.failure == "net::ERR_ABORTED"
+                     or self.errors.append(f"failed: {r.url} ({r.failure})"))
         self.page.on("response", lambda r: r.status >= 400
                      and self.errors.append(f"HTTP {r.status}: {r.url}"))
         self.page.on("request", lambda r: None if r.url.startswith(served)

@@ -19,8 +19,8 @@ name: served
 seed: 5151
 players: 4
 format: {type: round_robin}
-duplicate: true
-repeat: 3
+duplicate: false  # no sets: every match may be watched in play (tests/web/test_set_rule.py
+repeat: 12        # holds a set's matches back until it is complete)
 rules: {rounds: 4}
 bots:
   - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 20}}
