@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from arena.cli import InputError, main
+from arena.records import no_records_here
 
 
 @main.command("report")
@@ -29,8 +30,8 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
 
     folder = Path(out)
     if not records and not (folder / "records.jsonl").is_file():
-        raise InputError(f"{folder}: no records.jsonl here (give the folder of a run, "
-                         "or --records FILE)")
+        raise InputError(no_records_here(
+            folder, " (give the folder of a run, or --records FILE)"))
     try:
         result = write_report(folder, records or None,
                               on_skip=lambda message: click.echo(f"warning: {message}", err=True),

@@ -24,7 +24,7 @@ def _read_file(
     p = Path(records.records_path(path))
     if not p.is_file():
         if Path(path).is_dir():
-            raise RatingsError(f"{path}: a folder without a records.jsonl")
+            raise RatingsError(records.no_records_here(path))
         raise RatingsError(f"{p}: no such records file")
     try:
         yield from records.read_records(p, on_skip=on_skip)

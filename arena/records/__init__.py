@@ -9,13 +9,22 @@ docs/records.md documents the schema.
 from ._bounds import MAX_DETAIL, MAX_NAME, clip, printable
 from ._faults import BotFaults, FaultLog, short_detail
 from ._logging import LOG_FILE_ENV, configure_logging, get_logger
-from ._reader import RECORDS, RecordError, parse_record, read_records, record_lines, records_path
+from ._reader import (
+    RECORDS,
+    TABLE_RECORDS,
+    RecordError,
+    no_records_here,
+    parse_record,
+    read_records,
+    record_lines,
+    records_path,
+)
 from ._schema import SCHEMA, RecordedMove, deal_movers, deal_moves
 from ._writer import RecordWriter
 
 __all__ = ["RECORDS", "RecordError", "RecordWriter", "configure_logging", "get_logger",
            "read_records", "records_path"]
 __all__ += ["LOG_FILE_ENV", "BotFaults", "FaultLog", "short_detail"]
-__all__ += ["parse_record", "record_lines"]
+__all__ += ["TABLE_RECORDS", "no_records_here", "parse_record", "record_lines"]
 __all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
 __all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]

@@ -11,9 +11,12 @@ from typing import Any, BinaryIO
 
 from ._logging import get_logger
 
-__all__ = ["RECORDS", "RecordError", "parse_record", "read_records", "record_lines", "records_path"]
+__all__ = ["RECORDS", "TABLE_RECORDS", "RecordError", "no_records_here", "parse_record",
+           "read_records", "record_lines", "records_path"]
 
 RECORDS = "records.jsonl"
+TABLE_RECORDS = os.path.join("tables", RECORDS)
+"""The people's tables' records under a served run's folder (``arena serve --table``)."""
 """The records file of an output folder (``arena run --out FOLDER``)."""
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -215,6 +218,18 @@ def _file_lines(
             number += 1
             if raw.strip():
                 yield number, raw
+
+
+def no_records_here(folder: str | os.PathLike[str], hint: str = "") -> str:
+    """Why ``folder``, which has no records file, has nothing to read: with the people's
+    tables' records in it, where they are and which folder to give; else ``hint``, what to
+    give instead."""
+    text = os.fspath(folder)
+    tables = os.path.join(text, TABLE_RECORDS)
+    if os.path.isfile(tables):
+        return (f"{text}: no records.jsonl here, only the people's tables' matches "
+                f"({tables}): give {os.path.join(text, 'tables')} instead")
+    return f"{text}: no records.jsonl here{hint}"
 
 
 def records_path(path: str | os.PathLike[str]) -> str:

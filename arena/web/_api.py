@@ -109,9 +109,9 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
         if not valid_id(match_id):
             return error(404, "not a match id")
         sync()
-        record = run.records.get(match_id)
+        record = run.record(match_id)
         if record is not None:
-            if run.waiting_for_set(match_id):
+            if match_id in run.records and run.waiting_for_set(match_id):
                 return error(409, f"match {match_id} is finished; its hands are shown once "
                              "every match of its duplicate set is")
             return await json_answer({"state": "finished", "record": record})

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.records import RECORDS, parse_record
+from arena.records import RECORDS, TABLE_RECORDS, parse_record
 from arena.referee import MatchSpec, run_match
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
@@ -126,6 +126,51 @@ class InPlay:
     offset: int = 0
 
 
+class RecordsFile:
+    """A records file read as it grows: each :meth:`read` parses the lines added since."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._offset = 0
+        self._identity: tuple[int, int] | None = None
+        self._restarted = False
+
+    def restarted(self) -> bool:
+        """Whether the file was replaced or cut since the last read (read it again)."""
+        try:
+            stat = self.path.stat()
+        except OSError:
+            return False
+        identity = (stat.st_ino, stat.st_dev)
+        if identity != self._identity or stat.st_size < self._offset:
+            was_read = self._identity is not None
+            self._identity, self._offset = identity, 0
+            return was_read
+        return False
+
+    def read(self, skipped: list[str]) -> list[dict[str, Any]]:
+        """The records of the lines added since the last read (a line being written is read
+        next time); what is no record is told in ``skipped``."""
+        try:
+            with self.path.open("rb") as f:
+                f.seek(self._offset)
+                data = f.read()
+        except OSError:
+            return []
+        end = data.rfind(b"\n") + 1
+        records = []
+        for line in data[:end].splitlines(keepends=True):
+            if not line.strip():
+                continue
+            record = parse_record(line)
+            if isinstance(record, str):
+                skipped.append(record)
+            else:
+                records.append(record)
+        self._offset += end
+        return records
+
+
 class RunFolder:
     """The records and the matches in play of the run in ``folder``, read as they grow.
 
@@ -144,8 +189,11 @@ class RunFolder:
         self.live: dict[str, InPlay] = {}
         self.ended: dict[str, InPlay] = {}
         """Matches in play until the last refresh recorded them, with all their events."""
-        self._offset = 0
-        self._identity: tuple[int, int] | None = None
+        self.people: dict[str, dict[str, Any]] = {}
+        """The people's tables' finished matches by id (``tables/records.jsonl``): listed
+        with the matches, apart from the run's standings and report."""
+        self._run_records = RecordsFile(folder / RECORDS)
+        self._people_records = RecordsFile(folder / TABLE_RECORDS)
         self._set_done: dict[str, int] = {}  # set id -> its records so far
 
     # ------------------------------------------------------------------ reading
@@ -161,42 +209,30 @@ class RunFolder:
         return self._read_records(), grown
 
     def _read_records(self) -> list[str]:
-        path = self.folder / RECORDS
-        try:
-            stat = path.stat()
-        except OSError:
-            return []
-        identity = (stat.st_ino, stat.st_dev)
-        if identity != self._identity or stat.st_size < self._offset:  # a new file: again
-            self._identity, self._offset = identity, 0
-            self.records.clear()
-            self._set_done.clear()
-        if stat.st_size == self._offset:
-            return []
         new: list[str] = []
-        with path.open("rb") as f:
-            f.seek(self._offset)
-            data = f.read()
-        end = data.rfind(b"\n") + 1  # a line being written is read next time
-        for line in data[:end].splitlines(keepends=True):
-            if not line.strip():
-                continue
-            record = parse_record(line)
-            if isinstance(record, str):
-                self.skipped.append(record)
-                continue
-            match_id = str(record.get("match_id"))
-            if match_id not in self.records:
-                self.records[match_id] = record
+        for source, into in ((self._run_records, self.records),
+                             (self._people_records, self.people)):
+            if source.restarted():
+                into.clear()
+                if into is self.records:
+                    self._set_done.clear()
+            for record in source.read(self.skipped):
+                match_id = str(record.get("match_id"))
+                if match_id in self.records or match_id in self.people:
+                    continue
+                into[match_id] = record
                 set_id = record.get("set")
-                if set_id is not None:
+                if set_id is not None and into is self.records:
                     self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
                 new.append(match_id)
                 if match_id in self.live:
                     self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl", match_id)
                     self.ended[match_id] = self.live.pop(match_id)
-        self._offset += end
         return new
+
+    def record(self, match_id: str) -> dict[str, Any] | None:
+        """The record of the finished match ``match_id``, the run's or a people's table's."""
+        return self.records.get(match_id) or self.people.get(match_id)
 
     def _read_live(self) -> list[str]:
         folder = self.folder / LIVE_DIR
@@ -209,7 +245,7 @@ class RunFolder:
         for name in names:
             match_id = name[: -len(".jsonl")]
             present.add(match_id)
-            if match_id in self.records:
+            if self.record(match_id) is not None:
                 continue
             if self._read_events(folder / name, match_id):
                 grown.append(match_id)
@@ -304,7 +340,8 @@ class RunFolder:
     def match_list(self) -> list[dict[str, Any]]:
         """Every match, finished or in play, with its state: ``finished`` (its record may be
         shown), ``waiting`` (finished; its set is not), ``error``, ``playing``, ``held`` (in
-        play; its moves are not shown while its set is not complete)."""
+        play; its moves are not shown while its set is not complete). A people's table's
+        finished match follows, marked ``people``."""
         out = []
         for match_id, record in self.records.items():
             if record.get("type") == "error":
@@ -320,6 +357,12 @@ class RunFolder:
             out.append({"id": match_id, "state": "held" if held else "playing",
                         "set": match.set, "round": match.round, "labels": match.labels,
                         "scores": None if held else _scores(match.events), "ranking": None})
+        for match_id, record in self.people.items():  # over, so public; no set, no standings
+            out.append({"id": match_id, "state": "finished", "people": True, "set": None,
+                        "round": None,
+                        "labels": [s.get("name") or s.get("label") for s in record.get("seats")
+                                   or ()],
+                        "scores": record.get("scores"), "ranking": record.get("ranking")})
         return out
 
 

@@ -33,7 +33,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.game import Rules
-from arena.records import RecordWriter, get_logger
+from arena.records import TABLE_RECORDS, RecordWriter, get_logger
 from arena.referee import (
     CopyLabels,
     Host,
@@ -68,8 +68,6 @@ MAX_TABLES = 32
 BOT_START_MS = 30_000
 """The time a table's bot has to start (its process, its imports): more than a tournament's
 default, as a server's machine may be busy with people's pages and other tables."""
-RECORDS = Path("tables") / "records.jsonl"
-"""Where, under the server's OUT, the tables' records go."""
 
 _STATIC = Path(__file__).parent / "static"
 _log = get_logger("arena.web")
@@ -181,7 +179,7 @@ class Tables:
     @property
     def records_path(self) -> Path:
         """The tables' records: ``OUT/tables/records.jsonl``."""
-        return self.out / RECORDS
+        return self.out / TABLE_RECORDS
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
                   ) -> None:
@@ -312,7 +310,8 @@ class Tables:
                                                      "decisions": person.stood_in}
         await self._write(record)
         table.status = "over"
-        result = {"scores": record["scores"], "ranking": record["ranking"],
+        result = {"match": spec.match_id, "scores": record["scores"],
+                  "ranking": record["ranking"],
                   "labels": spec.labels,
                   "names": [p.name if (p := table.people.get(s)) else None
                             for s in range(len(hosts))]}

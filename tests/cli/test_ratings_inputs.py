@@ -47,7 +47,16 @@ def test_a_folder_gzip_and_plain_file_give_the_same_leaderboard(tmp_path: Path) 
 
 def test_a_folder_without_records_is_an_error(tmp_path: Path) -> None:
     code, _, err = ratings(str(tmp_path))
-    assert code == 2 and err.strip() == f"Error: {tmp_path}: a folder without a records.jsonl"
+    assert code == 2 and err.strip() == f"Error: {tmp_path}: no records.jsonl here"
+
+
+def test_a_served_folder_with_only_peoples_matches_says_where_they_are(tmp_path: Path) -> None:
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "records.jsonl").write_text("")
+    code, _, err = ratings(str(tmp_path))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert f"only the people's tables' matches ({tmp_path}/tables/records.jsonl)" in err
+    assert f"give {tmp_path}/tables instead" in err
 
 
 @pytest.mark.parametrize("as_json", [[], ["--json"]])

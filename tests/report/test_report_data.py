@@ -185,6 +185,15 @@ def test_cli_writes_the_report_and_rewrites_it_whole(tmp_path: Path, run_folder:
     assert names == ["data", "index.html", "report.css", "report.js"]
 
 
+def test_a_served_folder_with_only_peoples_matches_says_where_they_are(
+        tmp_path: Path) -> None:
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "records.jsonl").write_text("")
+    out = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
+    assert out.output.strip().endswith(f"give {tmp_path / 'tables'} instead")
+
+
 @pytest.mark.parametrize("args, message", [
     (["nowhere"], "nowhere: no records.jsonl here"),
     (["{tmp}", "--records", "{tmp}/missing.jsonl"], "missing.jsonl: no such records file"),

@@ -227,6 +227,7 @@ def test_a_whole_match_through_two_sockets_is_recorded_with_names_as_text(
                 if message["type"] == "match_end":
                     ended += 1
                     assert message["names"][1].startswith("<img")
+                    assert message["match"] == match_id  # the seat page's replay link
             with contextlib.suppress(TimeoutError):
                 while True:
                     heard.append(json.loads(watcher.recv(timeout=0.01)))
@@ -237,6 +238,9 @@ def test_a_whole_match_through_two_sockets_is_recorded_with_names_as_text(
     record = next(r for r in read_records(out / "tables" / "records.jsonl")
                   if r["match_id"] == match_id)
     assert record["seats"][1]["host"] == record["seats"][3]["host"] == "web"
+    listed = httpx.get(f"{url}/api/matches", timeout=30).json()["matches"]
+    assert {"id": match_id, "state": "finished", "people": True} in [
+        {k: m[k] for k in ("id", "state", "people") if k in m} for m in listed]
     assert record["seats"][1]["name"] == "<img src=x onerror=alert(1)>Ann"
     assert record["seats"][3]["name"] == "Bob"
     assert len(record["deals"]) == 2

@@ -124,7 +124,10 @@
     const shown = done.slice(-200).reverse();
     const rows = shown.map((m) => {
       let cell;
-      if (m.state === "finished") {
+      if (m.state === "finished" && m.people) {  // a people's table's: not in the run's report
+        cell = el("a", { href: `/match?id=${encodeURIComponent(m.id)}`, class: "replay-link people",
+          "data-i18n": "live.replay" }, text("live.replay", "replay"));
+      } else if (m.state === "finished") {
         cell = el("a", { href: `/report/#match=${encodeURIComponent(m.id)}&deal=1&move=0`, target: "report-frame",
           class: "replay-link", "data-i18n": "live.replay", onclick: () => showReport() }, text("live.replay", "replay"));
       } else if (m.state === "waiting") {

@@ -25,6 +25,10 @@
     const message = event.detail;
     if (message.type === "match_end" && !message.error) {
       $("again-box").hidden = false;
+      if (message.match) {  // the match's page, once recorded (docs/web.md)
+        $("replay-link").href = "/match?id=" + encodeURIComponent(message.match) + lang();
+        $("replay-link").hidden = false;
+      }
       if (message.again) offer(message.again);
     } else if (message.type === "again") offer(message.table);
   });
