@@ -219,7 +219,13 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
     # The watcher never saw a card before it was played in the match (and it did see cards
     # played): no hand, no exchanged card.
     assert seen and any(cards for _, _, cards in seen)
+    everything = {c for d in record["deals"] for m in d["moves"] for c in CARD.findall(m)}
     for seat, clicks, cards in seen:
+        if clicks == len((ann if seat == 0 else bo).clicked):
+            # asked after its last move (the match ending as the page looked): every card
+            # the watcher saw was played in the match
+            assert cards <= everything, f"the watcher saw {sorted(cards - everything)}"
+            continue
         deal_no, _ = (ann if seat == 0 else bo).clicked[clicks]
         deal = record["deals"][deal_no]
         mine = [i for i, s in enumerate(deal["movers"]) if s == seat]
