@@ -59,6 +59,8 @@ def _decide(page: Any, refused: list[str]) -> tuple[int, str] | None:
         page.wait_for_selector("#error:not([hidden])")
         refused.append(page.locator("#error").inner_text())
         page.wait_for_selector("#play:not([hidden])")
+    if not page.locator("#moves button").count():  # redrawn since: the loop asks again
+        return None
     move = page.locator("#moves button").first.get_attribute("data-move") or ""
     deal = page.locator("#deals li").count()
     asks = page.evaluate("document.body.dataset.asks")
