@@ -41,18 +41,25 @@ class Shedder(Bot):
 """
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("open")
-    config = folder / "open.yaml"
-    config.write_text(CONFIG, encoding="utf-8")
+def serve_league(tmp_path_factory: pytest.TempPathFactory, name: str, config: str
+                 ) -> Iterator[tuple[str, Path]]:
+    """``arena run NAME.yaml --serve`` of the league ``config`` in a folder of its own: its
+    URL and its output folder, until the fixture ends."""
+    folder = tmp_path_factory.mktemp(name)
+    path = folder / f"{name}.yaml"
+    path.write_text(config, encoding="utf-8")
     out = folder / "out"
-    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0", "-j",
+    process, url = start_server("run", str(path), "--out", str(out), "--serve", "0", "-j",
                                 "1", "-q")
     try:
         yield url, out
     finally:
         stop(process)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    yield from serve_league(tmp_path_factory, "open", CONFIG)
 
 
 def arena(*args: str) -> Result:

@@ -15,11 +15,10 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.referee import sandbox_unavailable_reason
 
-from .test_enter import BOT
+from .test_enter import BOT, serve_league
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 
-from tests.web.conftest import start_server, stop
 
 REASON = sandbox_unavailable_reason()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=str(REASON))
@@ -39,16 +38,7 @@ bots: [greedy, random, lowest]
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("running")
-    config = folder / "running.yaml"
-    config.write_text(CONFIG, encoding="utf-8")
-    out = folder / "out"
-    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0", "-j",
-                                "1", "-q")
-    try:
-        yield url, out
-    finally:
-        stop(process)
+    yield from serve_league(tmp_path_factory, "running", CONFIG)
 
 
 def _seated(out: Path, label: str, deadline: float) -> dict[str, object]:

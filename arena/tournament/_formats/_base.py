@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from arena.tournament._config import read_config
@@ -46,8 +47,6 @@ class ConfigFile:
         beside the league adds them), and None; or ``config`` and the line saying why not."""
         if self.folder is None:
             return config, None
-        from pathlib import Path
-
         from arena.tournament._league_entries import with_entries
 
         return with_entries(config, Path(self.folder))
