@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.report import CLEAR, FORFEIT, OUT, ReplayError, replay_deals, write_report
-from arena.report._build import _ThinkTimes
+from arena.report._stats import ThinkTimes
 
 from .helpers import folder_records, js_value
 
@@ -125,7 +125,7 @@ def test_per_bot_faults_time_losses_and_think_times(run_folder: Path) -> None:
 def test_think_time_quantiles_are_within_one_percent() -> None:
     rng = random.Random(3)
     values = [rng.lognormvariate(0, 2) for _ in range(100_000)]
-    times = _ThinkTimes()
+    times = ThinkTimes()
     for v in values:
         times.add(v)
     ordered = sorted(values)
@@ -151,7 +151,7 @@ def test_every_match_is_listed_and_replayable_in_its_batch(run_folder: Path) -> 
 
 def test_batches_split_every_batch_size_matches(tmp_path: Path, run_folder: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.report._build as build
+    import arena.report._batches as build
 
     monkeypatch.setattr(build, "BATCH", 4)
     (tmp_path / "records.jsonl").write_bytes((run_folder / "records.jsonl").read_bytes())
@@ -207,7 +207,7 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str
 
 def test_a_rebuild_reuses_the_replay_files_of_unchanged_matches(
         tmp_path: Path, run_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.report._build as build
+    import arena.report._batches as build
 
     monkeypatch.setattr(build, "BATCH", 4)
     lines = (run_folder / "records.jsonl").read_text(encoding="utf-8").splitlines()
