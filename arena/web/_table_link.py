@@ -14,7 +14,8 @@ from ._i18n import LANGUAGES
 if TYPE_CHECKING:
     from starlette.requests import Request
 
-    from ._tables import Table, Tables
+    from ._table_request import Table
+    from ._tables import Tables
 
 __all__ = ["COOKIE_S", "SEAT_COOKIE", "STAND_IN", "play_again", "seat_by_link", "stand_in_bot"]
 
@@ -63,7 +64,7 @@ async def play_again(tables: Tables, request: Request) -> Response:
     the same request, each person at the same seat with the same token and name), as
     ``{"table": its link, "link": the asker's seat there}``. Every page of the old table
     hears ``{"type": "again", "table": ID}``."""
-    from ._tables import TableError
+    from ._table_request import TableError
 
     body = await request.body()
     try:
@@ -94,7 +95,7 @@ def stand_in_bot(name: str) -> str:
     plays in the server's own process (an inline host); else a :class:`TableError`."""
     from arena.plugins import registry
 
-    from ._tables import TableError
+    from ._table_request import TableError
 
     if name and (name not in registry() or registry().get(name).plugin != "builtin"):
         builtin = sorted(e.name for e in registry() if e.plugin == "builtin")
