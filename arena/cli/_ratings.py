@@ -48,8 +48,12 @@ if TYPE_CHECKING:
 @click.option("--seed", default=SEED, show_default=True,
               type=click.IntRange(0, SEED_LIMIT - 1),
               help="Seed of the bootstrap and draws (results are reproducible).")
+@click.option("--people", is_flag=True,
+              help="Rate the people's tables of the served run(s) in RECORDS (folders: their "
+                   "tables/records.jsonl), a board of their own.")
 def ratings_command(
-    records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int
+    records: tuple[str, ...], as_json: bool, confidence: float, resamples: int, seed: int,
+    people: bool,
 ) -> None:
     """Rate every bot in RECORDS files (JSON lines written by arena run / match / ab).
 
@@ -60,7 +64,13 @@ def ratings_command(
     per-bot counts) and the head-to-head table; a league's records print the league's own
     leaderboard (Plackett-Luce strengths) first, and --json ranks its bots by it. See
     docs/ratings.md for how to read them.
+
+    A served run's people's tables (OUT/tables/records.jsonl) are never mixed in: --people
+    rates them alone, on a board of their own.
     """
+    named = records
+    if people:
+        records = people_records(records)
     skipped = SkippedLines()
     try:
         board = rate_files(*records, confidence=confidence, resamples=resamples, seed=seed,
@@ -73,9 +83,41 @@ def ratings_command(
         raise InputError(f"no finished deals in these records: {', '.join(records)}"
                          + (f" ({skipped.count} lines skipped)" if skipped.count else ""))
     if as_json:
-        click.echo(json.dumps(finite(board.to_dict()), indent=2))
-        return
-    print_leaderboard(board, stdout_console(), never_played(board, records))
+        click.echo(json.dumps(finite({**board.to_dict(), **({"people": True} if people else {})}),
+                              indent=2))
+    else:
+        if people:
+            click.echo(f"People's tables: {', '.join(records)}\n")
+        print_leaderboard(board, stdout_console(), never_played(board, records))
+    if not people:
+        people_note(named, "arena ratings", "not rated here")
+
+
+def people_records(folders: Sequence[str]) -> tuple[str, ...]:
+    """The people's tables' records file of each run folder (``--people``); InputError for
+    a path that is no folder."""
+    from arena.records import TABLE_RECORDS
+
+    for folder in folders:
+        if not Path(folder).is_dir():
+            raise InputError(f"{folder}: --people takes the folder of a served run (its "
+                             f"{TABLE_RECORDS})")
+    return tuple(str(Path(folder) / TABLE_RECORDS) for folder in folders)
+
+
+def people_note(paths: Sequence[str], command: str, left: str) -> None:
+    """One line on stderr for each run folder of ``paths`` that holds people's tables' matches
+    beside the run's: how many, and the command that reports them apart."""
+    from arena.records import TABLE_RECORDS, record_lines
+
+    for folder in paths:
+        tables = Path(folder) / TABLE_RECORDS
+        if Path(folder).is_dir() and tables.is_file():
+            count = sum(1 for _ in record_lines(tables, lambda message: None))
+            if count:
+                click.echo(f"note: {tables} holds {count} people's tables' "
+                           f"match{'es' if count > 1 else ''}, {left}: "
+                           f"{command} {folder} --people", err=True)
 
 
 def never_played(board: Leaderboard, records: Sequence[str]) -> dict[str, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from arena.cli import InputError, main
-from arena.records import no_records_here
+from arena.records import TABLE_RECORDS, no_records_here
 
 
 @main.command("report")
@@ -17,25 +17,39 @@ from arena.records import no_records_here
               help="Records file(s) to report on (default: OUT/records.jsonl); repeat.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the report in a browser.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet: bool) -> None:
+@click.option("--people", is_flag=True,
+              help="Report the people's tables of the served run OUT (OUT/tables/records.jsonl) "
+                   "in OUT/tables/report/, apart from the run's.")
+def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet: bool,
+                   people: bool) -> None:
     """Write OUT/report/: leaderboard, head to head, course, matches and replays of a run.
 
     OUT is the folder of a run (arena run --out), holding records.jsonl and config.yaml. The
     report is plain files: open OUT/report/index.html in a browser, no server or network
-    needed. See docs/report.md.
+    needed. See docs/report.md. A served run's people's tables are reported apart, with
+    --people.
     """
+    from arena.cli._ratings import people_note
     from arena.ratings import RatingsError
     from arena.report import write_report
     from arena.tournament import default_jobs
 
     folder = Path(out)
-    if not records and not (folder / "records.jsonl").is_file():
+    if people:
+        if records:
+            raise InputError("--people reports OUT/tables/records.jsonl: give no --records")
+        records = (str(folder / TABLE_RECORDS),)
+        if not Path(records[0]).is_file():
+            raise InputError(f"{folder}: no people's tables' matches here ({records[0]})")
+        folder = folder / "tables"
+    elif not records and not (folder / "records.jsonl").is_file():
         raise InputError(no_records_here(
             folder, " (give the folder of a run, or --records FILE)"))
     try:
         result = write_report(folder, records or None,
                               on_skip=lambda message: click.echo(f"warning: {message}", err=True),
-                              jobs=default_jobs())  # every core, as arena run plays
+                              jobs=default_jobs(),  # every core, as arena run plays
+                              people=people)
     except RatingsError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
@@ -43,7 +57,10 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     for problem in result.unreplayable[:10]:
         click.echo(f"warning: not replayable: {problem}", err=True)
     if not quiet:
-        click.echo(f"report of {result.matches} matches: {result.index}")
+        what = "people's tables' matches" if people else "matches"
+        click.echo(f"report of {result.matches} {what}: {result.index}")
+    if not people and not records:
+        people_note([out], "arena report", "not in this report")
     if open_browser and not _open(result.index):
         click.echo(f"warning: could not open a browser (no display?): open {result.index} "
                    "yourself", err=True)

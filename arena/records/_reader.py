@@ -228,7 +228,7 @@ def no_records_here(folder: str | os.PathLike[str], hint: str = "") -> str:
     tables = os.path.join(text, TABLE_RECORDS)
     if os.path.isfile(tables):
         return (f"{text}: no records.jsonl here, only the people's tables' matches "
-                f"({tables}): give {os.path.join(text, 'tables')} instead")
+                f"({tables}): add --people")
     return f"{text}: no records.jsonl here{hint}"
 
 

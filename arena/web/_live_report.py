@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
-from arena.records import RECORDS, get_logger
+from arena.records import RECORDS, TABLE_RECORDS, get_logger
 from arena.report import REPORT_DIR, write_report
 
 from ._api import error
@@ -33,10 +33,13 @@ STATIC = Path(str(resources.files("arena.web") / "static"))
 if TYPE_CHECKING:
     from ._live import RunFolder
 
-__all__ = ["STATIC", "WEB_DIR", "ReportBuilder", "report_routes", "safe_path"]
+__all__ = ["PEOPLE_REPORT", "STATIC", "WEB_DIR", "PeopleReport", "ReportBuilder", "report_routes",
+           "safe_path"]
 
 WEB_DIR = "web"
 """``OUT/web/``: what the server writes (its report), beside the run's own files."""
+PEOPLE_REPORT = "people"
+"""``/report/people/``, written to ``OUT/web/people/report/``: the people's tables' report."""
 
 _log = get_logger("arena.web")
 
@@ -135,8 +138,79 @@ class ReportBuilder:
         return ids[number * batch:(number + 1) * batch]
 
 
+class PeopleReport:
+    """The people's tables' report (``arena report OUT --people``'s, from
+    ``OUT/tables/records.jsonl``), apart from the run's: built in a thread when a file of it
+    is asked for and a people's match was recorded since. A people's match is public once
+    over (no duplicate set), so every file of it is served."""
+
+    def __init__(self, run: RunFolder) -> None:
+        self.run = run
+        self.folder = run.folder / WEB_DIR / PEOPLE_REPORT
+        self._built_for: frozenset[str] = frozenset()
+        self._lock = trio.Lock()
+
+    @property
+    def root(self) -> Path:
+        """The people's report's folder."""
+        return self.folder / REPORT_DIR
+
+    async def fresh(self) -> None:
+        """Build the report when the people's matches changed since the last build."""
+        async with self._lock:
+            matches = frozenset(self.run.people)
+            if not matches or matches == self._built_for:
+                return
+            # not abandoned: a second build must not write the folder while one does (a
+            # people's report is small, as the people's matches are few)
+            if await trio.to_thread.run_sync(self.build):
+                self._built_for = matches
+
+    def build(self) -> bool:
+        """One build (in a thread): whether it was built; a failure is logged."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_report(self.folder, [self.run.folder / TABLE_RECORDS],
+                         on_skip=lambda message: None, people=True)
+        except Exception as exc:  # a build must never stop the server
+            _log.warning("building the people's report failed", error=str(exc))
+            return False
+        return True
+
+
+def _file_answer(path: Path) -> Response:
+    """A report's file, read whole, once: a build replaces the report's files, and one
+    replaced between FileResponse's stat and its read was sent with the old length (the
+    browser then drops it: ERR_CONTENT_LENGTH_MISMATCH)."""
+    try:
+        content = path.read_bytes()
+    except OSError:
+        return error(404, f"no file {path.name[:100]} in the report")
+    return Response(content, media_type=mimetypes.guess_type(path.name)[0] or "text/plain",
+                    headers={"Cache-Control": "no-cache"})
+
+
+def _people_routes(report: PeopleReport, sync: Callable[[], None]) -> list[Route]:
+    """``/report/people/``: the people's tables' report, every file of it."""
+
+    async def people_file(request: Request) -> Response:
+        relative = request.path_params.get("path") or "index.html"
+        sync()
+        await report.fresh()
+        path = safe_path(report.root, relative)
+        if path is None:
+            if relative == "index.html":  # no people's match yet: the page says so
+                return FileResponse(STATIC / "building.html", media_type="text/html")
+            return error(404, f"no file {relative[:100]} in the report")
+        return _file_answer(path)
+
+    prefix = f"/report/{PEOPLE_REPORT}/"
+    return [Route(prefix, people_file), Route(prefix + "{path:path}", people_file)]
+
+
 def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Route]:
-    """``/report/``: the served report's files, its replay files under the set rule."""
+    """``/report/``: the served report's files, its replay files under the set rule; and
+    ``/report/people/``, the people's tables' report (:class:`PeopleReport`)."""
     run = builder.run
 
     async def report_file(request: Request) -> Response:
@@ -164,14 +238,7 @@ def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Rout
                 return error(409, "the report was rebuilt meanwhile; try again")
             return Response(content, media_type="text/javascript",
                             headers={"Cache-Control": "no-cache"})
-        # Read whole, once: a build replaces the report's files, and one replaced between
-        # FileResponse's stat and its read was sent with the old length (the browser then
-        # drops it: ERR_CONTENT_LENGTH_MISMATCH).
-        try:
-            content = path.read_bytes()
-        except OSError:
-            return error(404, f"no file {relative[:100]} in the report")
-        return Response(content, media_type=mimetypes.guess_type(path.name)[0] or "text/plain",
-                        headers={"Cache-Control": "no-cache"})
+        return _file_answer(path)
 
-    return [Route("/report/", report_file), Route("/report/{path:path}", report_file)]
+    return [*_people_routes(PeopleReport(run), sync),
+            Route("/report/", report_file), Route("/report/{path:path}", report_file)]

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ._i18n import LANGUAGES
+from ._table_request import Table, TableError
 
 if TYPE_CHECKING:
     from starlette.requests import Request
 
-    from ._tables import Table, Tables
+    from ._tables import Tables
 
 __all__ = ["COOKIE_S", "SEAT_COOKIE", "STAND_IN", "play_again", "seat_by_link", "stand_in_bot"]
 
@@ -63,8 +64,6 @@ async def play_again(tables: Tables, request: Request) -> Response:
     the same request, each person at the same seat with the same token and name), as
     ``{"table": its link, "link": the asker's seat there}``. Every page of the old table
     hears ``{"type": "again", "table": ID}``."""
-    from ._tables import TableError
-
     body = await request.body()
     try:
         token = json.loads(body).get("token") if len(body) <= 4096 else None
@@ -93,8 +92,6 @@ def stand_in_bot(name: str) -> str:
     """``name`` if it may stand in for a person ("" for none): a built-in bot, since it
     plays in the server's own process (an inline host); else a :class:`TableError`."""
     from arena.plugins import registry
-
-    from ._tables import TableError
 
     if name and (name not in registry() or registry().get(name).plugin != "builtin"):
         builtin = sorted(e.name for e in registry() if e.plugin == "builtin")

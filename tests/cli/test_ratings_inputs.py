@@ -56,7 +56,7 @@ def test_a_served_folder_with_only_peoples_matches_says_where_they_are(tmp_path:
     code, _, err = ratings(str(tmp_path))
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert f"only the people's tables' matches ({tmp_path}/tables/records.jsonl)" in err
-    assert f"give {tmp_path}/tables instead" in err
+    assert err.strip().endswith("add --people")
 
 
 @pytest.mark.parametrize("as_json", [[], ["--json"]])
@@ -89,3 +89,24 @@ def test_a_cut_off_gzip_file_keeps_its_whole_records(tmp_path: Path) -> None:
     assert 0 < len(records) < text.count("\n")
     assert records == [json.loads(line) for line in text.splitlines()[: len(records)]]
     assert len(skipped) == 1 and "compressed data is damaged" in skipped[0]
+
+
+def test_peoples_tables_are_rated_apart_with_people(tmp_path: Path) -> None:
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "records.jsonl").write_text(_lines())
+    strengths = {"greedy": 0.5, "person-ab-0": 0.0, "mc": 0.2, "person-ab-1": -0.1}
+    (tmp_path / "tables" / "records.jsonl").write_text("".join(
+        json.dumps(r) + "\n" for r in simulate_records(strengths, sets=3, deals=2, seed=4)))
+    code, out, err = ratings(str(tmp_path), "--json")
+    assert code == 0 and _bots(out) == ["ace", "king", "queen", "jack"]
+    assert err.strip() == (f"note: {tmp_path}/tables/records.jsonl holds 12 people's tables' "
+                           f"matches, not rated here: arena ratings {tmp_path} --people")
+    code, out, err = ratings(str(tmp_path), "--people", "--json")
+    assert code == 0 and err == "" and json.loads(out)["people"] is True
+    assert sorted(_bots(out)) == sorted(strengths)
+    code, out, _ = ratings(str(tmp_path), "--people")
+    assert code == 0 and out.splitlines()[0] == (
+        f"People's tables: {tmp_path}/tables/records.jsonl")
+    assert " ace " not in out and " person-ab-0 " in out
+    code, _, err = ratings(str(tmp_path / "records.jsonl"), "--people")
+    assert code == 2 and "--people takes the folder of a served run" in err

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.report import CLEAR, FORFEIT, OUT, ReplayError, replay_deals, write_report
-from arena.report._build import _ThinkTimes
+from arena.report._stats import ThinkTimes
 
 from .helpers import folder_records, js_value
 
@@ -125,7 +125,7 @@ def test_per_bot_faults_time_losses_and_think_times(run_folder: Path) -> None:
 def test_think_time_quantiles_are_within_one_percent() -> None:
     rng = random.Random(3)
     values = [rng.lognormvariate(0, 2) for _ in range(100_000)]
-    times = _ThinkTimes()
+    times = ThinkTimes()
     for v in values:
         times.add(v)
     ordered = sorted(values)
@@ -151,7 +151,7 @@ def test_every_match_is_listed_and_replayable_in_its_batch(run_folder: Path) -> 
 
 def test_batches_split_every_batch_size_matches(tmp_path: Path, run_folder: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.report._build as build
+    import arena.report._batches as build
 
     monkeypatch.setattr(build, "BATCH", 4)
     (tmp_path / "records.jsonl").write_bytes((run_folder / "records.jsonl").read_bytes())
@@ -191,7 +191,35 @@ def test_a_served_folder_with_only_peoples_matches_says_where_they_are(
     (tmp_path / "tables" / "records.jsonl").write_text("")
     out = CliRunner().invoke(main, ["report", str(tmp_path)])
     assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
-    assert out.output.strip().endswith(f"give {tmp_path / 'tables'} instead")
+    assert out.output.strip().endswith("add --people")
+
+
+def test_peoples_tables_are_reported_apart_with_people(tmp_path: Path,
+                                                       run_folder: Path) -> None:
+    lines = (run_folder / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "records.jsonl").write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    (tmp_path / "tables").mkdir()
+    person = json.loads(lines[0])
+    person.update(match_id="table-ab", set=None)
+    (tmp_path / "tables" / "records.jsonl").write_text(json.dumps(person) + "\n")
+    out = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert out.stderr.strip() == (f"note: {tmp_path}/tables/records.jsonl holds 1 people's "
+                                  f"tables' match, not in this report: arena report "
+                                  f"{tmp_path} --people")
+    run_index = js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")
+    assert "table-ab" not in run_index["ids"] and len(run_index["ids"]) == 13
+    out = CliRunner().invoke(main, ["report", str(tmp_path), "--people"])
+    assert out.exit_code == 0 and out.stderr == "", out.output
+    index = tmp_path / "tables" / "report" / "index.html"
+    assert out.stdout.strip() == f"report of 1 people's tables' matches: {index}"
+    data = index.parent / "data"
+    assert js_value(data / "matches.js", "ARENA_MATCHES")["ids"] == ["table-ab"]
+    assert js_value(data / "summary.js", "ARENA_SUMMARY")["people"] is True
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    out = CliRunner().invoke(main, ["report", str(empty), "--people"])
+    assert out.exit_code == 2 and "no people's tables' matches here" in out.output
 
 
 @pytest.mark.parametrize("args, message", [
@@ -207,7 +235,7 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str
 
 def test_a_rebuild_reuses_the_replay_files_of_unchanged_matches(
         tmp_path: Path, run_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import arena.report._build as build
+    import arena.report._batches as build
 
     monkeypatch.setattr(build, "BATCH", 4)
     lines = (run_folder / "records.jsonl").read_text(encoding="utf-8").splitlines()

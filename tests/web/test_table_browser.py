@@ -245,14 +245,15 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
     roles = watcher.page.eval_on_selector_all("#table tbody td:nth-child(2)",
                                               "els => els.map(e => e.textContent)")
     assert roles and set(roles) <= {"President", "Vice-President", "Vice-Scum", "Scum"}, roles
-    # The match's end links to its page, and the run's page lists it with that link.
+    # The match's end links to its replay, and the run's page lists it with that link.
+    replay = f"#match={match_id}&deal=1&move=0"
     for person in (ann, bo):
         href = person.page.locator("#replay-link").get_attribute("href") or ""
-        assert href.startswith(f"/match?id={match_id}&lang="), href
+        assert href.startswith("/report/people/?lang=") and href.endswith(replay), href
     watcher.page.goto(f"{url}/")
     watcher.page.wait_for_selector(
         f'tr[data-id="{match_id}"][data-state="finished"] a.replay-link.people'
-        f'[href="/match?id={match_id}"]')
+        f'[href="/report/people/{replay}"]')
     # Play again: Ann opens the next match, Bo's page offers his seat there.
     ann.page.get_by_role("button", name="Play again").click()
     ann.page.wait_for_url(re.compile(r".*/t/(?!" + table + r")[0-9a-f]+/0\?token=.*"))

@@ -45,11 +45,13 @@
 
   function header() {
     const board = S.leaderboard;
-    document.title = `${S.name}: arena report`;
-    document.getElementById("title").textContent = `${S.name}`;
+    const name = S.people ? "People's tables" : S.name;
+    document.title = `${name}: arena report`;
+    document.getElementById("title").textContent = `${name}`;
     document.getElementById("subtitle").textContent =
       `${board.matches} matches, ${board.deals} deals, ${board.deal_scores.length} bots` +
-      (board.league ? ", a league ranked by strength" : "");
+      (board.league ? ", a league ranked by strength" : "") +
+      (S.stood_in ? `, ${S.stood_in} partly played by a stand-in` : "");
   }
 
   // ------------------------------------------------------------------ leaderboard
@@ -333,7 +335,8 @@
       return el("tr", { "data-match": M.ids[i] },
         el("td", { class: "left" }, el("a", { href: "#" + linkFor(M.ids[i], 0, 0) }, M.ids[i])),
         el("td", {}, M.rounds[i] ?? ""),
-        el("td", { class: "left" }, result, M.errors[i] ? el("span", { class: "problem" }, " not replayable") : null),
+        el("td", { class: "left" }, result, M.errors[i] ? el("span", { class: "problem" }, " not replayable") : null,
+          M.stand_in && M.stand_in[i] ? el("span", { class: "stand-in" }, " partly played by a stand-in") : null),
         el("td", {}, M.faults[i] || ""));
     });
     document.getElementById("match-rows").replaceChildren(...rows);
@@ -509,7 +512,16 @@
 
   function seatName(seat) {
     const s = viewer.match.seats[seat];
-    return s ? s.label : `seat ${seat}`;
+    return s ? s.name || s.label : `seat ${seat}`;
+  }
+
+  // The moves a person's stand-in made in a deal, by their number among the deal's moves.
+  function standInMoves(m, deal) {
+    const out = new Set();
+    for (const s of m.seats) {
+      for (const [d, move] of (s.stand_in ? s.stand_in.moves : [])) if (d === deal) out.add(move);
+    }
+    return out;
   }
 
   function buildViewer() {
@@ -634,6 +646,7 @@
         el("div", { class: "seat-head" },
           el("b", {}, seatName(s)), el("span", { class: "meta" }, ` seat ${s}` + (role ? ` · ${role}` : "")),
           el("span", { class: "badge" }, badge),
+          m.seats[s].stand_in ? el("span", { class: "stand-in" }, ` partly played by ${m.seats[s].stand_in.bot}, a stand-in (${m.seats[s].stand_in.decisions} ${m.seats[s].stand_in.decisions === 1 ? "decision" : "decisions"})`) : "",
           el("span", { class: "count" }, `${state.hands[s].length} ${state.hands[s].length === 1 ? "card" : "cards"}`)),
         el("div", { class: "hand" }, state.hands[s].map((c) => cardNode(c)))));
     }
@@ -683,15 +696,20 @@
     // log: a window of moves around the current one
     const log = document.getElementById("r-log");
     const from = Math.max(0, pos - 12), to = Math.min(deal.events.length, from + 30);
+    const standIn = standInMoves(m, deal.deal);
+    const moveNumber = [];  // each event's number among the deal's moves (faults are none)
+    deal.events.reduce((n, e) => { moveNumber.push(n); return e[4] === undefined ? n + 1 : n; }, 0);
     log.replaceChildren(...deal.events.slice(from, to).map(([seat, text, t, flags, fault], k) => {
       const index = from + k + 1;
+      const stoodIn = fault === undefined && standIn.has(moveNumber[from + k]);
       const classes = [index === pos ? "current" : "", flags & 1 ? "clear" : "", fault !== undefined ? "problem" : ""];
       return el("li", { value: index, class: classes.join(" ").trim(), onclick: () => go(viewer.deal, index) },
         `${seatName(seat)}: `, fault !== undefined ? "fault " + fault : moveNodes(text),
         el("span", { class: "meta" }, t !== null && t !== undefined ? ` ${ms(t)} ms` : ""),
         flags & 2 ? el("span", { class: "revolution" }, " revolution") : "",
         flags & 4 ? el("span", { class: "meta" }, " out") : "",
-        flags & 1 ? el("span", { class: "meta" }, " — trick ends") : "");
+        flags & 1 ? el("span", { class: "meta" }, " — trick ends") : "",
+        stoodIn ? el("span", { class: "stand-in" }, " (stand-in)") : "");
     }));
   }
 

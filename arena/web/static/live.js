@@ -124,8 +124,8 @@
     const shown = done.slice(-200).reverse();
     const rows = shown.map((m) => {
       let cell;
-      if (m.state === "finished" && m.people) {  // a people's table's: not in the run's report
-        cell = el("a", { href: `/match?id=${encodeURIComponent(m.id)}`, class: "replay-link people",
+      if (m.state === "finished" && m.people) {  // a people's table's: in the people's report
+        cell = el("a", { href: `/report/people/#match=${encodeURIComponent(m.id)}&deal=1&move=0`, class: "replay-link people",
           "data-i18n": "live.replay" }, text("live.replay", "replay"));
       } else if (m.state === "finished") {
         cell = el("a", { href: `/report/#match=${encodeURIComponent(m.id)}&deal=1&move=0`, target: "report-frame",

@@ -95,8 +95,10 @@
     over();
     const status = document.getElementById("status");
     status.dataset.i18n = "live.recorded_match";
-    if (table) {
-      status.textContent = text("live.recorded_match", "The match is over and recorded.");
+    if (table) {  // a people's match: its replay is in the people's report, at once
+      status.replaceChildren(text("live.recorded_match", "The match is over and recorded."), " ",
+        el("a", { id: "replay-link", href: `/report/people/#match=${encodeURIComponent(id)}&deal=1&move=0`, "data-i18n": "live.replay" },
+          text("live.replay", "replay")));
       document.body.dataset.recorded = "1";
       return;
     }

@@ -25,8 +25,9 @@
     const message = event.detail;
     if (message.type === "match_end" && !message.error) {
       $("again-box").hidden = false;
-      if (message.match) {  // the match's page, once recorded (docs/web.md)
-        $("replay-link").href = "/match?id=" + encodeURIComponent(message.match) + lang();
+      if (message.match) {  // the match's replay in the people's report (docs/web.md)
+        $("replay-link").href = "/report/people/" + lang().replace("&", "?") + "#match=" +
+          encodeURIComponent(message.match) + "&deal=1&move=0";
         $("replay-link").hidden = false;
       }
       if (message.again) offer(message.again);
