@@ -165,8 +165,8 @@ def _first_line(log: str, code: int | None, limits: BuildLimits) -> str:
         return f"the build took over {limits.seconds} s (stopped)"
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     errors = [line for line in lines if "error" in line.lower()]
-    return f"the build failed (exit status {code}): " + ((errors or lines or ["no output"])[0]
-                                                          )[:300]
+    return f"the build failed (exit status {code}): " + (
+        errors[0] if errors else lines[-1] if lines else "no output")[:300]
 
 
 def _build_in(work: Path, source: Path, submission: Submission, limits: BuildLimits,
@@ -195,11 +195,11 @@ def _build_in(work: Path, source: Path, submission: Submission, limits: BuildLim
     finally:
         if os.geteuid() == 0:
             _own(work, os.getuid())
-    log = f"$ {command}\n{log}\n(exit status {code}, {seconds:.1f} s)\n"
+    shown = f"$ {command}\n{log}\n(exit status {code}, {seconds:.1f} s)\n"
     if code != 0:
-        raise BuildFailed(_first_line(log, code, limits), log)
+        raise BuildFailed(_first_line(log, code, limits), shown)
     (stage / runner).write_text(text, encoding="utf-8")
-    return stage, log
+    return stage, shown
 
 
 def build(competition: Path, submission: Submission, limits: BuildLimits,
