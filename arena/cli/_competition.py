@@ -6,7 +6,11 @@ library's ``urllib``: no extra is needed to enter a competition.
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import stat
+import tarfile
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -68,26 +72,59 @@ def register_command(url: str, name: str) -> None:
     click.echo(str(answer.get("token")))
 
 
+_SKIPPED = frozenset({".git", "__pycache__", ".venv", "build", "dist"})
+
+
+def pack_folder(folder: Path) -> bytes:
+    """``folder``'s files as a tar.gz (fixed order, owners and times; ``.git``,
+    ``__pycache__``, ``.venv``, ``build`` and ``dist`` left out); an :class:`InputError`
+    for a link or anything but files and folders in it, which no submission may hold."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED)
+            for name in [*dirnames, *sorted(filenames)]:
+                path = Path(dirpath, name)
+                found = os.lstat(path)
+                if not (stat.S_ISREG(found.st_mode) or stat.S_ISDIR(found.st_mode)):
+                    raise InputError(f"{path}: a submission holds only files and folders "
+                                     "(this is a link or a special file)")
+                info = tarfile.TarInfo(str(path.relative_to(folder)))
+                info.mtime, info.mode = 0, 0o755 if found.st_mode & stat.S_IXUSR else 0o644
+                if stat.S_ISDIR(found.st_mode):
+                    info.type = tarfile.DIRTYPE
+                    tar.addfile(info)
+                else:
+                    info.size = found.st_size
+                    with path.open("rb") as data:
+                        tar.addfile(info, data)
+    return out.getvalue()
+
+
 @click.command("submit")
 @click.argument("url")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=click.Path(exists=True))
 @click.option("--token", required=True, envvar="ARENA_TOKEN",
               help="Your entrant's token (from arena register; or $ARENA_TOKEN).")
 @click.option("--label", default=None, help="The bot's label (default: your entrant's name).")
 def submit_command(url: str, path: str, token: str, label: str | None) -> None:
-    """Submit PATH, one Python file defining an arena.Bot, to the league served at URL.
+    """Submit PATH to the league served at URL: one Python file defining an arena.Bot, or
+    a folder or archive (zip, tar.gz) of a Python package with an arena.bots entry point or
+    of a program with its arena.toml. A folder is sent as a tar.gz.
 
-    Each submission of a label is its next version. The server checks the file and keeps
-    it; docs/competition.md says what happens next and what is not built yet.
+    Each submission of a label is its next version. The server checks it and keeps it,
+    then builds and tries it (docs/competition.md).
     """
     query = f"?{urllib.parse.urlencode({'label': label})}" if label else ""
     try:
-        data = Path(path).read_bytes()
+        data = pack_folder(Path(path)) if Path(path).is_dir() else Path(path).read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     request = urllib.request.Request(
         _endpoint(url, "/api/submissions" + query), data=data, method="POST",
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "text/x-python"})
+        headers={"Authorization": f"Bearer {token}",
+                 "Content-Type": "application/octet-stream"})
     answer = _call(request)
-    click.echo(f"submitted {answer.get('label')} version {answer.get('version')} "
-               f"(sha256 {str(answer.get('sha256'))[:12]}): {answer.get('state')}")
+    click.echo(f"submitted {answer.get('label')} version {answer.get('version')}, a "
+               f"{answer.get('kind')} (sha256 {str(answer.get('sha256'))[:12]}): "
+               f"{answer.get('state')}")

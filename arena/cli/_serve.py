@@ -305,6 +305,7 @@ def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition
     command line's choice)."""
     from arena.competition import (
         COMPETITION_DIR,
+        BuildLimits,
         Competition,
         CompetitionError,
         Limits,
@@ -320,7 +321,8 @@ def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition
                          "is unsandboxed (--no-sandbox or limits.sandbox: false)")
     trials = TrialQueue(folder / COMPETITION_DIR, players=cfg.players,
                         rules=cfg.rules_mapping(),
-                        private=[str(folder.resolve()), str(Path(config).resolve())])
+                        private=[str(folder.resolve()), str(Path(config).resolve())],
+                        build=BuildLimits(cfg.submissions.build_s, cfg.submissions.build_mb))
     try:
         return Competition(folder, Limits(
             max_bytes=cfg.submissions.max_bytes, per_day=cfg.submissions.per_day,

@@ -1,13 +1,18 @@
 """A league open to its entrants: they register, and submit their bots themselves.
 
-The state (entrants, hashes of their tokens, submissions) is one SQLite file in the run
-folder (:class:`Store`); the endpoints (:class:`Competition`) are served beside the run's
+The state (entrants, hashes of their tokens, submissions, build logs) is one SQLite file
+in the run folder (:class:`Store`); a submission (a Python file, a package or a program
+with its manifest, :func:`check_submission`) is built in the sandbox (:func:`build`),
+tried in one match, then entered; the endpoints (:class:`Competition`) are served beside the run's
 pages by ``arena run league.yaml --serve`` when the config opens submissions. What is built
 and what is not yet: docs/competition.md.
 """
 
-from ._files import PythonFile, check_python_file, store_file
+from ._build import BuildFailed, BuildLimits, artifact_path, build, run_build
+from ._entries import entry_command, entry_folder, materialise
+from ._files import PythonFile, check_python_file, store_file, store_source
 from ._http import COMPETITION_DIR, Competition, Limits
+from ._kinds import KINDS, MANIFEST, Checked, check_submission
 from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
 from ._trial import TrialQueue, judge, trial_spec
 from ._unpack import UnpackLimits, unpack_archive
@@ -15,7 +20,12 @@ from ._unpack import UnpackLimits, unpack_archive
 __all__ = [
     "COMPETITION_DIR",
     "DB_NAME",
+    "KINDS",
+    "MANIFEST",
     "NAME_PATTERN",
+    "BuildFailed",
+    "BuildLimits",
+    "Checked",
     "Competition",
     "CompetitionError",
     "Entrant",
@@ -25,9 +35,17 @@ __all__ = [
     "Submission",
     "TrialQueue",
     "UnpackLimits",
+    "artifact_path",
+    "build",
     "check_python_file",
+    "check_submission",
+    "entry_command",
+    "entry_folder",
     "judge",
+    "materialise",
+    "run_build",
     "store_file",
+    "store_source",
     "trial_spec",
     "unpack_archive",
 ]

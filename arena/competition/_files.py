@@ -1,10 +1,11 @@
-"""What a submission holds, checked before anything of it is kept: a single Python file.
+"""A single Python file, checked before anything of it is kept; where submissions are kept.
 
 A submission is hostile input. A Python file is read as bytes no longer than the
 competition's bound, decoded as UTF-8 and parsed (never imported or run here): it must
 define a class on ``Bot`` (``arena.Bot``), the entry point a ``host: process`` bot is
 started by (``module:Class``, docs/protocol.md "Hosts"). What passes is stored once by its
-content: ``files/<sha256>.py`` in the competition's folder.
+content: ``files/bot_<sha256>.py`` in the competition's folder (an archive of another kind,
+:mod:`._kinds`, as ``files/src_<sha256>.archive``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from ._store import CompetitionError
 
-__all__ = ["PythonFile", "check_python_file", "store_file"]
+__all__ = ["PythonFile", "check_python_file", "source_path", "store_file", "store_source"]
 
 FILES_DIR = "files"
 
@@ -63,11 +64,24 @@ def check_python_file(data: bytes, max_bytes: int) -> PythonFile:
     return PythonFile(hashlib.sha256(data).hexdigest(), len(data), classes[0])
 
 
+def source_path(folder: Path, kind: str, sha256: str) -> Path:
+    """Where a submission of ``kind`` is kept under ``folder/files/``: a file as
+    ``bot_<sha256>.py``, an archive as ``src_<sha256>.archive``."""
+    name = f"bot_{sha256}.py" if kind == "python-file" else f"src_{sha256}.archive"
+    return folder / FILES_DIR / name
+
+
 def store_file(folder: Path, checked: PythonFile, data: bytes) -> Path:
-    """Keep ``data`` once by its content under ``folder/files/``; its path."""
-    files = folder / FILES_DIR
+    """Keep the single-file bot ``data`` once by its content under ``folder/files/``; its
+    path."""
+    return store_source(folder, "python-file", checked.sha256, data)
+
+
+def store_source(folder: Path, kind: str, sha256: str, data: bytes) -> Path:
+    """Keep a submission's ``data`` once by its content (:func:`source_path`); its path."""
+    path = source_path(folder, kind, sha256)
+    files = path.parent
     files.mkdir(parents=True, exist_ok=True)
-    path = files / f"bot_{checked.sha256}.py"
     if not path.exists():
         partial = files / f".{path.name}.{os.getpid()}.new"
         partial.write_bytes(data)

@@ -3,7 +3,8 @@
 - ``POST /api/entrants`` with ``{"name": NAME}`` (``application/json``) registers an
   entrant: 201 ``{"name", "token"}``, the token shown this once;
 - ``POST /api/submissions?label=LABEL`` with ``Authorization: Bearer TOKEN`` and the file
-  as the body: 201, the submission (``label`` defaults to the entrant's name);
+  or archive as the body (:mod:`._kinds`): 201, the submission (``label`` defaults to the
+  entrant's name);
 - ``GET /api/submissions`` with the token: that entrant's submissions, and nobody else's;
 - ``GET /enter``: a page that does the three from a browser.
 
@@ -13,18 +14,21 @@ further than its bound: a registration's 1 KiB, a submission's ``max_bytes``.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+import trio
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ._entries import write_entries
-from ._files import FILES_DIR, check_python_file, store_file
-from ._store import CompetitionError, Entrant, Store
+from ._files import store_source
+from ._kinds import KINDS, check_submission
+from ._store import CompetitionError, Entrant, Store, check_name
 from ._trial import TrialQueue
 
 __all__ = ["COMPETITION_DIR", "Competition", "Limits"]
@@ -42,7 +46,7 @@ class Limits:
 
     max_bytes: int = 262_144
     per_day: int = 5
-    kinds: tuple[str, ...] = ("python-file",)
+    kinds: tuple[str, ...] = KINDS
     taken: frozenset[str] = field(default_factory=frozenset)  # the organiser's labels
 
 
@@ -72,10 +76,8 @@ class Competition:
         if trials is not None:  # the entries' folders again, and what a run left untried
             write_entries(self.folder.parent, self.folder, self.store)
             for submission in self.store.submissions():
-                if submission.state in ("received", "trying"):
-                    data = (self.folder / FILES_DIR / f"bot_{submission.sha256}.py"
-                            ).read_bytes()
-                    trials.start(submission.id, check_python_file(data, len(data)).bot_class)
+                if submission.state in ("received", "building", "trying"):
+                    trials.start(submission.id)
 
     def close(self) -> None:
         """Close the store."""
@@ -109,16 +111,20 @@ class Competition:
         try:
             entrant = self._entrant(request)
             label = request.query_params.get("label") or entrant.name
+            check_name(label, "the label")
             data = await _body(request, self.limits.max_bytes)
-            checked = check_python_file(data, self.limits.max_bytes)
-            store_file(self.folder, checked, data)  # by content: kept once, whoever sent it
+            checked = await trio.to_thread.run_sync(functools.partial(
+                check_submission, data, max_bytes=self.limits.max_bytes,
+                kinds=self.limits.kinds))
+            # by content: kept once, whoever sent it
+            store_source(self.folder, checked.kind, checked.sha256, data)
             submission = self.store.submit(
-                entrant, label, kind="python-file", sha256=checked.sha256, size=checked.size,
+                entrant, label, kind=checked.kind, sha256=checked.sha256, size=checked.size,
                 per_day=self.limits.per_day, taken=self.limits.taken)
         except CompetitionError as exc:
             return _error(exc)
         if self.trials is not None:
-            self.trials.start(submission.id, checked.bot_class)
+            self.trials.start(submission.id)
         return JSONResponse(submission.to_dict(), status_code=201)
 
     async def list_submissions(self, request: Request) -> JSONResponse:

@@ -54,9 +54,18 @@ CREATE TABLE IF NOT EXISTS submissions (
     created REAL NOT NULL,
     UNIQUE (label, version)
 );
+CREATE TABLE IF NOT EXISTS builds (
+    submission INTEGER PRIMARY KEY REFERENCES submissions(id),
+    log TEXT NOT NULL,
+    artifact_sha256 TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL
+);
 """
 
 DAY_S = 86_400.0
+
+LOG_CHARS = 65_536
+"""How much of a build's log is kept: its end."""
 
 
 class CompetitionError(ValueError):
@@ -86,7 +95,8 @@ class Submission:
     kind: str
     sha256: str
     size: int
-    state: str  # received, trying, tried, failed, entered or retired (docs/competition.md)
+    state: str  # received, building, trying, tried, failed, entered or retired
+    # (docs/competition.md)
     detail: str
     created: float
 
@@ -201,6 +211,22 @@ class Store:
         with self._db:
             self._db.execute("UPDATE submissions SET state = ?, detail = ? WHERE id = ?",
                              (state, detail[:500], submission_id))
+
+    def set_build(self, submission_id: int, log: str, artifact_sha256: str = "") -> None:
+        """Keep a submission's build log (its last :data:`LOG_CHARS` characters) and its
+        artifact's hash (empty: the build failed)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO builds (submission, log, artifact_sha256, created) "
+                "VALUES (?, ?, ?, ?)", (submission_id, log[-LOG_CHARS:], artifact_sha256,
+                                        time.time()))
+
+    def build_log(self, submission_id: int) -> str | None:
+        """The log of a submission's build, its entrant's alone to see (None: not built
+        yet). A single-file bot's build runs nothing: its log is empty."""
+        row = self._db.execute("SELECT log FROM builds WHERE submission = ?",
+                               (submission_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def submission(self, submission_id: int) -> Submission:
         """One submission by its id (KeyError if there is none)."""

@@ -1,33 +1,33 @@
-"""A submission tried in one match against built-in bots, sandboxed, before anything else.
+"""A submission built, then tried in one match against built-in bots, sandboxed, before
+anything else.
 
-The server runs each trial in a process of its own (``python -m arena.competition._trial``):
-the submitted file is copied alone into a fresh folder, which only that process puts on
-its import path, so the bot (a ``host: process`` bot, ``bot_<sha256>:Class``) imports it
-and nothing of another entrant's. The match runs in the sandbox, with the run folder
+The server builds and tries each submission in a process of its own (``python -m
+arena.competition._trial``), one at a time: the build (:mod:`._build`) makes its artifact,
+which is unpacked into the entry's own folder (:mod:`._entries`), and the trial plays the
+very command the league will: a ``command`` bot in the sandbox, with the run folder
 private (absent from the bot's file system), under the referee's own limits. A submission
-is never run where the machine has no sandbox: it waits, saying why.
+is never built or run where the machine has no sandbox: it waits, saying why.
 
-States: ``received`` -> ``trying`` -> ``tried`` (it played: its moves and faults in the
-detail) or ``failed`` (the first line that explains it: the bot's own error when it never
-made a move); a tried submission is then ``entered`` in the league (``_entries``), and
-``retired`` once a newer version of its label is.
+States: ``received`` -> ``building`` -> ``trying`` -> ``tried`` (it played: its moves and
+faults in the detail) or ``failed`` (the first line that explains it: the build's, or the
+bot's own error when it never made a move); a tried submission is then ``entered`` in the
+league (``_entries``), and ``retired`` once a newer version of its label is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import os
-import shutil
+import shlex
 import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ._entries import write_entries
-from ._files import FILES_DIR
+from ._build import BuildFailed, BuildLimits, artifact_path, build
+from ._entries import place, write_entries
 from ._store import Store, Submission
 
 __all__ = ["TRIAL_TIMEOUT_S", "TrialQueue", "judge", "trial_spec"]
@@ -39,11 +39,11 @@ _OPPONENTS = ("greedy", "random", "lowest", "highest", "passer", "greedy-2", "ra
 _BUILT_IN = {"greedy-2": "greedy", "random-2": "random"}
 
 
-def trial_spec(submission: Submission, bot_class: str, *, players: int,
+def trial_spec(submission: Submission, command: list[str], *, players: int,
                rules: Mapping[str, Any], private: list[str]) -> dict[str, Any]:
-    """The trial's match spec: the submission in seat 0, built-in bots in the others."""
-    seats = [{"label": submission.label, "name": f"bot_{submission.sha256}:{bot_class}",
-              "host": "process"}]
+    """The trial's match spec: the submission's entry command in seat 0, built-in bots in
+    the others."""
+    seats = [{"label": submission.label, "command": shlex.join(command), "host": "command"}]
     seats += [{"label": label, "name": _BUILT_IN.get(label, label), "host": "inline"}
               for label in _OPPONENTS[: players - 1]]
     return {"match_id": f"trial-{submission.id}", "tournament": "trial", "seed": submission.id,
@@ -68,9 +68,27 @@ def judge(record: Mapping[str, Any], label: str) -> tuple[str, str]:
     return "tried", detail + (f" ({line})" if line else "")
 
 
-def _run(folder: Path, submission_id: int, bot_class: str, players: int,
-         rules: Mapping[str, Any], private: list[str]) -> None:
-    """One trial, in this process (``python -m arena.competition._trial``)."""
+def _built(folder: Path, submission: Submission, store: Store, limits: BuildLimits,
+           private: list[str]) -> bool:
+    """Build the submission (its artifact kept once by its hash); whether it built."""
+    artifact = artifact_path(folder, submission.sha256)
+    if artifact.exists() and store.build_log(submission.id) is not None:
+        return True
+    store.set_state(submission.id, "building", "")
+    try:
+        artifact, log = build(folder, submission, limits, private)
+    except BuildFailed as failed:
+        store.set_build(submission.id, failed.log)
+        store.set_state(submission.id, "failed", str(failed))
+        return False
+    store.set_build(submission.id, log, hashlib.sha256(artifact.read_bytes()).hexdigest())
+    return True
+
+
+def _run(folder: Path, submission_id: int, players: int, rules: Mapping[str, Any],
+         private: list[str], limits: BuildLimits) -> None:
+    """One submission built and tried, in this process (``python -m
+    arena.competition._trial``)."""
     from arena.referee import MatchSpec, run_match, sandbox_unavailable_reason
 
     store = Store(folder)
@@ -78,18 +96,15 @@ def _run(folder: Path, submission_id: int, bot_class: str, players: int,
     reason = sandbox_unavailable_reason()
     if reason is not None:
         store.set_state(submission_id, "received", f"waiting: {reason}; a submission is "
-                        "never run outside the sandbox")
+                        "never built or run outside the sandbox")
         return
+    if not _built(folder, submission, store, limits, private):
+        return
+    command = place(folder.parent, folder, submission)
     store.set_state(submission_id, "trying", "")
-    with tempfile.TemporaryDirectory(prefix="arena-trial-") as alone:
-        os.chmod(alone, 0o755)  # the sandboxed bot's user (nobody, outside too) reads it
-        name = f"bot_{submission.sha256}.py"
-        shutil.copyfile(folder / FILES_DIR / name, Path(alone) / name)
-        os.chmod(Path(alone) / name, 0o644)
-        sys.path.insert(0, alone)
-        spec = MatchSpec.from_dict(trial_spec(submission, bot_class, players=players,
-                                              rules=rules, private=private))
-        record = run_match(spec, reuse_processes=False)
+    spec = MatchSpec.from_dict(trial_spec(submission, command, players=players, rules=rules,
+                                          private=private))
+    record = run_match(spec, reuse_processes=False)
     state, detail = judge(record, submission.label)
     store.set_state(submission_id, state, detail)
     if state == "tried":  # into the league's field from its next round
@@ -100,29 +115,32 @@ class TrialQueue:
     """Tries submissions one at a time, each in a process of its own, in a thread."""
 
     def __init__(self, folder: Path, *, players: int, rules: Mapping[str, Any],
-                 private: list[str]) -> None:
+                 private: list[str], build: BuildLimits | None = None) -> None:
+        build = build or BuildLimits()
         self.folder = folder
-        self.options = {"players": players, "rules": dict(rules), "private": private}
+        self.options = {"players": players, "rules": dict(rules), "private": private,
+                        "build": [build.seconds, build.memory_mb]}
+        self.timeout_s = TRIAL_TIMEOUT_S + build.seconds
         self._lock = threading.Lock()
 
-    def start(self, submission_id: int, bot_class: str) -> threading.Thread:
-        """Try ``submission_id`` after the trials before it."""
-        thread = threading.Thread(target=self._try, args=(submission_id, bot_class),
+    def start(self, submission_id: int) -> threading.Thread:
+        """Build and try ``submission_id`` after the trials before it."""
+        thread = threading.Thread(target=self._try, args=(submission_id,),
                                   name=f"arena-trial-{submission_id}", daemon=True)
         thread.start()
         return thread
 
-    def _try(self, submission_id: int, bot_class: str) -> None:
+    def _try(self, submission_id: int) -> None:
         argv = [sys.executable, "-m", "arena.competition._trial", str(self.folder),
-                str(submission_id), bot_class, json.dumps(self.options)]
+                str(submission_id), json.dumps(self.options)]
         with self._lock:
             try:
                 done = subprocess.run(argv, capture_output=True, text=True,
-                                      timeout=TRIAL_TIMEOUT_S, check=False)
+                                      timeout=self.timeout_s, check=False)
                 failure = None if done.returncode == 0 else (
                     (done.stderr.strip().splitlines() or ["no output"])[-1])
             except subprocess.TimeoutExpired:
-                failure = f"the trial took over {TRIAL_TIMEOUT_S:g} s"
+                failure = f"the build and trial took over {self.timeout_s:g} s"
             if failure is not None:
                 store = Store(self.folder)
                 try:
@@ -132,6 +150,6 @@ class TrialQueue:
 
 
 if __name__ == "__main__":
-    options = json.loads(sys.argv[4])
-    _run(Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(options["players"]),
-         options["rules"], list(options["private"]))
+    options = json.loads(sys.argv[3])
+    _run(Path(sys.argv[1]), int(sys.argv[2]), int(options["players"]), options["rules"],
+         list(options["private"]), BuildLimits(*options["build"]))

@@ -7,8 +7,9 @@ absolute path, a drive, a backslash), is not printable, or repeats another; when
 link (symbolic or hard), a device, a FIFO or anything but a file or a folder. Files are
 written by streaming at most the bounds' bytes, counted as they are decompressed (a zip's
 declared sizes are not trusted), into a folder that must be new, with ``O_EXCL`` and
-``O_NOFOLLOW``: a zip bomb stops at ``max_bytes`` or at ``max_ratio`` times the archive's
-own size, whichever comes first. On any refusal the folder is removed whole.
+``O_NOFOLLOW``, mode 0644 (0755 for a file its owner could run in the archive): a zip
+bomb stops at ``max_bytes`` or at ``max_ratio`` times the archive's own size, whichever
+comes first. On any refusal the folder is removed whole.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class _Member:
     name: str
     kind: str  # "file", "dir" or what it is instead (refused)
     open: object  # a callable giving the member's bytes as a binary stream (files only)
+    executable: bool = False  # a file its owner may run: written 0755, else 0644
 
 
 def _safe_name(raw: str) -> PurePosixPath:
@@ -71,7 +73,8 @@ def _zip_members(archive: zipfile.ZipFile) -> Iterator[_Member]:
             kind = "a special file"
         else:
             kind = "dir" if info.is_dir() else "file"
-        yield _Member(info.filename, kind, lambda info=info: archive.open(info))
+        yield _Member(info.filename, kind, lambda info=info: archive.open(info),
+                      bool((info.external_attr >> 16) & stat.S_IXUSR))
 
 
 def _tar_members(archive: tarfile.TarFile) -> Iterator[_Member]:
@@ -90,7 +93,8 @@ def _tar_members(archive: tarfile.TarFile) -> Iterator[_Member]:
             kind = "a FIFO"
         else:
             kind = "a special file"
-        yield _Member(info.name, kind, lambda info=info: archive.extractfile(info))
+        yield _Member(info.name, kind, lambda info=info: archive.extractfile(info),
+                      bool(info.mode & stat.S_IXUSR))
 
 
 class _Budget:
@@ -113,9 +117,9 @@ class _Budget:
                 f"{self.limits.max_ratio:g} times its own size (stopped there)")
 
 
-def _write(source: IO[bytes], target: Path, budget: _Budget) -> None:
+def _write(source: IO[bytes], target: Path, budget: _Budget, mode: int) -> None:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(target, flags, 0o644)
+    fd = os.open(target, flags, mode)
     with os.fdopen(fd, "wb") as out:
         while chunk := source.read(_CHUNK):
             budget.spend(len(chunk))
@@ -145,7 +149,7 @@ def _extract(members: Iterator[_Member], dest: Path, budget: _Budget) -> list[Pa
         if source is None:
             raise CompetitionError(f"the archive's {member.name[:80]!r} cannot be read")
         with source:
-            _write(source, target, budget)
+            _write(source, target, budget, 0o755 if member.executable else 0o644)
         written.append(target)
     return written
 

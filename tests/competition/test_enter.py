@@ -25,7 +25,7 @@ seed: 3
 players: 3
 rules: {preset: runs, rounds: 2}
 format: {type: league, min_sets: 1, stop: {deals: 12}}
-submissions: {open: true, max_bytes: 2000, per_day: 3}
+submissions: {open: true, max_bytes: 2000, per_day: 3, kinds: [python-file]}
 bots: [greedy, random, lowest]
 """
 
@@ -194,14 +194,14 @@ def test_a_trial_seats_the_submission_sandboxed_with_the_run_folder_private() ->
 
     submission = Submission(7, "alice", "shedder", 2, "python-file", "ab" * 32, 10,
                             "received", "", 0.0)
-    spec = trial_spec(submission, "Shedder", players=3, rules={"preset": "runs"},
-                      private=["/srv/run", "/srv/league.yaml"])
+    spec = trial_spec(submission, ["/usr/bin/python3", "/tmp/e/run.py"], players=3,
+                      rules={"preset": "runs"}, private=["/srv/run", "/srv/league.yaml"])
     parsed = MatchSpec.from_dict(spec)
     assert parsed.private == ("/srv/run", "/srv/league.yaml")
     assert spec["limits"] == {"sandbox": True}
     assert [seat["label"] for seat in spec["seats"]] == ["shedder", "greedy", "random"]
-    assert spec["seats"][0] == {"label": "shedder", "name": f"bot_{'ab' * 32}:Shedder",
-                                "host": "process"}
+    assert spec["seats"][0] == {"label": "shedder", "command": "/usr/bin/python3 /tmp/e/run.py",
+                                "host": "command"}
 
 
 def test_what_a_stopped_run_left_untried_is_tried_on_resume(tmp_path: Path) -> None:

@@ -260,8 +260,9 @@ ExecutorSettings = Annotated[
 ]
 
 
-SUBMISSION_KINDS: tuple[Literal["python-file"], ...] = ("python-file",)
-"""What a competition can take so far (docs/competition.md)."""
+SubmissionKind = Literal["python-file", "python-package", "program"]
+SUBMISSION_KINDS: tuple[SubmissionKind, ...] = ("python-file", "python-package", "program")
+"""What a competition can take (docs/competition.md)."""
 
 
 class SubmissionsConfig(BaseModel):
@@ -270,13 +271,19 @@ class SubmissionsConfig(BaseModel):
     model_config = _STRICT
 
     open: bool = Field(description="Whether entrants may register and submit.")
-    kinds: list[Literal["python-file"]] = Field(
+    kinds: list[SubmissionKind] = Field(
         default_factory=lambda: list(SUBMISSION_KINDS), min_length=1,
-        description="What is accepted: 'python-file' (one Python file defining an arena.Bot).")
+        description="What is accepted: 'python-file' (one Python file defining an arena.Bot), "
+        "'python-package' (a folder or archive of a package with an arena.bots entry point), "
+        "'program' (a folder or archive of a program in any language with an arena.toml).")
     max_bytes: int = Field(default=262_144, gt=0, le=64 * 1024 * 1024,
                            description="The largest submission, in bytes.")
     per_day: int = Field(default=5, gt=0, le=1000,
                          description="Submissions per entrant in any 24 hours.")
+    build_s: int = Field(default=300, gt=0, le=3600,
+                         description="A build's time limit, in seconds (wall clock and CPU).")
+    build_mb: int = Field(default=1024, ge=64, le=65_536,
+                          description="A build's memory limit, in MiB (and its /tmp's).")
 
 
 class TournamentConfig(BaseModel):
