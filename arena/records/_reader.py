@@ -9,6 +9,8 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
+import msgspec
+
 from ._logging import get_logger
 
 __all__ = ["RECORDS", "TABLE_RECORDS", "RecordError", "no_records_here", "parse_record",
@@ -27,6 +29,12 @@ and moves: some KB each), and reading them through the default 8 KB buffer costs
 as much as through this one."""
 
 _log = get_logger("arena.records")
+
+_DECODE = msgspec.json.Decoder().decode
+"""The first reader of a line: about 2.5 times as fast as ``json.loads`` on a record, and
+what it takes, ``json.loads`` takes as the same value (it is the stricter: no ``NaN``, no
+lone surrogate, no integer past 64 bits). What it refuses is read by ``json.loads``, whose
+value or error is then the line's, as before."""
 
 
 class RecordError(ValueError):
@@ -75,16 +83,26 @@ def parse_record(raw: bytes) -> dict[str, Any] | str:
     short phrase saying what is wrong with it (``"not JSON"``, a torn last line, a seat out
     of range: see :func:`_record_problem`)."""
     try:
-        record = json.loads(raw)
-    except RecursionError:
-        return "not a record (nested too deeply)"
-    except ValueError:  # an integer of more than 4300 digits included
-        torn = not raw.endswith(b"\n")
-        return "torn last line (the writer was interrupted)" if torn else "not JSON"
+        record = _DECODE(raw)
+    except (msgspec.DecodeError, RecursionError):  # RecursionError: nested too deeply
+        record, problem = _plain(raw)
+        if problem is not None:
+            return problem
     if not isinstance(record, dict) or "schema" not in record:
         return "not a record (no 'schema' field)"
     problem = _record_problem(record)
     return record if problem is None else f"not a record ({problem})"
+
+
+def _plain(raw: bytes) -> tuple[Any, str | None]:
+    """The line as ``json.loads`` reads it, or else None and the phrase saying why not."""
+    try:
+        return json.loads(raw), None
+    except RecursionError:
+        return None, "not a record (nested too deeply)"
+    except ValueError:  # an integer of more than 4300 digits included
+        torn = not raw.endswith(b"\n")
+        return None, "torn last line (the writer was interrupted)" if torn else "not JSON"
 
 
 _LARGEST = 2**53

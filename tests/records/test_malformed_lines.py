@@ -147,3 +147,32 @@ def test_show_and_report_warn_once_per_bad_line_without_a_traceback(tmp_path: Pa
         assert result.exit_code == 0, result.output
         warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
         assert len(warnings) == 2 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("odd", ["NaN", "Infinity", '"\\ud800"', str(2**70), "1e400"])
+def test_a_line_json_reads_and_the_fast_decoder_refuses_reads_as_json_reads_it(
+        tmp_path: Path, odd: str) -> None:
+    """The records reader decodes a line with msgspec first; a value msgspec refuses where
+    ``json.loads`` takes it (NaN, a lone surrogate, an integer past 64 bits) gives the
+    record ``json.loads`` gives, never a skipped line."""
+    line = json.dumps(GOOD)[:-1] + f', "extra": {odd}}}'
+    path = tmp_path / "records.jsonl"
+    path.write_text(line + "\n" + json.dumps(GOOD) + "\n")
+    skipped: list[str] = []
+    got = list(read_records(path, on_skip=skipped.append))
+    assert skipped == []
+    expected = json.loads(line)
+    assert len(got) == 2 and got[1] == GOOD
+    assert json.dumps(got[0]) == json.dumps(expected)
+    assert repr(got[0]["extra"]) == repr(expected["extra"])
+
+
+def test_a_line_that_is_json_but_no_object_is_skipped(tmp_path: Path) -> None:
+    """A line of JSON text that is no object (a string, a number) is no record, whichever
+    decoder read it."""
+    path = tmp_path / "records.jsonl"
+    path.write_text('"text"\n7\n"\\ud800"\n' + json.dumps(GOOD) + "\n")
+    skipped: list[str] = []
+    assert list(read_records(path, on_skip=skipped.append)) == [GOOD]
+    assert [message.split(": ", 1)[1] for message in skipped] == [
+        "not a record (no 'schema' field); skipped"] * 3
