@@ -1,12 +1,18 @@
-"""Think time of the bot ``learned``: CPU time per decision, beside ``greedy``'s.
+"""What ``learned`` is worth: its strength against the built-ins, and its think time.
 
-Every decision of whole matches (``learned`` in seats 0 and 2, ``greedy`` in 1 and 3) is
-timed in the process's CPU time, for each preset ``learned`` was trained for; the median
-and the 90th percentile of each bot's decisions are printed, ``greedy``'s being the floor
-measured in the same run, with the machine's load average (the machine may be shared).
-Strength is measured with ``arena ab`` (docs/bots.md, the ladder).
+**Strength** (``--against greedy mc expert``): for each preset ``learned`` was trained for
+and each baseline, the sequential test of ``arena ab learned BASELINE --preset P --jobs 1``
+(duplicate sets, seed 0, H1 at +20 Elo against H0 at 0), its verdict line with the Elo
+interval, its wall time and the load average beside it. ``--against`` with no name skips
+this half.
 
-    python benchmarks/learned.py [--matches 20]
+**Think time**: every decision of whole matches (``learned`` in seats 0 and 2, ``greedy``
+in 1 and 3) is timed in the process's CPU time, for each preset ``learned`` was trained
+for; the median and the 90th percentile of each bot's decisions are printed, ``greedy``'s
+being the floor measured in the same run, with the machine's load average (the machine
+may be shared).
+
+    python benchmarks/learned.py [--matches 20] [--against greedy mc] [--max-sets 200]
 """
 
 from __future__ import annotations
@@ -14,7 +20,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from arena.bot import Bot, MatchInfo
 from arena.game import Match, Rules
@@ -50,10 +59,28 @@ def think_times(preset: str, matches: int) -> dict[str, list[float]]:
     return times
 
 
+def strength(preset: str, baseline: str, max_sets: int) -> str:
+    """The verdict line of ``arena ab learned BASELINE`` under ``preset``, with its time."""
+    arena = Path(sys.executable).with_name("arena")
+    start = time.perf_counter()
+    done = subprocess.run([str(arena), "ab", "learned", baseline, "--preset", preset,
+                           "--jobs", "1", "--max-sets", str(max_sets)],
+                          capture_output=True, text=True, check=False)
+    verdict = (done.stdout.strip().splitlines() or [done.stderr.strip()[-200:]])[-1]
+    return (f"{preset:8} vs {baseline:7} {verdict} [{time.perf_counter() - start:.0f} s, "
+            f"load {os.getloadavg()[0]:.1f}]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--against", nargs="*", default=["greedy", "mc", "expert"],
+                        help="the baselines of the strength half (none: skip it)")
+    parser.add_argument("--max-sets", type=int, default=200)
     args = parser.parse_args()
+    for baseline in args.against:
+        for preset in supported():
+            print(strength(preset, baseline, args.max_sets), flush=True)
     print(f"load average {os.getloadavg()[0]:.1f}; CPU ms per decision, {args.matches} "
           "matches per preset")
     print(f"{'preset':10} {'bot':8} {'decisions':>9} {'median':>8} {'p90':>8}")

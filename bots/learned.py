@@ -9,12 +9,24 @@ natural cards of the hand). Its weights are one ``.npz`` file per preset in
 ``bots/weights/`` (written by ``python -m arena.train``); the bot loads the file of the
 match's rules when the match starts. It draws nothing at random: the same view gives the
 same move.
+
+**Move features.** The observation is a bag of card flags, from which judging a move
+(does it break a pair, spend a 2, leave a cheap hand?) must be learned from data. A
+network with the head ``wf``/``bf`` is also given the built-ins' judgement of every legal
+move outright (:data:`FEATURES`): ``greedy``'s gain and choice, the value of
+:func:`bots._policy.move_values` (``expert``'s model of play) and its best move, the
+move's plain facts, and three of them again while an opponent is close to going out. The
+head weighs them from the hidden layer, so how much each counts depends on the position;
+:func:`observed_features` computes them from what the observation holds (the hand, the
+order in force, the card counts, the legal actions), the same function when the bot plays
+and when the trainer reads a labelled observation.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,17 +35,113 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.bot import MatchInfo
-from arena.env import PlayedCards, PolicyBot, encoding
+from arena.env import Encoding, PlayedCards, PolicyBot, encoding
 from arena.game import Card, Move, Rules, View
 
-from ._greedy import GreedyBot
+from ._greedy import GreedyBot, _gain
+from ._hand import hand_cost, hand_mask, obvious, strength
+from ._policy import move_values, rank_counts
 
-__all__ = ["WEIGHTS", "LearnedBot", "Network", "fits", "load_network", "supported"]
+__all__ = ["FEATURES", "WEIGHTS", "LearnedBot", "Network", "fits", "load_network",
+           "move_features", "observed_features", "supported"]
 
 WEIGHTS = Path(__file__).parent / "weights"
 """Where the shipped networks lie, one ``learned-<preset>.npz`` per preset."""
 LAYERS = ("w0", "b0", "w1", "b1", "wm", "bm", "wg", "bg")
 """The arrays of a network file, in the order of the forward pass."""
+FEATURE_LAYERS = ("wf", "bf")
+"""The arrays of the head that weighs the move features (:data:`bots.learned.FEATURES`), in the
+files that have it."""
+
+
+FEATURES = ("pass", "greedy gain", "greedy choice", "value", "best value", "cards",
+            "strength", "jokers", "run", "revolution", "clears", "cost after", "out",
+            "strength, danger", "pass, danger", "cards, danger")
+"""The features of a move, in the order of a row of :func:`move_features`."""
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """The part of a view ``greedy``'s finishing rule reads."""
+
+    rules: Rules
+    hand: list[Card]
+    revolution: bool
+
+
+_GREEDY = GreedyBot()
+
+
+def _greedy_choice(rules: Rules, hand: list[Card], moves: list[Move], revolution: bool,
+                   gains: list[float]) -> int:
+    """The index in ``moves`` of the move ``greedy`` plays (its ``play``, from its gains)."""
+    plays = [m for m in moves if m.kind != "pass"]
+    sure = obvious(plays, len(hand))
+    if sure is None and Move.PASS not in moves:
+        seat: View = _Seat(rules, hand, revolution)  # type: ignore[assignment]
+        sure = _GREEDY._finish_with_control(seat, plays)
+    if sure is not None:
+        return moves.index(sure)
+    keys = [(gains[i], -strength(m, revolution), len(m), str(m)) if m.kind != "pass"
+            else None for i, m in enumerate(moves)]
+    return max((i for i, key in enumerate(keys) if key is not None),
+               key=lambda i: keys[i])  # type: ignore[arg-type,return-value]
+
+
+DANGER = 3
+"""An opponent holding this many cards or fewer may go out soon: the "danger" features
+are the move's strength, pass and size while one does."""
+
+
+def move_features(rules: Rules, hand: list[Card], moves: list[Move], revolution: bool,
+                  fewest: int = 0) -> npt.NDArray[np.float32]:
+    """One row of :data:`FEATURES` per move of ``moves`` (the legal moves of a seat
+    holding ``hand`` under the order ``revolution``, whose opponents still in the deal
+    hold at least ``fewest`` cards each; 0 when no opponent holds cards)."""
+    mask, jokers = hand_mask(hand)
+    held = len(hand)
+    before = hand_cost(mask, jokers, revolution)
+    values = move_values(rules, moves, rank_counts(mask), held, revolution)
+    rows = np.zeros((len(moves), len(FEATURES)), dtype=np.float32)
+    gains = [0.0] * len(moves)
+    for i, move in enumerate(moves):
+        row = rows[i]
+        row[3] = values[i]
+        if move.kind == "pass":
+            row[0] = 1
+            continue
+        flips = rules.starts_revolution(move)
+        gains[i] = _gain(rules, move, mask, jokers, before, revolution)
+        row[1] = gains[i]
+        row[5] = len(move) / 4
+        row[6] = strength(move, revolution) / 13
+        row[7] = move.jokers
+        row[8] = move.kind == "run"
+        row[9] = flips
+        row[10] = rules.clears(move, revolution)
+        row[11] = hand_cost(mask & ~move.mask, jokers - move.jokers, revolution != flips) / 4
+        row[12] = len(move) == held
+    if 0 < fewest <= DANGER:
+        rows[:, 13] = rows[:, 6]
+        rows[:, 14] = rows[:, 0]
+        rows[:, 15] = rows[:, 5]
+    if any(m.kind != "pass" for m in moves):
+        rows[_greedy_choice(rules, hand, moves, revolution, gains), 2] = 1
+    rows[int(np.argmax(values)), 4] = 1
+    return rows
+
+
+def observed_features(coder: Encoding, observation: npt.NDArray[np.int8],
+                      legal: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+    """:func:`move_features` of the legal actions ``legal`` of a seat seeing
+    ``observation``: its hand and the order in force read from the observation."""
+    hand = coder.cards(coder.field(observation, "hand"))
+    revolution = bool(coder.field(observation, "revolution")[0])
+    moves = [coder.move(int(a)) for a in legal]
+    counts = coder.field(observation, "counts").reshape(coder.players, -1)[1:]
+    held = [int(np.argmax(row)) for row in counts]
+    fewest = min((n for n in held if n), default=0)
+    return move_features(coder.rules, hand, moves, revolution, fewest)
 
 
 class Network:
@@ -45,6 +153,14 @@ class Network:
             raise ValueError(f"a network file lacks the arrays {', '.join(missing)}")
         self.w0, self.b0, self.w1, self.b1, self.wm, self.bm, self.wg, self.bg = (
             np.asarray(arrays[name], dtype=np.float32) for name in LAYERS)
+        self.wf: npt.NDArray[np.float32] | None = None
+        self.bf: npt.NDArray[np.float32] | None = None
+        if all(name in arrays for name in FEATURE_LAYERS):
+            self.wf, self.bf = (np.asarray(arrays[name], dtype=np.float32)
+                                for name in FEATURE_LAYERS)
+            if self.wf.shape != (self.w1.shape[1], len(FEATURES)):
+                raise ValueError(f"the network's wf has shape {self.wf.shape}, not "
+                                 f"({self.w1.shape[1]}, {len(FEATURES)})")
         self.meta = meta
         self.preset = str(meta["preset"])
         self.players = int(meta["players"])
@@ -65,12 +181,20 @@ class Network:
         np.maximum(h, 0, out=h)
         return h  # type: ignore[no-any-return]
 
-    def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8]) -> int:
-        """The legal action of the highest score (the lowest such action on a tie)."""
+    def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8],
+            rules: Rules | None = None) -> int:
+        """The legal action of the highest score (the lowest such action on a tie). A
+        network with a features head adds the move features of each legal action
+        (:data:`bots.learned.FEATURES`, read from ``observation``, under ``rules``: the network's
+        preset's by default)."""
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0])
-        scores = self.hidden(observation) @ self.wm[:, legal] + self.bm[legal]
+        hidden = self.hidden(observation)
+        scores = hidden @ self.wm[:, legal] + self.bm[legal]
+        if self.wf is not None and self.bf is not None:
+            coder = encoding(rules or Rules.preset(self.preset), self.players)
+            scores += observed_features(coder, observation, legal) @ (hidden @ self.wf + self.bf)
         return int(legal[int(np.argmax(scores))])
 
     def gift(self, observation: npt.NDArray[np.int8], hand: list[Card], count: int) -> list[Card]:
@@ -126,6 +250,16 @@ class LearnedBot(PolicyBot):
         self.network: Network | None = None
         self.fallback = GreedyBot()
 
+    @classmethod
+    def playing(cls, network: Network) -> LearnedBot:
+        """A bot that plays ``network`` (for the trainer: no file read)."""
+        bot = cls.__new__(cls)
+        PolicyBot.__init__(bot)
+        bot.networks = [network]
+        bot.network = None
+        bot.fallback = GreedyBot()
+        return bot
+
     def bind(self, seat: int, rules: Rules, players: int, rng: random.Random) -> None:
         """Bind the bot, and ``greedy`` beside it for the rules no network reads."""
         super().bind(seat, rules, players, rng)
@@ -142,8 +276,8 @@ class LearnedBot(PolicyBot):
 
     def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8]) -> int:
         """The network's action."""
-        assert self.network is not None
-        return self.network.act(observation, mask)
+        assert self.network is not None and self._encoding is not None
+        return self.network.act(observation, mask, self._encoding.rules)
 
     def play(self, view: View) -> Move:
         """One forward pass over the encoded view and its legal-action mask."""

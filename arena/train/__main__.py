@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ._improve import Tuning
 from ._run import Plan, run
 
 
@@ -26,15 +27,25 @@ from ._run import Plan, run
 @click.option("--rate", default=1e-3, show_default=True, help="Adam's learning rate.")
 @click.option("--suits/--no-suits", default=True, show_default=True,
               help="Rename the suits of each batch at random (the rules treat them alike).")
+@click.option("--features/--no-features", default=True, show_default=True,
+              help="Give the network the built-ins' judgement of each legal move.")
+@click.option("--steps", default=Tuning.steps, show_default=True,
+              help="Steps of improvement by play against greedy (0: none).")
+@click.option("--step-deals", default=Tuning.deals, show_default=True,
+              help="Deals per side of an improvement step (each once per seat).")
+@click.option("--held-deals", default=Tuning.held, show_default=True,
+              help="Held-out deals of an improvement check.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="The network file to write [FOLDER/learned-PRESET.npz].")
 def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
-         suits: bool, out: Path | None) -> None:
+         suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
+         out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
-                    per_shard, budget, hidden, epochs, batch, rate, suits, out)
+                    per_shard, budget, hidden, epochs, batch, rate, suits, out, features,
+                    Tuning(steps=steps, deals=step_deals, held=held_deals))
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     run(plan, click.echo)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bots.learned import LAYERS
+from bots.learned import FEATURE_LAYERS, FEATURES, LAYERS
 
 from ._label import SAVEZ
 from ._suits import Renaming
@@ -26,17 +26,21 @@ __all__ = ["Trainer", "export", "init_params"]
 
 Params = dict[str, npt.NDArray[np.float32]]
 Data = dict[str, npt.NDArray[Any]]
+Feats = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32]]
+"""A batch's move features: per entry its row in the batch, its action and its features."""
 NEG = np.float32(-1e9)
 _SAVE: Callable[..., None] = np.savez
 
 
-def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int) -> Params:
-    """He-initialised weights, zero biases, drawn from ``seed``."""
+def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int,
+                features: bool = False) -> Params:
+    """He-initialised weights, zero biases, drawn from ``seed``; with ``features``, the head
+    that weighs the move features (:data:`bots.learned.FEATURES`) too."""
     rng = np.random.default_rng(seed)
     shapes = {"w0": (obs_size, hidden), "w1": (hidden, hidden), "wm": (hidden, actions),
-              "wg": (hidden, cards)}
+              "wg": (hidden, cards), "wf": (hidden, len(FEATURES))}
     params: Params = {}
-    for name in LAYERS:
+    for name in LAYERS + (FEATURE_LAYERS if features else ()):
         if name.startswith("w"):
             rows, cols = shapes[name]
             params[name] = (rng.standard_normal((rows, cols)) * np.sqrt(2 / rows)).astype(
@@ -87,19 +91,36 @@ class Trainer:
         grads["b0"] += d1.sum(axis=0)
 
     def move_loss(self, obs: npt.NDArray[np.int8], mask: npt.NDArray[Any],
-                  action: npt.NDArray[np.integer[Any]], grads: Params | None = None) -> float:
-        """Cross-entropy of the masked softmax; adds its gradient to ``grads``."""
+                  action: npt.NDArray[np.integer[Any]], grads: Params | None = None,
+                  feats: Feats | None = None) -> float:
+        """Cross-entropy of the masked softmax; adds its gradient to ``grads``. ``feats``
+        (the legal actions' move features) are weighed by the head ``wf`` when the
+        network has one."""
         p = self.params
         x = obs.astype(np.float32)
         h1, h2 = self._trunk(x)
-        logits = np.where(mask > 0, h2 @ p["wm"] + p["bm"], NEG).astype(np.float32)
+        raw = h2 @ p["wm"] + p["bm"]
+        weighed = feats is not None and "wf" in p
+        if weighed:
+            assert feats is not None
+            rows, acts, values = feats
+            g = h2 @ p["wf"] + p["bf"]
+            raw[rows, acts] += (g[rows] * values).sum(axis=1)
+        logits = np.where(mask > 0, raw, NEG).astype(np.float32)
         target = np.zeros_like(logits)
         target[np.arange(len(action)), action] = 1
         loss, d = _softmax_grad(logits, target)
         if grads is not None:
             grads["wm"] += h2.T @ d
             grads["bm"] += d.sum(axis=0)
-            self._back_trunk(x, h1, h2, d @ p["wm"].T, grads)
+            d2 = d @ p["wm"].T
+            if weighed:
+                dg = np.zeros((len(h2), values.shape[1]), dtype=np.float32)
+                np.add.at(dg, rows, d[rows, acts][:, None] * values)
+                grads["wf"] += h2.T @ dg
+                grads["bf"] += dg.sum(axis=0)
+                d2 += dg @ p["wf"].T
+            self._back_trunk(x, h1, h2, d2, grads)
         return loss
 
     def gift_loss(self, obs: npt.NDArray[np.int8], hand: npt.NDArray[np.int8],
@@ -146,8 +167,10 @@ class Trainer:
             rows = moves[k * batch:(k + 1) * batch]
             if len(rows):
                 mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)[:, old_action]
+                feats = batch_features(data, rows, new_action)
                 move_total += self.move_loss(data["obs"][rows][:, obs_index], mask,
-                                             new_action[data["action"][rows]], grads) * len(rows)
+                                             new_action[data["action"][rows]], grads,
+                                             feats) * len(rows)
             rows = gifts[k * gift_batch:(k + 1) * gift_batch]
             cards = (obs_index if isinstance(obs_index, slice)
                      else obs_index[:data["hand"].shape[1]])
@@ -182,16 +205,45 @@ class Trainer:
         return trainer
 
 
+def batch_features(data: Data, rows: npt.NDArray[np.intp],
+                   new_action: npt.NDArray[np.intp] | None = None) -> Feats | None:
+    """The move features of ``data``'s decisions ``rows`` (their actions renamed by
+    ``new_action``), or none where the data has none (:func:`arena.train._feats.attach`)."""
+    if "feat_start" not in data:
+        return None
+    starts = data["feat_start"][rows]
+    lens = data["feat_start"][rows + 1] - starts
+    ends = np.cumsum(lens)
+    entries = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - lens, lens)
+    entries += np.repeat(starts, lens)
+    acts = data["feat_act"][entries].astype(np.intp)
+    if new_action is not None:
+        acts = new_action[acts]
+    return (np.repeat(np.arange(len(rows)), lens), acts,
+            data["feat"][entries].astype(np.float32))
+
+
+def scores(trainer: Trainer, data: Data, rows: npt.NDArray[np.intp],
+           actions: int) -> npt.NDArray[np.float32]:
+    """The network's masked scores of ``data``'s decisions ``rows``."""
+    p = trainer.params
+    mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
+    _, h2 = trainer._trunk(data["obs"][rows].astype(np.float32))
+    raw = h2 @ p["wm"] + p["bm"]
+    feats = batch_features(data, rows)
+    if feats is not None and "wf" in p:
+        batch, acts, values = feats
+        raw[batch, acts] += ((h2 @ p["wf"] + p["bf"])[batch] * values).sum(axis=1)
+    return np.where(mask > 0, raw, NEG).astype(np.float32)
+
+
 def agreement(trainer: Trainer, data: Data, actions: int, chunk: int = 2048) -> float:
     """The share of ``data``'s moves where the network's choice is the teacher's."""
-    p = trainer.params
     hits = 0
     for start in range(0, len(data["action"]), chunk):
-        rows = slice(start, start + chunk)
-        mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
-        _, h2 = trainer._trunk(data["obs"][rows].astype(np.float32))
-        logits = np.where(mask > 0, h2 @ p["wm"] + p["bm"], NEG)
-        hits += int((logits.argmax(axis=1) == data["action"][rows]).sum())
+        rows = np.arange(start, min(start + chunk, len(data["action"])))
+        hits += int((scores(trainer, data, rows, actions).argmax(axis=1)
+                     == data["action"][rows]).sum())
     return hits / max(len(data["action"]), 1)
 
 
@@ -200,6 +252,7 @@ def export(params: Params, meta: dict[str, Any], path: Path,
     """Write the network file ``bots.learned`` loads: float16 weights, compressed, and
     ``meta`` (its preset, table size and how it was trained) as JSON."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {name: params[name].astype(np.float16) for name in LAYERS}
+    arrays = {name: params[name].astype(np.float16) for name in LAYERS + FEATURE_LAYERS
+              if name in params}
     SAVEZ(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
     progress(f"exported {path} ({path.stat().st_size / 1e6:.2f} MB)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,8 +21,11 @@ from arena.env import encoding
 from arena.game import Rules
 from arena.seeds import derive
 from bots import ExpertBot
+from bots.learned import FEATURE_LAYERS, LAYERS, Network
 
+from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
+from ._improve import Tuning, improve
 from ._label import label_shards, load_shards
 from ._suits import permutations
 
@@ -46,15 +49,20 @@ class Plan:
     rate: float = 1e-3
     suits: bool = True
     out: Path | None = None
+    features: bool = True
+    tuning: Tuning = field(default_factory=Tuning)
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
         numbers = {"players": self.players, "shards": self.shards,
                    "per-shard": self.per_shard, "budget": self.budget,
-                   "hidden": self.hidden, "epochs": self.epochs, "batch": self.batch}
+                   "hidden": self.hidden, "epochs": self.epochs, "batch": self.batch,
+                   "step-deals": self.tuning.deals, "held-deals": self.tuning.held}
         for name, value in numbers.items():
             if value < 1:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
+        if self.tuning.steps < 0:
+            raise ValueError(f"--steps must be at least 0, not {self.tuning.steps}")
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
         if not self.rate > 0:
@@ -101,6 +109,8 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
                          derive(plan.seed, "labels"), plan.shards, plan.per_shard,
                          _teacher(plan.budget), progress, clock.stage("label"))
     train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
+    if plan.features:
+        train, held = attach(coder, train, paths[:-1]), attach(coder, held, paths[-1:])
     progress(f"data: {len(train['action'])} moves and {len(train['gift'])} exchanges to fit, "
              f"{len(held['action'])} moves held out")
 
@@ -111,7 +121,8 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
         progress(f"fit: resumed after epoch {trainer.epoch}")
     else:
         trainer = Trainer(init_params(obs_size, actions, cards, plan.hidden,
-                                      derive(plan.seed, "init") % 2**32), plan.rate)
+                                      derive(plan.seed, "init") % 2**32, plan.features),
+                          plan.rate)
     renamings = permutations(coder) if plan.suits else None
     while trainer.epoch < plan.epochs:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
@@ -123,12 +134,20 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
                  f"{agreement(trainer, held, actions):.1%}")
     fitted()
 
+    params = trainer.params
+    if plan.features and plan.tuning.steps:
+        network = improve(Network(params, {"preset": plan.preset, "players": plan.players}),
+                          derive(plan.seed, "improve"), plan.tuning,
+                          plan.folder / "improve.json", f"epoch {trainer.epoch}", progress,
+                          clock.stage("improve"))
+        params = {name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS}
+
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players,
             "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()}}
-    export(trainer.params, meta, out, progress)
+    export(params, meta, out, progress)
     progress(f"CPU time: {', '.join(f'{k} {v:.0f} s' for k, v in clock.spent.items())}")
     return out

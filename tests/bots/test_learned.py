@@ -9,10 +9,18 @@ import numpy as np
 import pytest
 
 from arena.env import encoding
-from arena.game import Match, Rules
+from arena.game import Match, Move, Rules
 from arena.plugins import registry
 from bots import GreedyBot
-from bots.learned import WEIGHTS, LearnedBot, fits, load_network, supported
+from bots.learned import (
+    FEATURES,
+    WEIGHTS,
+    LearnedBot,
+    fits,
+    load_network,
+    observed_features,
+    supported,
+)
 
 from .botcase import bound, position
 from .test_legality import checked_match
@@ -62,13 +70,22 @@ def test_one_forward_pass_picks_the_best_legal_action() -> None:
     match = Match(Rules.preset("runs"), 4, 9)
     for _ in range(7):
         match.play(match.view(match.deal.to_move).legal_moves()[-1])
+    while len(match.view(match.deal.to_move).legal_moves()) < 3:
+        match.play(match.view(match.deal.to_move).legal_moves()[0])
     view = match.view(match.deal.to_move)
     bot = bound(LearnedBot(), view)
     assert isinstance(bot, LearnedBot) and bot.network is not None
     coder = encoding(view.rules, view.players)
     observation = coder.observe(view)
     mask = coder.action_mask(view.legal_moves())
-    scores = bot.network.hidden(observation) @ bot.network.wm + bot.network.bm
+    network = bot.network
+    hidden = network.hidden(observation)
+    scores = hidden @ network.wm + network.bm
+    legal = np.flatnonzero(mask)
+    assert len(legal) > 2
+    if network.wf is not None and network.bf is not None:
+        scores[legal] += observed_features(coder, observation, legal) @ (
+            hidden @ network.wf + network.bf)
     scores[mask == 0] = -np.inf
     assert coder.index(bot.play(view)) == int(np.argmax(scores))
 
@@ -86,3 +103,29 @@ def test_a_file_that_is_no_network_is_named(tmp_path: Path) -> None:
     bad.write_bytes(b"not a network")
     with pytest.raises(ValueError, match=r"net\.npz: not a network of the bot learned"):
         LearnedBot(str(bad))
+
+
+@pytest.mark.parametrize("preset", TRAINED)
+def test_the_move_features_flag_greedy_s_move_and_the_value_s_best(preset: str) -> None:
+    rules = Rules.preset(preset)
+    coder = encoding(rules, 4)
+    match = Match(rules, 4, 5)
+    greedy = GreedyBot()
+    seen = 0
+    while match.pending is not None and seen < 150:
+        if match.pending.kind == "exchange":
+            match.give(bound(GreedyBot(), match.view(match.pending.seat)).exchange(
+                match.view(match.pending.seat), match.pending.count))
+            continue
+        view = match.view(match.deal.to_move)
+        moves = view.legal_moves()
+        legal = np.flatnonzero(coder.action_mask(moves))
+        rows = observed_features(coder, coder.observe(view), legal)
+        assert rows.shape == (len(legal), len(FEATURES))
+        move = bound(greedy, view).play(view)
+        if any(m.kind != "pass" for m in moves):
+            assert [coder.move(int(a)) for a in legal[rows[:, 2] == 1]] == [move]
+        assert rows[:, 4].sum() == 1 and rows[:, 0].sum() == (Move.PASS in moves)
+        seen += 1
+        match.play(move)
+    assert seen == 150

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -15,6 +16,9 @@ import pytest
 from arena.env import encoding
 from arena.game import Card, Deal, Match, Move, Rules
 from arena.train import Plan, Samples, Trainer, init_params, label_match, run
+from arena.train._feats import shard_features
+from arena.train._fit import batch_features
+from arena.train._improve import Tuning
 from arena.train._suits import permutations
 from bots import ExpertBot
 from bots.learned import LearnedBot, load_network
@@ -42,22 +46,28 @@ def test_labels_are_legal_choices_of_the_teacher_and_replay() -> None:
     assert all(np.array_equal(data[k], again[k]) for k in data)
 
 
-@pytest.mark.parametrize("head", ["move", "gift"])
+@pytest.mark.parametrize("head", ["move", "features", "gift"])
 def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
     data, actions = _tiny_data()
-    trainer = Trainer(init_params(data["obs"].shape[1], actions, data["hand"].shape[1], 8, 1))
-    rows = slice(0, 6)
+    coder = encoding(Rules.preset("runs"), 4)
+    trainer = Trainer(init_params(data["obs"].shape[1], actions, data["hand"].shape[1], 8, 1,
+                                  features=head == "features"))
+    rows = np.arange(6)
+    feats = batch_features(data | shard_features(coder, data), rows)
 
     def loss(grads: dict[str, np.ndarray] | None = None) -> float:
-        if head == "move":
+        if head != "gift":
             mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
-            return trainer.move_loss(data["obs"][rows], mask, data["action"][rows], grads)
+            return trainer.move_loss(data["obs"][rows], mask, data["action"][rows], grads,
+                                     feats)
         return trainer.gift_loss(data["gift_obs"][:3], data["hand"][:3], data["gift"][:3], grads)
 
     grads = {k: np.zeros_like(v) for k, v in trainer.params.items()}
     loss(grads)
     rng = np.random.default_rng(0)
-    for name in ("w0", "b1", "wm" if head == "move" else "wg"):
+    names = {"move": ("w0", "b1", "wm"), "features": ("w0", "wf", "bf", "wm"),
+             "gift": ("w0", "b1", "wg")}[head]
+    for name in names:
         weights = trainer.params[name]
         nonzero = np.flatnonzero(grads[name])
         for flat in rng.choice(nonzero, size=min(3, len(nonzero)), replace=False):
@@ -71,25 +81,38 @@ def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
             assert (up - down) / 2e-2 == pytest.approx(grads[name][index], rel=0.05, abs=1e-4)
 
 
+TINY = Tuning(steps=2, deals=1, held=1, check=1, patience=5)
+
+
 def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
-    plan = Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=2)
+    plan = Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=2,
+                tuning=TINY)
     lines: list[str] = []
     out = run(plan, lines.append)
     assert out == tmp_path / "run" / "learned-runs.npz"
     assert any("epoch 2/2" in line for line in lines) and any("CPU time" in line for line in lines)
+    assert any("improve: step 2/2" in line for line in lines)
     network = load_network(out)
     assert network.meta["preset"] == "runs" and network.meta["moves"] > 50
-    assert set(network.meta["cpu_seconds"]) == {"label", "fit"}
+    assert set(network.meta["cpu_seconds"]) == {"label", "fit", "improve"}
     assert network.meta["cpu_seconds"]["label"] > 0
-    shards = sorted((tmp_path / "run" / "labels").iterdir())
+    assert network.wf is not None and network.bf is not None
+    shards = sorted((tmp_path / "run" / "labels").glob("shard-????.npz"))
     stamps = [p.stat().st_mtime_ns for p in shards]
 
     lines.clear()
-    run(Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=3),
-        lines.append)
+    run(Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=3,
+             tuning=TINY), lines.append)
     assert [p.stat().st_mtime_ns for p in shards] == stamps  # the labels are not made again
     assert "fit: resumed after epoch 2" in lines and any("epoch 3/3" in line for line in lines)
     assert Trainer.load(tmp_path / "run" / "state.npz").epoch == 3
+    assert any("improve: step 1/2" in line for line in lines)  # a new fit is tuned afresh
+
+    lines.clear()
+    run(Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=3,
+             tuning=replace(TINY, steps=3)), lines.append)
+    steps = [line for line in lines if line.startswith("improve: step")]
+    assert len(steps) == 1 and steps[0].startswith("improve: step 3/3")  # resumed
 
     bots = {"learned": lambda: LearnedBot(str(out))}
     match = checked_match(["learned", "greedy", "learned", "mc"], Rules.preset("runs", rounds=2),
@@ -102,6 +125,10 @@ def test_bad_plans_are_refused_in_one_line() -> None:
         Plan(Path("x"), shards=1)
     with pytest.raises(ValueError, match="nosuch"):
         Plan(Path("x"), preset="nosuch")
+    with pytest.raises(ValueError, match="--steps must be at least 0, not -1"):
+        Plan(Path("x"), tuning=Tuning(steps=-1))
+    with pytest.raises(ValueError, match="--held-deals must be at least 1, not 0"):
+        Plan(Path("x"), tuning=Tuning(held=0))
 
 
 @pytest.mark.parametrize("seed", [1, 2])
