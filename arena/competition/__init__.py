@@ -8,14 +8,18 @@ pages by ``arena run league.yaml --serve`` when the config opens submissions. Wh
 and what is not yet: docs/competition.md.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._build import BuildFailed, BuildLimits, artifact_path, build, run_build
-from ._entries import entry_command, entry_folder, materialise
+from ._entries import entry_artifact, entry_command, entry_folder, fetch_entry, materialise
 from ._files import PythonFile, check_python_file, store_file, store_source
-from ._http import COMPETITION_DIR, Competition, Limits
 from ._kinds import KINDS, MANIFEST, Checked, check_submission
 from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
 from ._trial import TrialQueue, judge, trial_spec
 from ._unpack import UnpackLimits, unpack_archive
+
+if TYPE_CHECKING:
+    from ._http import COMPETITION_DIR, Competition, Limits
 
 __all__ = [
     "COMPETITION_DIR",
@@ -39,8 +43,10 @@ __all__ = [
     "build",
     "check_python_file",
     "check_submission",
+    "entry_artifact",
     "entry_command",
     "entry_folder",
+    "fetch_entry",
     "judge",
     "materialise",
     "run_build",
@@ -49,3 +55,13 @@ __all__ = [
     "trial_spec",
     "unpack_archive",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The endpoints (:mod:`._http`, which needs the web extra) are imported when first
+    named: a Dask worker fetching an entry (:func:`fetch_entry`) needs none of them."""
+    if name in ("COMPETITION_DIR", "Competition", "Limits"):
+        from . import _http
+
+        return getattr(_http, name)
+    raise AttributeError(f"module 'arena.competition' has no attribute {name!r}")

@@ -24,6 +24,7 @@ as the bot's crash.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import ipaddress
 import logging
@@ -139,6 +140,7 @@ class DaskExecutor:
         self._cluster: Any = None
         self._log_levels: dict[str, int] = {}
         self._files: dict[str, list[str]] = {}
+        self._entries: dict[str, tuple[str, str, Any] | None] = {}
 
     @property
     def jobs(self) -> int:
@@ -237,8 +239,8 @@ class DaskExecutor:
                 return None
             try:
                 future = client.submit(
-                    play_batch, self.match_fn, chunk, self._files_of(chunk), pure=False,
-                    retries=self.retries,
+                    play_batch, self.match_fn, chunk, self._files_of(chunk),
+                    self._entries_of(chunk), pure=False, retries=self.retries,
                 )
             except Exception as exc:
                 raise self._lost(exc) from None
@@ -272,6 +274,34 @@ class DaskExecutor:
                     if self._files[command]:
                         files[command] = self._files[command]
         return files
+
+    def _entries_of(self, chunk: list[MatchSpec]) -> dict[str, tuple[str, Any]]:
+        """The competition's entries the chunk seats (docs/competition.md): each entry's
+        folder, and its built artifact's hash and bytes, scattered to the cluster once (a
+        worker fetches them through the scheduler, then keeps the folder)."""
+        entries: dict[str, tuple[str, Any]] = {}
+        for spec in chunk:
+            for seat in spec.seats:
+                command = seat.command
+                if not isinstance(command, str):
+                    continue
+                if command not in self._entries:
+                    self._entries[command] = self._scatter_entry(command)
+                found = self._entries[command]
+                if found is not None:
+                    entries[found[0]] = (found[1], found[2])
+        return entries
+
+    def _scatter_entry(self, command: str) -> tuple[str, str, Any] | None:
+        from arena.competition import entry_artifact
+
+        found = entry_artifact(command)
+        if found is None:
+            return None
+        folder, artifact = found
+        data = artifact.read_bytes()
+        future = self._client.scatter(data, hash=False)
+        return folder, hashlib.sha256(data).hexdigest(), future
 
     def _result(
         self, chunk: list[MatchSpec], future: Any

@@ -1,0 +1,58 @@
+"""With Dask, a submitted bot plays on a worker that lacks it: the worker fetches its built
+artifact by its hash through the scheduler, unpacks it once, and plays the same match as
+one machine does."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.cli._newbot import write_bot
+from arena.competition import (
+    BuildLimits,
+    build,
+    entry_artifact,
+    judge,
+    trial_spec,
+)
+from arena.competition._entries import place
+from arena.referee import MatchSpec, run_match, sandbox_unavailable_reason
+
+from .test_build import submitted
+
+pytest.importorskip("distributed", reason="the dask extra is not installed (pip install "
+                    "-e '.[dask]')")
+
+REASON = sandbox_unavailable_reason()
+pytestmark = [pytest.mark.skipif(REASON is not None, reason=str(REASON)),
+              pytest.mark.timeout(300)]
+
+
+def _moves(record: dict[str, object]) -> list[object]:
+    deals = record["deals"]
+    assert isinstance(deals, list) and deals
+    return [(deal["movers"], deal["moves"], deal["finish_order"]) for deal in deals]
+
+
+def test_a_worker_fetches_a_submitted_package_it_lacks(tmp_path: Path) -> None:
+    from arena.tournament import DaskExecutor
+
+    competition, made = submitted(tmp_path, write_bot("daskbot", "python", tmp_path))
+    build(competition, made, BuildLimits(120, 1024), [])
+    command = place(competition.parent, competition, made)
+    found = entry_artifact(" ".join(command))
+    assert found is not None
+    folder, artifact = found
+    assert Path(folder).is_dir() and artifact.is_file()
+    spec = MatchSpec.from_dict(trial_spec(made, command, players=3,
+                                          rules={"preset": "runs", "rounds": 1},
+                                          private=[str(competition.parent)]))
+    here = run_match(spec, reuse_processes=False)
+    shutil.rmtree(folder)  # as on a worker of another machine: only the artifact is here
+    with DaskExecutor("local:2") as executor:
+        [there] = list(executor.run([spec]))
+    assert Path(folder).is_dir(), "the worker did not unpack the entry"
+    assert judge(there, made.label)[0] == "tried", judge(there, made.label)
+    assert _moves(there) == _moves(here)
