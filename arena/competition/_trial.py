@@ -70,9 +70,13 @@ def judge(record: Mapping[str, Any], label: str) -> tuple[str, str]:
 
 def _built(folder: Path, submission: Submission, store: Store, limits: BuildLimits,
            private: list[str]) -> bool:
-    """Build the submission (its artifact kept once by its hash); whether it built."""
+    """Build the submission (its artifact kept once by its hash: the same content is built
+    once); whether it built."""
     artifact = artifact_path(folder, submission.sha256)
-    if artifact.exists() and store.build_log(submission.id) is not None:
+    if artifact.exists():  # built before: this submission, or the same content sent again
+        if store.build_log(submission.id) is None:
+            store.set_build(submission.id, "the same content as an earlier submission: its "
+                            "build is used\n", hashlib.sha256(artifact.read_bytes()).hexdigest())
         return True
     store.set_state(submission.id, "building", "")
     try:

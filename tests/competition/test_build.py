@@ -229,3 +229,12 @@ def test_a_build_that_leaves_a_link_is_refused(tmp_path: Path) -> None:
                                                               'run = "./bot"\n'))
     with pytest.raises(BuildFailed, match="not a file or a folder"):
         build(competition, made, BuildLimits(60, 256), [])
+
+
+@sandboxed
+def test_a_build_that_floods_its_folder_is_stopped(tmp_path: Path) -> None:
+    flood = "i=0; while [ $i -lt 6000 ]; do : > f$i; i=$((i+1)); done; sleep 60"
+    competition, made = submitted(tmp_path, program(tmp_path, f'build = "{flood}"\n'
+                                                              'run = "./bot"\n'))
+    with pytest.raises(BuildFailed, match="holds more than 5000 files"):
+        build(competition, made, BuildLimits(120, 256), [])
