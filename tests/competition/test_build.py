@@ -135,6 +135,11 @@ def test_an_archive_of_neither_kind_and_hostile_archives_are_refused(tmp_path: P
     assert "stopped there" in check(bomb.getvalue())
 
 
+def test_what_is_neither_a_python_file_nor_an_archive_is_refused() -> None:
+    assert "neither a Python file nor a zip or tar archive" in check(b"\x7fELF\x02\x01\xff")
+    assert "not an archive; this competition takes program" in check(b"x = 1\n", ("program",))
+
+
 def test_a_folder_with_a_link_is_not_sent(tmp_path: Path) -> None:
     from arena.cli import InputError
 
