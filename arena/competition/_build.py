@@ -245,13 +245,13 @@ def build(competition: Path, submission: Submission, limits: BuildLimits,
             (stage / "run.py").write_text(_PY_RUNNER.format(
                 bot=f"{_FILE_MODULE}:{_bot_class(source)}", folder=""), encoding="utf-8")
         else:
-            unpack_archive(source, work / "src")
             try:
+                unpack_archive(source, work / "src")
                 stage, log = _build_in(work, source_root(work / "src"), submission, limits,
                                        private)
             except BuildFailed:
                 raise
-            except CompetitionError as exc:
+            except CompetitionError as exc:  # checked when it came: a server of other bounds
                 raise BuildFailed(str(exc), log) from None
         try:
             data = _pack(stage)

@@ -28,7 +28,7 @@ from typing import Any
 
 from ._build import BuildFailed, BuildLimits, artifact_path, build
 from ._entries import place, write_entries
-from ._store import Store, Submission
+from ._store import CompetitionError, Store, Submission
 
 __all__ = ["TRIAL_TIMEOUT_S", "TrialQueue", "judge", "trial_spec"]
 
@@ -104,7 +104,11 @@ def _run(folder: Path, submission_id: int, players: int, rules: Mapping[str, Any
         return
     if not _built(folder, submission, store, limits, private):
         return
-    command = place(folder.parent, folder, submission)
+    try:
+        command = place(folder.parent, folder, submission)
+    except CompetitionError as exc:  # an entries folder another user planted
+        store.set_state(submission_id, "failed", str(exc))
+        return
     store.set_state(submission_id, "trying", "")
     spec = MatchSpec.from_dict(trial_spec(submission, command, players=players, rules=rules,
                                           private=private))
