@@ -243,3 +243,28 @@ def test_a_build_that_floods_its_folder_is_stopped(tmp_path: Path) -> None:
                                                               'run = "./bot"\n'))
     with pytest.raises(BuildFailed, match="holds more than 5000 files"):
         build(competition, made, BuildLimits(120, 256), [])
+
+
+@sandboxed
+def test_a_package_a_stopped_run_left_building_is_built_on_resume(tmp_path: Path) -> None:
+    import json
+    import time
+
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from arena.competition import Competition, Limits, TrialQueue
+
+    competition, made = submitted(tmp_path, package(tmp_path))
+    store = Store(competition)
+    store.set_state(made.id, "building", "")  # as a kill -9 mid-build leaves it
+    trials = TrialQueue(competition, players=3, rules={"preset": "runs", "rounds": 1},
+                        private=[str(competition.parent)], build=BuildLimits(120, 1024))
+    Competition(competition.parent, Limits(), trials)  # the server starting again
+    deadline = time.monotonic() + 240
+    while store.submission(made.id).state not in ("entered", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert store.submission(made.id).state == "entered", store.submission(made.id)
+    assert "Successfully installed" in str(store.build_log(made.id))
+    entries = json.loads((competition.parent / "entries.json").read_text(encoding="utf-8"))
+    assert [(e["label"], e["version"]) for e in entries] == [("pkgbot", 1)]
+    assert entries[0]["command"].endswith("/run.py")
