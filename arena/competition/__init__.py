@@ -11,7 +11,7 @@ and what is not yet: docs/competition.md.
 from typing import TYPE_CHECKING, Any
 
 from ._build import BuildFailed, BuildLimits, artifact_path, build, run_build
-from ._entries import entry_artifact, entry_command, entry_folder, fetch_entry, materialise
+from ._entries import entry_command, entry_folder, materialise
 from ._files import PythonFile, check_python_file, store_file, store_source
 from ._kinds import KINDS, MANIFEST, Checked, check_submission
 from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
@@ -43,10 +43,8 @@ __all__ = [
     "build",
     "check_python_file",
     "check_submission",
-    "entry_artifact",
     "entry_command",
     "entry_folder",
-    "fetch_entry",
     "judge",
     "materialise",
     "run_build",
@@ -59,7 +57,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     """The endpoints (:mod:`._http`, which needs the web extra) are imported when first
-    named: a Dask worker fetching an entry (:func:`fetch_entry`) needs none of them."""
+    named: a trial's process needs none of them."""
     if name in ("COMPETITION_DIR", "Competition", "Limits"):
         from . import _http
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shlex
 import shutil
 import stat
@@ -30,8 +29,8 @@ from ._build import BuildLimits, artifact_path, build
 from ._store import CompetitionError, Store, Submission
 from ._unpack import UnpackLimits, unpack_archive
 
-__all__ = ["ENTRIES_ROOT", "entry_artifact", "entry_command", "entry_folder", "fetch_entry",
-           "materialise", "place", "write_entries"]
+__all__ = ["ENTRIES_ROOT", "entry_command", "entry_folder", "materialise", "place",
+           "write_entries"]
 
 _ENTRY_LIMITS = UnpackLimits(max_bytes=256 << 20, max_files=5_100, max_ratio=2.0)
 """An artifact is a plain tar this server packed within its bounds (:mod:`._build`)."""
@@ -67,7 +66,8 @@ def _own_folder(path: Path) -> None:
 def materialise(folder: Path, artifact: bytes) -> Path:
     """``folder`` holding the built ``artifact`` (a tar, :mod:`._build`) unpacked, once:
     a folder there already is this user's and complete (each is renamed into place whole);
-    the artifact is kept beside it, ``<folder>.tar``, for Dask workers to fetch."""
+    the artifact is kept beside it, ``<folder>.tar``, which a Dask executor ships to the
+    workers that lack the folder (:mod:`arena.tournament._dask_ship`)."""
     _own_folder(folder.parent)
     if folder.exists():
         _own_folder(folder)
@@ -86,35 +86,6 @@ def materialise(folder: Path, artifact: bytes) -> Path:
         shutil.rmtree(partial, ignore_errors=True)
         packed.unlink(missing_ok=True)
     return folder
-
-
-def entry_artifact(command: str) -> tuple[str, Path] | None:
-    """When ``command`` plays a competition's entry (its runner in a folder
-    :func:`entry_folder` names), that folder and its artifact here, ``<folder>.tar``: what
-    a Dask worker fetches to play it (:func:`fetch_entry`); else None."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    for word in words[1:2]:
-        runner = Path(word)
-        folder = runner.parent
-        if (runner.name in ("run.py", "run.sh") and folder.parent.parent == ENTRIES_ROOT
-                and re.fullmatch(r"arena-entries-[0-9a-f]{16}", folder.parent.name)
-                and re.fullmatch(r"[0-9a-f]{64}", folder.name)):
-            artifact = folder.with_name(f"{folder.name}.tar")
-            return (str(folder), artifact) if artifact.is_file() else None
-    return None
-
-
-def fetch_entry(folder: str, sha256: str, artifact: bytes) -> None:
-    """On a Dask worker: the entry's ``folder`` made from its ``artifact`` (fetched by its
-    hash through the scheduler) unless this machine has it already (its cache)."""
-    if Path(folder).is_dir():
-        return
-    if hashlib.sha256(artifact).hexdigest() != sha256:
-        raise CompetitionError(f"the artifact of {folder} does not match its hash")
-    materialise(Path(folder), artifact)
 
 
 def place(run: Path, competition: Path, submission: Submission) -> list[str]:

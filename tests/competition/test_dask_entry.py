@@ -10,13 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli._newbot import write_bot
-from arena.competition import (
-    BuildLimits,
-    build,
-    entry_artifact,
-    judge,
-    trial_spec,
-)
+from arena.competition import BuildLimits, build, judge, trial_spec
 from arena.competition._entries import place
 from arena.referee import MatchSpec, run_match, sandbox_unavailable_reason
 
@@ -42,7 +36,9 @@ def test_a_worker_fetches_a_submitted_package_it_lacks(tmp_path: Path) -> None:
     competition, made = submitted(tmp_path, write_bot("daskbot", "python", tmp_path))
     build(competition, made, BuildLimits(120, 1024), [])
     command = place(competition.parent, competition, made)
-    found = entry_artifact(" ".join(command))
+    from arena.tournament._dask_ship import shipped_folder
+
+    found = shipped_folder(" ".join(command))
     assert found is not None
     folder, artifact = found
     assert Path(folder).is_dir() and artifact.is_file()
@@ -56,3 +52,33 @@ def test_a_worker_fetches_a_submitted_package_it_lacks(tmp_path: Path) -> None:
     assert Path(folder).is_dir(), "the worker did not unpack the entry"
     assert judge(there, made.label)[0] == "tried", judge(there, made.label)
     assert _moves(there) == _moves(here)
+
+
+def test_a_shipped_folder_is_unpacked_only_whole_and_by_its_hash(tmp_path: Path) -> None:
+    import hashlib
+    import io
+    import tarfile
+
+    from arena.tournament._dask_ship import unpack_shipped
+
+    def packed(*members: tarfile.TarInfo) -> bytes:
+        out = io.BytesIO()
+        with tarfile.open(fileobj=out, mode="w") as tar:
+            for member in members:
+                tar.addfile(member, io.BytesIO(b"x" * member.size))
+        return out.getvalue()
+
+    plain = tarfile.TarInfo("run.py")
+    plain.size = 1
+    data = packed(plain)
+    folder = tmp_path / "entries" / ("a" * 64)
+    assert "another hash" in str(unpack_shipped(str(folder), "0" * 64, data))
+    assert unpack_shipped(str(folder), hashlib.sha256(data).hexdigest(), data) is None
+    assert (folder / "run.py").read_bytes() == b"x"
+    link = tarfile.TarInfo("etc")
+    link.type, link.linkname = tarfile.SYMTYPE, "/etc"
+    hostile = packed(link)
+    other = tmp_path / "entries" / ("b" * 64)
+    problem = unpack_shipped(str(other), hashlib.sha256(hostile).hexdigest(), hostile)
+    assert problem is not None and "cannot unpack" in problem
+    assert not other.exists() and [p.name for p in other.parent.iterdir()] == [folder.name]
