@@ -82,3 +82,34 @@ def test_a_shipped_folder_is_unpacked_only_whole_and_by_its_hash(tmp_path: Path)
     problem = unpack_shipped(str(other), hashlib.sha256(hostile).hexdigest(), hostile)
     assert problem is not None and "cannot unpack" in problem
     assert not other.exists() and [p.name for p in other.parent.iterdir()] == [folder.name]
+
+
+def test_a_league_served_on_a_local_cluster_seats_a_submission(tmp_path: Path) -> None:
+    """``arena run league.yaml --serve --dask local:2``: a submitted bot plays on the
+    workers, without a fault."""
+    import time
+
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from arena.records import FaultLog
+    from tests.web.conftest import start_server, stop
+
+    from .test_enter import BOT, arena
+    from .test_league_entry import CONFIG, _seated
+
+    config = tmp_path / "cluster.yaml"
+    config.write_text(CONFIG.replace("name: running", "name: cluster"), encoding="utf-8")
+    out = tmp_path / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0",
+                                "--dask", "local:2", "-q")
+    try:
+        token = arena("register", url, "ivy").stdout.strip().splitlines()[-1]
+        bot = tmp_path / "bot.py"
+        bot.write_bytes(BOT)
+        assert arena("submit", url, str(bot), "--token", token, "--label", "ivy"
+                     ).exit_code == 0
+        record = _seated(out, "ivy", time.monotonic() + 240)
+    finally:
+        stop(process)
+    log = FaultLog()
+    log.add(record)
+    assert log.bots["ivy"].moves > 0 and log.bots["ivy"].faults == 0
