@@ -8,14 +8,18 @@ pages by ``arena run league.yaml --serve`` when the config opens submissions. Wh
 and what is not yet: docs/competition.md.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._build import BuildFailed, BuildLimits, artifact_path, build, run_build
 from ._entries import entry_command, entry_folder, materialise
 from ._files import PythonFile, check_python_file, store_file, store_source
-from ._http import COMPETITION_DIR, Competition, Limits
 from ._kinds import KINDS, MANIFEST, Checked, check_submission
 from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
 from ._trial import TrialQueue, judge, trial_spec
 from ._unpack import UnpackLimits, unpack_archive
+
+if TYPE_CHECKING:
+    from ._http import COMPETITION_DIR, Competition, Limits
 
 __all__ = [
     "COMPETITION_DIR",
@@ -49,3 +53,13 @@ __all__ = [
     "trial_spec",
     "unpack_archive",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The endpoints (:mod:`._http`, which needs the web extra) are imported when first
+    named: a trial's process needs none of them."""
+    if name in ("COMPETITION_DIR", "Competition", "Limits"):
+        from . import _http
+
+        return getattr(_http, name)
+    raise AttributeError(f"module 'arena.competition' has no attribute {name!r}")

@@ -20,6 +20,7 @@ artifact an entry's folder is unpacked from, here and on Dask workers.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import shutil
@@ -92,8 +93,9 @@ def artifact_path(competition: Path, sha256: str) -> Path:
 def run_build(command: str, cwd: Path, work: Path, limits: BuildLimits, private: list[str],
               *, sandboxed: bool = True) -> tuple[int | None, str, float]:
     """Run ``command`` (by ``/bin/sh``, in ``cwd``) where only ``work`` is writable; its
-    exit status (None: stopped at the time limit), its log and its seconds. ``sandboxed``
-    False only measures what the sandbox costs (benchmarks/)."""
+    exit status (None: stopped, at the time limit or with ``work`` over the bounds of what a
+    build may leave, checked twice a second; the log's last line says which), its log and
+    its seconds. ``sandboxed`` False only measures what the sandbox costs (benchmarks/)."""
     from arena.referee.lowlevel import ChildProcess, sandbox_argv
 
     argv = ["/bin/sh", "-c", f"cd {_quote(cwd)} && exec 1>&2 && {command}"]
@@ -102,17 +104,39 @@ def run_build(command: str, cwd: Path, work: Path, limits: BuildLimits, private:
     start = time.monotonic()
     child = ChildProcess(argv, stdio=False, pipes=False, memory_mb=limits.memory_mb,
                          cpu_s=limits.seconds, sandbox=sandbox)
+    stopped, looked = None, start
     try:
-        while child.poll() is None and time.monotonic() - start < limits.seconds:
+        while child.poll() is None and stopped is None:
             time.sleep(0.02)
-        code = child.poll()
+            now = time.monotonic()
+            if now - start > limits.seconds:
+                stopped = f"the build took over {limits.seconds} s (stopped)"
+            elif now - looked > 0.5:
+                stopped, looked = _over(work), now
+        code = None if stopped else child.poll()
         log = child.tail(LOG_BYTES)
         memory = child.memory_fault()
     finally:
         child.kill()
-    if memory is not None:
-        log += f"\n{memory.detail}\n"
+    for line in (memory.detail if memory is not None else None, stopped):
+        if line:
+            log += f"\n{line}\n"
     return code, log, time.monotonic() - start
+
+
+def _over(work: Path) -> str | None:
+    """Why ``work`` holds more than a build may leave (a build filling the disk is stopped
+    there), or None."""
+    files, size = 0, 0
+    for dirpath, dirnames, filenames in os.walk(work):
+        for name in [*dirnames, *filenames]:
+            with contextlib.suppress(OSError):
+                size += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+            files += 1
+        if files > _OUTPUT.max_files or size > _OUTPUT.max_bytes:
+            return (f"the build's folder holds more than {_OUTPUT.max_files} files or "
+                    f"{_OUTPUT.max_bytes >> 20} MiB (stopped)")
+    return None
 
 
 def _quote(path: Path) -> str:
@@ -160,10 +184,10 @@ def _pack(stage: Path) -> bytes:
     return out.getvalue()
 
 
-def _first_line(log: str, code: int | None, limits: BuildLimits) -> str:
-    if code is None:
-        return f"the build took over {limits.seconds} s (stopped)"
+def _first_line(log: str, code: int | None) -> str:
     lines = [line.strip() for line in log.splitlines() if line.strip()]
+    if code is None:  # stopped: run_build said why, last
+        return lines[-1]
     errors = [line for line in lines if "error" in line.lower()]
     return f"the build failed (exit status {code}): " + (
         errors[0] if errors else lines[-1] if lines else "no output")[:300]
@@ -197,7 +221,7 @@ def _build_in(work: Path, source: Path, submission: Submission, limits: BuildLim
             _own(work, os.getuid())
     shown = f"$ {command}\n{log}\n(exit status {code}, {seconds:.1f} s)\n"
     if code != 0:
-        raise BuildFailed(_first_line(log, code, limits), shown)
+        raise BuildFailed(_first_line(log, code), shown)
     (stage / runner).write_text(text, encoding="utf-8")
     return stage, shown
 
@@ -221,13 +245,13 @@ def build(competition: Path, submission: Submission, limits: BuildLimits,
             (stage / "run.py").write_text(_PY_RUNNER.format(
                 bot=f"{_FILE_MODULE}:{_bot_class(source)}", folder=""), encoding="utf-8")
         else:
-            unpack_archive(source, work / "src")
             try:
+                unpack_archive(source, work / "src")
                 stage, log = _build_in(work, source_root(work / "src"), submission, limits,
                                        private)
             except BuildFailed:
                 raise
-            except CompetitionError as exc:
+            except CompetitionError as exc:  # checked when it came: a server of other bounds
                 raise BuildFailed(str(exc), log) from None
         try:
             data = _pack(stage)

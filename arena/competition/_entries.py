@@ -66,10 +66,16 @@ def _own_folder(path: Path) -> None:
 def materialise(folder: Path, artifact: bytes) -> Path:
     """``folder`` holding the built ``artifact`` (a tar, :mod:`._build`) unpacked, once:
     a folder there already is this user's and complete (each is renamed into place whole);
-    the artifact is kept beside it, ``<folder>.tar``, for Dask workers to fetch."""
+    the artifact is kept beside it, ``<folder>.tar``, which a Dask executor ships to the
+    workers that lack the folder (:mod:`arena.tournament._dask_ship`)."""
     _own_folder(folder.parent)
+    beside = folder.with_name(f"{folder.name}.tar")
     if folder.exists():
         _own_folder(folder)
+        if not beside.is_file():  # a folder a run from before artifacts made
+            partial = folder.with_name(f".{folder.name}.{os.getpid()}.tar")
+            partial.write_bytes(artifact)
+            os.replace(partial, beside)
         return folder
     partial = folder.with_name(f".{folder.name}.{os.getpid()}.new")
     packed = folder.with_name(f".{folder.name}.{os.getpid()}.tar")
@@ -79,7 +85,7 @@ def materialise(folder: Path, artifact: bytes) -> Path:
         unpack_archive(packed, partial, _ENTRY_LIMITS)
         for dirpath, _, _ in os.walk(partial):
             os.chmod(dirpath, 0o755)
-        os.replace(packed, folder.with_name(f"{folder.name}.tar"))
+        os.replace(packed, beside)
         os.rename(partial, folder)
     finally:
         shutil.rmtree(partial, ignore_errors=True)

@@ -175,5 +175,10 @@ def check_submission(data: bytes, *, max_bytes: int, kinds: tuple[str, ...],
     if "python-file" not in kinds:
         raise CompetitionError(f"the submission is not an archive; this competition takes "
                                f"{', '.join(kinds)}", 415)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CompetitionError("the submission is neither a Python file nor a zip or tar "
+                               f"archive (not UTF-8 text at byte {exc.start})") from None
     checked = check_python_file(data, max_bytes)
     return Checked("python-file", checked.sha256, checked.size, checked.bot_class)

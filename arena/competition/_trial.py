@@ -28,7 +28,7 @@ from typing import Any
 
 from ._build import BuildFailed, BuildLimits, artifact_path, build
 from ._entries import place, write_entries
-from ._store import Store, Submission
+from ._store import CompetitionError, Store, Submission
 
 __all__ = ["TRIAL_TIMEOUT_S", "TrialQueue", "judge", "trial_spec"]
 
@@ -70,9 +70,13 @@ def judge(record: Mapping[str, Any], label: str) -> tuple[str, str]:
 
 def _built(folder: Path, submission: Submission, store: Store, limits: BuildLimits,
            private: list[str]) -> bool:
-    """Build the submission (its artifact kept once by its hash); whether it built."""
+    """Build the submission (its artifact kept once by its hash: the same content is built
+    once); whether it built."""
     artifact = artifact_path(folder, submission.sha256)
-    if artifact.exists() and store.build_log(submission.id) is not None:
+    if artifact.exists():  # built before: this submission, or the same content sent again
+        if store.build_log(submission.id) is None:
+            store.set_build(submission.id, "the same content as an earlier submission: its "
+                            "build is used\n", hashlib.sha256(artifact.read_bytes()).hexdigest())
         return True
     store.set_state(submission.id, "building", "")
     try:
@@ -100,7 +104,11 @@ def _run(folder: Path, submission_id: int, players: int, rules: Mapping[str, Any
         return
     if not _built(folder, submission, store, limits, private):
         return
-    command = place(folder.parent, folder, submission)
+    try:
+        command = place(folder.parent, folder, submission)
+    except CompetitionError as exc:  # an entries folder another user planted
+        store.set_state(submission_id, "failed", str(exc))
+        return
     store.set_state(submission_id, "trying", "")
     spec = MatchSpec.from_dict(trial_spec(submission, command, players=players, rules=rules,
                                           private=private))

@@ -24,6 +24,7 @@ as the bot's crash.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import ipaddress
 import logging
@@ -34,6 +35,7 @@ from collections.abc import Generator, Iterable, Iterator
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
+from arena.tournament._dask_ship import shipped_folder
 from arena.tournament._dask_tasks import named_files, play_batch
 from arena.tournament._executor import (
     MatchFailed,
@@ -139,6 +141,7 @@ class DaskExecutor:
         self._cluster: Any = None
         self._log_levels: dict[str, int] = {}
         self._files: dict[str, list[str]] = {}
+        self._shipped: dict[str, tuple[str, str, Any] | None] = {}
 
     @property
     def jobs(self) -> int:
@@ -237,8 +240,8 @@ class DaskExecutor:
                 return None
             try:
                 future = client.submit(
-                    play_batch, self.match_fn, chunk, self._files_of(chunk), pure=False,
-                    retries=self.retries,
+                    play_batch, self.match_fn, chunk, self._files_of(chunk),
+                    self._shipped_of(chunk), pure=False, retries=self.retries,
                 )
             except Exception as exc:
                 raise self._lost(exc) from None
@@ -272,6 +275,32 @@ class DaskExecutor:
                     if self._files[command]:
                         files[command] = self._files[command]
         return files
+
+    def _shipped_of(self, chunk: list[MatchSpec]) -> dict[str, tuple[str, Any]]:
+        """The shipped folders the chunk's commands run from (:mod:`._dask_ship`: a
+        competition's entries): each folder, and its tar's hash and bytes, scattered to the
+        cluster once (a worker fetches them through the scheduler, then keeps the folder)."""
+        shipped: dict[str, tuple[str, Any]] = {}
+        for spec in chunk:
+            for seat in spec.seats:
+                command = seat.command
+                if not isinstance(command, str):
+                    continue
+                if command not in self._shipped:
+                    self._shipped[command] = self._scatter(command)
+                found = self._shipped[command]
+                if found is not None:
+                    shipped[found[0]] = (found[1], found[2])
+        return shipped
+
+    def _scatter(self, command: str) -> tuple[str, str, Any] | None:
+        found = shipped_folder(command)
+        if found is None:
+            return None
+        folder, packed = found
+        data = packed.read_bytes()
+        future = self._client.scatter(data, hash=False)
+        return folder, hashlib.sha256(data).hexdigest(), future
 
     def _result(
         self, chunk: list[MatchSpec], future: Any

@@ -33,18 +33,36 @@ def play_batch(
     match_fn: MatchFn,
     specs: list[MatchSpec],
     files: dict[str, list[str]] | None = None,
+    shipped: dict[str, tuple[str, bytes]] | None = None,
 ) -> tuple[list[tuple[bool, Any]], float]:
     """Play specs one after the other on a worker: each outcome is ``(ok, record or error)``,
     and the seconds they took. ``files`` maps a command to the files it names that exist on
-    the machine running the tournament; they must exist here too.
+    the machine running the tournament; they must exist here too. ``shipped`` maps the
+    folder a command runs from (:mod:`arena.tournament._dask_ship`: a competition's
+    entry) to its tar's hash and bytes: a folder this machine lacks is made from them first
+    (and kept).
 
     Matches in one worker process run one at a time (the referee keeps bot processes per
     process), whatever the worker's thread count.
     """
     with _match_lock:
         start = time.perf_counter()
+        problem = _unpack_shipped(shipped or {})
+        if problem is not None:
+            return [(False, problem) for _ in specs], time.perf_counter() - start
         outcomes = [_play_here(match_fn, spec, files or {}) for spec in specs]
         return outcomes, time.perf_counter() - start
+
+
+def _unpack_shipped(shipped: dict[str, tuple[str, bytes]]) -> str | None:
+    """Make the shipped folders this worker lacks; why it could not, or None."""
+    from arena.tournament._dask_ship import unpack_shipped
+
+    for folder, (sha256, data) in shipped.items():
+        problem = unpack_shipped(folder, sha256, data)
+        if problem is not None:
+            return f"Dask worker {_worker_name()}: {problem}"
+    return None
 
 
 def _play_here(

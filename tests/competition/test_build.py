@@ -135,6 +135,11 @@ def test_an_archive_of_neither_kind_and_hostile_archives_are_refused(tmp_path: P
     assert "stopped there" in check(bomb.getvalue())
 
 
+def test_what_is_neither_a_python_file_nor_an_archive_is_refused() -> None:
+    assert "neither a Python file nor a zip or tar archive" in check(b"\x7fELF\x02\x01\xff")
+    assert "not an archive; this competition takes program" in check(b"x = 1\n", ("program",))
+
+
 def test_a_folder_with_a_link_is_not_sent(tmp_path: Path) -> None:
     from arena.cli import InputError
 
@@ -229,3 +234,37 @@ def test_a_build_that_leaves_a_link_is_refused(tmp_path: Path) -> None:
                                                               'run = "./bot"\n'))
     with pytest.raises(BuildFailed, match="not a file or a folder"):
         build(competition, made, BuildLimits(60, 256), [])
+
+
+@sandboxed
+def test_a_build_that_floods_its_folder_is_stopped(tmp_path: Path) -> None:
+    flood = "i=0; while [ $i -lt 6000 ]; do : > f$i; i=$((i+1)); done; sleep 60"
+    competition, made = submitted(tmp_path, program(tmp_path, f'build = "{flood}"\n'
+                                                              'run = "./bot"\n'))
+    with pytest.raises(BuildFailed, match="holds more than 5000 files"):
+        build(competition, made, BuildLimits(120, 256), [])
+
+
+@sandboxed
+def test_a_package_a_stopped_run_left_building_is_built_on_resume(tmp_path: Path) -> None:
+    import json
+    import time
+
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from arena.competition import Competition, Limits, TrialQueue
+
+    competition, made = submitted(tmp_path, package(tmp_path))
+    store = Store(competition)
+    store.set_state(made.id, "building", "")  # as a kill -9 mid-build leaves it
+    trials = TrialQueue(competition, players=3, rules={"preset": "runs", "rounds": 1},
+                        private=[str(competition.parent)], build=BuildLimits(120, 1024))
+    Competition(competition.parent, Limits(), trials)  # the server starting again
+    deadline = time.monotonic() + 240
+    while store.submission(made.id).state not in ("entered", "failed"):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert store.submission(made.id).state == "entered", store.submission(made.id)
+    assert "Successfully installed" in str(store.build_log(made.id))
+    entries = json.loads((competition.parent / "entries.json").read_text(encoding="utf-8"))
+    assert [(e["label"], e["version"]) for e in entries] == [("pkgbot", 1)]
+    assert entries[0]["command"].endswith("/run.py")

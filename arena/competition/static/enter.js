@@ -68,7 +68,7 @@
     const query = label ? `?label=${encodeURIComponent(label)}` : "";
     try {
       const data = await call(`/api/submissions${query}`, { method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "text/x-python" }, body: file });
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/octet-stream" }, body: file });
       say("submit-result", true, `Submitted ${data.label} version ${data.version}: ${data.state}.`);
     } catch (e) {
       say("submit-result", false, e.message);
