@@ -5,7 +5,9 @@
 - ``POST /api/submissions?label=LABEL`` with ``Authorization: Bearer TOKEN`` and the file
   as the body: 201, the submission (``label`` defaults to the entrant's name);
 - ``GET /api/submissions`` with the token: that entrant's submissions, and nobody else's;
-- ``GET /enter``: a page that does the three from a browser.
+- ``GET /enter``: a page that does the three from a browser;
+- ``GET /entrant/NAME``, ``GET /api/entrants/NAME`` and, with the token,
+  ``GET /api/entrants/NAME/private``: an entrant's page (``_entrant_http``).
 
 Every refusal is one line of JSON, ``{"error": ...}``, with its status. A body is read no
 further than its bound: a registration's 1 KiB, a submission's ``max_bytes``.
@@ -22,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ._entrant_http import entrant_routes
 from ._entries import write_entries
 from ._files import FILES_DIR, check_python_file, store_file
 from ._store import CompetitionError, Entrant, Store
@@ -136,7 +139,8 @@ class Competition:
         return {"/api/submissions": self.limits.max_bytes}
 
     def routes(self) -> list[BaseRoute]:
-        """The endpoints, and the page ``/enter`` that uses them."""
+        """The endpoints, the page ``/enter`` that uses them, and the entrants' pages
+        (``/entrant/NAME``, ``/api/entrants/NAME``)."""
 
         async def page(request: Request) -> Response:
             return FileResponse(_STATIC / "enter.html", media_type="text/html")
@@ -147,4 +151,5 @@ class Competition:
         return [Route("/enter", page), Route("/enter.js", script),
                 Route("/api/entrants", self.register, methods=["POST"]),
                 Route("/api/submissions", self.submit, methods=["POST"]),
-                Route("/api/submissions", self.list_submissions, methods=["GET"])]
+                Route("/api/submissions", self.list_submissions, methods=["GET"]),
+                *entrant_routes(self.folder.parent, self.store, self._entrant)]
