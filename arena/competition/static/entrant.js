@@ -147,7 +147,8 @@
     const parts = [];
     for (const version of data.logs) {
       for (const log of version.logs) {
-        parts.push(el("h3", {}, `${version.label} version ${version.version}: ${log.name}`), el("pre", { class: "log" }, log.text));
+        parts.push(el("h3", {}, `${version.label} version ${version.version}: ${log.name}`),
+          el("pre", { class: "log", tabindex: 0, role: "region", "aria-label": `${version.label} version ${version.version}: ${log.name}` }, log.text));
       }
     }
     if (!parts.length) parts.push(el("p", { class: "note" }, "No log kept yet."));
