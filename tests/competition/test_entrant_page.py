@@ -147,6 +147,11 @@ def test_a_bot_that_faults_in_most_matches_is_flagged(league: dict[str, str]) ->
     assert version["flagged"] is True and bob["flagged"] is True
     _, alice = get(f"{url}/api/entrants/alice")
     assert alice["flagged"] is False and alice["versions"][0]["faulted_matches"] == 0
+    # and on the league's leaderboard
+    _, standings = get(f"{url}/api/standings")
+    rows = {row["label"]: row for row in standings["standings"]}
+    assert rows["faulty"]["flagged"] is True and rows["faulty"]["faulted_matches"] >= 3
+    assert rows["greedy"]["flagged"] is False and rows["shedder"]["flagged"] is False
 
 
 def test_the_logs_are_the_entrants_own(league: dict[str, str]) -> None:
@@ -236,6 +241,16 @@ def test_the_page_shows_the_entrant_and_its_own_logs_to_its_token(
     assert "trial match trial-" in page.inner_text("#own")
     assert SECRET in page.inner_text("#own table.own-faults")
     assert not errors, errors
+    page.close()
+
+
+def test_the_leaderboard_marks_the_flagged_bot(chromium: Any, league: dict[str, str]) -> None:
+    page = chromium.new_page()
+    page.goto(f"{league['url']}/")
+    page.wait_for_selector("table.league tr[data-label='faulty'].flagged")
+    assert "faults in most matches" in page.inner_text(
+        "table.league tr[data-label='faulty'] td.meta")
+    assert page.locator("table.league tr.flagged").count() == 1
     page.close()
 
 
