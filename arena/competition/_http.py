@@ -24,6 +24,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from arena.referee import Seat
+from arena.web import Hub, Tables
+
 from ._entrant_http import entrant_routes
 from ._entries import write_entries
 from ._files import FILES_DIR, check_python_file, store_file
@@ -47,6 +50,7 @@ class Limits:
     per_day: int = 5
     kinds: tuple[str, ...] = ("python-file",)
     taken: frozenset[str] = field(default_factory=frozenset)  # the organiser's labels
+    tables: bool = False  # people may open tables against the league's bots and entrants
 
 
 def _error(exc: CompetitionError) -> JSONResponse:
@@ -132,6 +136,22 @@ class Competition:
             return _error(exc)
         return JSONResponse({"entrant": entrant.name, "submissions": [
             s.to_dict() for s in self.store.submissions(entrant)]})
+
+    def guests(self) -> dict[str, Seat]:
+        """The entrants' bots a people's table may seat, by label: each label's entered
+        version, as the league runs it (``OUT/entries.json``)."""
+        try:
+            entries = json.loads((self.folder.parent / "entries.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(e["label"]): Seat(label=str(e["label"]), command=str(e["command"]),
+                                      host="command")
+                for e in entries if isinstance(e, dict) and "label" in e and "command" in e}
+
+    def tables(self, hub: Hub) -> Tables:
+        """People's tables beside the league (``submissions: {tables: true}``): the
+        built-in bots and the entrants' (:meth:`guests`), sandboxed."""
+        return Tables(self.folder.parent, hub, base_url="", guests=self.guests)
 
     def body_bounds(self) -> dict[str, int]:
         """The paths whose bodies are longer than the server's door lets by (4 KiB), and

@@ -34,7 +34,7 @@ seed: 5
 players: 3
 rules: {{preset: runs, rounds: 1}}
 format: {{type: league, min_sets: 1, resamples: 20, stop: {{deals: 1000000}}}}
-submissions: {{open: true}}
+submissions: {{open: true, tables: true}}
 bots: [greedy, random, {{name: lowest, label: '{HOSTILE}'}}]
 """
 
@@ -251,6 +251,26 @@ def test_the_leaderboard_marks_the_flagged_bot(chromium: Any, league: dict[str, 
     assert "faults in most matches" in page.inner_text(
         "table.league tr[data-label='faulty'] td.meta")
     assert page.locator("table.league tr.flagged").count() == 1
+    page.close()
+
+
+def test_a_person_opens_a_table_against_the_entrants_bot(chromium: Any,
+                                                         league: dict[str, str]) -> None:
+    status, options = get(f"{league['url']}/api/tables/options")
+    assert status == 200 and {"greedy", "faulty", "shedder"} <= set(options["bots"])
+    page, errors = _open(chromium, f"{league['url']}/entrant/bob")
+    page.click("#open-table")
+    page.wait_for_url("**/t/*/0**")
+    page.wait_for_selector("#seats li")
+    assert "faulty" in page.inner_text("#seats")
+    deadline = time.monotonic() + 60  # the person plays until the entrant's bot has moved
+    while "faulty" not in page.inner_text("#log") and time.monotonic() < deadline:
+        button = page.locator("#moves button")
+        if button.count():
+            button.first.click()
+        time.sleep(0.3)
+    assert "faulty" in page.inner_text("#log")
+    assert not errors, errors
     page.close()
 
 

@@ -124,10 +124,12 @@
     const box = document.querySelector("#play .body");
     let offered = [];
     try { offered = (await call("/api/tables/options")).bots || []; } catch (e) { offered = null; }
-    const label = data.versions.map((v) => v.league_label).filter((l) => l && offered && offered.includes(l)).pop();
+    // a table seats a label's entered version (an entrant's) or a bot by its name (the organiser's)
+    const label = data.versions.filter((v) => v.state === "entered").map((v) => v.label)
+      .filter((l) => offered && offered.includes(l)).pop();
     if (!label) {
       box.replaceChildren(el("p", { class: "note" }, offered === null
-        ? "This server has no people's tables open (arena serve OUT --table opens them)."
+        ? "This league has no people's tables open (submissions: {tables: true} opens them)."
         : "This bot is not among the bots this server's people's tables offer."));
       return;
     }

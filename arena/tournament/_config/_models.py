@@ -277,6 +277,9 @@ class SubmissionsConfig(BaseModel):
                            description="The largest submission, in bytes.")
     per_day: int = Field(default=5, gt=0, le=1000,
                          description="Submissions per entrant in any 24 hours.")
+    tables: bool = Field(default=False,
+                         description="Whether people may open tables (/tables) against the "
+                                     "built-in bots and the entrants' bots.")
 
 
 class TournamentConfig(BaseModel):
