@@ -239,7 +239,7 @@ class Tables:
                 {} if request.rounds is None else {"rounds": request.rounds}))
         except (TypeError, ValueError) as exc:
             raise TableError(str(exc)) from None
-        guests = self.guests()
+        guests = self._guests()
         bounds = dataclasses.replace(self.bounds, bots=(*self.bounds.bots, *guests))
         refusal = None if client is None else bounds.refusal(request.seats, rules.rounds,
                                                              PERSON)
@@ -282,6 +282,12 @@ class Tables:
         links = [f"{self.base_url}/t/{table_id}"] + [
             f"{self.base_url}/t/{table_id}/{i}?token={token}" for i, token in tokens.items()]
         return Table(table_id, spec, persons, bots, client=client, request=request), links
+
+    def _guests(self) -> Mapping[str, Seat]:
+        """The guests by name, but none under a name the bounds offer or a person's: a
+        bot offered by name is always that bot."""
+        return {name: seat for name, seat in self.guests().items()
+                if name not in self.bounds.bots and name != PERSON}
 
     def _host(self, table: Table, seat: int) -> Host:
         person = table.people.get(seat)
@@ -361,7 +367,7 @@ class Tables:
     async def _api_options(self, request: Request) -> Response:
 
         return JSONResponse({"presets": list(Rules.PRESETS),
-                             "bots": [*self.bounds.bots, *self.guests()]})
+                             "bots": [*self.bounds.bots, *self._guests()]})
 
     async def _api_open(self, request: Request) -> Response:
         body = await request.body()  # bounded by the server's guard (arena.web._guard)
