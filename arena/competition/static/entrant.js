@@ -175,6 +175,8 @@
     }
   });
 
+  // The public part follows the league: read again every REFRESH_MS while the page is shown.
+  const REFRESH_MS = 20000;
   async function load() {
     document.getElementById("title").replaceChildren(`${name}: an entrant of the league`);
     document.title = `arena: ${name}`;
@@ -188,6 +190,7 @@
       document.getElementById("problem").replaceChildren(e.message);
       document.body.dataset.loaded = "error";
     }
+    setTimeout(() => { if (!document.hidden) load(); else document.addEventListener("visibilitychange", load, { once: true }); }, REFRESH_MS);
   }
   load();
 })();
