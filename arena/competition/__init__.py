@@ -8,7 +8,16 @@ and what is not yet: docs/competition.md.
 
 from ._files import PythonFile, check_python_file, store_file
 from ._http import COMPETITION_DIR, Competition, Limits
-from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
+from ._store import (
+    DB_NAME,
+    NAME_PATTERN,
+    CompetitionError,
+    Entrant,
+    Store,
+    Submission,
+    SubmissionLog,
+    write_log,
+)
 from ._trial import TrialQueue, judge, trial_spec
 from ._unpack import UnpackLimits, unpack_archive
 
@@ -23,6 +32,7 @@ __all__ = [
     "PythonFile",
     "Store",
     "Submission",
+    "SubmissionLog",
     "TrialQueue",
     "UnpackLimits",
     "check_python_file",
@@ -30,4 +40,5 @@ __all__ = [
     "store_file",
     "trial_spec",
     "unpack_archive",
+    "write_log",
 ]
