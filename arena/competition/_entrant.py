@@ -90,12 +90,16 @@ class EntrantView:
 
     def public(self, standings: Sequence[Mapping[str, Any]],
                matches: Sequence[Mapping[str, Any]], record: Record,
-               history: Mapping[str, Any]) -> dict[str, Any]:
-        """The page's public document (``GET /api/entrants/NAME``)."""
+               strengths: Callable[[int | None], Mapping[str, Any]]) -> dict[str, Any]:
+        """The page's public document (``GET /api/entrants/NAME``); ``strengths(since)``:
+        the league's history from the round ``since`` on (``RatingHistory.get``)."""
         rows = {row.get("label"): row for row in standings}
         mine = set(self.labels)
         played = [m for m in matches if mine & set(m.get("labels") or ())
                   and not m.get("people")]
+        since = min((m["round"] for m in played if isinstance(m.get("round"), int)),
+                    default=None)
+        history = strengths(since)
         faults = FaultLog(self.labels)
         faults.extend(r for m in played if (r := record(str(m["id"]))) is not None)
         versions = []

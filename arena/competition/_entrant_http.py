@@ -74,10 +74,9 @@ def entrant_routes(out: Path, store: Store,
         except CompetitionError as exc:
             return _error(exc)
         matches, records, standings = await _served(request)
-        points = await trio.to_thread.run_sync(
-            lambda: history.get(r for r in records.values() if r is not None))
-        document = await trio.to_thread.run_sync(
-            lambda: found.public(standings, matches, records.get, points))
+        finished = [r for r in records.values() if r is not None]
+        document = await trio.to_thread.run_sync(lambda: found.public(
+            standings, matches, records.get, lambda since: history.get(finished, since)))
         return JSONResponse(document)
 
     async def private(request: Request) -> Response:

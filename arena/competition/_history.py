@@ -3,8 +3,10 @@
 After each round (fewer than :data:`MAX_POINTS` of them, evenly spread, the latest always
 among them) the league's leaderboard is fitted again on the records of the rounds up to it,
 by :func:`arena.ratings.rate_league`, the fit ``arena ratings`` and ``/api/standings`` rank
-a league by: the last point is the leaderboard the run's page shows. One history serves
-every entrant's page; a round's fit is computed once while the records up to it stay.
+a league by: the last point is the leaderboard the run's page shows. An entrant's rounds
+are counted from its first, so a newcomer to a long league is followed as closely as the
+first entrants; a round's fit is shared by every page and computed once while the records
+up to it stay.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ def chosen(count: int, most: int = MAX_POINTS) -> list[int]:
 
 
 Point = list[float] | None
+KEPT_FITS = 8 * MAX_POINTS
+"""The rounds' fits kept (the least recently used go first): the points of a few entrants'
+pages, each from its own first round."""
 
 
 class RatingHistory:
@@ -43,27 +48,33 @@ class RatingHistory:
         self._fits: dict[int, tuple[int, dict[str, Point]]] = {}  # round: (records, lines)
         self._lock = threading.Lock()
 
-    def get(self, records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    def get(self, records: Iterable[Mapping[str, Any]], since: int | None = None
+            ) -> dict[str, Any]:
         """``{"rounds": [r, ...], "entrants": {label: [[strength, low, high] or None, ...]}}``
-        (None: not yet played then); blocking, so called in a thread."""
+        (None: not yet played then), over the rounds from ``since`` on (an entrant's
+        first: a newcomer's points are as dense as the league's first entrants'); blocking,
+        so called in a thread."""
         by_round: dict[int, list[Mapping[str, Any]]] = {}
         for record in records:
             number = record.get("round")
             if isinstance(number, int) and not isinstance(number, bool):
                 by_round.setdefault(number, []).append(record)
         rounds = sorted(by_round)
-        keep = {rounds[i] for i in chosen(len(rounds))}
+        mine = [number for number in rounds if since is None or number >= since]
+        keep = {mine[i] for i in chosen(len(mine))}
         results, count, points = Results(), 0, []
         with self._lock:
-            self._fits = {n: fit for n, fit in self._fits.items() if n in keep}
             for number in rounds:
                 results.extend(by_round[number])
                 count += len(by_round[number])
                 if number in keep:
-                    fit = self._fits.get(number)
+                    fit = self._fits.pop(number, None)  # kept again as the latest used
                     if fit is None or fit[0] != count:
-                        fit = self._fits[number] = (count, _lines(results))
+                        fit = (count, _lines(results))
+                    self._fits[number] = fit
                     points.append((number, fit[1]))
+            for number in list(self._fits)[: max(0, len(self._fits) - KEPT_FITS)]:
+                del self._fits[number]  # the least recently used
         labels = {label: None for _, lines in points for label in lines}
         return {"rounds": [number for number, _ in points],
                 "entrants": {label: [lines.get(label) for _, lines in points]

@@ -6,6 +6,7 @@ Chromium (axe, a phone's width, a label of HTML shown as text)."""
 from __future__ import annotations
 
 import json
+import os
 import time
 import urllib.error
 import urllib.parse
@@ -223,6 +224,9 @@ def _open(chromium: Any, url: str, viewport: dict[str, int] | None = None) -> tu
 def test_the_page_shows_the_entrant_and_its_own_logs_to_its_token(
         chromium: Any, league: dict[str, str]) -> None:
     page, errors = _open(chromium, f"{league['url']}/entrant/bob")
+    shots = os.environ.get("ARENA_SCREENSHOTS")
+    if shots:  # docs/competition.md's picture
+        page.screenshot(path=str(Path(shots) / "web-entrant.png"))
     assert "faults in most of its matches" in page.inner_text("#flag")
     assert page.locator("#versions tr[data-label='faulty']").count() == 1
     assert page.locator("#rating svg polyline").count() == 1  # drawn in the page

@@ -61,8 +61,11 @@
 
   function plot(data) {
     const box = document.querySelector("#rating .plot-box");
-    const rounds = data.history.rounds;
-    const series = Object.entries(data.history.entrants).filter(([, points]) => points && points.some((p) => p));
+    // from the entrant's first rated round on: the league's rounds before it are not its own
+    const all = Object.entries(data.history.entrants).filter(([, points]) => points && points.some((p) => p));
+    const first = Math.min(...all.map(([, points]) => points.findIndex((p) => p)));
+    const rounds = data.history.rounds.slice(first);
+    const series = all.map(([label, points]) => [label, points.slice(first)]);
     if (!rounds.length || !series.length) { box.replaceChildren(el("p", { class: "note" }, "No rated round yet.")); return; }
     const values = series.flatMap(([, points]) => points.filter((p) => p).flatMap((p) => [p[1], p[2]]));
     let low = Math.min(...values), high = Math.max(...values);
@@ -85,8 +88,11 @@
       const band = seen.map(([i, p]) => `${x(i)},${y(p[2])}`).concat(seen.slice().reverse().map(([i, p]) => `${x(i)},${y(p[1])}`));
       chart.append(svg("polygon", { points: band.join(" "), fill: colour, "fill-opacity": 0.12, stroke: "none" }));
       chart.append(svg("polyline", { points: seen.map(([i, p]) => `${x(i)},${y(p[0])}`).join(" "), fill: "none", stroke: colour, "stroke-width": 2 }));
-      for (const [i, p] of seen) chart.append(svg("circle", { cx: x(i), cy: y(p[0]), r: 3, fill: colour },
-        svg("title", {}, `${label}, round ${rounds[i]}: ${fixed(p[0])} (${fixed(p[1])} to ${fixed(p[2])})`)));
+      for (const [i, p] of seen) {
+        chart.append(svg("line", { x1: x(i), x2: x(i), y1: y(p[1]), y2: y(p[2]), stroke: colour, "stroke-opacity": 0.35 }));
+        chart.append(svg("circle", { cx: x(i), cy: y(p[0]), r: 3, fill: colour },
+          svg("title", {}, `${label}, round ${rounds[i]}: ${fixed(p[0])} (${fixed(p[1])} to ${fixed(p[2])})`)));
+      }
       const swatch = svg("svg", { width: 14, height: 4, class: "swatch", "aria-hidden": "true" }, svg("rect", { width: 14, height: 4, fill: colour }));
       legend.append(el("li", {}, swatch, label));
     });
