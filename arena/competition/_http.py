@@ -150,8 +150,9 @@ class Competition:
 
     def tables(self, hub: Hub) -> Tables:
         """People's tables beside the league (``submissions: {tables: true}``): the
-        built-in bots and the entrants' (:meth:`guests`), sandboxed."""
-        return Tables(self.folder.parent, hub, base_url="", guests=self.guests)
+        built-in bots and the entrants' (:meth:`guests`), always sandboxed (a machine
+        without the sandbox opens no table: an entrant's bot never runs outside it)."""
+        return Tables(self.folder.parent, hub, base_url="", guests=self.guests, sandbox=True)
 
     def body_bounds(self) -> dict[str, int]:
         """The paths whose bodies are longer than the server's door lets by (4 KiB), and
