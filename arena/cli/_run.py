@@ -345,7 +345,8 @@ def validate_command(config: str | None, schema: bool) -> None:
     if cfg.submissions is not None and cfg.submissions.open:
         sub = cfg.submissions
         matches += (f"; submissions open ({', '.join(sub.kinds)}, at most {sub.max_bytes} "
-                    f"bytes, {sub.per_day} a day per entrant)")
+                    f"bytes, {sub.per_day} a day per entrant"
+                    f"{'; people may open tables against them' if sub.tables else ''})")
     click.echo(
         f"{config}: ok: {cfg.name}, {len(cfg.bots)} bots, {fmt}, tables of {cfg.players}"
         f"{matches}"

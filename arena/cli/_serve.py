@@ -272,7 +272,9 @@ def run_tournament_served(
     warn_if_public(host)
     competition = _competition(config, folder, options.get("sandbox"))
     server = RunServer(folder, host, port, extra=competition.routes() if competition else (),
-                       bodies=competition.body_bounds() if competition else None)
+                       bodies=competition.body_bounds() if competition else None,
+                       tables=competition.tables if competition and competition.limits.tables
+                       else None)
 
     def begin() -> None:
         try:
@@ -326,6 +328,7 @@ def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition
     try:
         return Competition(folder, Limits(
             max_bytes=cfg.submissions.max_bytes, per_day=cfg.submissions.per_day,
-            kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels)), trials)
+            kinds=tuple(cfg.submissions.kinds), taken=frozenset(cfg.labels),
+            tables=cfg.submissions.tables), trials)
     except CompetitionError as exc:
         raise InputError(f"submissions: {exc}") from None

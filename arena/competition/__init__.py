@@ -14,7 +14,16 @@ from ._build import BuildFailed, BuildLimits, artifact_path, build, run_build
 from ._entries import entry_command, entry_folder, materialise
 from ._files import PythonFile, check_python_file, store_file, store_source
 from ._kinds import KINDS, MANIFEST, Checked, check_submission
-from ._store import DB_NAME, NAME_PATTERN, CompetitionError, Entrant, Store, Submission
+from ._store import (
+    DB_NAME,
+    NAME_PATTERN,
+    CompetitionError,
+    Entrant,
+    Store,
+    Submission,
+    SubmissionLog,
+    write_log,
+)
 from ._trial import TrialQueue, judge, trial_spec
 from ._unpack import UnpackLimits, unpack_archive
 
@@ -37,6 +46,7 @@ __all__ = [
     "PythonFile",
     "Store",
     "Submission",
+    "SubmissionLog",
     "TrialQueue",
     "UnpackLimits",
     "artifact_path",
@@ -52,6 +62,7 @@ __all__ = [
     "store_source",
     "trial_spec",
     "unpack_archive",
+    "write_log",
 ]
 
 

@@ -6,7 +6,9 @@
   or archive as the body (:mod:`._kinds`): 201, the submission (``label`` defaults to the
   entrant's name);
 - ``GET /api/submissions`` with the token: that entrant's submissions, and nobody else's;
-- ``GET /enter``: a page that does the three from a browser.
+- ``GET /enter``: a page that does the three from a browser;
+- ``GET /entrant/NAME``, ``GET /api/entrants/NAME`` and, with the token,
+  ``GET /api/entrants/NAME/private``: an entrant's page (``_entrant_http``).
 
 Every refusal is one line of JSON, ``{"error": ...}``, with its status. A body is read no
 further than its bound: a registration's 1 KiB, a submission's ``max_bytes``.
@@ -25,6 +27,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from arena.referee import Seat
+from arena.web import Hub, Tables
+
+from ._entrant_http import entrant_routes
 from ._entries import write_entries
 from ._files import store_source
 from ._kinds import KINDS, check_submission
@@ -48,6 +54,7 @@ class Limits:
     per_day: int = 5
     kinds: tuple[str, ...] = KINDS
     taken: frozenset[str] = field(default_factory=frozenset)  # the organiser's labels
+    tables: bool = False  # people may open tables against the league's bots and entrants
 
 
 def _error(exc: CompetitionError) -> JSONResponse:
@@ -136,13 +143,31 @@ class Competition:
         return JSONResponse({"entrant": entrant.name, "submissions": [
             s.to_dict() for s in self.store.submissions(entrant)]})
 
+    def guests(self) -> dict[str, Seat]:
+        """The entrants' bots a people's table may seat, by label: each label's entered
+        version, as the league runs it (``OUT/entries.json``)."""
+        try:
+            entries = json.loads((self.folder.parent / "entries.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(e["label"]): Seat(label=str(e["label"]), command=str(e["command"]),
+                                      host="command")
+                for e in entries if isinstance(e, dict) and "label" in e and "command" in e}
+
+    def tables(self, hub: Hub) -> Tables:
+        """People's tables beside the league (``submissions: {tables: true}``): the
+        built-in bots and the entrants' (:meth:`guests`), always sandboxed (a machine
+        without the sandbox opens no table: an entrant's bot never runs outside it)."""
+        return Tables(self.folder.parent, hub, base_url="", guests=self.guests, sandbox=True)
+
     def body_bounds(self) -> dict[str, int]:
         """The paths whose bodies are longer than the server's door lets by (4 KiB), and
         their bounds: a submission's, up to ``max_bytes``."""
         return {"/api/submissions": self.limits.max_bytes}
 
     def routes(self) -> list[BaseRoute]:
-        """The endpoints, and the page ``/enter`` that uses them."""
+        """The endpoints, the page ``/enter`` that uses them, and the entrants' pages
+        (``/entrant/NAME``, ``/api/entrants/NAME``)."""
 
         async def page(request: Request) -> Response:
             return FileResponse(_STATIC / "enter.html", media_type="text/html")
@@ -153,4 +178,5 @@ class Competition:
         return [Route("/enter", page), Route("/enter.js", script),
                 Route("/api/entrants", self.register, methods=["POST"]),
                 Route("/api/submissions", self.submit, methods=["POST"]),
-                Route("/api/submissions", self.list_submissions, methods=["GET"])]
+                Route("/api/submissions", self.list_submissions, methods=["GET"]),
+                *entrant_routes(self.folder.parent, self.store, self._entrant)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
 import sqlite3
@@ -21,7 +22,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["DB_NAME", "NAME_PATTERN", "CompetitionError", "Entrant", "Store", "Submission"]
+__all__ = ["DB_NAME", "LOGS_DIR", "MAX_LOG", "NAME_PATTERN", "CompetitionError", "Entrant",
+           "Store", "Submission", "SubmissionLog", "write_log"]
 
 DB_NAME = "competition.sqlite"
 """The store's file in the run folder."""
@@ -64,8 +66,11 @@ CREATE TABLE IF NOT EXISTS builds (
 
 DAY_S = 86_400.0
 
-LOG_CHARS = 65_536
-"""How much of a build's log is kept: its end."""
+LOGS_DIR = "logs"
+"""``OUT/competition/logs/<submission id>/<name>.log``: a submission's logs (its trial's),
+its entrant's alone to read."""
+MAX_LOG = 65_536
+"""The most characters of one log kept: its last ones."""
 
 
 class CompetitionError(ValueError):
@@ -82,6 +87,30 @@ class Entrant:
 
     id: int
     name: str
+
+
+@dataclass(frozen=True)
+class SubmissionLog:
+    """One log of a submission (``trial``: its trial match and the trial's process), for its
+    entrant alone."""
+
+    name: str
+    text: str
+
+    def to_dict(self) -> dict[str, str]:
+        """Plain, JSON-ready form."""
+        return {"name": self.name, "text": self.text}
+
+
+def write_log(folder: Path, submission_id: int, name: str, text: str) -> None:
+    """Keep ``text`` (its last :data:`MAX_LOG` characters) as the log ``name`` of
+    ``submission_id`` in the competition's ``folder``; what :meth:`Store.logs` reads."""
+    logs = folder / LOGS_DIR / str(submission_id)
+    logs.mkdir(parents=True, exist_ok=True)
+    path = logs / f"{name}.log"
+    partial = logs / f".{name}.log.new"
+    partial.write_text(text[-MAX_LOG:], encoding="utf-8", errors="replace")
+    os.replace(partial, path)
 
 
 @dataclass(frozen=True)
@@ -213,12 +242,12 @@ class Store:
                              (state, detail[:500], submission_id))
 
     def set_build(self, submission_id: int, log: str, artifact_sha256: str = "") -> None:
-        """Keep a submission's build log (its last :data:`LOG_CHARS` characters) and its
+        """Keep a submission's build log (its last :data:`MAX_LOG` characters) and its
         artifact's hash (empty: the build failed)."""
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO builds (submission, log, artifact_sha256, created) "
-                "VALUES (?, ?, ?, ?)", (submission_id, log[-LOG_CHARS:], artifact_sha256,
+                "VALUES (?, ?, ?, ?)", (submission_id, log[-MAX_LOG:], artifact_sha256,
                                         time.time()))
 
     def build_log(self, submission_id: int) -> str | None:
@@ -248,6 +277,29 @@ class Store:
         return [Submission(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4]), str(r[5]),
                            int(r[6]), str(r[7]), str(r[8]), float(r[9])) for r in rows]
 
+    def owner(self, name: str) -> str | None:
+        """The entrant registered as ``name``, else the entrant that owns the label
+        ``name``; None for neither."""
+        row = self._db.execute("SELECT name FROM entrants WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            row = self._db.execute("SELECT e.name FROM labels l JOIN entrants e ON e.id = "
+                                   "l.entrant WHERE l.label = ?", (name,)).fetchone()
+        return None if row is None else str(row[0])
+
     def names(self) -> list[str]:
         """Every entrant's name, in registration order."""
         return [str(r[0]) for r in self._db.execute("SELECT name FROM entrants ORDER BY id")]
+
+    def logs(self, submission_id: int) -> list[SubmissionLog]:
+        """The logs of one submission, oldest step first, for its entrant alone: its trial's
+        (``trial``: the match's faults with their details, ``trial-process``: what the
+        trial's process wrote), kept by :func:`write_log`. Every log of a submission is read
+        through here: the build's first (``build``, kept in the store by :meth:`set_build`;
+        none for a single file, whose build runs nothing)."""
+        build = self.build_log(submission_id)
+        first = [SubmissionLog("build", build)] if build else []
+        folder = self.path.parent / LOGS_DIR / str(int(submission_id))
+        found = sorted(folder.glob("*.log"), key=lambda p: (p.stat().st_mtime, p.name))
+        return first + [SubmissionLog(path.stem, path.read_text(encoding="utf-8",
+                                                               errors="replace"))
+                        for path in found]

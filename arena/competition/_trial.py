@@ -28,7 +28,7 @@ from typing import Any
 
 from ._build import BuildFailed, BuildLimits, artifact_path, build
 from ._entries import place, write_entries
-from ._store import CompetitionError, Store, Submission
+from ._store import CompetitionError, Store, Submission, write_log
 
 __all__ = ["TRIAL_TIMEOUT_S", "TrialQueue", "judge", "trial_spec"]
 
@@ -66,6 +66,22 @@ def judge(record: Mapping[str, Any], label: str) -> tuple[str, str]:
     detail = f"played {deals} deals, {row.moves} moves, {row.faults} faults"
     line = row.line()
     return "tried", detail + (f" ({line})" if line else "")
+
+
+def trial_log(record: Mapping[str, Any], label: str, state: str, detail: str) -> str:
+    """The trial's log, for its entrant alone: the match, its outcome, and each of the
+    submission's faults with its detail (the referee's words and the bot's output tail)."""
+    seats = [str(s.get("label")) for s in record.get("seats") or ()]
+    lines = [f"trial match {record.get('match_id')}: {', '.join(seats)}",
+             f"{state}: {detail}"]
+    for deal in record.get("deals") or ():
+        for fault in deal.get("faults") or ():
+            if 0 <= fault.get("seat", -1) < len(seats) and seats[fault["seat"]] == label:
+                lines.append(f"deal {deal.get('deal')}, move {fault.get('move')}, "
+                             f"{fault.get('stage')}, {fault.get('kind')}: {fault.get('detail')}")
+    if record.get("type") != "match":
+        lines.append(str(record.get("traceback") or record.get("error")))
+    return "\n".join(lines) + "\n"
 
 
 def _built(folder: Path, submission: Submission, store: Store, limits: BuildLimits,
@@ -114,6 +130,7 @@ def _run(folder: Path, submission_id: int, players: int, rules: Mapping[str, Any
                                           private=private))
     record = run_match(spec, reuse_processes=False)
     state, detail = judge(record, submission.label)
+    write_log(folder, submission_id, "trial", trial_log(record, submission.label, state, detail))
     store.set_state(submission_id, state, detail)
     if state == "tried":  # into the league's field from its next round
         write_entries(folder.parent, folder, store)
@@ -147,8 +164,11 @@ class TrialQueue:
                                       timeout=self.timeout_s, check=False)
                 failure = None if done.returncode == 0 else (
                     (done.stderr.strip().splitlines() or ["no output"])[-1])
+                if done.stderr.strip():
+                    write_log(self.folder, submission_id, "trial-process", done.stderr)
             except subprocess.TimeoutExpired:
                 failure = f"the build and trial took over {self.timeout_s:g} s"
+                write_log(self.folder, submission_id, "trial-process", failure + "\n")
             if failure is not None:
                 store = Store(self.folder)
                 try:

@@ -19,7 +19,11 @@ from typing import Any
 from ._bounds import printable
 from ._schema import deal_movers
 
-__all__ = ["BotFaults", "FaultLog", "short_detail"]
+__all__ = ["FLAG_MIN_MATCHES", "BotFaults", "FaultLog", "short_detail"]
+
+FLAG_MIN_MATCHES = 3
+"""A bot is flagged (:attr:`BotFaults.flagged`) once it has played at least this many matches
+and faulted in more than half of them."""
 
 _START = "start failed: "
 _TAIL = "; output tail: "
@@ -63,6 +67,8 @@ class BotFaults:
     moves: int = 0
     """Moves the bot chose itself (a forced move after a fault is not counted)."""
     faults: int = 0
+    faulted: int = 0
+    """Matches in which it faulted at least once."""
     by_kind: Counter[tuple[str, bool]] = field(default_factory=Counter)
     """Matches in which each (kind, at start) happened."""
     first: dict[tuple[str, bool], str] = field(default_factory=dict)
@@ -76,6 +82,12 @@ class BotFaults:
         where = " at start" if at_start else ""
         return (f"{self.label}: {kind}{where} in {count}/{self.matches} matches: "
                 f"{short_detail(self.first[(kind, at_start)])}")
+
+    @property
+    def flagged(self) -> bool:
+        """Faults in most of its matches: more than half of them, over at least
+        :data:`FLAG_MIN_MATCHES` (so one unlucky first match flags nobody)."""
+        return self.matches >= FLAG_MIN_MATCHES and 2 * self.faulted > self.matches
 
     @property
     def silent(self) -> bool:
@@ -98,6 +110,7 @@ class FaultLog:
         for row in rows:
             row.matches += 1
         seen: set[tuple[int, str, bool]] = set()
+        faulted: set[int] = set()
         # Unless a fault forfeits the deal, the referee plays one move for the seat.
         forced_moves = (record.get("rules") or {}).get("on_fault", "forfeit") != "forfeit"
         for deal in record.get("deals") or []:
@@ -112,6 +125,9 @@ class FaultLog:
                 key = (str(fault["kind"]), detail.startswith(_START))
                 row = rows[seat]
                 row.faults += 1
+                if seat not in faulted:
+                    faulted.add(seat)
+                    row.faulted += 1
                 row.first.setdefault(key, detail)
                 if (seat, *key) not in seen:
                     seen.add((seat, *key))

@@ -32,7 +32,7 @@ STANDINGS_CSV = "standings.csv"
 CSV_COLUMNS = (
     "rank", "label", "matches", "match_score", "wins", "win_rate", "points", "mean_points",
     "deal_rank", "deals", "deal_score", "deal_score_low", "deal_score_high", "mu", "sigma",
-    "faults", "timeouts",
+    "faults", "timeouts", "faulted_matches", "flagged",
 )
 LEAGUE_COLUMNS = (
     "rank", "label", "strength", "strength_low", "strength_high", "sets", "active", "anchor",
@@ -62,6 +62,8 @@ def standings_rows(standings: Sequence[Mapping[str, Any]],
             "deal_score_high": rating.get("score_high"), "mu": rating.get("mu"),
             "sigma": rating.get("sigma"), "faults": rating.get("faults", 0),
             "timeouts": line.get("timeouts", 0),
+            "faulted_matches": line.get("faulted_matches", 0),
+            "flagged": line.get("flagged", False),
         })
     if league is not None:
         rows = _league_rows(rows, league)
@@ -80,7 +82,8 @@ def _league_rows(rows: Sequence[Mapping[str, Any]],
             "rank": None, "label": entrant["label"], "matches": 0, "match_score": None,
             "wins": 0, "win_rate": None, "points": 0, "mean_points": None, "deal_rank": None,
             "deals": 0, "deal_score": None, "deal_score_low": None, "deal_score_high": None,
-            "mu": None, "sigma": None, "faults": 0, "timeouts": 0}
+            "mu": None, "sigma": None, "faults": 0, "timeouts": 0, "faulted_matches": 0,
+            "flagged": False}
         joined = {**row, "match_rank": row["rank"], "rank": entrant["rank"],
                   "strength": entrant["strength"], "strength_low": entrant["low"],
                   "strength_high": entrant["high"], "sets": entrant["sets"],

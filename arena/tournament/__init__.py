@@ -95,7 +95,9 @@ __all__ = [
     "tournament_format",
     "validate_config",
 ]
+from arena.tournament._league_plan import LEAGUE_LOG
 from arena.tournament._league_status import LeagueStatus
 
 __all__ += ["LeagueStatus"]  # a league's state before each round (live standings, result)
+__all__ += ["LEAGUE_LOG"]  # a league's journal: each round's field (a competition reads it)
 __all__ += ["default_jobs"]  # the one default number of worker processes (the report's too)

@@ -122,7 +122,10 @@ class Standings:
         return [row.label for row in self.rows()]
 
     def to_list(self) -> list[dict[str, Any]]:
-        """The standings as plain data (rank from 1), for JSON output and the Python API."""
+        """The standings as plain data (rank from 1), for JSON output and the Python API;
+        ``faulted_matches``: the matches in which the bot faulted, ``flagged``: faults in
+        most of its matches (``arena.records.BotFaults.flagged``)."""
+        bots = self.faults.bots
         return [
             {
                 "rank": rank,
@@ -136,6 +139,8 @@ class Standings:
                 "byes": row.byes,
                 "faults": row.faults,
                 "timeouts": row.timeouts,
+                "faulted_matches": bots[row.label].faulted if row.label in bots else 0,
+                "flagged": row.label in bots and bots[row.label].flagged,
             }
             for rank, row in enumerate(self.rows(), start=1)
         ]

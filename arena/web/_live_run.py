@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from arena.tournament import LeagueStatus, Standings
 
     from ._app import Follower
+    from ._tables import Tables
 
 __all__ = ["KEEP_S", "LEAGUE_STATUS", "RunServer", "WebReporter", "read_league_status"]
 
@@ -148,9 +149,12 @@ class RunServer:
     """
 
     def __init__(self, folder: Path, host: str, port: int,
-                 extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None
-                 ) -> None:
+                 extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None,
+                 tables: Callable[[Hub], Tables] | None = None) -> None:
         self.folder = folder
+        self.make_tables = tables
+        """People's tables beside the run (a competition's, docs/competition.md), made with
+        the server's hub."""
         self.extra = tuple(extra)
         """Routes served beside the run's (a competition's, docs/competition.md)."""
         self.bodies = dict(bodies or {})
@@ -219,11 +223,17 @@ class RunServer:
 
         self.hub.bind()
         self.folder.mkdir(parents=True, exist_ok=True)
-        app = create_app(self.folder, self.hub, extra=self.extra, bodies=self.bodies)
+        tables = self.make_tables(self.hub) if self.make_tables is not None else None
+        app = create_app(self.folder, self.hub, tables=tables, extra=self.extra,
+                         bodies=self.bodies)
         with trio.CancelScope() as scope:
             self._scope, self._token = scope, trio.lowlevel.current_trio_token()
             async with trio.open_nursery() as nursery:
+                if tables is not None:
+                    await nursery.start(tables.run)
                 self.url = await nursery.start(serve_app, app, self.host, self.port)
+                if tables is not None:
+                    tables.base_url = self.url
                 self.follower = app.state.follower
                 self._listening.set()
 

@@ -19,8 +19,10 @@ and ``arena ratings`` read it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +78,8 @@ class Tables:
     def __init__(self, out: Path, hub: Hub, *, base_url: str, absence_s: float = 120.0,
                  limits: Limits | None = None, max_tables: int = MAX_TABLES,
                  bounds: TableBounds | None = None, sandbox: bool | None = None,
-                 stand_in: str = STAND_IN) -> None:
+                 stand_in: str = STAND_IN,
+                 guests: Callable[[], Mapping[str, Seat]] | None = None) -> None:
         self.out = Path(out)
         self.hub = hub
         """The server's hub; a table's match reaches it as every match does, through its
@@ -96,6 +99,9 @@ class Tables:
         self.stand_in = stand_in_bot(stand_in)
         """The bot that plays for a person away past the absence limit ("" for none)."""
         self.max_tables = max_tables
+        self.guests = guests or dict
+        """Bots offered beside the bounds' own, by name, each as the seat that runs it: a
+        competition's entrants (``arena.competition``), read when a table is opened."""
         self.tables: dict[str, Table] = {}
         self._nursery: trio.Nursery | None = None
         self._pool: ProcessPool | None = None
@@ -160,8 +166,10 @@ class Tables:
                 {} if request.rounds is None else {"rounds": request.rounds}))
         except (TypeError, ValueError) as exc:
             raise TableError(str(exc)) from None
-        refusal = None if client is None else self.bounds.refusal(request.seats, rules.rounds,
-                                                                  PERSON)
+        guests = self._guests()
+        bounds = dataclasses.replace(self.bounds, bots=(*self.bounds.bots, *guests))
+        refusal = None if client is None else bounds.refusal(request.seats, rules.rounds,
+                                                             PERSON)
         if refusal is not None:
             raise TableError(refusal)
         table_id = secrets.token_hex(4)
@@ -185,7 +193,9 @@ class Tables:
                     persons[index].digests = list(before.digests)
                     persons[index].name, persons[index].claimed = before.name, True
             else:
-                seats.append(Seat(label=copies(name), name=name, host="process"))
+                guest = guests.get(name)
+                seats.append(Seat(label=copies(name), name=name, host="process")
+                             if guest is None else dataclasses.replace(guest, label=copies(name)))
                 bots[index] = name
         try:
             spec = MatchSpec(match_id=f"table-{table_id}", seed=secret_seed(),
@@ -199,6 +209,12 @@ class Tables:
         links = [f"{self.base_url}/t/{table_id}"] + [
             f"{self.base_url}/t/{table_id}/{i}?token={token}" for i, token in tokens.items()]
         return Table(table_id, spec, persons, bots, client=client, request=request), links
+
+    def _guests(self) -> Mapping[str, Seat]:
+        """The guests by name, but none under a name the bounds offer or a person's: a
+        bot offered by name is always that bot."""
+        return {name: seat for name, seat in self.guests().items()
+                if name not in self.bounds.bots and name != PERSON}
 
     def _host(self, table: Table, seat: int) -> Host:
         person = table.people.get(seat)
@@ -277,7 +293,8 @@ class Tables:
 
     async def _api_options(self, request: Request) -> Response:
 
-        return JSONResponse({"presets": list(Rules.PRESETS), "bots": list(self.bounds.bots)})
+        return JSONResponse({"presets": list(Rules.PRESETS),
+                             "bots": [*self.bounds.bots, *self._guests()]})
 
     async def _api_open(self, request: Request) -> Response:
         body = await request.body()  # bounded by the server's guard (arena.web._guard)

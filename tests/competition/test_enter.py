@@ -142,6 +142,9 @@ def test_only_a_league_takes_submissions(tmp_path: Path) -> None:
     ok = arena("validate", str(path))
     assert ok.exit_code == 0
     assert "submissions open (python-file, at most 2000 bytes, 3 a day per entrant)" in ok.output
+    path.write_text(CONFIG.replace("per_day: 3", "per_day: 3, tables: true"), encoding="utf-8")
+    assert ("3 a day per entrant; people may open tables against them)"
+            in arena("validate", str(path)).output)
 
 
 CRASHER = b"""\\

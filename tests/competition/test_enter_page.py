@@ -54,6 +54,7 @@ def test_a_stranger_registers_and_submits_from_the_browser(browser: Any, url: st
     page.wait_for_selector("#mine table.submissions tbody tr")
     assert "Submitted dora-bot version 1: received." in page.inner_text("#submit-result")
     assert page.locator("#mine tr[data-label='dora-bot']").count() == 1
+    assert page.get_attribute("#own-page", "href") == "/entrant/dora"
     # a second entrant cannot take dora's label: the refusal is shown as one line
     other = browser.new_page()
     other.goto(url + "/enter")

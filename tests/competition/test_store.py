@@ -118,3 +118,23 @@ def test_the_store_is_whole_after_kill_9(tmp_path: Path) -> None:
     assert made and [s.size for s in made] == list(range(1, len(made) + 1))
     next_version = _submit(store, token_file.read_text(), "l1", per_day=10**9)
     assert next_version == 1 + max(s.version for s in made if s.label == "l1")
+
+
+def test_a_submissions_logs_are_its_own_and_bounded(tmp_path: Path) -> None:
+    from arena.competition._store import MAX_LOG, write_log
+
+    store = Store(tmp_path)
+    alice, _ = store.register("alice")
+    first = store.submit(alice, "a", kind="python-file", sha256="0" * 64, size=1, per_day=5)
+    second = store.submit(alice, "a", kind="python-file", sha256="1" * 64, size=1, per_day=5)
+    write_log(tmp_path, first.id, "trial", "x" * (MAX_LOG + 10) + "END")
+    write_log(tmp_path, first.id, "trial-process", "warning\n")
+    write_log(tmp_path, second.id, "trial", "second's")
+    logs = store.logs(first.id)
+    assert [log.name for log in logs] == ["trial", "trial-process"]
+    assert len(logs[0].text) == MAX_LOG and logs[0].text.endswith("END")  # its last part
+    assert [log.to_dict() for log in store.logs(second.id)] == [
+        {"name": "trial", "text": "second's"}]
+    assert store.logs(99) == []
+    assert store.owner("alice") == store.owner("a") == "alice" and store.owner("b") is None
+    store.close()

@@ -78,3 +78,20 @@ def test_time_losses_are_counted_apart_from_other_faults() -> None:
     rows = {row["label"]: row for row in standings.to_list()}
     assert (rows["b"]["faults"], rows["b"]["timeouts"]) == (3, 2)
     assert (rows["a"]["faults"], rows["a"]["timeouts"]) == (1, 0)
+
+
+@pytest.mark.parametrize(("faulted", "matches", "flagged"), [
+    (2, 3, True), (3, 3, True), (2, 4, False), (3, 5, True), (2, 2, False), (1, 1, False),
+    (0, 6, False)])
+def test_a_bot_that_faults_in_most_of_at_least_three_matches_is_flagged(
+        faulted: int, matches: int, flagged: bool) -> None:
+    standings = Standings(["a", "b"])
+    for number in range(matches):
+        record = _record(["a", "b"], [0, 1])
+        faults = [{"seat": 1, "kind": "crash"}, {"seat": 1, "kind": "illegal"}]  # one match
+        record["deals"] = [{"faults": faults if number < faulted else []}, {"faults": []}]
+        standings.add(record)
+    rows = {row["label"]: row for row in standings.to_list()}
+    assert rows["b"]["faulted_matches"] == faulted and rows["b"]["faults"] == 2 * faulted
+    assert rows["b"]["flagged"] is flagged
+    assert (rows["a"]["faulted_matches"], rows["a"]["flagged"]) == (0, False)

@@ -33,7 +33,8 @@
         el("td", { class: "left detail" }, s.detail),
         el("td", { class: "left" }, new Date(s.created * 1000).toISOString().replace("T", " ").slice(0, 19)),
         el("td", { class: "left meta" }, s.sha256.slice(0, 12))));
-      box.replaceChildren(el("p", {}, `${data.entrant}: ${data.submissions.length} submission(s)`),
+      box.replaceChildren(el("p", {}, `${data.entrant}: ${data.submissions.length} submission(s). `,
+        el("a", { href: `/entrant/${encodeURIComponent(data.entrant)}`, id: "own-page" }, "Your page in the league")),
         el("table", { class: "submissions" }, el("thead", {}, el("tr", {},
           el("th", { class: "left" }, "label"), el("th", {}, "version"), el("th", { class: "left" }, "state"), el("th", { class: "left" }, "detail"),
           el("th", { class: "left" }, "submitted (UTC)"), el("th", { class: "left" }, "sha256"))),

@@ -284,6 +284,9 @@ class SubmissionsConfig(BaseModel):
                          description="A build's time limit, in seconds (wall clock and CPU).")
     build_mb: int = Field(default=1024, ge=64, le=65_536,
                           description="A build's memory limit, in MiB (and its /tmp's).")
+    tables: bool = Field(default=False,
+                         description="Whether people may open tables (/tables) against the "
+                                     "built-in bots and the entrants' bots.")
 
 
 class TournamentConfig(BaseModel):

@@ -28,8 +28,10 @@
         const marks = [];
         if (row.anchor) marks.push(text("live.anchor", "anchor"));
         if (!row.active) marks.push(text("live.retired", "retired"));
+        if (row.flagged) marks.push(text("live.flagged", "faults in most matches"));
         const played = row.sets > 0;
-        return el("tr", { "data-label": row.label, class: row.active ? null : "retired" },
+        const kind = [row.active ? null : "retired", row.flagged ? "flagged" : null].filter(Boolean).join(" ");
+        return el("tr", { "data-label": row.label, class: kind || null },
           el("td", {}, row.rank ?? "-"), el("td", { class: "left bot" }, row.label),
           el("td", {}, played ? signed(row.strength) : "–"),
           el("td", {}, played ? `${signed(row.strength_low)} … ${signed(row.strength_high)}`
