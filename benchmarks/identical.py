@@ -152,6 +152,8 @@ def run(checkout: Path, name: str, yaml_text: str, work: Path) -> dict[str, list
     folder.mkdir(parents=True)
     config = folder / "config.yaml"
     config.write_text(yaml_text.replace("{arena}", str(arena)), encoding="utf-8")
+    # a config's relative paths are its folder's: the perl bot's is the checkout's own
+    shutil.copytree(checkout / "examples" / "perl-bot", folder / "examples" / "perl-bot")
     out = folder / "out"
     started = time.monotonic()
     done = subprocess.run([str(arena), "run", str(config), "--out", str(out), "--jobs", "1",

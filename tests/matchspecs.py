@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.referee import CopyLabels, Host, MatchSpec, Seat
+from arena.referee import HOST_KINDS, CopyLabels, Host, MatchSpec, Seat
 
 
 def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> MatchSpec:
     """``MatchSpec.from_dict(data)``; with ``hosts``, seats the spec lacks are filled in.
 
     A test that gives the referee its own hosts needs seats only for their labels: each
-    missing seat (or one given as just ``{"label": ...}``) is labelled as given, else by the
-    host's bot name (``-2``, ``-3`` for repeats), like a seat whose host the test supplies.
+    missing seat (or one given as just ``{"label": ...}``) is of its host's kind, labelled
+    as given, else by the host's bot name (``-2``, ``-3`` for repeats).
     """
     if hosts is None:
         return MatchSpec.from_dict(data)
@@ -23,7 +23,9 @@ def match_spec(data: Mapping[str, Any], hosts: Sequence[Host] | None = None) -> 
     for index, host in enumerate(hosts):
         seat = dict(given[index]) if index < len(given) else {}
         if not seat.get("name") and not seat.get("command"):
-            seat = {"label": seat.get("label"), "name": host.meta.bot, "host": "inline"}
+            gives = "command" if HOST_KINDS[host.kind].gives == "command" else "name"
+            what = host.meta.ref if gives == "command" else host.meta.bot
+            seat = {"label": seat.get("label"), gives: what, "host": host.kind}
         if not seat.get("label"):
             seat["label"] = copies(host.meta.bot)
         seats.append(seat)

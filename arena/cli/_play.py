@@ -312,7 +312,7 @@ def _table(bots: tuple[str, ...], seat: int, move_ms: int, *, preset: str,
     copies = CopyLabels()
     try:
         # The person's seat gets its host, a HumanHost, below.
-        seats = [Seat(label=HUMAN_LABEL, name=HUMAN_LABEL) if index == seat
+        seats = [Seat(label=HUMAN_LABEL, name=HUMAN_LABEL, host="human") if index == seat
                  else Seat(label=copies(name := next(names)), name=name)
                  for index in range(players)]
         limits = Limits(move_ms=move_ms)

@@ -18,11 +18,12 @@ loop and its drivers), ``hosts``, ``child`` (child processes and the protocol),
 """
 
 from ._faults import BotFault
+from ._kinds import HOST_KINDS, HostKind
 from ._limits import Limits
 from ._loading import BotRef
 from ._referee import make_host, play_match, process_pool, run_match
 from ._selfplay import Places, compare, play_bots, play_on
-from ._spec import HOST_KINDS, CopyLabels, HostKind, MatchSpec, MatchSpecError, Seat
+from ._spec import CopyLabels, MatchSpec, MatchSpecError, Seat
 from ._trial import try_starts
 from .hosts._host import Host, InlineHost, StartInfo
 from .hosts._process import CommandHost, ProcessHost, ProcessPool

@@ -22,15 +22,15 @@ import trio
 
 from arena.game import Match
 
+from ._kinds import HOST_KINDS
 from ._limits import Limits
 from ._spec import MatchSpec, MatchSpecError, Seat
 from .hosts._host import Host, InlineHost
-from .hosts._process import CommandHost, ProcessHost, ProcessPool
+from .hosts._process import ProcessPool
 from .loop._drive_inline import play_inline
 from .loop._drive_trio import play_trio
 from .loop._loop import MatchLoop
 from .loop._watch import Watch
-from .uecda._host import UecdaHost
 
 __all__ = ["make_host", "play_match", "process_pool", "run_match"]
 
@@ -41,25 +41,22 @@ def make_host(
     pool: ProcessPool | None = None,
     private: Sequence[str] = (),
 ) -> Host:
-    """The host that ``seat`` asks for (``inline``, ``process``, ``command`` or ``uecda``).
+    """The host that ``seat`` asks for, made by its kind's maker (:data:`HOST_KINDS`:
+    ``inline``, ``process``, ``command`` or ``uecda``).
 
-    Raises :class:`MatchSpecError` for a bot that is not installed or a
-    command line that cannot be split. ``pool`` lets ``process`` and
-    ``command`` bots keep their processes for later matches; ``private``
-    paths are hidden from sandboxed bots.
+    Raises :class:`MatchSpecError` for a bot that is not installed, a command line that
+    cannot be split, or a kind whose host its caller hands in (a person's seat).
+    ``pool`` lets ``process`` and ``command`` bots keep their processes for later matches;
+    ``private`` paths are hidden from sandboxed bots.
     """
+    kind = HOST_KINDS[seat.host]
+    if kind.make is None:
+        raise MatchSpecError(f"seat {seat.label!r}: the referee makes no {seat.host!r} host "
+                             f"({kind.summary}): its caller hands it in")
+    what = seat.command if kind.gives == "command" else seat.name
+    assert what is not None  # Seat checked it
     try:
-        if seat.host == "uecda":
-            assert seat.command is not None
-            return UecdaHost(seat.command, limits=limits)
-        if seat.host == "command":
-            assert seat.command is not None
-            return CommandHost(seat.command, limits=limits, pool=pool, private=private)
-        assert seat.name is not None
-        if seat.host == "inline":
-            return InlineHost(seat.name, dict(seat.params))
-        return ProcessHost(seat.name, dict(seat.params), limits=limits, pool=pool,
-                           private=private)
+        return kind.make(what, dict(seat.params), limits, pool, private)
     except (LookupError, ValueError) as exc:
         raise MatchSpecError(str(exc)) from None
 
@@ -75,6 +72,11 @@ def prepare_match(spec: MatchSpec, hosts: Sequence[Host] | None, pool: ProcessPo
         hosts = [make_host(seat, spec.limits, pool, spec.private) for seat in spec.seats]
     elif len(hosts) != len(spec.seats):
         raise MatchSpecError(f"{len(hosts)} hosts for {len(spec.seats)} seats")
+    else:
+        for seat, host in zip(spec.seats, hosts, strict=True):
+            if host.kind != seat.host:
+                raise MatchSpecError(f"seat {seat.label!r} is a {seat.host!r} seat, played "
+                                     f"by a {host.kind!r} host")
     return MatchLoop(spec, [host.timed for host in hosts], match, watch), list(hosts)
 
 

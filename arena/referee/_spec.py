@@ -11,20 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast, get_args
+from typing import Any
 
 from arena.game import Rules
 from arena.seeds import SEED_LIMIT
 
+from ._kinds import HOST_KINDS, PROTOCOLS
 from ._limits import Limits
 from ._loading import default_host
 
-__all__ = ["HOST_KINDS", "CopyLabels", "HostKind", "MatchSpec", "MatchSpecError", "Seat"]
-
-HostKind = Literal["inline", "process", "command", "uecda"]
-"""Where a seat's bot runs: see docs/protocol.md and docs/uecda.md."""
-
-HOST_KINDS: tuple[str, ...] = get_args(HostKind)
+__all__ = ["CopyLabels", "MatchSpec", "MatchSpecError", "Seat"]
 
 
 class MatchSpecError(ValueError):
@@ -39,24 +35,27 @@ class Seat:
     reference, run by the ``inline`` or ``process`` host; ``command`` is a
     command line run by the ``command`` host (the arena protocol) or the
     ``uecda`` host (a UECda 20070 client). ``params`` go to the bot's factory.
+    ``host`` is a kind of :data:`~arena.referee.HOST_KINDS`, which says which of ``name``
+    and ``command`` the seat gives.
     """
 
     label: str
     name: str | None = None
     command: str | None = None
     params: Mapping[str, Any] = field(default_factory=dict)
-    host: HostKind = "inline"
+    host: str = "inline"
 
     def __post_init__(self) -> None:
         if not isinstance(self.label, str) or not self.label:
             raise MatchSpecError(f"a seat needs a label, got {self.label!r}")
-        if self.host not in HOST_KINDS:
+        kind = HOST_KINDS.get(self.host) if isinstance(self.host, str) else None
+        if kind is None:
             raise MatchSpecError(f"seat {self.label!r}: unknown host {self.host!r} "
                                  f"(expected one of {', '.join(HOST_KINDS)})")
         if not isinstance(self.params, Mapping):
             raise MatchSpecError(f"seat {self.label!r}: params must be a mapping, "
                                  f"got {self.params!r}")
-        if self.host in ("command", "uecda"):
+        if kind.gives == "command":
             if not isinstance(self.command, str) or not self.command.strip():
                 raise MatchSpecError(f"seat {self.label!r}: a {self.host!r} host needs a "
                                      f"'command' line")
@@ -83,22 +82,24 @@ class Seat:
                                  f"(known: {', '.join(sorted(known))})")
         name, command = data.get("name"), data.get("command")
         host = data.get("host") or (default_host(name) if isinstance(name, str) else "command")
-        if data.get("protocol") == "uecda":
-            host = "uecda"
-        elif data.get("protocol") not in (None, "arena"):
-            raise MatchSpecError(f"unknown protocol {data.get('protocol')!r} "
-                                 f"(expected 'arena' or 'uecda')")
+        protocol = data.get("protocol")
+        if isinstance(protocol, str) and protocol in PROTOCOLS:
+            host = PROTOCOLS[protocol]
+        elif protocol not in (None, "arena"):
+            expected = " or ".join(repr(name) for name in ("arena", *PROTOCOLS))
+            raise MatchSpecError(f"unknown protocol {protocol!r} (expected {expected})")
         label = data.get("label") or name or command
         return cls(label=str(label or ""), name=name, command=command,
-                   params=dict(data.get("params") or {}), host=cast(HostKind, host))
+                   params=dict(data.get("params") or {}), host=host)
 
     def to_dict(self) -> dict[str, Any]:
         """The plain-data BotSpec."""
         data: dict[str, Any] = {"label": self.label, "name": self.name,
                                 "command": self.command, "params": dict(self.params),
                                 "host": self.host}
-        if self.host == "uecda":
-            data["protocol"] = "uecda"
+        protocol = HOST_KINDS[self.host].protocol
+        if protocol is not None:
+            data["protocol"] = protocol
         return data
 
 

@@ -182,7 +182,7 @@ class Tables:
         for index, name in enumerate(request.seats):
             if name == PERSON:
                 label = f"{PERSON}-{table_id}-{index}"  # the seat's number, as in its link
-                seats.append(Seat(label=label, name=PERSON))
+                seats.append(Seat(label=label, name=PERSON, host="web"))
                 before = again.people[index] if again is not None else None
                 if before is None:
                     tokens[index] = secrets.token_urlsafe(24)

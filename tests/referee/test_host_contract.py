@@ -63,8 +63,7 @@ def play(kind: str, log: Path) -> tuple[dict[str, Any], list[list[Any]]]:
     if kind == "command":
         seat0 = Seat("spy", command=f"{sys.executable} {CONTRACT} {log}", host="command")
     else:
-        seat0 = Seat("spy", name="contract_bot:Spy", params={"log": str(log)},
-                     host="process" if kind == "process" else "inline")
+        seat0 = Seat("spy", name="contract_bot:Spy", params={"log": str(log)}, host=kind)
     match = spec(seat0)
     hosts: list[Host] = [memory_spy(log) if kind == "memory" else make_host(seat0, match.limits)]
     hosts += [make_host(seat, match.limits) for seat in match.seats[1:]]

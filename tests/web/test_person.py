@@ -18,7 +18,7 @@ from arena.web._roster import Roster
 
 
 def _spec(rounds: int = 2) -> MatchSpec:
-    seats = (Seat("p", name="person"), Seat("greedy", name="greedy"),
+    seats = (Seat("p", name="person", host="web"), Seat("greedy", name="greedy"),
              Seat("random", name="random"))
     return MatchSpec("m", 7, seats, Rules.preset("runs", rounds=rounds))
 

@@ -25,15 +25,19 @@ from pydantic import (
     model_validator,
 )
 
-from arena.referee import Limits
+from arena.referee import HOST_KINDS, Limits
 from arena.seeds import SEED_LIMIT
 from arena.tournament._config._formats import FORMAT_MODELS, FormatSettings
 from arena.tournament._config._paths import command_from, from_folder
 
 if TYPE_CHECKING:
-    from arena.referee import HostKind, Seat
+    from arena.referee import Seat
 
     Format = FormatSettings  # at run time: the tagged union of the formats installed
+    ConfigHost = str
+else:
+    # The kinds a config may name (HOST_KINDS' own), as the Literal its schema lists.
+    ConfigHost = Literal[tuple(name for name, kind in HOST_KINDS.items() if kind.config)]
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -59,7 +63,7 @@ class BotConfig(BaseModel):
     params: dict[str, Any] = Field(
         default_factory=dict, description="Keyword arguments for the bot's factory."
     )
-    host: Literal["inline", "process", "command"] | None = Field(
+    host: ConfigHost | None = Field(
         default=None,
         description="Where the bot runs (default: command for a command; for a name, inline for "
         "a built-in bot, process for a third-party plugin's, whose code runs inline only when "
@@ -100,14 +104,14 @@ class BotConfig(BaseModel):
         if self.command is not None:
             if not self.command.strip():
                 raise ValueError("'command' is empty")
-            if self.host not in (None, "command"):
+            if self.host is not None and HOST_KINDS[self.host].gives != "command":
                 raise ValueError(f"a 'command' bot runs with host 'command', not {self.host!r}")
             if self.params:
                 raise ValueError("'params' are for registered bots; pass options in 'command'")
         elif self.protocol == "uecda":
             raise ValueError("protocol 'uecda' needs a 'command' (a UECda client program)")
-        elif self.host == "command":
-            raise ValueError("host 'command' needs a 'command', not a bot 'name'")
+        elif self.host is not None and HOST_KINDS[self.host].gives == "command":
+            raise ValueError(f"host {self.host!r} needs a 'command', not a bot 'name'")
         return self
 
     @property
@@ -127,7 +131,7 @@ class BotConfig(BaseModel):
         return None if self.command is None else command_from(self.command, self._folder)
 
     @property
-    def resolved_host(self) -> HostKind:
+    def resolved_host(self) -> str:
         """The host the referee uses for this entrant."""
         if self.protocol == "uecda":
             return "uecda"
