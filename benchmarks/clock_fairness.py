@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the bots' module, he
 def _command(bot: str, think_ms: float) -> str:
     """A command bot: the process host's own child program, over stdin and stdout."""
     params = json.dumps({"think_ms": think_ms})
-    return shlex.join([sys.executable, "-m", "arena.referee._child", "--bot",
+    return shlex.join([sys.executable, "-m", "arena.referee.child", "--bot",
                        f"_clock_bots:{bot}", "--params", params, "--in", "0", "--out", "1"])
 
 

@@ -40,8 +40,14 @@ import trio
 from arena.game import Match, Rules, View
 from arena.records import deal_moves
 from arena.referee import MatchSpec, ProcessPool, make_host, play_match
-from arena.referee.lowlevel import decode, encode
-from arena.referee.wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
+from arena.referee.lowlevel import (
+    DeltaDecoder,
+    DeltaEncoder,
+    FullEncoder,
+    decode,
+    encode,
+    view_from_dict,
+)
 
 _ECHO = r"""
 import os, sys

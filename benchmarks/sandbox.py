@@ -43,15 +43,15 @@ import time
 
 import trio
 
-import arena.referee._layout as drawn
-import arena.referee._sandbox as sandbox
-from arena.referee._cgroup import MemoryCgroup, controller, unavailable_reason
-from arena.referee._sandbox import _argv as mechanism_argv
-from arena.referee._sandbox import _probe, layout, needed, needed_under_tmp
+import arena.referee.sandbox._layout as drawn
+import arena.referee.sandbox._sandbox as sandbox
 from arena.referee.lowlevel import PROTOCOL_VERSION, ChildProcess
+from arena.referee.sandbox._cgroup import MemoryCgroup, controller, unavailable_reason
+from arena.referee.sandbox._sandbox import _argv as mechanism_argv
+from arena.referee.sandbox._sandbox import _probe, layout, needed, needed_under_tmp
 
 SHELL = ["/bin/sh", "-c", 'read line; echo \'{"type":"ready","id":1}\'; read line']
-PYTHON = [sys.executable, "-m", "arena.referee._child", "--bot", "random", "--params", "{}"]
+PYTHON = [sys.executable, "-m", "arena.referee.child", "--bot", "random", "--params", "{}"]
 
 
 START = {"type": "start", "id": 1, "protocol": PROTOCOL_VERSION, "seat": 0, "players": 3,

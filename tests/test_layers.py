@@ -47,6 +47,12 @@ ONLY: dict[str, set[str]] = {
     "arena.env": {"arena.game", "arena.bot", "arena.plugins", "arena.seeds"},
 }
 
+# A package whose rooms are sub-packages names its faces: another package imports it through
+# these modules only (the referee's rooms, loop, hosts, child, sandbox and uecda, are its own).
+FACES: dict[str, set[str]] = {
+    "arena.referee": {"arena.referee", "arena.referee.lowlevel", "arena.referee.testing"},
+}
+
 # Private modules of the top-level namespace that every layer reads: no layer imports the top
 # package itself for them.
 SHARED: set[str] = {"arena._version"}
@@ -123,6 +129,9 @@ def problems(module: str, is_package: bool, source: str, where: str) -> list[str
         if any(part.startswith("_") and not part.startswith("__")
                for part in target.split(".")[1:]):
             found.append(f"{where}:{line} imports {target}, private to {theirs}")
+        elif theirs in FACES and target not in FACES[theirs]:
+            found.append(f"{where}:{line} imports {target}, not a face of {theirs} "
+                         f"({', '.join(sorted(FACES[theirs]))})")
         elif mine in ONLY and theirs not in ONLY[mine] and theirs != "arena":
             found.append(f"{where}:{line} imports {theirs}: {mine} may import only "
                          f"{', '.join(sorted(ONLY[mine]))}")
@@ -187,6 +196,8 @@ def test_the_temporary_allowances_are_still_needed() -> None:
     ("arena.env._x", "from arena.referee import play_bots", "may import only arena.bot"),
     ("bots._x", "def f():\n    from arena.cli import main", "a layer above bots"),
     ("arena.referee._x", "from arena import run_tournament", "a layer above arena.referee"),
+    ("arena.cli._x", "from arena.referee.sandbox import _jail", "private to arena.referee"),
+    ("arena.cli._x", "import arena.referee.child.__main__", "not a face of arena.referee"),
 ])
 def test_the_check_finds_a_wrong_import(module: str, source: str, complaint: str) -> None:
     (found,) = problems(module, False, source, "here.py")
@@ -199,6 +210,8 @@ def test_the_check_finds_a_wrong_import(module: str, source: str, complaint: str
     ("arena.game._view", "from ._cards import CARDS"),
     ("arena.ratings._x", "from arena.records import read_records"),
     ("bots._x", "from arena.plugins import get_plugin_manager"),
+    ("arena.web._x", "from arena.referee.testing import MemoryHost"),
+    ("arena.referee.hosts._x", "from ..sandbox._cputime import Meter"),
 ])
 def test_the_check_lets_a_right_import_through(module: str, source: str) -> None:
     assert problems(module, False, source, "here.py") == []

@@ -9,7 +9,7 @@ import typing
 import pytest
 
 PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.lowlevel",
-            "arena.referee.uecda", "arena.referee.wire", "arena.tournament", "arena.records",
+            "arena.referee.testing", "arena.tournament", "arena.records",
             "arena.ratings", "arena.report", "arena.web", "arena.competition", "bots"]
 
 
@@ -39,17 +39,19 @@ def test_one_list_of_fault_kinds() -> None:
     assert "FAULT_KINDS" not in importlib.import_module("arena.referee").__all__
 
 
-def test_the_referee_has_a_users_tier_and_a_lowlevel_tier_and_each_name_one_of_them() -> None:
+def test_the_referee_has_three_faces_and_each_name_one_of_them() -> None:
     """arena.referee is the users' tier; its machinery is arena.referee.lowlevel, as trio's is
-    trio.lowlevel. A lowlevel name is still importable from arena.referee (code written
-    against its former flat namespace) as the same object, but is not public there."""
+    trio.lowlevel; its test double is arena.referee.testing. A name is public in one face
+    only, and the old flat names (a lowlevel name, a room's module) are not served by the
+    users' tier."""
     referee = importlib.import_module("arena.referee")
     lowlevel = importlib.import_module("arena.referee.lowlevel")
-    assert not set(referee.__all__) & set(lowlevel.__all__)
-    assert {"MatchSpec", "run_match", "play_match", "Host", "BotFault"} <= set(referee.__all__)
-    assert {"ChildProcess", "LineDecoder", "Clock", "MemoryHost", "Meter"} <= set(
-        lowlevel.__all__)
-    for name in lowlevel.__all__:
-        assert getattr(referee, name) is getattr(lowlevel, name)
-    with pytest.raises(AttributeError, match="no attribute 'nothing_of_the_kind'"):
-        referee.nothing_of_the_kind  # noqa: B018
+    testing = importlib.import_module("arena.referee.testing")
+    faces = [set(referee.__all__), set(lowlevel.__all__), set(testing.__all__)]
+    assert sum(map(len, faces)) == len(set.union(*faces))
+    assert {"MatchSpec", "run_match", "play_match", "Host", "BotFault"} <= faces[0]
+    assert {"ChildProcess", "LineDecoder", "Clock", "Meter", "FullEncoder", "uecda"} <= faces[1]
+    assert faces[2] == {"MemoryHost"}
+    for name in ("MemoryHost", "ChildProcess", "wire", "nothing_of_the_kind"):
+        with pytest.raises(AttributeError, match=f"no attribute '{name}'"):
+            getattr(referee, name)

@@ -12,10 +12,12 @@ import click
 import yaml
 
 from arena.cli import main
-from arena.cli._closing import match_closing, refuse_unstartable, sandbox_option, sandboxed
+from arena.cli._closing import match_closing
+from arena.cli._seats import seat_specs
+from arena.cli._start_checks import refuse_unstartable, sandbox_option, sandboxed
 from arena.game import Rules
 from arena.records import RecordWriter, configure_logging
-from arena.referee import Limits, MatchSpec, MatchSpecError, Seat, run_match, seat_specs
+from arena.referee import Limits, MatchSpec, MatchSpecError, Seat, run_match
 from arena.seeds import SEED_LIMIT, secret_seed
 
 
@@ -46,7 +48,7 @@ def _rules(preset: str | None, pairs: Sequence[str], rounds: int | None) -> Rule
 
 
 def _seats(bots: Sequence[str], host: str | None) -> list[Seat]:
-    """The seats (``arena.referee.seat_specs``); a bad one exits with status 2."""
+    """The seats (``arena.cli._seats.seat_specs``); a bad one exits with status 2."""
     try:
         return [Seat.from_dict(seat) for seat in seat_specs(bots, host)]
     except ValueError as exc:  # MatchSpecError included

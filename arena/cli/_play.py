@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from arena.cli import InputError, main
-from arena.cli._closing import refuse_unstartable
+from arena.cli._start_checks import refuse_unstartable
 from arena.game import AnswerError, Card, IllegalMove, Move, Rules, View, judge_cards, judge_move
 from arena.records import RecordWriter
 from arena.referee import (

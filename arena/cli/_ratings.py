@@ -15,8 +15,9 @@ import click
 from rich.console import Console
 
 from arena.cli import InputError, main
-from arena.cli._closing import sandbox_option
 from arena.cli._leaderboard import print_leaderboard, stdout_console
+from arena.cli._seats import bot_spec, seat_specs
+from arena.cli._start_checks import sandbox_option
 from arena.ratings import (
     CONFIDENCE,
     RESAMPLES,
@@ -29,7 +30,7 @@ from arena.ratings import (
     read_many,
     sprt_from_records,
 )
-from arena.referee import Limits, bot_spec, seat_specs
+from arena.referee import Limits
 from arena.seeds import SEED_LIMIT
 
 if TYPE_CHECKING:
@@ -230,15 +231,11 @@ def _run_ab(
 ) -> int:
     """Run the A/B tournament in ``folder`` as arena run does; print the verdict; the exit
     status its closing lines call for."""
-    from arena.cli._closing import (
-        closing_status,
-        log_to_folder,
-        refuse_unstartable_entrants,
-        sandbox_header,
-    )
+    from arena.cli._closing import closing_status, log_to_folder
     from arena.cli._progress import LineReporter
     from arena.cli._report import save_results
     from arena.cli._run import LiveReporter, final_sprt, played_line
+    from arena.cli._start_checks import refuse_unstartable_entrants, sandbox_header
     from arena.records import RECORDS
     from arena.tournament import TournamentError, run_tournament
 

@@ -18,17 +18,16 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.cli import main
-from arena.cli._closing import (
-    closing_status,
-    log_to_folder,
+from arena.cli._closing import closing_status, log_to_folder
+from arena.cli._leaderboard import fitted_table
+from arena.cli._progress import LineReporter, RateMeter, RunProgress, plan_lines, sprt_line
+from arena.cli._report import save_results
+from arena.cli._start_checks import (
     refuse_unstartable,
     refuse_unstartable_entrants,
     sandbox_header,
     sandbox_option,
 )
-from arena.cli._leaderboard import fitted_table
-from arena.cli._progress import LineReporter, RateMeter, RunProgress, plan_lines, sprt_line
-from arena.cli._report import save_results
 from arena.ratings import SprtStatus
 from arena.records import RECORDS
 from arena.tournament import (

@@ -14,7 +14,7 @@ import click
 import trio
 
 from arena.cli import InputError
-from arena.cli._closing import sandbox_option, sandboxed
+from arena.cli._start_checks import sandbox_option, sandboxed
 
 if TYPE_CHECKING:
     from arena.competition import Competition

@@ -12,21 +12,7 @@ import click
 from arena.bot import MatchInfo
 from arena.cli import InputError
 from arena.game import Card, Move, Rules, View, trick_lock
-from arena.referee.lowlevel import make_bot, resolve
-from arena.referee.uecda import (
-    PROTOCOL,
-    TABLE_BYTES,
-    CardTable,
-    TableError,
-    cards_table,
-    cell_card,
-    empty_table,
-    move_table,
-    pack_table,
-    table_move,
-    unpack_int,
-    unpack_table,
-)
+from arena.referee.lowlevel import make_bot, resolve, uecda
 from arena.seeds import bot_rng
 
 _ROLES = ("president", "vice-president", None, "vice-scum", "scum")
@@ -46,18 +32,18 @@ class _Connection:
             data += chunk
         return data
 
-    def table(self) -> CardTable:
-        return unpack_table(self.read(TABLE_BYTES))
+    def table(self) -> uecda.CardTable:
+        return uecda.unpack_table(self.read(uecda.TABLE_BYTES))
 
     def int(self) -> int:
-        return unpack_int(self.read(4))
+        return uecda.unpack_int(self.read(4))
 
-    def send(self, table: CardTable) -> None:
-        self.sock.sendall(pack_table(table))
+    def send(self, table: uecda.CardTable) -> None:
+        self.sock.sendall(uecda.pack_table(table))
 
 
-def _hand(table: CardTable) -> list[Card]:
-    cards = [cell_card(r, c) for r in range(4) for c in range(1, 14) if table[r][c] == 1]
+def _hand(table: uecda.CardTable) -> list[Card]:
+    cards = [uecda.cell_card(r, c) for r in range(4) for c in range(1, 14) if table[r][c] == 1]
     if any(table[r][c] == 2 for r in range(5) for c in range(15)):
         cards.append(Card.parse("JK"))
     return cards
@@ -73,9 +59,9 @@ class _Game:
         self.pile: Move | None = None
         self.passed: set[int] = set()
         self.places: list[int] = []
-        self.stage = empty_table()
+        self.stage = uecda.empty_table()
 
-    def view(self, table: CardTable) -> View:
+    def view(self, table: uecda.CardTable) -> View:
         state = table[5]
         counts = [table[6][s] for s in range(PLAYERS)]
         for seat, count in enumerate(counts):
@@ -95,17 +81,17 @@ class _Game:
             trick=self.trick, plays=self.plays, places=places, roles=roles,
             scores=[0] * PLAYERS)
 
-    def after_turn(self, field: CardTable, mover: int) -> None:
+    def after_turn(self, field: uecda.CardTable, mover: int) -> None:
         cards = [row[:] for row in field[:5]]
         if cards == [row[:] for row in self.stage[:5]] or not any(any(r) for r in cards):
             move: Move = Move.PASS
             self.passed.add(mover)
         else:
-            owner = [Card.parse("JK")] + [cell_card(r, c) for r in range(4)
+            owner = [Card.parse("JK")] + [uecda.cell_card(r, c) for r in range(4)
                                           for c in range(1, 14) if cards[r][c] == 1]
             try:
-                move = table_move(cards + [[0] * 15 for _ in range(3)], owner)[0]
-            except TableError:
+                move = uecda.table_move(cards + [[0] * 15 for _ in range(3)], owner)[0]
+            except uecda.TableError:
                 move = Move.PASS
             if move.kind != "pass":
                 self.pile = move
@@ -114,7 +100,7 @@ class _Game:
         self.plays.append((mover, move))
         self.trick.append((mover, move))
         if field[5][4] == 1 and move.kind == "pass":
-            self.stage = empty_table()
+            self.stage = uecda.empty_table()
 
 
 def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
@@ -129,8 +115,8 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
     bot = make_bot(bot_ref, params or {})
     with socket.create_connection((host, port)) as sock:
         conn = _Connection(sock)
-        profile = empty_table()
-        profile[0][0] = PROTOCOL
+        profile = uecda.empty_table()
+        profile[0][0] = uecda.PROTOCOL
         for i, ch in enumerate(name[:15]):
             profile[1][i] = ord(ch)
         conn.send(profile)
@@ -148,7 +134,7 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
                     cards = [Card.parse(str(c)) for c in bot.exchange(view, give)]  # type: ignore[arg-type]
                 except Exception:  # a bot's failure: the server gives the strongest cards
                     cards = []
-                conn.send(cards_table(cards))
+                conn.send(uecda.cards_table(cards))
             flag = 0
             while flag == 0:
                 table = conn.table()
@@ -160,7 +146,8 @@ def play_uecda(bot_ref: str, host: str, port: int, name: str, seed: int = 0,
                         move = Move.parse(bot.play(view))  # type: ignore[arg-type]
                     except Exception:
                         move = Move.PASS
-                    conn.send(move_table(move, previous_suits=suits, revolution=view.revolution))
+                    conn.send(uecda.move_table(move, previous_suits=suits,
+                                               revolution=view.revolution))
                     answer = conn.int()
                     if move.kind != "pass":
                         plays += 1

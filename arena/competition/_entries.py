@@ -39,7 +39,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 protocol = os.dup(1)
 os.dup2(2, 1)  # the bot's own prints go to its stderr, never into the protocol
-from arena.referee._child import main
+from arena.referee.child.__main__ import main
 
 sys.exit(main(["--bot", "{module}:{bot_class}", "--in", "0", "--out", str(protocol)]))
 """

@@ -10,24 +10,24 @@ exception.
 
 This is the tier for users: match specs, hosts, playing matches, self-play.
 The machinery under it (child processes, the protocol codec, the clock, the
-memory host for tests, the sandbox's parts) is :mod:`arena.referee.lowlevel`,
-as trio keeps its own in ``trio.lowlevel``.
+sandbox's parts) is :mod:`arena.referee.lowlevel`, as trio keeps its own in
+``trio.lowlevel``; the scripted host for tests is :mod:`arena.referee.testing`.
+Behind these three faces the referee's rooms are private: ``loop`` (the match
+loop and its drivers), ``hosts``, ``child`` (child processes and the protocol),
+``sandbox`` and ``uecda`` (docs/architecture.md, "The referee's rooms").
 """
 
-from typing import Any
-
 from ._faults import BotFault
-from ._host import Host, InlineHost, StartInfo
 from ._limits import Limits
 from ._loading import BotRef
-from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._referee import make_host, play_match, process_pool, run_match
-from ._sandbox import mechanism as sandbox_mechanism
-from ._sandbox import unavailable_reason as sandbox_unavailable_reason
-from ._seats import CopyLabels, bot_spec, seat_specs
 from ._selfplay import Places, compare, play_bots, play_on
-from ._spec import HOST_KINDS, HostKind, MatchSpec, MatchSpecError, Seat
+from ._spec import HOST_KINDS, CopyLabels, HostKind, MatchSpec, MatchSpecError, Seat
 from ._trial import try_starts
+from .hosts._host import Host, InlineHost, StartInfo
+from .hosts._process import CommandHost, ProcessHost, ProcessPool
+from .sandbox._sandbox import mechanism as sandbox_mechanism
+from .sandbox._sandbox import unavailable_reason as sandbox_unavailable_reason
 
 __all__ = [
     "HOST_KINDS",
@@ -46,7 +46,6 @@ __all__ = [
     "ProcessPool",
     "Seat",
     "StartInfo",
-    "bot_spec",
     "compare",
     "make_host",
     "play_bots",
@@ -56,17 +55,5 @@ __all__ = [
     "run_match",
     "sandbox_mechanism",
     "sandbox_unavailable_reason",
-    "seat_specs",
     "try_starts",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """The names that moved to :mod:`arena.referee.lowlevel` stay importable from here, for
-    code written against the one flat namespace this package had; they are not public here."""
-    import importlib
-
-    lowlevel = importlib.import_module("arena.referee.lowlevel")
-    if name in lowlevel.__all__:
-        return getattr(lowlevel, name)
-    raise AttributeError(f"module 'arena.referee' has no attribute {name!r}")

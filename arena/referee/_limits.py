@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from ._cputime import Meter
+from .sandbox._cputime import Meter
 
 __all__ = ["Clock", "LimitError", "Limits"]
 
@@ -34,7 +34,7 @@ class Limits:
     ``start_ms`` bounds starting a bot (a process, its imports, its
     ``start_match``). ``memory_mb`` caps a child process's address space
     (``RLIMIT_AS``; ``None`` lifts the cap) and, where the machine gives a
-    memory cgroup (``arena.referee._cgroup``), the memory of all of a bot's
+    memory cgroup (``arena.referee.sandbox._cgroup``), the memory of all of a bot's
     processes together. ``grace_ms`` is transport
     slack: an answer that arrives within it after the budget is accepted
     (and empties the bank), so pipe and scheduling latency never turn a

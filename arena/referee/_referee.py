@@ -1,6 +1,6 @@
 """The referee: plays one match between seated bots and returns its record.
 
-A match is one :class:`~arena.referee._loop.MatchLoop` (the rules, with no
+A match is one :class:`~arena.referee.loop._loop.MatchLoop` (the rules, with no
 I/O) driven by one of two drivers: the inline driver when every seat is
 inline (no event loop at all), the trio driver otherwise. Both apply every
 rule through the loop: it judges each answer with ``arena.game``, charges
@@ -22,15 +22,15 @@ import trio
 
 from arena.game import Match
 
-from ._drive_inline import play_inline
-from ._drive_trio import play_trio
-from ._host import Host, InlineHost
 from ._limits import Limits
-from ._loop import MatchLoop
-from ._process_host import CommandHost, ProcessHost, ProcessPool
 from ._spec import MatchSpec, MatchSpecError, Seat
-from ._uecda_host import UecdaHost
-from ._watch import Watch
+from .hosts._host import Host, InlineHost
+from .hosts._process import CommandHost, ProcessHost, ProcessPool
+from .loop._drive_inline import play_inline
+from .loop._drive_trio import play_trio
+from .loop._loop import MatchLoop
+from .loop._watch import Watch
+from .uecda._host import UecdaHost
 
 __all__ = ["make_host", "play_match", "process_pool", "run_match"]
 

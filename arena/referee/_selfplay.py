@@ -18,12 +18,11 @@ from arena.bot import Bot
 from arena.game import Match, Rules
 from arena.seeds import series
 
-from ._drive_inline import play_inline
-from ._host import InlineHost
 from ._limits import Limits
 from ._referee import prepare_match, run_match
-from ._seats import CopyLabels
-from ._spec import MatchSpec, Seat
+from ._spec import CopyLabels, MatchSpec, Seat
+from .hosts._host import InlineHost
+from .loop._drive_inline import play_inline
 
 __all__ = ["Places", "compare", "play_bots", "play_on"]
 

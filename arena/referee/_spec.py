@@ -19,7 +19,7 @@ from arena.seeds import SEED_LIMIT
 from ._limits import Limits
 from ._loading import default_host
 
-__all__ = ["HOST_KINDS", "HostKind", "MatchSpec", "MatchSpecError", "Seat"]
+__all__ = ["HOST_KINDS", "CopyLabels", "HostKind", "MatchSpec", "MatchSpecError", "Seat"]
 
 HostKind = Literal["inline", "process", "command", "uecda"]
 """Where a seat's bot runs: see docs/protocol.md and docs/uecda.md."""
@@ -205,3 +205,17 @@ class MatchSpec:
             "round": self.round,
             "private": list(self.private),
         }
+
+
+class CopyLabels:
+    """Labels for the copies of a bot at one table: the first keeps the name, the second is
+    ``NAME-2``, the third ``NAME-3``; the one rule of ``arena match``, ``arena ab``,
+    ``arena play`` and self-play."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+
+    def __call__(self, name: str) -> str:
+        """The label of the next copy of ``name``."""
+        count = self._seen[name] = self._seen.get(name, 0) + 1
+        return name if count == 1 else f"{name}-{count}"

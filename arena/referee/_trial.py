@@ -18,10 +18,10 @@ import trio
 from arena.game import Rules
 
 from ._faults import BotFault
-from ._host import Host, StartInfo
 from ._limits import Limits
 from ._referee import make_host
 from ._spec import Seat
+from .hosts._host import Host, StartInfo
 
 __all__ = ["try_starts"]
 

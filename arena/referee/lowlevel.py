@@ -1,22 +1,22 @@
 """The referee's machinery, for hosts, tools and tests that work beneath the match.
 
 Child processes under limits (:class:`ChildProcess`), the bot protocol's
-codec (:func:`encode`, :func:`decode`, :class:`LineDecoder`), the chess
-clock and its fair-clock meter, the sans-I/O match loop the drivers feed,
-the host for cancel-scope style code (:class:`ScopedHost`), the scripted
-host for tests (:class:`MemoryHost`), loading bots by name, and the
-sandbox's parts. The users' tier is :mod:`arena.referee`.
+codec (:func:`encode`, :func:`decode`, :class:`LineDecoder`) and its views on
+the wire (:class:`FullEncoder`, the delta encoding's :class:`DeltaEncoder` and
+:class:`DeltaDecoder`, :func:`view_from_dict` for a Python bot that speaks the
+protocol itself), the chess clock and its fair-clock meter, the sans-I/O match
+loop the drivers feed, the host for cancel-scope style code
+(:class:`ScopedHost`), loading bots by name, the sandbox's parts, and
+:mod:`uecda <arena.referee.uecda._tables>`: the card tables of UECda protocol
+20070 and what the reference server makes of them (``lowlevel.uecda.cards_table``
+and the rest). The users' tier is :mod:`arena.referee`; the scripted host for
+tests is :mod:`arena.referee.testing`.
 """
 
-from ._cgroup import CGROUP_ENV, memory_bound
-from ._child_process import ChildProcess
-from ._child_talk import start_message
-from ._cputime import Meter
-from ._host import MemoryHost
 from ._limits import Clock
 from ._loading import default_host, make_bot, resolve
-from ._loop import MatchLoop
-from ._protocol import (
+from .child._process import ChildProcess
+from .child._protocol import (
     MAX_BLANK_LINES,
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -25,9 +25,22 @@ from ._protocol import (
     decode,
     encode,
 )
-from ._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
-from ._scoped import ScopedHost
-from ._watch import Watch
+from .child._talk import start_message
+from .child._wire import (
+    DeltaDecoder,
+    DeltaEncoder,
+    FullEncoder,
+    parse_move,
+    view_from_dict,
+    view_to_wire,
+)
+from .hosts._scoped import ScopedHost
+from .loop._loop import MatchLoop
+from .loop._watch import Watch
+from .sandbox._cgroup import CGROUP_ENV, memory_bound
+from .sandbox._cputime import Meter
+from .sandbox._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
+from .uecda import _tables as uecda
 
 __all__ = [
     "CGROUP_ENV",
@@ -37,9 +50,11 @@ __all__ = [
     "WRITABLE_ENV",
     "ChildProcess",
     "Clock",
+    "DeltaDecoder",
+    "DeltaEncoder",
+    "FullEncoder",
     "LineDecoder",
     "MatchLoop",
-    "MemoryHost",
     "Meter",
     "ProtocolError",
     "SandboxUnavailable",
@@ -50,8 +65,12 @@ __all__ = [
     "encode",
     "make_bot",
     "memory_bound",
+    "parse_move",
     "resolve",
     "sandbox_argv",
     "sandbox_fds",
     "start_message",
+    "uecda",
+    "view_from_dict",
+    "view_to_wire",
 ]

@@ -28,7 +28,7 @@ def ab_config(
 ) -> dict[str, Any]:
     """The tournament config (``format: sprt``) that ``arena ab`` runs, as a plain mapping.
 
-    ``seats`` are bot specs (``arena.referee.seat_specs``): the challenger, the baseline, then
+    ``seats`` are bot specs (``arena.cli._seats.seat_specs``): the challenger, the baseline, then
     the field; copies of the baseline fill the seats left. ``test`` holds the test's keys
     (``elo0``, ``elo1``, ``alpha``, ``beta``, ``max_sets``; each left out takes the format's
     default), ``move_ms`` the time per decision (None: the referee's default). Validate and

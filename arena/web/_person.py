@@ -5,7 +5,7 @@ its token, the person's display name, the one connection it has at a time, the d
 it waits for. :class:`~arena.web._person_host.PersonHost` is the
 :class:`arena.referee.Host` the referee asks: it
 sends the seat the request a bot of that seat would get (the referee's own view encoding,
-``arena.referee.wire.FullEncoder``, with the legal moves) and waits for the person's
+``arena.referee.lowlevel.FullEncoder``, with the legal moves) and waits for the person's
 answer on a trio memory channel, under the deadline it is given (``trio.fail_at``) and the
 seat's own limits:
 
@@ -35,8 +35,7 @@ import trio
 
 from arena.game import AnswerError, Card, Move, judge_cards, judge_move
 from arena.referee import BotFault
-from arena.referee.lowlevel import start_message
-from arena.referee.wire import FullEncoder, parse_move
+from arena.referee.lowlevel import FullEncoder, parse_move, start_message
 
 from ._roster import Roster
 from ._table_bounds import digest_matches, token_digest

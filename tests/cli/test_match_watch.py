@@ -61,7 +61,7 @@ def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
     from arena.cli._watch import WatchedHost, _Board
     from arena.game import View
     from arena.referee import play_match
-    from arena.referee.lowlevel import MemoryHost
+    from arena.referee.testing import MemoryHost
     from tests.matchspecs import match_spec
 
     class Watcher(MemoryHost):  # a host that sees every turn, as the uecda host does

@@ -10,9 +10,9 @@ from click.testing import CliRunner
 
 import arena
 from arena.cli import main
+from arena.cli._seats import bot_spec
 from arena.game import engine
 from arena.records import read_records
-from arena.referee import bot_spec
 
 PERL_BOT = Path(__file__).resolve().parents[2] / "examples" / "perl-bot" / "bot.pl"
 

@@ -142,7 +142,7 @@ def test_match_help_says_what_the_default_is() -> None:
 
 
 def test_a_start_failure_names_the_error_line_not_the_runtimes_version_line() -> None:
-    from arena.cli._closing import start_reason
+    from arena.cli._start_checks import start_reason
 
     node = ("start failed: process closed its output (exit code 1); output tail: "
             "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\n"

@@ -90,7 +90,7 @@ def test_the_installed_agent_plays_as_a_process_bot_and_as_a_command(tmp_path: P
     seat = next(s for s in first["seats"] if s["label"] == "trained")
     assert seat["host"] == "process" and seat["bot"] == "trained-agent"
     # A command speaking the protocol on stdin and stdout: the process host's own child.
-    command = f"{sys.executable} -m arena.referee._child --bot trained-agent --in 0 --out 1"
+    command = f"{sys.executable} -m arena.referee.child --bot trained-agent --in 0 --out 1"
     match = subprocess.run(
         [sys.executable, "-c", "from arena.cli import main; main()", "match",
          f"agent=cmd:{command}", "random", "--preset", "runs", "--rounds", "2", "--json"],

@@ -103,7 +103,7 @@ def attempt(start: dict) -> str:
                 except OSError:
                     pass
         # Counted, not listed: a recorded version keeps 80 characters (docs/records.md).
-        keeper = [line for line in lines if "/arena/referee/_jail.py " in line]
+        keeper = [line for line in lines if "/arena/referee/sandbox/_jail.py " in line]
         own = [line for line in lines if line not in keeper and "hostile_entrant.py" in line]
         test = sum("pytest" in line for line in lines if line not in keeper)
         return f"proc:n={len(lines)},own={len(own)},keeper={len(keeper)},pytest={test}"

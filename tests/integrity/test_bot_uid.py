@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee._sandbox import layout, sandbox_argv, sandbox_fds
+from arena.referee.sandbox._sandbox import layout, sandbox_argv, sandbox_fds
 
 from .test_hostile import MECHANISM, NO_SANDBOX, home, tournament
 

@@ -18,9 +18,9 @@ import pytest
 import trio
 
 from arena.referee import make_host, play_match
-from arena.referee._seccomp import _ARCH, DENY, seccomp_program
 from arena.referee._spec import MatchSpec
 from arena.referee.lowlevel import sandbox_argv, sandbox_fds
+from arena.referee.sandbox._seccomp import _ARCH, DENY, seccomp_program
 
 from .test_hostile import HERE, MECHANISM, NO_SANDBOX, home, tournament
 

@@ -85,7 +85,8 @@ def test_a_clean_run_exits_zero_without_a_faults_section(tmp_path: Path) -> None
 
 def test_a_python_bots_crash_is_summed_up_by_its_own_frame() -> None:
     detail = ('bot error: ZeroDivisionError: division by zero; traceback tail: Traceback (most '
-              'recent call last):\n  File "/x/arena/referee/_child.py", line 90, in handle\n'
+              'recent call last):\n  File "/x/arena/referee/child/__main__.py", line 90, in '
+              'handle\n'
               '    move = self.bot.play(view)\n  File "/home/me/mybot.py", line 12, in play\n'
               '    return 1 / 0\nZeroDivisionError: division by zero')
     assert short_detail(detail) == ("bot error: ZeroDivisionError: division by zero "

@@ -20,12 +20,12 @@ import pytest
 import trio
 
 from arena.referee import (
-    _cgroup,
     make_host,
     play_match,
     sandbox_mechanism,
     sandbox_unavailable_reason,
 )
+from arena.referee.sandbox import _cgroup
 from tests.matchspecs import match_spec
 from tests.recordtools import record_faults
 
@@ -134,7 +134,7 @@ def test_without_the_sandbox_a_detached_worker_dies_with_its_bot_cgroup() -> Non
 
 KILLED = """
 import os, signal
-from arena.referee import _cgroup
+from arena.referee.sandbox import _cgroup
 cgroup = _cgroup.MemoryCgroup(_cgroup.controller(), 64)
 print(cgroup.path, flush=True)
 os.kill(os.getpid(), signal.SIGKILL)

@@ -4,7 +4,7 @@ The entrant is an installed package (real dist-info metadata on ``sys.path``) wh
 when imported, notes where it runs (process, uid, program) and what it could read of the
 run's ``secret-seed``. ``arena bots``, ``arena validate`` and ``arena run`` with worker
 processes must list, check and play it without importing it in their own process: every
-note comes from the bot's own child (``arena.referee._child``), sandboxed where the machine
+note comes from the bot's own child (``arena.referee.child``), sandboxed where the machine
 can, and its play still works there. Only a seat made ``inline`` on purpose imports it here.
 """
 
@@ -117,7 +117,8 @@ def test_the_referee_lists_checks_and_plays_the_entrant_without_importing_it(
     assert len(seen) > tried, "the matches imported it in the bot's own processes"
     for note in seen:
         assert note["pid"] != os.getpid()
-        assert note["program"].endswith(os.path.join("arena", "referee", "_child.py")), note
+        child = os.path.join("arena", "referee", "child", "__main__.py")
+        assert note["program"].endswith(child), note
         if SANDBOX:
             assert note["uid"] == 65534 and note["seed"] is None, note
             assert note["config"] is False, note  # validate and run hide the config file

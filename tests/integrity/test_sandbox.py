@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import arena.referee._sandbox as sandbox
+import arena.referee.sandbox._sandbox as sandbox
 from arena.tournament import ConfigError, validate_config
 
 from .test_hostile import home, tournament

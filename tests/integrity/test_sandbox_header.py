@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cli._closing import sandbox_header
+from arena.cli._start_checks import sandbox_header
 from arena.tournament import load_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
@@ -30,7 +30,7 @@ def test_a_uecda_client_is_named_with_the_sandbox_off_too() -> None:
 
 
 def test_the_line_says_once_what_bounds_a_bots_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.referee import _cgroup
+    from arena.referee.sandbox import _cgroup
 
     cfg = load_config(CONFIGS / "external-bot.yaml")
     mb = cfg.limits.limits().memory_mb

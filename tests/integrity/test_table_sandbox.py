@@ -19,11 +19,11 @@ pytestmark = pytest.mark.skipif(sandbox_mechanism() is None,
 
 
 def _bot_processes() -> list[psutil.Process]:
-    """This process's descendants that play a bot (``arena.referee._child``)."""
+    """This process's descendants that play a bot (``arena.referee.child``)."""
     found = []
     for child in psutil.Process().children(recursive=True):
         try:
-            if any("arena.referee._child" in part for part in child.cmdline()):
+            if any("arena.referee.child" in part for part in child.cmdline()):
                 found.append(child)
         except psutil.Error:
             continue

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.referee import CommandHost, InlineHost, Limits, play_match, sandbox_mechanism
-from arena.referee._protocol import ProtocolError, answer_value, decode
+from arena.referee.child._protocol import ProtocolError, answer_value, decode
 from arena.referee.lowlevel import WRITABLE_ENV
 from arena.tournament import run_tournament
 from tests.matchspecs import match_spec

@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.cli._seats import seat_specs
 from arena.ratings import sprt_from_records
-from arena.referee import Seat, seat_specs
+from arena.referee import Seat
 from arena.tournament import (
     Schedule,
     TournamentConfig,

@@ -11,7 +11,7 @@ import random
 import sys
 
 from arena.game import Rules
-from arena.referee.wire import view_from_dict
+from arena.referee.lowlevel import view_from_dict
 
 ask = sys.argv[1:] != ["off"]
 rng = random.Random(7)

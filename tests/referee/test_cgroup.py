@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from arena.referee._cgroup import CGROUP_ENV, Controller, _stale, _start_time, find, memory_bound
+from arena.referee.sandbox._cgroup import (
+    CGROUP_ENV,
+    Controller,
+    _stale,
+    _start_time,
+    find,
+    memory_bound,
+)
 
 
 def mountinfo(tmp_path: Path, v2_root: str = "/", v1_root: str = "/") -> str:

@@ -21,7 +21,7 @@ import trio
 import trio.testing
 
 from arena.referee import BotFault
-from arena.referee._channel import Channel, PeerGone, PipeStream
+from arena.referee.child._channel import Channel, PeerGone, PipeStream
 
 REQUEST = {"type": "play", "id": 7, "time_ms": 900, "delta": {"deal": 0, "trick": 0,
                                                               "plays": [], "hand": "3C 4D"}}

@@ -33,15 +33,15 @@ from arena.referee import (
     play_match,
     sandbox_mechanism,
 )
-from arena.referee._cputime import Meter
-from arena.referee._proctimes import (
+from arena.referee.lowlevel import Clock
+from arena.referee.sandbox._cputime import Meter
+from arena.referee.sandbox._proctimes import (
     TaskTimes,
     bot_task,
     process_clock,
     process_cpu,
     task_times,
 )
-from arena.referee.lowlevel import Clock
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the bots there too
 from arena_hostile_bots import Sleeper, Spinner, ref
@@ -136,7 +136,7 @@ def test_the_bot_task_is_the_leader_or_the_bot_under_its_sandbox_launcher() -> N
             task = bot_task(leader)
             with open(f"/proc/{task}/cmdline", "rb") as f:
                 cmdline = f.read()
-            assert b"arena.referee._child" in cmdline, (sandbox, cmdline)
+            assert b"arena.referee.child" in cmdline, (sandbox, cmdline)
             assert (task != leader) is sandbox
         finally:
             trio.run(host.aclose)

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from arena.referee import Host, MatchSpec, Seat, StartInfo, make_host, run_match
-from arena.referee.lowlevel import MemoryHost
+from arena.referee.testing import MemoryHost
 from tests.matchspecs import table_spec
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -18,7 +18,7 @@ import trio
 from arena.game import Match, Rules
 from arena.records import RecordWriter, deal_moves, read_records
 from arena.referee import Limits, make_host, play_match
-from arena.referee._proctimes import group_members, process_alive
+from arena.referee.sandbox._proctimes import group_members, process_alive
 
 sys.path.insert(0, str(Path(__file__).parent))  # child processes find the hostile bots there too
 from arena_hostile_bots import HOSTILE, ref

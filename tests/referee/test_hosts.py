@@ -25,7 +25,7 @@ from arena.referee import (
     play_match,
     run_match,
 )
-from arena.referee._proctimes import group_members, process_alive
+from arena.referee.sandbox._proctimes import group_members, process_alive
 from tests.matchspecs import match_spec, table_spec
 from tests.recordtools import record_faults, without_timings
 

@@ -15,7 +15,7 @@ from arena import Bot
 from arena.game import Match, Move, Rules, View
 from arena.records import deal_moves
 from arena.referee import BotFault, InlineHost, MatchSpecError, play_match
-from arena.referee.lowlevel import MemoryHost
+from arena.referee.testing import MemoryHost
 from tests.matchspecs import match_spec, table_data
 from tests.recordtools import record_faults
 

@@ -9,7 +9,7 @@ import trio
 import trio.testing
 
 from arena.referee import BotFault
-from arena.referee._protocol import answer_value
+from arena.referee.child._protocol import answer_value
 from arena.referee.lowlevel import LineDecoder, ProtocolError, decode, encode
 
 

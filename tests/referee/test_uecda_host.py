@@ -152,7 +152,7 @@ def test_a_client_late_once_keeps_its_seat_its_late_table_dropped(
 def test_a_client_silent_past_the_bound_is_stopped(tmp_path: Path) -> None:
     """A client that never sends the table it owes faults each turn until it has owed it
     for SILENT_MOVES times move_ms; then it is stopped and its later turns are crashes."""
-    from arena.referee._uecda_link import SILENT_MOVES
+    from arena.referee.uecda._link import SILENT_MOVES
 
     seats = [uecda_seat(tmp_path / "hang.json", "hang")] + [
         uecda_seat(tmp_path / f"r{i}.json") for i in range(4)]

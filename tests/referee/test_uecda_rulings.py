@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from arena.game import Card, Deal, IllegalMove, Match, Move, Rules
-from arena.referee.uecda import TableError, empty_table, table_move
+from arena.referee.uecda._tables import TableError, empty_table, table_move
 
 UECDA = Rules.preset("uecda")
 FILLER = [["QC", "AC"], ["QH", "AD"], ["KH", "AH"], ["KD", "AS"]]
@@ -213,7 +213,7 @@ def test_tables_with_a_sets_joker_round_trip_through_its_cell() -> None:
     """The table arena sends for another seat's set shows the joker in the cell its move
     declares (what the client sent); an undeclared joker in the suit the lock rule gives it."""
 
-    from arena.referee.uecda import move_table
+    from arena.referee.uecda._tables import move_table
 
     declared = move_table(Move.parse("2C 2D JK=2H"))
     assert declared[1][13] == 2 and declared[3][13] == declared[2][13] == 1
@@ -236,7 +236,7 @@ def test_the_dealt_table_holds_the_dealt_counts_and_the_scums_hand_before_its_gi
     """daihu.c: row 6's counts are filled before trans_strong_card moves the gifts; the
     daihinmin's and hinmin's tables are copies (tmp_card) made before it, the daifugo's and
     hugo's are sent after it (their hand with the gift, before they give back)."""
-    from arena.referee._uecda_host import UecdaHost
+    from arena.referee.uecda._host import UecdaHost
 
     match = _match_at_the_second_deal()
     deal = match.deal
@@ -266,7 +266,7 @@ def test_a_pass_is_answered_8_on_a_table_with_cards_and_9_on_an_empty_one() -> N
     """compare_card_status: a pass's 0 cards differ from the stage's number of cards, an error
     (answer 8; the pass stands); on an empty stage every submission passes that check."""
 
-    from arena.referee.uecda import answer
+    from arena.referee.uecda._tables import answer
 
     pile = Move.parse("9C")
     assert answer(Move.PASS, pile, True) == 8
@@ -278,7 +278,7 @@ def test_the_classes_row_follows_tndhms_mibun_array_as_players_go_out() -> None:
     """daihu.c: mibun[j - 1] = the player who goes out j-th, and row 6 is refilled with
     work_card[6][mibun[i] + 5] = i for i = 0..4: a seat listed twice keeps its later entry,
     a seat no longer listed keeps the cell's earlier value (0)."""
-    from arena.referee.uecda import class_row
+    from arena.referee.uecda._tables import class_row
 
     order = [2, 0, 4, 1, 3]  # the previous deal: seat 2 daifugo .. seat 3 daihinmin
     assert class_row(5, 1, order, []) == [1, 3, 0, 4, 2]

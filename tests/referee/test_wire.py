@@ -13,8 +13,14 @@ import trio
 
 from arena.game import Match, Rules, View
 from arena.referee import CommandHost, Limits, Seat, make_host, play_match
-from arena.referee.lowlevel import decode, encode
-from arena.referee.wire import DeltaDecoder, DeltaEncoder, FullEncoder, view_from_dict
+from arena.referee.lowlevel import (
+    DeltaDecoder,
+    DeltaEncoder,
+    FullEncoder,
+    decode,
+    encode,
+    view_from_dict,
+)
 from tests.matchspecs import match_spec
 from tests.recordtools import record_faults
 

@@ -5,7 +5,7 @@ A sandboxed bot process (``process`` and ``command`` hosts, with
 
 - its own cgroup namespace: ``/proc/self/cgroup`` names no cgroup of arena's;
 - its own pid namespace: it sees only its own processes in ``/proc`` and the
-  namespace's first process, the launcher that keeps it (:func:`arena.referee._jail.keep`);
+  namespace's first process, the launcher that keeps it (:func:`arena.referee.sandbox._jail.keep`);
   when the referee kills it, everything it started dies with it (a child that called
   ``setsid`` included: the namespace ends with its first process, which the bot cannot
   reach);
@@ -24,7 +24,7 @@ A sandboxed bot process (``process`` and ``command`` hosts, with
   mount can be undone; and a seccomp filter refuses file locks, leases and
   notifications, keyrings, io_uring, sockets but TCP/IP ones, anonymous memory files,
   ``ptrace``, new namespaces and mounts
-  (:mod:`arena.referee._jail`, the last step into the sandbox).
+  (:mod:`arena.referee.sandbox._jail`, the last step into the sandbox).
 
 Bubblewrap (``bwrap``, Debian package ``bubblewrap``) builds it when it works
 here; else util-linux ``unshare`` (which needs root) gives the namespaces and
@@ -248,7 +248,7 @@ def needed_under_tmp(program: Sequence[str] = ()) -> list[str]:
 
     The working directory (the bot starts there), the Python installation and the
     import path that process bots get (``sys.path`` and the folders of the packages an
-    editable install serves, :func:`arena.referee._import_path.import_path`), the
+    editable install serves, :func:`arena.referee.sandbox._import_path.import_path`), the
     launcher, the folders on ``PATH`` (a bot's ``PATH``, as ``clean_environment``
     passes it on), and the folder of each word of ``program`` that names an existing
     file or folder; only those under ``/tmp``, outermost first, each once.

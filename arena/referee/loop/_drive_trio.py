@@ -18,13 +18,13 @@ import trio
 
 from arena.records import get_logger
 
-from ._faults import BotFault
+from .._faults import BotFault
 
 if TYPE_CHECKING:
     from arena.game import Decision
 
-    from ._cputime import Meter
-    from ._host import Host
+    from ..hosts._host import Host
+    from ..sandbox._cputime import Meter
     from ._loop import MatchLoop
 
 __all__ = ["play_trio"]

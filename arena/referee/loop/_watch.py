@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from arena.game import Deal, Match
 
-    from ._spec import MatchSpec
+    from .._spec import MatchSpec
 
 __all__ = ["PublicFeed", "Watch"]
 

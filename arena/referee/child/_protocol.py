@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ._faults import BotFault
+from .._faults import BotFault
 
 __all__ = [
     "MAX_BLANK_LINES",

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 from arena.records import get_logger
 
-from ._faults import BotFault
+from .._faults import BotFault
 
 if TYPE_CHECKING:
-    from ._spec import MatchSpec
+    from .._spec import MatchSpec
 
 __all__ = ["Starts"]
 

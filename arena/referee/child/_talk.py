@@ -9,13 +9,13 @@ import trio
 
 from arena.seeds import bot_seed
 
-from ._faults import BotFault
+from .._faults import BotFault
 from ._protocol import PROTOCOL_VERSION
-from .wire import VIEW_ENCODINGS
+from ._wire import VIEW_ENCODINGS
 
 if TYPE_CHECKING:
-    from ._child_process import ChildProcess
-    from ._host import StartInfo
+    from ..hosts._host import StartInfo
+    from ._process import ChildProcess
 
 __all__ = ["call_fault", "ready_options", "start_message"]
 

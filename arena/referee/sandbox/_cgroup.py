@@ -4,7 +4,7 @@
 use N times ``memory_mb``. Where the machine lets arena make cgroups with the
 memory controller (as root on most machines and in containers given their own
 cgroup), every bot process tree gets one: its first process joins it between
-fork and exec (:func:`arena.referee._child_process.limit_setter`), so every
+fork and exec (:func:`arena.referee.child._process.limit_setter`), so every
 process it starts, detached or not, is inside and counted; the kernel kills
 one of them when they together reach the limit (all of them on cgroup v2,
 ``memory.oom.group``), and the host reports the seat's fault

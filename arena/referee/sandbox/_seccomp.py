@@ -1,6 +1,6 @@
 """The seccomp filter of the sandbox: what a bot's processes may not ask the kernel.
 
-Used by the launcher (:mod:`arena.referee._jail`, which loads this module from its own
+Used by the launcher (:mod:`arena.referee.sandbox._jail`, which loads this module from its own
 folder: it imports only the standard library), never by the referee itself. The filter
 (:func:`seccomp_program`) refuses the system calls through which two bots could share
 a kernel object (file locks and leases, file notifications, keyrings, io_uring, sockets

@@ -1,6 +1,6 @@
 """Where arena can make memory cgroups: the writable memory controller that
 ``/proc/self/mountinfo`` and ``/proc/self/cgroup`` show (cgroup v2 first, else v1), or one
-line saying why there is none. Only reads files; :mod:`arena.referee._cgroup` makes and
+line saying why there is none. Only reads files; :mod:`arena.referee.sandbox._cgroup` makes and
 removes the cgroups.
 """
 

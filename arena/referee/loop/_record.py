@@ -12,8 +12,8 @@ from arena.records import MAX_NAME, SCHEMA, clip
 if TYPE_CHECKING:
     from arena.game import Deal, Match
 
-    from ._host import Host
-    from ._spec import MatchSpec
+    from .._spec import MatchSpec
+    from ..hosts._host import Host
 
 __all__ = ["RecordBuilder"]
 

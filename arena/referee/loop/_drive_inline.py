@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import TYPE_CHECKING, Any, cast
 
-from ._faults import BotFault
-from ._host import InlineHost, OutputRoutes
+from .._faults import BotFault
+from ..hosts._host import InlineHost, OutputRoutes
 
 if TYPE_CHECKING:
     from arena.bot import Bot

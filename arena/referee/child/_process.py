@@ -4,10 +4,10 @@ This is the machinery under the ``process`` and ``command`` hosts. Each
 child runs in its own session (so its process group holds it and anything
 it forks), under resource limits (and, where the machine gives one, in a
 memory cgroup of its own that bounds all its processes together:
-:mod:`arena.referee._cgroup`), with a clean environment; its own stdout
+:mod:`arena.referee.sandbox._cgroup`), with a clean environment; its own stdout
 and stderr go to an unlinked temporary file whose tail is kept for fault
 details, so nothing a bot prints can disturb the protocol. Messages go
-through a :class:`arena.referee._channel.Channel` over the pipes. Nothing
+through a :class:`arena.referee.child._channel.Channel` over the pipes. Nothing
 here keeps a deadline: each call takes the caller's as an argument, and a
 host whose call ran past it kills the whole process group.
 """
@@ -30,12 +30,12 @@ from typing import Any
 
 import trio
 
-from ._cgroup import bot_cgroup, join
+from .._faults import BotFault
+from ..sandbox._cgroup import bot_cgroup, join
+from ..sandbox._import_path import import_path
+from ..sandbox._proctimes import group_members
+from ..sandbox._sandbox import sandbox_fds
 from ._channel import Channel, PeerGone, PipeStream
-from ._faults import BotFault
-from ._import_path import import_path
-from ._proctimes import group_members
-from ._sandbox import sandbox_fds
 
 __all__ = ["ChildProcess", "clean_environment", "import_path", "limit_setter"]
 
@@ -76,7 +76,7 @@ def limit_setter(memory_mb: int | None, cpu_s: int, die_with_parent: bool,
     """The function run in the child between fork and exec to apply its limits.
 
     ``cgroup``: the ``cgroup.procs`` file of the bot's memory cgroup, which the child
-    joins first (:func:`arena.referee._cgroup.join`), so that all it starts is inside.
+    joins first (:func:`arena.referee.sandbox._cgroup.join`), so that all it starts is inside.
     """
     libc: Any = None
     if die_with_parent and sys.platform.startswith("linux"):
@@ -165,7 +165,7 @@ class ChildProcess:
         memory_cgroup: bool = True,
     ) -> None:
         self.cgroup = bot_cgroup(memory_mb if memory_cgroup else None)
-        """Its process tree's memory cgroup (:func:`arena.referee._cgroup.bot_cgroup`)."""
+        """Its process tree's memory cgroup (:func:`arena.referee.sandbox._cgroup.bot_cgroup`)."""
         self._out_fd = _output_file()
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()

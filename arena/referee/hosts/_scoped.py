@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
-from ._faults import BotFault
+from .._faults import BotFault
+from .._limits import Limits, start_meter
 from ._host import Host, StartInfo
-from ._limits import Limits, start_meter
 
 if TYPE_CHECKING:
     from arena.game import View
 
-    from ._cputime import Meter
+    from ..sandbox._cputime import Meter
 
 __all__ = ["ScopedHost"]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ._loading import default_host
+from arena.referee import CopyLabels
+from arena.referee.lowlevel import default_host
 
 COMMAND_PREFIX = "cmd:"
 """Marks a program speaking the bot protocol (docs/protocol.md) instead of a bot name."""
@@ -48,20 +49,6 @@ def given_label(text: str) -> bool:
     """Whether ``text`` starts with ``LABEL=`` (an ``=`` after a ``:`` is the bot's own)."""
     label, sep, _ = text.partition("=")
     return bool(sep) and ":" not in label
-
-
-class CopyLabels:
-    """Labels for the copies of a bot at one table: the first keeps the name, the second is
-    ``NAME-2``, the third ``NAME-3``; the one rule of ``arena match``, ``arena ab``,
-    ``arena play`` and self-play."""
-
-    def __init__(self) -> None:
-        self._seen: dict[str, int] = {}
-
-    def __call__(self, name: str) -> str:
-        """The label of the next copy of ``name``."""
-        count = self._seen[name] = self._seen.get(name, 0) + 1
-        return name if count == 1 else f"{name}-{count}"
 
 
 def seat_specs(texts: Sequence[str], host: str | None = None) -> list[dict[str, Any]]:

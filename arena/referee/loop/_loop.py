@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING, Any
 from arena.game import AnswerError, Decision, Match, give_cards, play_move
 from arena.records import MAX_DETAIL, clip, get_logger
 
-from ._faults import BotFault
-from ._host import StartInfo
-from ._limits import Clock
+from .._faults import BotFault
+from .._limits import Clock
+from ..child._wire import parse_move
+from ..hosts._host import StartInfo
 from ._record import RecordBuilder
 from ._starts import Starts
 from ._watch import PublicFeed
-from .wire import parse_move
 
 if TYPE_CHECKING:
-    from ._cputime import Meter
-    from ._host import Host
-    from ._spec import MatchSpec
+    from .._spec import MatchSpec
+    from ..hosts._host import Host
+    from ..sandbox._cputime import Meter
     from ._watch import Watch
 
 __all__ = ["MatchLoop"]

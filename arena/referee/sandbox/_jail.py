@@ -4,9 +4,9 @@ system calls, then run the bot and keep it.
 Run as ``python -I -S _jail.py SPEC -- PROGRAM...`` inside the namespaces that
 bubblewrap or ``unshare`` made, as the first program there (pid 1 of the bot's pid
 namespace: bubblewrap runs with ``--as-pid-1``). It imports only the
-standard library and its own folder's :mod:`arena.referee._seccomp` (it runs before
+standard library and its own folder's :mod:`arena.referee.sandbox._seccomp` (it runs before
 the bot's import path exists) and is not imported by arena:
-:mod:`arena.referee._sandbox` builds its ``SPEC`` (JSON):
+:mod:`arena.referee.sandbox._sandbox` builds its ``SPEC`` (JSON):
 
 - ``layout``: the file system to build under the ``unshare`` fallback (a list of
   steps, as bubblewrap's options would; ``null`` under bubblewrap, which built it);
@@ -14,12 +14,12 @@ the bot's import path exists) and is not imported by arena:
 - ``uid``, ``gid``: whom the bot runs as (under bubblewrap it is that uid already).
 
 It runs in a user namespace of its own with that namespace's capabilities: as root,
-one arena made (:func:`arena.referee._sandbox._userns`), as root there; else as uid
+one arena made (:func:`arena.referee.sandbox._sandbox._userns`), as root there; else as uid
 and gid 65534 there (or bubblewrap has dropped them already). Then every
 capability leaves the bounding, effective, permitted, inheritable and ambient
 sets, so that no mount made for the sandbox can be undone; ``no_new_privs``; and
-a seccomp filter (:mod:`arena.referee._seccomp`) that refuses the system calls through which two
-bots could share a kernel object (file locks and leases, file notifications,
+a seccomp filter (:mod:`arena.referee.sandbox._seccomp`) that refuses the system calls
+through which two bots could share a kernel object (file locks and leases, file notifications,
 keyrings, io_uring, sockets but TCP/IP ones, anonymous memory files), reach
 another process (``ptrace`` and its kin) or undo the sandbox (new namespaces,
 mounts). Whatever fails ends the start with one line on stderr (the bot's output
@@ -243,7 +243,8 @@ _PR_SET_NAME = 15
 
 KEEPER_NAME = b"arena-jail"
 """The keeper's process name (``/proc/PID/comm``), by which the referee's clocks know it
-for a launcher, as ``bwrap`` and ``unshare`` (:data:`arena.referee._proctimes.LAUNCHERS`)."""
+for a launcher, as ``bwrap`` and ``unshare``
+(:data:`arena.referee.sandbox._proctimes.LAUNCHERS`)."""
 
 
 def keep(libc: ctypes.CDLL, program: list[str]) -> int:

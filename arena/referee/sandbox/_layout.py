@@ -1,11 +1,11 @@
 """The file system of the sandbox, drawn as steps (bubblewrap's options, in order), which
-bubblewrap follows, or the launcher under ``unshare`` (:mod:`arena.referee._jail`).
+bubblewrap follows, or the launcher under ``unshare`` (:mod:`arena.referee.sandbox._jail`).
 
 Every folder of the machine is shown read-only but the private paths (the run's output
 folder and config) and :data:`ABSENT`, which are simply not there: a folder with one of
 them below it is made anew and its other entries shown one by one. A folder closed to
 the bot's uid on the way to what the bot needs to start is made anew too, showing only
-the way. :mod:`arena.referee._sandbox` draws it and starts the mechanism.
+the way. :mod:`arena.referee.sandbox._sandbox` draws it and starts the mechanism.
 """
 
 from __future__ import annotations

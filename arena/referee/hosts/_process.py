@@ -12,20 +12,20 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from ._child_process import ChildProcess
-from ._child_talk import call_fault, ready_options, start_message
-from ._faults import BotFault
+from .._faults import BotFault
+from .._limits import Limits, start_meter
+from .._loading import BotRef, command_words, resolve
+from ..child._process import ChildProcess
+from ..child._protocol import answer_value
+from ..child._talk import call_fault, ready_options, start_message
+from ..child._wire import DeltaEncoder, FullEncoder
+from ..sandbox._sandbox import SandboxUnavailable, sandbox_argv
 from ._host import Host, StartInfo
-from ._limits import Limits, start_meter
-from ._loading import BotRef, command_words, resolve
-from ._protocol import answer_value
-from ._sandbox import SandboxUnavailable, sandbox_argv
-from .wire import DeltaEncoder, FullEncoder
 
 if TYPE_CHECKING:
     from arena.game import View
 
-    from ._cputime import Meter
+    from ..sandbox._cputime import Meter
 
 __all__ = ["CommandHost", "ProcessHost", "ProcessPool"]
 
@@ -315,7 +315,7 @@ class ProcessHost(_ChildHost):
 
     def _argv(self) -> list[str]:
         params = json.dumps(self._params, sort_keys=True)
-        return [self._python, "-m", "arena.referee._child", "--bot", self._ref.ref,
+        return [self._python, "-m", "arena.referee.child", "--bot", self._ref.ref,
                 "--params", params]
 
     def _stdio(self) -> bool:

@@ -1,6 +1,6 @@
 """The Python side of the ``process`` host: runs one bot behind the protocol.
 
-Started by the referee as ``python -m arena.referee._child --bot REF
+Started by the referee as ``python -m arena.referee.child --bot REF
 --params JSON --in FD --out FD``. This is the only process where a third-party
 plugin's module is imported for a ``process`` seat: the bot's own, sandboxed in a
 competition, and only that one plugin's (``BotRegistry.load``). It reads requests from the dedicated
@@ -24,9 +24,9 @@ from arena.bot import Bot, MatchInfo
 from arena.game import Move, Rules, View
 from arena.plugins import BotParamsError
 
-from ._loading import hears_end_deal, make_bot
+from .._loading import hears_end_deal, make_bot
 from ._protocol import LineDecoder, ProtocolError, decode, encode
-from .wire import DeltaDecoder, view_from_dict
+from ._wire import DeltaDecoder, view_from_dict
 
 __all__ = ["main"]
 
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         ref = options["bot"]
         params = json.loads(options.get("params", "{}"))
     except (KeyError, ValueError) as exc:
-        print(f"usage: python -m arena.referee._child --bot REF --params JSON --in FD --out FD "
+        print(f"usage: python -m arena.referee.child --bot REF --params JSON --in FD --out FD "
               f"({exc})", file=sys.stderr)
         return 2
     runner = _Runner(ref, params)

@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import trio
 
-from ._faults import BotFault
+from .._faults import BotFault
 from ._protocol import MAX_LINE, LineDecoder, ProtocolError, answer_value, decode, encode
 
 __all__ = ["WAIT_S", "Channel", "PeerGone", "PipeStream"]
@@ -248,7 +248,7 @@ class Channel:
 
     async def request(self, message: dict[str, Any], deadline: float = math.inf) -> Any:
         """Send a request with a ``type`` and ``id`` and return the payload of its answer
-        (:func:`arena.referee._protocol.answer_value`)."""
+        (:func:`arena.referee.child._protocol.answer_value`)."""
         await self.send(message, deadline)
         answer = await self.receive(deadline)
         try:

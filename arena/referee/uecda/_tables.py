@@ -1,6 +1,6 @@
 """The card tables of UECda protocol 20070, and what the reference server makes of them.
 
-No I/O here: the host (``_uecda_host``), ``arena uecda-client`` and the tests use the same
+No I/O here: the host (``_host``), ``arena uecda-client`` and the tests use the same
 conversions between 8x15 tables of big-endian int32 and arena's cards, moves and views.
 docs/uecda.md describes the wire; the judgement of a submitted table follows the reference
 server (tndhms, ``analyze_card``, ``count_card_num``, ``check_include_card``).

@@ -3,7 +3,7 @@
 :class:`UecdaLink` starts the client's command, accepts its connection (or reports that it
 exited first), queues what the server sends until the client must answer, reads its tables,
 and, once the connection can no longer be trusted, kills the client and faults every later
-turn. The game (what the server sends, and when) is the host's (``_uecda_host``).
+turn. The game (what the server sends, and when) is the host's (``_host``).
 
 A client late with a table keeps its seat: the referee judges that turn (a ``timeout``, and
 the rules' ``on_fault``), the server's messages for the turn go out as for any turn, and the
@@ -19,10 +19,10 @@ import subprocess
 
 import trio
 
-from ._child_process import ChildProcess
-from ._faults import BotFault
-from ._limits import Limits
-from .uecda import TABLE_BYTES, CardTable, unpack_table
+from .._faults import BotFault
+from .._limits import Limits
+from ..child._process import ChildProcess
+from ._tables import TABLE_BYTES, CardTable, unpack_table
 
 __all__ = ["SILENT_MOVES", "UecdaLink"]
 

@@ -25,13 +25,13 @@ import trio
 
 from arena.game import Card, Move, View, trick_lock
 
-from ._faults import BotFault
-from ._host import StartInfo
-from ._limits import Limits
-from ._loading import BotRef, command_words
-from ._scoped import ScopedHost
-from ._uecda_link import UecdaLink
-from .uecda import (
+from .._faults import BotFault
+from .._limits import Limits
+from .._loading import BotRef, command_words
+from ..hosts._host import StartInfo
+from ..hosts._scoped import ScopedHost
+from ._link import UecdaLink
+from ._tables import (
     PROTOCOL,
     TABLE_BYTES,
     CardTable,
