@@ -16,7 +16,8 @@ $(CHOICE):
 	mkdir -p $(VENV) && rm -f $(VENV)/.build-* && touch $@
 
 $(STAMP): pyproject.toml setup.py $(wildcard arena/game/*.py) arena/env/_encoding.py arena/env/_table.py \
-  arena/env/_bits.py arena/env/_bits.c $(CHOICE)
+  arena/env/_bits.py arena/env/_bits.c arena/referee/loop/_loop.py arena/referee/loop/_record.py \
+  $(CHOICE)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install -v -e '.[test,dask,env,web]' > $(VENV)/install.log 2>&1 \
@@ -41,13 +42,14 @@ typecheck: $(STAMP)
 
 # The suite on the engine installed (compiled where the machine could build it), then, on the
 # pure engine every machine falls back to (ARENA_PURE=1), the tests that exercise arena.game
-# or check its records: PURE_TESTS. Not the whole suite twice: that does not fit make test's
-# 10 minutes on 2 cores (docs/architecture.md, "The compiled engine", has the times). The
-# rest (hosts, sandbox, tournaments, web, report, ratings) tests what drives the engine or
-# reads its records, and test_engines plays tournaments on both engines and compares them.
+# and the referee's match loop or check their records: PURE_TESTS. Not the whole suite
+# twice: that does not fit make test's 10 minutes on 2 cores (docs/architecture.md, "The
+# compiled engine", has the times). The rest (process hosts, sandbox, tournaments, web,
+# report, ratings) tests what drives the engine or reads its records, and test_engines plays tournaments on both engines and compares them.
 PURE_TESTS := tests/game tests/bots tests/env tests/referee/test_record_identity.py \
   tests/referee/test_legal_moves.py tests/referee/test_uecda_host.py \
-  tests/referee/test_uecda_rulings.py tests/cli/test_match.py
+  tests/referee/test_uecda_rulings.py tests/referee/test_hosts.py tests/referee/test_watch.py \
+  tests/cli/test_match.py
 # Not again: test_engines (it runs both engines itself) and what builds and installs a package.
 PURE_SKIP := --ignore=tests/game/test_engines.py --ignore=tests/env/test_learning_example.py \
   --ignore=tests/bots/test_example_package.py

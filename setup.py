@@ -25,13 +25,17 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # The modules compiled: arena/game all but __init__, _engine (which chooses) and _rules,
-# whose dataclass takes lists where its fields say tuples and so stays interpreted; and the
-# encoding and the match driver of arena/env, every environment's step. arena/game/_engine.py
-# lists the same packages.
+# whose dataclass takes lists where its fields say tuples and so stays interpreted; the
+# encoding and the match driver of arena/env, every environment's step; and the referee's
+# match loop and record builder, every decision's rules and every deal's record (not the
+# inline driver: a bot's crash is recorded with the traceback of the line that called it,
+# which a compiled function gives without its source). arena/game/_engine.py lists the
+# same packages.
 COMPILED = (
     *(f"arena/game/{name}.py" for name in ("_cards", "_moves", "_tables", "_judge", "_shuffle",
                                           "_deal", "_view", "_match")),
-    "arena/env/_encoding.py", "arena/env/_table.py")
+    "arena/env/_encoding.py", "arena/env/_table.py",
+    "arena/referee/loop/_loop.py", "arena/referee/loop/_record.py")
 # Written in C, each the twin of a module of the same name in Python (which says what it
 # does and is what the pure engine loads): the last step of every observation, which makes
 # numpy arrays (numpy's headers: a requirement of the build, pyproject.toml).

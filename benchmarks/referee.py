@@ -2,11 +2,13 @@
 
 Plays the same matches (same bots, same seeds) with the ``inline`` host and
 with the ``process`` host (processes kept in a pool, so start-up is paid
-once per match, not per process). The overhead of the process host is its
-time per decision minus the inline host's. The baseline, measured in the
-same run, is the floor of the same work: a one-line round trip to four echo
-processes asked in turn, the topology of a table. Target: an overhead of at
-most three times the baseline.
+once per match, not per process), the process host twice: with every
+protection this machine gives (the sandbox, its memory cgroup, fair clocks)
+and with the sandbox off (``ARENA_SANDBOX=none`` when its bots start). The
+overhead of the process host is its time per decision minus the inline host's.
+The baseline, measured in the same run, is the floor of the same work: a
+one-line round trip to four echo processes asked in turn, the topology of a
+table. Target: an overhead of at most three times the baseline, sandbox on.
 
 On a machine shared with other work, timings swing with its load, so the
 measurements are interleaved in rounds (raw, inline, process, raw, ...),
@@ -39,7 +41,7 @@ import trio
 
 from arena.game import Match, Rules, View
 from arena.records import deal_moves
-from arena.referee import MatchSpec, ProcessPool, make_host, play_match
+from arena.referee import MatchSpec, ProcessPool, make_host, play_match, sandbox_mechanism
 from arena.referee.lowlevel import (
     DeltaDecoder,
     DeltaEncoder,
@@ -48,6 +50,8 @@ from arena.referee.lowlevel import (
     encode,
     view_from_dict,
 )
+
+_SANDBOX_ENV = "ARENA_SANDBOX"  # docs/security.md: "none" starts a bot unsandboxed
 
 _ECHO = r"""
 import os, sys
@@ -120,9 +124,21 @@ def spec(seed: int, bots: Sequence[str], host: str) -> MatchSpec:
 
 
 def run_matches(
-    host: str, bots: Sequence[str], seeds: Sequence[int], pool: ProcessPool | None
+    host: str, bots: Sequence[str], seeds: Sequence[int], pool: ProcessPool | None,
+    sandbox: bool = True,
 ) -> tuple[float, int, list[dict[str, Any]]]:
-    """Total seconds and decisions over the matches of ``seeds``, and their records."""
+    """Total seconds and decisions over the matches of ``seeds``, and their records; without
+    ``sandbox``, a bot process that starts meanwhile starts unsandboxed."""
+    if not sandbox:
+        saved = os.environ.get(_SANDBOX_ENV)
+        os.environ[_SANDBOX_ENV] = "none"
+        try:
+            return run_matches(host, bots, seeds, pool)
+        finally:
+            if saved is None:
+                del os.environ[_SANDBOX_ENV]
+            else:
+                os.environ[_SANDBOX_ENV] = saved
     total = 0.0
     decisions = 0
     records = []
@@ -230,9 +246,11 @@ def main() -> None:
     pin = max(_ALL_CPUS) if args.pinned and len(_ALL_CPUS) > 1 else None
     pool = ProcessPool()
     pinned_pool = ProcessPool()
+    bare_pool = ProcessPool()
     rows = []
     try:
         run_matches("process", bots, [0], pool)  # start the processes once
+        run_matches("process", bots, [0], bare_pool, sandbox=False)
         if pin is not None:
             _pinned(pin)
             run_matches("process", bots, [0], pinned_pool)  # bots started on one CPU stay there
@@ -243,6 +261,7 @@ def main() -> None:
             raw_table = raw_round_trip(args.round_trips, children=len(bots))
             inline_s, inline_n, inline_records = run_matches("inline", bots, seeds, None)
             process_s, process_n, process_records = run_matches("process", bots, seeds, pool)
+            bare_s, bare_n, _ = run_matches("process", bots, seeds, bare_pool, sandbox=False)
             if inline_n != process_n or list(map(_moves_only, inline_records)) != list(
                 map(_moves_only, process_records)
             ):
@@ -258,21 +277,26 @@ def main() -> None:
                     _pinned(None)
                 one_cpu = one_cpu_s / one_cpu_n
             rows.append(_Round(raw, raw_table, inline_s / inline_n, process_s / process_n,
-                               statistics.median(think) / 1e3, inline_n, raw_same, one_cpu))
+                               statistics.median(think) / 1e3, inline_n, raw_same, one_cpu,
+                               bare_s / bare_n))
     finally:
         pool.close()
         pinned_pool.close()
+        bare_pool.close()
 
     print()
-    print("per decision, in microseconds (think: the process host's median request-to-answer "
-          "time; overhead: process minus inline; ratio: overhead / table):")
+    sandbox = sandbox_mechanism() or "none on this machine"
+    print(f"per decision, in microseconds (think: the process host's median request-to-answer "
+          f"time; overhead: process minus inline; ratio: overhead / table; sandbox: {sandbox}; "
+          f"off: the process host unsandboxed, and its ratio):")
     print(f"{'round':>5} {'raw rt':>6} {'table':>6} | {'inline':>6} {'process':>7} "
-          f"{'overhead':>8} {'ratio':>6} {'think':>5}"
+          f"{'overhead':>8} {'ratio':>6} {'think':>5} {'off':>6} {'ratio':>6}"
           + (f" | {'table':>6} {'process':>7} {'overhead':>8} {'ratio':>6}" if pin else ""))
     for i, row in enumerate(rows, 1):
         line = (f"{i:>5} {row.raw * 1e6:>6.1f} {row.table * 1e6:>6.1f} | "
                 f"{row.inline * 1e6:>6.1f} {row.process * 1e6:>7.1f} {row.overhead * 1e6:>8.1f} "
-                f"{row.ratio:>5.1f}x {row.think * 1e6:>5.0f}")
+                f"{row.ratio:>5.1f}x {row.think * 1e6:>5.0f} {row.bare * 1e6:>6.1f} "
+                f"{row.ratio_bare:>5.1f}x")
         if pin is not None:
             line += (f" | {row.table_one_cpu * 1e6:>6.1f} {row.one_cpu * 1e6:>7.1f} "
                      f"{row.overhead_one_cpu * 1e6:>8.1f} {row.ratio_one_cpu:>5.1f}x")
@@ -293,7 +317,9 @@ def main() -> None:
           f"{len(rows)} rounds: {table * 1e6:.1f} us")
     print(f"process host overhead per decision (process minus inline), median: "
           f"{overhead * 1e6:.1f} us ({rows[0].decisions} decisions a round)")
-    print(f"ratio (each round's overhead / its baseline), median: {ratio:.1f}x (target <= 3x)")
+    print(f"ratio (each round's overhead / its baseline), median: {ratio:.1f}x (target <= 3x) "
+          f"with the sandbox ({sandbox}), {median([row.ratio_bare for row in rows]):.1f}x "
+          f"without it ({median([row.overhead_bare for row in rows]) * 1e6:.1f} us overhead)")
     if pin is not None:
         print(f"pinned to one CPU, median ratio: {median([r.ratio_one_cpu for r in rows]):.1f}x")
     print(f"load average after: {_load()}")
@@ -321,6 +347,8 @@ class _Round:
     decisions: int
     table_one_cpu: float
     one_cpu: float
+    bare: float
+    """The process host with the sandbox off."""
 
     @property
     def overhead(self) -> float:
@@ -329,6 +357,14 @@ class _Round:
     @property
     def ratio(self) -> float:
         return self.overhead / self.table
+
+    @property
+    def overhead_bare(self) -> float:
+        return self.bare - self.inline
+
+    @property
+    def ratio_bare(self) -> float:
+        return self.overhead_bare / self.table
 
     @property
     def overhead_one_cpu(self) -> float:

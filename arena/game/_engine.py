@@ -1,12 +1,13 @@
 """Which engine runs: the modules compiled with mypyc, or the pure-Python ones beside them.
 
-Where the install compiled arena.game and the encoding of arena.env (setup.py), each compiled
-module is a shared library next to its ``.py`` source, which Python's import prefers. The
-pure modules of both packages are loaded instead, all of them (the compiled ones share one
-library and their native classes, so the two never mix), when ``ARENA_PURE`` is set to
-anything but ``0``, or when a source file is newer than its compiled module (an edit since
-the last install: the source is the truth). This module is never compiled; it runs before
-any other module of arena.game is imported, and arena.env imports arena.game first.
+Where the install compiled arena.game, the encoding of arena.env and the referee's match loop
+(setup.py), each compiled module is a shared library next to its ``.py`` source, which
+Python's import prefers. The pure modules of these packages are loaded instead, all of
+them (the compiled ones share one library and their native classes, so the two never mix),
+when ``ARENA_PURE`` is set to anything but ``0``, or when a source file is newer than its
+compiled module (an edit since the last install: the source is the truth). This module is
+never compiled; it runs before any other module of arena.game is imported, and arena.env
+and arena.referee.loop import arena.game first.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from types import ModuleType
 
 _HERE = Path(__file__).resolve().parent
 # The packages with compiled modules (setup.py's list), and their folders.
-_FOLDERS = {"arena.game": _HERE, "arena.env": _HERE.parent / "env"}
+_FOLDERS = {"arena.game": _HERE, "arena.env": _HERE.parent / "env",
+            "arena.referee.loop": _HERE.parent / "referee" / "loop"}
 _SLACK = 2.0  # seconds: an install may write a source a moment after its compiled module
 
 

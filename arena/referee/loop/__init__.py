@@ -6,3 +6,7 @@ deadlines, ``_drive_inline`` from in-process bots without trio. ``_record`` buil
 record, ``_starts`` the starts' outcomes, ``_watch`` a spectator's public events.
 Private: the faces are :mod:`arena.referee` and :mod:`arena.referee.lowlevel`.
 """
+
+# Compiled with arena.game where the install could (setup.py); arena.game's import chooses
+# the compiled modules or the pure ones for this room too (arena/game/_engine.py).
+import arena.game  # noqa: F401

@@ -57,10 +57,12 @@ def decide(loop: MatchLoop, hosts: Sequence[InlineHost], routes: OutputRoutes,
     bots = cast("list[Bot]", [host.bot for host in hosts])  # None only for refused seats
     clock = perf_counter
     stdout, stderr = routes.stdout, routes.stderr
-    settle, refusal = loop.settle, loop.refusal
+    settle = loop.settle
+    # The bots started before the first decision: a seat's refusal holds for the match.
+    refusals = [loop.refusal(seat) for seat in range(len(hosts))]
     while (decision := match.pending) is not None:
         seat = decision.seat
-        fault = refusal(seat)
+        fault = refusals[seat]
         if fault is not None:
             ended = settle(decision, None, 0.0, fault)
         else:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.game import AnswerError, Decision, Match, give_cards, play_move
+from arena.game import AnswerError, Decision, Match, give_cards, play_move, restore_docstrings
 from arena.records import MAX_DETAIL, clip, get_logger
 
 from .._faults import BotFault
@@ -61,9 +61,8 @@ class MatchLoop:
         self._think: list[float] = []  # think time (s) of each move of the current deal
         self._deal = self.match.deal
         self._feed: PublicFeed | None = None
-        if watch is not None:  # an unwatched match pays nothing for it
+        if watch is not None:  # an unwatched match pays one test a decision for it
             self._feed = PublicFeed(spec, self.match, watch)
-            self.settle = self._settle_watched  # type: ignore[method-assign]
 
     @property
     def pending(self) -> Decision | None:
@@ -82,8 +81,19 @@ class MatchLoop:
                fault: BotFault | None, meter: Meter | None = None) -> bool:
         """Apply the seat's reply to ``decision``: its raw ``answer``, the ``elapsed``
         seconds, the ``fault`` its host raised (it wins over the clock's), the fair-clock
-        ``meter``. True when this ended a deal: the driver then tells the bots
-        (:meth:`deal_results`)."""
+        ``meter``; then, in a watched match, the public events of what it changed. True
+        when this ended a deal: the driver then tells the bots (:meth:`deal_results`)."""
+        ended = self._apply(decision, answer, elapsed, fault, meter)
+        feed = self._feed
+        if feed is not None:
+            if decision.kind == "exchange":
+                feed.returned(decision.seat, decision.count)
+            feed.after()
+        return ended
+
+    def _apply(self, decision: Decision, answer: object, elapsed: float,
+               fault: BotFault | None, meter: Meter | None) -> bool:
+        """:meth:`settle` without the public events."""
         self.decisions += 1
         if elapsed > self.move_s:  # within move_ms the clock has nothing to charge
             overdue = self.late(decision.seat, elapsed, meter)
@@ -109,17 +119,6 @@ class MatchLoop:
         self._think = []
         self._deal = match.deal
         return True
-
-    def _settle_watched(self, decision: Decision, answer: object, elapsed: float,
-                        fault: BotFault | None, meter: Meter | None = None) -> bool:
-        """:meth:`settle`, then the public events of what it changed."""
-        ended = MatchLoop.settle(self, decision, answer, elapsed, fault, meter)
-        feed = self._feed
-        assert feed is not None
-        if decision.kind == "exchange":
-            feed.returned(decision.seat, decision.count)
-        feed.after()
-        return ended
 
     def _fault(self, decision: Decision, fault: BotFault, elapsed: float | None) -> None:
         """Apply the fault policy; a play's fault move (a pass, the lowest single) gets the
@@ -169,3 +168,6 @@ class MatchLoop:
         """A bot that failed to hear the end of a deal: logged, never charged."""
         _log.info("end_deal failed", match=self.spec.match_id, seat=seat,
                   bot=self.spec.labels[seat], fault=str(fault)[:300])
+
+
+restore_docstrings({"MatchLoop": MatchLoop})  # compiled, the class has lost its docstring

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena._version import __version__
+from arena.game import restore_docstrings
 from arena.records import MAX_NAME, SCHEMA, clip
 
 if TYPE_CHECKING:
@@ -73,3 +74,6 @@ class RecordBuilder:
             "wall_s": round(time.perf_counter() - wall0, 4),
             "arena_version": __version__,
         }
+
+
+restore_docstrings({"RecordBuilder": RecordBuilder})  # compiled, the class has lost its docstring
