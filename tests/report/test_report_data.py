@@ -182,7 +182,7 @@ def test_cli_writes_the_report_and_rewrites_it_whole(tmp_path: Path, run_folder:
         assert out.output.strip().endswith(str(tmp_path / "report" / "index.html"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["records.jsonl", "report"]
     names = sorted(p.name for p in (tmp_path / "report").iterdir())
-    assert names == ["data", "index.html", "report.css", "report.js"]
+    assert names == ["data", "i18n.css", "i18n.js", "index.html", "report.css", "report.js"]
 
 
 def test_a_served_folder_with_only_peoples_matches_says_where_they_are(
@@ -268,3 +268,26 @@ def test_a_rebuild_reuses_the_replay_files_of_unchanged_matches(
     index.write_text(index.read_text(encoding="utf-8").replace('"format":[1,', '"format":[0,'),
                      encoding="utf-8")
     assert write_report(tmp_path, resamples=0).reused == 0
+
+
+def test_the_reports_catalogs_are_the_web_pages_own() -> None:
+    """The report reads arena/web/locales as files (it needs no web extra): the same
+    languages and, for its areas, the same messages as the served pages' catalogs."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from arena.report._messages import AREAS, LANGUAGES, catalogs
+    from arena.web._i18n import LANGUAGE_NAMES, areas, catalog
+    from arena.web._i18n import LANGUAGES as WEB
+
+    assert LANGUAGES == WEB
+    found = catalogs()
+    keys = {key for area in AREAS for key in areas("en")[area]}
+    for lang in LANGUAGES:
+        assert found[lang] == {k: v for k, v in catalog(lang).items() if k in keys}
+        assert found[lang]["lang.name"] == LANGUAGE_NAMES[lang]
+
+
+def test_an_unknown_language_is_one_line(tmp_path: Path, run_folder: Path) -> None:
+    (tmp_path / "records.jsonl").write_bytes((run_folder / "records.jsonl").read_bytes())
+    out = CliRunner().invoke(main, ["report", str(tmp_path), "--lang", "xx"])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
+    assert "--lang 'xx': the report speaks en, nl, da, pl, no, tr" in out.output
