@@ -1,7 +1,8 @@
 """The report's texts in the web pages' six languages, for a report read from the disk.
 
 The messages are the web's own catalogs (``arena/web/locales/<lang>/``: ``report.json`` for
-the report's texts, ``common.json`` for the roles and the cards' rank letters), merged over
+the report's texts, ``common.json`` for the roles and the cards' rank letters, ``table.json``
+for the people's seats), merged over
 English as the served pages merge them (``arena.web._i18n.catalog``; tests hold the two
 equal). They are read as files, so the report needs no web extra, and written into the
 report as ``data/messages.js``, which picks the language of the page's ``?lang=`` (else of
@@ -20,8 +21,8 @@ __all__ = ["AREAS", "LANGUAGES", "catalogs", "copy_i18n", "write_messages"]
 
 LANGUAGES: Final = ("en", "nl", "da", "pl", "no", "tr")
 """The languages of the report, English (the fallback) first: ``arena.web._i18n.LANGUAGES``."""
-AREAS: Final = ("common", "report")
-"""The catalogs' areas the report uses."""
+AREAS: Final = ("common", "table", "report")
+"""The catalogs' areas the report uses (``table``: a person's seat as the seat page names it)."""
 
 _WEB = resources.files("arena") / "web"
 _PICK = """(function () {

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +102,35 @@ def test_the_runs_page_and_the_matchs_page_open_the_peoples_replay(
             page.goto(f"{url}/match?id={MATCH}")
             page.locator("#replay-link").click()
             _shows_the_replay(page, stood)
+            _in_two_languages(browser, url, stood)
             browser.close()
             assert errors == []
     finally:
         stop(process)
+
+
+def _in_two_languages(browser: Any, url: str, stood: dict[str, Any]) -> None:
+    """The replay in Dutch on a desktop, in Turkish on a phone (390x844, nothing wider than
+    the screen, the Turkish ranks); ARENA_SCREENSHOTS=DIR keeps both (docs/web.md's)."""
+    keep = os.environ.get("ARENA_SCREENSHOTS")
+    at = f"#match={MATCH}&deal=1&move={stood['move'] + 1}"
+    for lang, size, name in (("nl", (1280, 800), "web-people-replay-nl.png"),
+                             ("tr", (390, 844), "web-people-replay-phone-tr.png")):
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(f"{url}/report/people/?lang={lang}{at}")
+        page.wait_for_selector("#replay:not([hidden]) #r-log li.current")
+        stand_in = {"nl": "(invaller)", "tr": "(yedek)"}[lang]
+        assert stand_in in page.locator("#r-log li.current").inner_text()
+        assert page.evaluate("document.documentElement.lang") == lang
+        if lang == "tr":
+            ranks = {c[:-1] for c in page.locator("#r-seats .card").all_inner_texts()}
+            assert not ranks & {"J", "Q"}, ranks
+            width = page.evaluate("document.getElementById('replay').scrollWidth")
+            assert width <= size[0], width
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / name))
+        page.close()
 
 
 def _shows_the_replay(page: Any, stood: dict[str, Any]) -> None:
@@ -114,9 +140,9 @@ def _shows_the_replay(page: Any, stood: dict[str, Any]) -> None:
     assert page.url.split("#")[0].endswith("/report/people/")
     assert page.locator("#replay h2").inner_text() == f"Match {MATCH}"
     assert page.locator("#title").inner_text() == "People's tables"
-    ada = page.locator('#r-seats .seat[data-seat="0"] .seat-head').inner_text()
+    ada = page.locator('#r-seats .seat[data-seat="0"]').inner_text()
     assert "Ada" in ada and "partly played by greedy, a stand-in (1 decision)" in ada
-    assert "person-abc-1" in page.locator('#r-seats .seat[data-seat="1"]').inner_text()
+    assert "Player 2" in page.locator('#r-seats .seat[data-seat="1"]').inner_text()
     page.evaluate(f"location.hash = 'match={MATCH}&deal=1&move={stood['move'] + 1}'")
     page.wait_for_selector("#r-log li.current")
     assert "(stand-in)" in page.locator("#r-log li.current").inner_text()

@@ -508,8 +508,10 @@
   }
 
   function seatName(seat) {
+    // a person by the display name, else as the seat page calls one with none
     const s = viewer.match.seats[seat];
-    return s ? s.name || s.label : t("report.seat", { seat });
+    if (s && s.host === "web") return s.name || t("table.seat.player_n", { number: seat + 1 });
+    return s ? s.label : t("report.seat", { seat });
   }
 
   // The moves a person's stand-in made in a deal, by their number among the deal's moves.
@@ -643,9 +645,9 @@
         el("div", { class: "seat-head" },
           el("b", {}, seatName(s)), el("span", { class: "meta" }, " " + t("report.seat", { seat: s }) + (role ? ` · ${t("role." + role)}` : "")),
           el("span", { class: "badge" }, badge),
-          m.seats[s].stand_in ? el("span", { class: "stand-in" }, t(m.seats[s].stand_in.decisions === 1 ? "report.stand_in_seat_one" : "report.stand_in_seat",
-            { bot: m.seats[s].stand_in.bot, count: m.seats[s].stand_in.decisions })) : "",
           el("span", { class: "count" }, t(state.hands[s].length === 1 ? "report.one_card" : "report.cards", { count: state.hands[s].length }))),
+        m.seats[s].stand_in ? el("div", { class: "stand-in" }, t(m.seats[s].stand_in.decisions === 1 ? "report.stand_in_seat_one" : "report.stand_in_seat",
+          { bot: m.seats[s].stand_in.bot, count: m.seats[s].stand_in.decisions }).trim()) : "",
         el("div", { class: "hand" }, state.hands[s].map((c) => cardNode(c)))));
     }
     document.getElementById("r-seats").replaceChildren(...seats);
