@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -130,7 +131,18 @@ def _in_two_languages(browser: Any, url: str, stood: dict[str, Any]) -> None:
         if keep:
             Path(keep).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(keep) / name))
+        assert _axe(page) == [], lang
         page.close()
+
+
+def _axe(page: Any) -> list[str]:
+    """axe-core's serious and critical violations (tests/web/test_axe.py's check), none
+    where the axe-playwright-python package is missing."""
+    if importlib.util.find_spec("axe_playwright_python") is None:
+        return []
+    from tests.web.test_axe import _serious
+
+    return _serious(page)
 
 
 def _shows_the_replay(page: Any, stood: dict[str, Any]) -> None:

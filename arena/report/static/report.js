@@ -195,7 +195,7 @@
       const t = Math.max(-1, Math.min(1, (rate - 0.5) * 2));
       const a = Math.abs(t);
       const [r, g, b] = t < 0 ? [214, 39, 40] : [31, 119, 180];
-      const mix = (c) => Math.round(255 + (c - 255) * a * 0.85);
+      const mix = (c) => Math.round(255 + (c - 255) * a * 0.7);  // the text stays readable (4.5:1)
       return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
     };
     const rows = h2h.labels.map((label, i) => el("tr", {},
