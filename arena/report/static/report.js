@@ -76,16 +76,16 @@
       [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
         x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, (v >= 0 ? "+" : "") + v.toFixed(2))));
     const head = el("tr", {},
-      el("th", { title: "rank among the active entrants by strength; - for a retired one" }, "rank"),
-      el("th", { class: "left" }, "bot"),
-      el("th", { title: "Plackett-Luce log-strength, the posterior mean, centred on the anchors (or on the field)" }, "strength"),
-      el("th", {}, `${level}% interval`),
+      el("th", { title: t("report.tip.rank_league") }, t("report.col.rank")),
+      el("th", { class: "left" }, t("report.col.bot")),
+      el("th", { title: t("report.tip.strength") }, t("report.col.strength")),
+      el("th", {}, t("report.col.interval", { level })),
       el("th", { class: "forest" }, axis),
-      el("th", { title: "duplicate sets played" }, "sets"),
-      el("th", {}, "deals"),
+      el("th", { title: t("report.tip.sets") }, t("report.col.sets")),
+      el("th", {}, t("report.col.deals")),
       el("th", { class: "left" }, ""));
     const rows = lines.map((e) => {
-      const marks = [e.anchor ? "anchor" : null, e.active ? null : "retired"].filter((m) => m);
+      const marks = [e.anchor ? t("report.mark.anchor") : null, e.active ? null : t("report.mark.retired")].filter((m) => m);
       const plot = e.sets > 0 ? svg("svg", { width: W, height: H, class: "forest-plot" },
         svg("line", { x1: x(e.low), x2: x(e.high), y1: H / 2, y2: H / 2, class: "ci" }),
         svg("circle", { cx: x(e.strength), cy: H / 2, r: 4, class: "point" })) : "";
@@ -94,24 +94,20 @@
         el("td", { class: "rank" }, e.rank ?? "-"),
         el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(e.label) }, e.label)),
         el("td", { class: "strength" }, e.sets > 0 ? signed(e.strength) : "-"),
-        el("td", { class: "interval" }, e.sets > 0 ? `${signed(e.low)} .. ${signed(e.high)}` : "no sets yet"),
+        el("td", { class: "interval" }, e.sets > 0 ? `${signed(e.low)} .. ${signed(e.high)}` : t("report.no_sets")),
         el("td", { class: "forest" }, plot),
         el("td", { class: "sets" }, e.sets),
         el("td", { class: "deals" }, e.deals),
         el("td", { class: "marks left" }, marks.join(", ")));
     });
     box.append(el("table", { class: "leaderboard league" }, el("thead", {}, head), el("tbody", {}, rows)));
-    const round = league.round === null || league.round === undefined ? "" : `round ${league.round}, `;
-    const stop = `P(order of top ${league.top}) ${league.p_top.toFixed(2)}` +
-      (league.confident === null || league.confident === undefined ? "" : ` (stops at ${league.confident})`);
-    box.append(el("p", { class: "league-stop" }, `League: ${round}${S.leaderboard.deals} deals, ${stop}.`));
-    box.append(el("p", { class: "note" },
-      `The league's own ranking: Plackett-Luce strengths (the posterior mean), ${level}% intervals ` +
-      `from ${league.resamples} posterior draws, over every deal of the league; retired entrants ` +
-      `keep their strength and have no rank. The same numbers as arena ratings.`));
-    box.append(el("h3", { class: "deal-scores" }, "Mean deal scores"));
-    box.append(el("p", { class: "note" },
-      "Not the league's ranking: a mean deal score depends on whom the league seated together."));
+    const round = league.round === null || league.round === undefined ? "" : t("report.league_round", { round: league.round });
+    const stop = t("report.league_p", { top: league.top, p: league.p_top.toFixed(2) }) +
+      (league.confident === null || league.confident === undefined ? "" : t("report.league_stops", { at: league.confident }));
+    box.append(el("p", { class: "league-stop" }, t("report.league_line", { round, deals: S.leaderboard.deals, stop })));
+    box.append(el("p", { class: "note" }, t("report.league_note", { level, resamples: league.resamples })));
+    box.append(el("h3", { class: "deal-scores" }, t("report.h.mean_deal_scores")));
+    box.append(el("p", { class: "note" }, t("report.mean_note")));
   }
 
   function leaderboard() {
@@ -133,19 +129,19 @@
       [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
         x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, v.toFixed(2))));
     const head = el("tr", {},
-      el("th", { title: "rank by deal score; in brackets the ranks the intervals allow" }, t("report.col.rank")),
+      el("th", { title: t("report.tip.rank") }, t("report.col.rank")),
       el("th", { class: "left" }, t("report.col.bot")),
-      el("th", { title: "mean score per deal: 1 = always first, 0 = always last (arena ratings)" }, t("report.col.deal_score")),
+      el("th", { title: t("report.tip.deal_score") }, t("report.col.deal_score")),
       el("th", {}, t("report.col.interval", { level })),
       el("th", { class: "forest" }, axis),
-      el("th", { title: "OpenSkill Plackett-Luce rating" }, t("report.col.mu_sigma")),
-      el("th", { title: "mean score per match: share of table-mates finished ahead of (standings)" }, t("report.col.match_score")),
+      el("th", { title: t("report.tip.mu_sigma") }, t("report.col.mu_sigma")),
+      el("th", { title: t("report.tip.match_score") }, t("report.col.match_score")),
       el("th", {}, t("report.col.matches")), el("th", {}, t("report.col.deals")),
-      el("th", { title: "share of deals finished first" }, t("report.col.first")),
+      el("th", { title: t("report.tip.first") }, t("report.col.first")),
       el("th", {}, t("report.col.faults")),
-      el("th", { title: "timeouts (faults of kind timeout)" }, t("report.col.time_losses")),
-      el("th", { title: "think time per move, median (ms)" }, t("report.col.think_median")),
-      el("th", { title: "think time per move, 95th percentile (ms)" }, t("report.col.think_p95")));
+      el("th", { title: t("report.tip.time_losses") }, t("report.col.time_losses")),
+      el("th", { title: t("report.tip.think_median") }, t("report.col.think_median")),
+      el("th", { title: t("report.tip.think_p95") }, t("report.col.think_p95")));
     const rows = scores.map((b) => {
       const st = standings[b.label] || {};
       const bot = S.bots[b.label] || {};
@@ -567,7 +563,7 @@
   function rulesText(rules) {
     const on = ["runs", "revolution", "eight_stop", "pass_is_final"].filter((k) => rules[k]);
     return t("report.rules_deals", { n: rules.rounds }) + (rules.jokers ? t("report.rules_jokers", { n: rules.jokers }) : "") +
-      (on.length ? ", " + on.join(", ").replaceAll("_", " ") : "") + t("report.rules_fault", { policy: rules.on_fault });
+      (on.length ? ", " + on.map((k) => t("report.rule." + k)).join(", ") : "") + t("report.rules_fault", { policy: rules.on_fault });
   }
 
   function go(deal, pos) {
