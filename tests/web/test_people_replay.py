@@ -61,9 +61,11 @@ def test_the_people_report_is_served_apart_from_the_runs(
             summary = await client.get("/report/people/data/summary.js")
             replay = await client.get("/report/people/data/replays/00000.js")
             assert [r.status_code for r in (matches, summary, replay)] == [200, 200, 200]
-            # the run's own report has no record to be built from: it waits
+            # the run's own report has no record to be built from: it says where the
+            # people's matches are
             run_report = await client.get("/report/")
             assert "report.js" not in run_report.text
+            assert 'href="/report/people/"' in run_report.text
             assert (await client.get("/report/people/../records.jsonl")).status_code == 404
             return matches.text, summary.text, replay.text
 
