@@ -64,7 +64,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     if not quiet:
         what = "people's tables' matches" if people else "matches"
         click.echo(f"report of {result.matches} {what}: {result.index}")
-    if not people and not records:
+    if not people and not records and not quiet:
         people_note([out], "arena report", "not in this report")
     if open_browser and not _open(result.index):
         click.echo(f"warning: could not open a browser (no display?): open {result.index} "

@@ -207,6 +207,8 @@ def test_peoples_tables_are_reported_apart_with_people(tmp_path: Path,
     assert out.stderr.strip() == (f"note: {tmp_path}/tables/records.jsonl holds 1 people's "
                                   f"tables' match, not in this report: arena report "
                                   f"{tmp_path} --people")
+    quiet = CliRunner().invoke(main, ["report", str(tmp_path), "-q"])
+    assert quiet.exit_code == 0 and quiet.output == ""
     run_index = js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")
     assert "table-ab" not in run_index["ids"] and len(run_index["ids"]) == 13
     out = CliRunner().invoke(main, ["report", str(tmp_path), "--people"])
