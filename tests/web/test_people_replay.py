@@ -21,7 +21,7 @@ from arena.records import TABLE_RECORDS, deal_moves
 from tests.report.helpers import js_value
 
 from .conftest import start_server, stop
-from .serving import serving
+from .serving import raw_get, serving
 
 MATCH = "table-abc"
 
@@ -66,7 +66,11 @@ def test_the_people_report_is_served_apart_from_the_runs(
             run_report = await client.get("/report/")
             assert "report.js" not in run_report.text
             assert 'href="/report/people/"' in run_report.text
-            assert (await client.get("/report/people/../records.jsonl")).status_code == 404
+            for path in ("/report/people/../../tables/records.jsonl",
+                         "/report/people/..%2f..%2f..%2ftables%2frecords.jsonl",
+                         "/report/people/%2e%2e/%2e%2e/%2e%2e/tables/records.jsonl"):
+                status, _ = await trio.to_thread.run_sync(raw_get, url, path)
+                assert status == 404, path
             return matches.text, summary.text, replay.text
 
     matches, summary, replay = trio.run(main)
