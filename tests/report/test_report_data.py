@@ -293,3 +293,16 @@ def test_an_unknown_language_is_one_line(tmp_path: Path, run_folder: Path) -> No
     out = CliRunner().invoke(main, ["report", str(tmp_path), "--lang", "xx"])
     assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
     assert "--lang 'xx': the report speaks en, nl, da, pl, no, tr" in out.output
+
+
+def test_every_fault_kind_and_policy_has_the_reports_word() -> None:
+    """report.js writes a record's fault kinds and fault policies in the page's language
+    (report.fault.<kind>, report.policy.<policy>: keys built at run time)."""
+    from arena.game import FAULT_KINDS
+    from arena.game._rules import ON_FAULT_CHOICES
+    from arena.report._messages import LANGUAGES, catalogs
+
+    for lang in LANGUAGES:
+        words = catalogs()[lang]
+        assert [k for k in FAULT_KINDS if f"report.fault.{k}" not in words] == [], lang
+        assert [p for p in ON_FAULT_CHOICES if f"report.policy.{p}" not in words] == [], lang

@@ -12,6 +12,12 @@
   // The page's language (data/messages.js chose it, i18n.js holds its catalog): every text
   // people read is a message of arena/web/locales/<lang>/report.json (or common.json).
   const t = (key, values) => window.arenaI18n.t(key, values);
+  // A word of the records (a fault's kind, a fault policy) in the page's language, as
+  // written where the catalog has none (a kind of a later arena).
+  const word = (family, value) => {
+    const key = `report.${family}.${value}`;
+    return key in (window.ARENA_I18N.catalogs[window.arenaI18n.lang] || {}) ? t(key) : value;
+  };
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -563,7 +569,7 @@
   function rulesText(rules) {
     const on = ["runs", "revolution", "eight_stop", "pass_is_final"].filter((k) => rules[k]);
     return t("report.rules_deals", { n: rules.rounds }) + (rules.jokers ? t("report.rules_jokers", { n: rules.jokers }) : "") +
-      (on.length ? ", " + on.map((k) => t("report.rule." + k)).join(", ") : "") + t("report.rules_fault", { policy: rules.on_fault });
+      (on.length ? ", " + on.map((k) => t("report.rule." + k)).join(", ") : "") + t("report.rules_fault", { policy: word("policy", rules.on_fault) });
   }
 
   function go(deal, pos) {
@@ -654,7 +660,7 @@
     else if (lastEvent) {
       const [seat, text, time, flags, fault] = lastEvent;
       const who = seatName(seat);
-      status = fault !== undefined ? t("report.fault_status", { who, fault }) + (flags & 8 ? t("report.leaves") : "")
+      status = fault !== undefined ? t("report.fault_status", { who, fault: word("fault", fault) }) + (flags & 8 ? t("report.leaves") : "")
         : text === "pass" ? t("report.passes", { who }) : t("report.plays", { who, move: moveText(text) });
       if (time !== null && time !== undefined) status += ` (${ms(time)} ms)`;
       if (flags & 2) status += t("report.revolution_status");
@@ -672,7 +678,7 @@
     const trick = state.trick.length ? state.trick : state.cleared || [];
     document.getElementById("r-trick").replaceChildren(...trick.map((entry) =>
       el("li", { class: entry.fault ? "problem" : "" }, `${seatName(entry.seat)}: `,
-        entry.fault ? t("report.fault_entry", { fault: entry.kind }) : moveNodes(entry.text))));
+        entry.fault ? t("report.fault_entry", { fault: word("fault", entry.kind) }) : moveNodes(entry.text))));
     const result = document.getElementById("r-result");
     if (ended && deal.finish_order) {
       result.replaceChildren(el("div", { class: "label" }, t("report.deal_result", { n: viewer.deal + 1 })),
@@ -689,7 +695,7 @@
       : [el("li", { class: "meta" }, t("report.no_exchange"))]));
     document.getElementById("r-faults").replaceChildren(...(deal.faults.length ? [el("div", { class: "label" }, t("report.col.faults")),
       el("ul", {}, deal.faults.map(([seat, kind, move, stage, detail]) =>
-        el("li", { class: "problem" }, t("report.fault_line", { who: seatName(seat), kind, move, stage, detail }))))] : []));
+        el("li", { class: "problem" }, t("report.fault_line", { who: seatName(seat), kind: word("fault", kind), move, stage, detail }))))] : []));
 
     // log: a window of moves around the current one
     const log = document.getElementById("r-log");
@@ -702,7 +708,7 @@
       const stoodIn = fault === undefined && standIn.has(moveNumber[from + k]);
       const classes = [index === pos ? "current" : "", flags & 1 ? "clear" : "", fault !== undefined ? "problem" : ""];
       return el("li", { value: index, class: classes.join(" ").trim(), onclick: () => go(viewer.deal, index) },
-        `${seatName(seat)}: `, fault !== undefined ? t("report.fault_log", { fault }) : moveNodes(text),
+        `${seatName(seat)}: `, fault !== undefined ? t("report.fault_log", { fault: word("fault", fault) }) : moveNodes(text),
         el("span", { class: "meta" }, time !== null && time !== undefined ? ` ${ms(time)} ms` : ""),
         flags & 2 ? el("span", { class: "revolution" }, t("report.revolution_log")) : "",
         flags & 4 ? el("span", { class: "meta" }, t("report.out_log")) : "",
