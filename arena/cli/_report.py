@@ -17,11 +17,14 @@ from arena.records import TABLE_RECORDS, no_records_here
               help="Records file(s) to report on (default: OUT/records.jsonl); repeat.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the report in a browser.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.option("--lang", default="en", show_default=True, metavar="LANG",
+              help="The language the report opens in: en, nl, da, pl, no or tr (its language "
+                   "menu offers the others).")
 @click.option("--people", is_flag=True,
               help="Report the people's tables of the served run OUT (OUT/tables/records.jsonl) "
                    "in OUT/tables/report/, apart from the run's.")
 def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet: bool,
-                   people: bool) -> None:
+                   lang: str, people: bool) -> None:
     """Write OUT/report/: leaderboard, head to head, course, matches and replays of a run.
 
     OUT is the folder of a run (arena run --out), holding records.jsonl and config.yaml. The
@@ -31,9 +34,11 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     """
     from arena.cli._ratings import people_note
     from arena.ratings import RatingsError
-    from arena.report import write_report
+    from arena.report import LANGUAGES, write_report
     from arena.tournament import default_jobs
 
+    if lang not in LANGUAGES:
+        raise InputError(f"--lang {lang[:20]!r}: the report speaks {', '.join(LANGUAGES)}")
     folder = Path(out)
     if people:
         if records:
@@ -49,7 +54,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
         result = write_report(folder, records or None,
                               on_skip=lambda message: click.echo(f"warning: {message}", err=True),
                               jobs=default_jobs(),  # every core, as arena run plays
-                              people=people)
+                              people=people, lang=lang)
     except RatingsError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
@@ -59,7 +64,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     if not quiet:
         what = "people's tables' matches" if people else "matches"
         click.echo(f"report of {result.matches} {what}: {result.index}")
-    if not people and not records:
+    if not people and not records and not quiet:
         people_note([out], "arena report", "not in this report")
     if open_browser and not _open(result.index):
         click.echo(f"warning: could not open a browser (no display?): open {result.index} "

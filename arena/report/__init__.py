@@ -7,6 +7,7 @@ replays a record through the rules engine as events a viewer shows. See docs/rep
 
 from ._build import BATCH, REPORT_DIR, ReportResult, write_report
 from ._live import ReportRefresher
+from ._messages import LANGUAGES
 from ._replay import (
                       CLEAR,
                       FORFEIT,
@@ -29,6 +30,7 @@ __all__ = [
     "BATCH",
     "CLEAR",
     "FORFEIT",
+    "LANGUAGES",
     "OUT",
     "REPORT_DIR",
     "REVOLUTION",

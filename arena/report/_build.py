@@ -37,6 +37,7 @@ from arena.records import FaultLog
 from arena.tournament import ConfigError, Standings, parse_config
 
 from ._batches import BATCH, MatchIndex, Replays
+from ._messages import LANGUAGES, copy_i18n, write_messages
 from ._stats import BotStats, bot_summary, count_moves, course
 
 __all__ = ["BATCH", "REPORT_DIR", "ReportResult", "write_report"]
@@ -100,6 +101,7 @@ def write_report(
     on_skip: Callable[[str], None] | None = None,
     jobs: int = 1,
     people: bool = False,
+    lang: str = LANGUAGES[0],
 ) -> ReportResult:
     """Write ``folder/report/`` from the records of a run (default ``folder/records.jsonl``).
 
@@ -110,9 +112,12 @@ def write_report(
     exists. The leaderboard is :func:`arena.ratings.rate_results` with ``confidence``,
     ``resamples`` and ``seed``, the same numbers ``arena ratings`` prints. ``people``: the
     records are a served run's people's tables' (``OUT/tables/records.jsonl``), and the
-    report is titled so. Raises :class:`arena.ratings.RatingsError` for a missing or
-    unreadable records file.
+    report is titled so. ``lang``: the language the report opens in (one of
+    :data:`arena.report.LANGUAGES`; its page's ``?lang=`` and language menu choose another).
+    Raises :class:`arena.ratings.RatingsError` for a missing or unreadable records file.
     """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (the report speaks {', '.join(LANGUAGES)})")
     folder = Path(folder)
     paths = [Path(p) for p in records] if records is not None else [folder / "records.jsonl"]
     target = folder / REPORT_DIR
@@ -134,6 +139,8 @@ def write_report(
     summary["skipped"] = skipped[:100]
     _write_js(building / "data" / "summary.js", "ARENA_SUMMARY", summary)
     _write_js(building / "data" / "matches.js", "ARENA_MATCHES", scan.index.to_dict())
+    write_messages(building / "data" / "messages.js", lang)
+    copy_i18n(building)
     static = resources.files("arena.report") / "static"
     for name in _STATIC:
         (building / name).write_bytes((static / name).read_bytes())

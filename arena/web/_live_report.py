@@ -219,7 +219,9 @@ def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Rout
         path = safe_path(builder.root, relative)
         if path is None:
             if relative == "index.html":  # not built yet: the page says so (no error)
-                return FileResponse(STATIC / "building.html", media_type="text/html")
+                sync()  # a folder of people's tables alone has their report, and says so
+                page = "people-only.html" if run.people and not run.records else "building.html"
+                return FileResponse(STATIC / page, media_type="text/html")
             return error(404, f"no file {relative[:100]} in the report")
         if PurePosixPath(relative).parts[:2] == ("data", "replays"):
             try:

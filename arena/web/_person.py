@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from arena.game import View
     from arena.referee import StartInfo
 
-__all__ = ["MAX_MESSAGE", "MAX_NAME", "Absent", "Gate", "PersonSeat", "clean_name"]
+__all__ = ["MAX_MESSAGE", "MAX_NAME", "Absent", "Gate", "PersonSeat", "Refusal", "clean_name",
+           "error_message"]
 
 MAX_NAME = 32
 """The longest display name a person may give (characters)."""
@@ -63,6 +64,30 @@ def clean_name(text: str) -> str:
     collapsed, at most :data:`MAX_NAME` characters. Shown as text, never as HTML."""
     kept = "".join(ch for ch in text if unicodedata.category(ch)[0] not in ("C",))
     return " ".join(kept.split())[:MAX_NAME]
+
+
+class Refusal(str):
+    """The rules' refusal of a person's answer: its text is the referee's English reason (as
+    a bot hears it), :attr:`code` and :attr:`values` what the page says in its language
+    (:class:`arena.game.AnswerError`'s)."""
+
+    code: str
+    values: dict[str, str]
+
+    @classmethod
+    def of(cls, error: AnswerError) -> Refusal:
+        refusal = cls(str(error))
+        refusal.code, refusal.values = error.code, dict(error.values)
+        return refusal
+
+
+def error_message(error: str) -> dict[str, Any]:
+    """The seat's ``error`` message: the text, and for the rules' refusal its ``code`` and
+    ``values`` (the page's words for it: ``table.refusal.<code>``)."""
+    message: dict[str, Any] = {"type": "error", "message": error}
+    if isinstance(error, Refusal):
+        message.update(code=error.code, values=error.values)
+    return message
 
 
 class Gate:
@@ -339,7 +364,7 @@ def _judge_move(view: View, text: object) -> tuple[Move | None, str | None]:
     try:
         return judge_move(view, " ".join(text.split()), parse_move), None
     except AnswerError as exc:
-        return None, str(exc)
+        return None, Refusal.of(exc)
 
 
 def _judge_cards(view: View, count: int, cards: object) -> tuple[list[Card] | None, str | None]:
@@ -350,7 +375,7 @@ def _judge_cards(view: View, count: int, cards: object) -> tuple[list[Card] | No
     try:
         return judge_cards(view, count, cards), None
     except AnswerError as exc:
-        return None, str(exc)
+        return None, Refusal.of(exc)
 
 
 def _text(message: Mapping[str, Any]) -> str:

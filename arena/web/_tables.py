@@ -48,7 +48,7 @@ from arena.seeds import secret_seed
 
 from ._live import LIVE_DIR, LiveFile
 from ._live_run import KEEP_S
-from ._person import MAX_MESSAGE, Gate, PersonSeat
+from ._person import MAX_MESSAGE, Gate, PersonSeat, error_message
 from ._person_host import PersonHost
 from ._roster import Roster
 from ._table_bounds import TableBounds, TableEnded, forget_finished, play_bounded
@@ -377,4 +377,4 @@ class Tables:
             else:
                 error = person.receive(text)
             if error is not None:
-                await say(json.dumps({"type": "error", "message": error}))
+                await say(json.dumps(error_message(error)))

@@ -250,3 +250,32 @@ def test_a_deep_link_to_an_unknown_match_says_so(watched: Watched, run_folder: P
     page.locator("#replay button").click()
     assert page.locator("#replay").is_hidden()
     assert watched.errors == []
+
+
+def test_the_report_speaks_the_language_of_lang_and_its_menu(
+        watched: Watched, run_folder: Path, tmp_path: Path) -> None:
+    """``arena report --lang tr``: the headings, the replay's words and the roles in Turkish,
+    the cards with the Turkish rank letters (V K P for J Q K); ``?lang=pl`` and the language
+    menu choose another language, on the file system too."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    shutil.copy(run_folder / "records.jsonl", folder / "records.jsonl")
+    out = CliRunner().invoke(main, ["report", str(folder), "--lang", "tr", "-q"])
+    assert out.exit_code == 0, out.output
+    record = next(read_records(folder / "records.jsonl"))
+    page = watched.open(folder, f"#match={record['match_id']}&deal=2&move=0")
+    assert page.locator("#leaderboard h2").inner_text() == "Sıralama"
+    assert page.evaluate("document.documentElement.lang") == "tr"
+    assert page.locator("#r-pos").inner_text().startswith("hamle 0 / ")
+    heads = " ".join(page.locator("#r-seats .seat-head").all_inner_texts())
+    assert "koltuk 0" in heads and "Başkan" in heads, heads
+    ranks = {c[:-1] for c in page.locator("#r-seats .hand .card").all_inner_texts()}
+    assert ranks & {"V", "K", "P"} and not ranks & {"J", "Q"}, ranks
+    shown = {page.locator(f"nav.i18n-menu a[data-lang='{code}']").inner_text()
+             for code in ("en", "pl")}
+    assert shown == {"English", "Polski"}
+    page.goto((folder / "report" / "index.html").resolve().as_uri() + "?lang=pl")
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("#leaderboard h2").inner_text() == "Ranking"
+    assert page.locator("#matches th").first.inner_text() == "partia"
+    assert watched.errors == [] and watched.requests == []

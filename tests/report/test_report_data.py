@@ -182,7 +182,7 @@ def test_cli_writes_the_report_and_rewrites_it_whole(tmp_path: Path, run_folder:
         assert out.output.strip().endswith(str(tmp_path / "report" / "index.html"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["records.jsonl", "report"]
     names = sorted(p.name for p in (tmp_path / "report").iterdir())
-    assert names == ["data", "index.html", "report.css", "report.js"]
+    assert names == ["data", "i18n.css", "i18n.js", "index.html", "report.css", "report.js"]
 
 
 def test_a_served_folder_with_only_peoples_matches_says_where_they_are(
@@ -207,6 +207,8 @@ def test_peoples_tables_are_reported_apart_with_people(tmp_path: Path,
     assert out.stderr.strip() == (f"note: {tmp_path}/tables/records.jsonl holds 1 people's "
                                   f"tables' match, not in this report: arena report "
                                   f"{tmp_path} --people")
+    quiet = CliRunner().invoke(main, ["report", str(tmp_path), "-q"])
+    assert quiet.exit_code == 0 and quiet.output == ""
     run_index = js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")
     assert "table-ab" not in run_index["ids"] and len(run_index["ids"]) == 13
     out = CliRunner().invoke(main, ["report", str(tmp_path), "--people"])
@@ -268,3 +270,39 @@ def test_a_rebuild_reuses_the_replay_files_of_unchanged_matches(
     index.write_text(index.read_text(encoding="utf-8").replace('"format":[1,', '"format":[0,'),
                      encoding="utf-8")
     assert write_report(tmp_path, resamples=0).reused == 0
+
+
+def test_the_reports_catalogs_are_the_web_pages_own() -> None:
+    """The report reads arena/web/locales as files (it needs no web extra): the same
+    languages and, for its areas, the same messages as the served pages' catalogs."""
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    from arena.report._messages import AREAS, LANGUAGES, catalogs
+    from arena.web._i18n import LANGUAGE_NAMES, areas, catalog
+    from arena.web._i18n import LANGUAGES as WEB
+
+    assert LANGUAGES == WEB
+    found = catalogs()
+    keys = {key for area in AREAS for key in areas("en")[area]}
+    for lang in LANGUAGES:
+        assert found[lang] == {k: v for k, v in catalog(lang).items() if k in keys}
+        assert found[lang]["lang.name"] == LANGUAGE_NAMES[lang]
+
+
+def test_an_unknown_language_is_one_line(tmp_path: Path, run_folder: Path) -> None:
+    (tmp_path / "records.jsonl").write_bytes((run_folder / "records.jsonl").read_bytes())
+    out = CliRunner().invoke(main, ["report", str(tmp_path), "--lang", "xx"])
+    assert out.exit_code == 2 and len(out.output.strip().splitlines()) == 1
+    assert "--lang 'xx': the report speaks en, nl, da, pl, no, tr" in out.output
+
+
+def test_every_fault_kind_and_policy_has_the_reports_word() -> None:
+    """report.js writes a record's fault kinds and fault policies in the page's language
+    (report.fault.<kind>, report.policy.<policy>: keys built at run time)."""
+    from arena.game import FAULT_KINDS
+    from arena.game._rules import ON_FAULT_CHOICES
+    from arena.report._messages import LANGUAGES, catalogs
+
+    for lang in LANGUAGES:
+        words = catalogs()[lang]
+        assert [k for k in FAULT_KINDS if f"report.fault.{k}" not in words] == [], lang
+        assert [p for p in ON_FAULT_CHOICES if f"report.policy.{p}" not in words] == [], lang

@@ -286,3 +286,21 @@ def test_card_text_and_move_text_are_for_eyes_and_the_protocol_text_is_untouched
         card_text("en", "1X")
     with pytest.raises(ValueError, match="not a rank"):
         rank_text("en", "Z")
+
+
+def test_every_key_the_report_uses_is_in_a_catalog() -> None:
+    """The report (arena/report/static) speaks through the same catalogs."""
+    report = WEB.parent / "report" / "static"
+    used = used_keys(report)
+    assert "report.h.leaderboard" in used and "report.plays" in used
+    assert sorted(set(used) - set(catalog("en"))) == []
+
+
+def test_every_refusal_of_the_rules_has_a_message() -> None:
+    """The seat page says the rules' refusal in its language by its code
+    (``table.refusal.<code>``, built at run time: the scan does not see it)."""
+    from arena.game._answer import REFUSALS
+
+    codes = ["malformed", "illegal", *(code for code, _ in REFUSALS)]
+    for lang in LANGUAGES:
+        assert [c for c in codes if f"table.refusal.{c}" not in catalog(lang)] == [], lang

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import base64
 import gzip
+import importlib.util
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ from arena.records import TABLE_RECORDS, deal_moves
 from tests.report.helpers import js_value
 
 from .conftest import start_server, stop
-from .serving import serving
+from .serving import raw_get, serving
 
 MATCH = "table-abc"
 
@@ -59,10 +61,16 @@ def test_the_people_report_is_served_apart_from_the_runs(
             summary = await client.get("/report/people/data/summary.js")
             replay = await client.get("/report/people/data/replays/00000.js")
             assert [r.status_code for r in (matches, summary, replay)] == [200, 200, 200]
-            # the run's own report has no record to be built from: it waits
+            # the run's own report has no record to be built from: it says where the
+            # people's matches are
             run_report = await client.get("/report/")
             assert "report.js" not in run_report.text
-            assert (await client.get("/report/people/../records.jsonl")).status_code == 404
+            assert 'href="/report/people/"' in run_report.text
+            for path in ("/report/people/../../tables/records.jsonl",
+                         "/report/people/..%2f..%2f..%2ftables%2frecords.jsonl",
+                         "/report/people/%2e%2e/%2e%2e/%2e%2e/tables/records.jsonl"):
+                status, _ = await trio.to_thread.run_sync(raw_get, url, path)
+                assert status == 404, path
             return matches.text, summary.text, replay.text
 
     matches, summary, replay = trio.run(main)
@@ -101,10 +109,46 @@ def test_the_runs_page_and_the_matchs_page_open_the_peoples_replay(
             page.goto(f"{url}/match?id={MATCH}")
             page.locator("#replay-link").click()
             _shows_the_replay(page, stood)
+            _in_two_languages(browser, url, stood)
             browser.close()
             assert errors == []
     finally:
         stop(process)
+
+
+def _in_two_languages(browser: Any, url: str, stood: dict[str, Any]) -> None:
+    """The replay in Dutch on a desktop, in Turkish on a phone (390x844, nothing wider than
+    the screen, the Turkish ranks); ARENA_SCREENSHOTS=DIR keeps both (docs/web.md's)."""
+    keep = os.environ.get("ARENA_SCREENSHOTS")
+    at = f"#match={MATCH}&deal=1&move={stood['move'] + 1}"
+    for lang, size, name in (("nl", (1280, 800), "web-people-replay-nl.png"),
+                             ("tr", (390, 844), "web-people-replay-phone-tr.png")):
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(f"{url}/report/people/?lang={lang}{at}")
+        page.wait_for_selector("#replay:not([hidden]) #r-log li.current")
+        stand_in = {"nl": "(invaller)", "tr": "(yedek)"}[lang]
+        assert stand_in in page.locator("#r-log li.current").inner_text()
+        assert page.evaluate("document.documentElement.lang") == lang
+        if lang == "tr":
+            ranks = {c[:-1] for c in page.locator("#r-seats .card").all_inner_texts()}
+            assert not ranks & {"J", "Q"}, ranks
+            width = page.evaluate("document.getElementById('replay').scrollWidth")
+            assert width <= size[0], width
+        if keep:
+            Path(keep).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(keep) / name))
+        assert _axe(page) == [], lang
+        page.close()
+
+
+def _axe(page: Any) -> list[str]:
+    """axe-core's serious and critical violations (tests/web/test_axe.py's check), none
+    where the axe-playwright-python package is missing."""
+    if importlib.util.find_spec("axe_playwright_python") is None:
+        return []
+    from tests.web.test_axe import _serious
+
+    return _serious(page)
 
 
 def _shows_the_replay(page: Any, stood: dict[str, Any]) -> None:
@@ -114,9 +158,9 @@ def _shows_the_replay(page: Any, stood: dict[str, Any]) -> None:
     assert page.url.split("#")[0].endswith("/report/people/")
     assert page.locator("#replay h2").inner_text() == f"Match {MATCH}"
     assert page.locator("#title").inner_text() == "People's tables"
-    ada = page.locator('#r-seats .seat[data-seat="0"] .seat-head').inner_text()
+    ada = page.locator('#r-seats .seat[data-seat="0"]').inner_text()
     assert "Ada" in ada and "partly played by greedy, a stand-in (1 decision)" in ada
-    assert "person-abc-1" in page.locator('#r-seats .seat[data-seat="1"]').inner_text()
+    assert "Player 2" in page.locator('#r-seats .seat[data-seat="1"]').inner_text()
     page.evaluate(f"location.hash = 'match={MATCH}&deal=1&move={stood['move'] + 1}'")
     page.wait_for_selector("#r-log li.current")
     assert "(stand-in)" in page.locator("#r-log li.current").inner_text()

@@ -12,7 +12,7 @@ import trio.testing
 
 from arena.game import Rules
 from arena.referee import BotFault, InlineHost, MatchSpec, Seat, play_match
-from arena.web._person import Gate, PersonSeat, clean_name
+from arena.web._person import Gate, PersonSeat, Refusal, clean_name, error_message
 from arena.web._person_host import PersonHost
 from arena.web._roster import Roster
 
@@ -117,6 +117,14 @@ def test_an_illegal_move_gets_the_rules_reason_and_changes_nothing() -> None:
         assert not record["deals"][0]["faults"]
         assert all(e for e in errors)
         assert any("does not hold" in e for e in errors if e)
+        # the rules' refusal carries its code and values for the page's language
+        held = next(e for e in errors if e and "does not hold" in e)
+        assert isinstance(held, Refusal)
+        assert (held.code, held.values) == ("illegal.not_held", {"cards": held.rsplit(" ", 1)[1]})
+        assert error_message(held) == {"type": "error", "message": held,
+                                       "code": "illegal.not_held", "values": held.values}
+        assert error_message("not a JSON message") == {"type": "error",
+                                                       "message": "not a JSON message"}
         assert any("not a move" in e for e in errors if e)
         assert any(e == "it is not your turn" for e in errors)
         assert any(e == "not a JSON message" for e in errors)

@@ -9,6 +9,15 @@
   const PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
     "#e377c2", "#17becf", "#7f7f7f", "#bcbd22", "#393b79", "#637939"];
   const PAGE = 50;
+  // The page's language (data/messages.js chose it, i18n.js holds its catalog): every text
+  // people read is a message of arena/web/locales/<lang>/report.json (or common.json).
+  const t = (key, values) => window.arenaI18n.t(key, values);
+  // A word of the records (a fault's kind, a fault policy) in the page's language, as
+  // written where the catalog has none (a kind of a later arena).
+  const word = (family, value) => {
+    const key = `report.${family}.${value}`;
+    return key in (window.ARENA_I18N.catalogs[window.arenaI18n.lang] || {}) ? t(key) : value;
+  };
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -45,13 +54,13 @@
 
   function header() {
     const board = S.leaderboard;
-    const name = S.people ? "People's tables" : S.name;
-    document.title = `${name}: arena report`;
+    const name = S.people ? t("report.people_title") : S.name;
+    document.title = t("report.page_title", { name });
     document.getElementById("title").textContent = `${name}`;
     document.getElementById("subtitle").textContent =
-      `${board.matches} matches, ${board.deals} deals, ${board.deal_scores.length} bots` +
-      (board.league ? ", a league ranked by strength" : "") +
-      (S.stood_in ? `, ${S.stood_in} partly played by a stand-in` : "");
+      t("report.subtitle", { matches: board.matches, deals: board.deals, bots: board.deal_scores.length }) +
+      (board.league ? t("report.subtitle_league") : "") +
+      (S.stood_in ? t("report.subtitle_stand_in", { count: S.stood_in }) : "");
   }
 
   // ------------------------------------------------------------------ leaderboard
@@ -73,16 +82,16 @@
       [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
         x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, (v >= 0 ? "+" : "") + v.toFixed(2))));
     const head = el("tr", {},
-      el("th", { title: "rank among the active entrants by strength; - for a retired one" }, "rank"),
-      el("th", { class: "left" }, "bot"),
-      el("th", { title: "Plackett-Luce log-strength, the posterior mean, centred on the anchors (or on the field)" }, "strength"),
-      el("th", {}, `${level}% interval`),
+      el("th", { title: t("report.tip.rank_league") }, t("report.col.rank")),
+      el("th", { class: "left" }, t("report.col.bot")),
+      el("th", { title: t("report.tip.strength") }, t("report.col.strength")),
+      el("th", {}, t("report.col.interval", { level })),
       el("th", { class: "forest" }, axis),
-      el("th", { title: "duplicate sets played" }, "sets"),
-      el("th", {}, "deals"),
+      el("th", { title: t("report.tip.sets") }, t("report.col.sets")),
+      el("th", {}, t("report.col.deals")),
       el("th", { class: "left" }, ""));
     const rows = lines.map((e) => {
-      const marks = [e.anchor ? "anchor" : null, e.active ? null : "retired"].filter((m) => m);
+      const marks = [e.anchor ? t("report.mark.anchor") : null, e.active ? null : t("report.mark.retired")].filter((m) => m);
       const plot = e.sets > 0 ? svg("svg", { width: W, height: H, class: "forest-plot" },
         svg("line", { x1: x(e.low), x2: x(e.high), y1: H / 2, y2: H / 2, class: "ci" }),
         svg("circle", { cx: x(e.strength), cy: H / 2, r: 4, class: "point" })) : "";
@@ -91,24 +100,20 @@
         el("td", { class: "rank" }, e.rank ?? "-"),
         el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(e.label) }, e.label)),
         el("td", { class: "strength" }, e.sets > 0 ? signed(e.strength) : "-"),
-        el("td", { class: "interval" }, e.sets > 0 ? `${signed(e.low)} .. ${signed(e.high)}` : "no sets yet"),
+        el("td", { class: "interval" }, e.sets > 0 ? `${signed(e.low)} .. ${signed(e.high)}` : t("report.no_sets")),
         el("td", { class: "forest" }, plot),
         el("td", { class: "sets" }, e.sets),
         el("td", { class: "deals" }, e.deals),
         el("td", { class: "marks left" }, marks.join(", ")));
     });
     box.append(el("table", { class: "leaderboard league" }, el("thead", {}, head), el("tbody", {}, rows)));
-    const round = league.round === null || league.round === undefined ? "" : `round ${league.round}, `;
-    const stop = `P(order of top ${league.top}) ${league.p_top.toFixed(2)}` +
-      (league.confident === null || league.confident === undefined ? "" : ` (stops at ${league.confident})`);
-    box.append(el("p", { class: "league-stop" }, `League: ${round}${S.leaderboard.deals} deals, ${stop}.`));
-    box.append(el("p", { class: "note" },
-      `The league's own ranking: Plackett-Luce strengths (the posterior mean), ${level}% intervals ` +
-      `from ${league.resamples} posterior draws, over every deal of the league; retired entrants ` +
-      `keep their strength and have no rank. The same numbers as arena ratings.`));
-    box.append(el("h3", { class: "deal-scores" }, "Mean deal scores"));
-    box.append(el("p", { class: "note" },
-      "Not the league's ranking: a mean deal score depends on whom the league seated together."));
+    const round = league.round === null || league.round === undefined ? "" : t("report.league_round", { round: league.round });
+    const stop = t("report.league_p", { top: league.top, p: league.p_top.toFixed(2) }) +
+      (league.confident === null || league.confident === undefined ? "" : t("report.league_stops", { at: league.confident }));
+    box.append(el("p", { class: "league-stop" }, t("report.league_line", { round, deals: S.leaderboard.deals, stop })));
+    box.append(el("p", { class: "note" }, t("report.league_note", { level, resamples: league.resamples })));
+    box.append(el("h3", { class: "deal-scores" }, t("report.h.mean_deal_scores")));
+    box.append(el("p", { class: "note" }, t("report.mean_note")));
   }
 
   function leaderboard() {
@@ -116,7 +121,7 @@
     const standings = Object.fromEntries(S.standings.map((row) => [row.label, row]));
     const box = body("leaderboard");
     const scores = board.deal_scores;
-    if (!scores.length) { box.append(el("p", {}, "No finished deals in these records.")); return; }
+    if (!scores.length) { box.append(el("p", {}, t("report.no_deals"))); return; }
     if (board.league) leagueBoard(box);
     const lows = scores.map((b) => (b.score_low ?? b.score));
     const highs = scores.map((b) => (b.score_high ?? b.score));
@@ -130,19 +135,19 @@
       [lo, (lo + hi) / 2, hi].map((v, k) => svg("text", {
         x: x(v), y: 13, "text-anchor": ["start", "middle", "end"][k] }, v.toFixed(2))));
     const head = el("tr", {},
-      el("th", { title: "rank by deal score; in brackets the ranks the intervals allow" }, "rank"),
-      el("th", { class: "left" }, "bot"),
-      el("th", { title: "mean score per deal: 1 = always first, 0 = always last (arena ratings)" }, "deal score"),
-      el("th", {}, `${level}% interval`),
+      el("th", { title: t("report.tip.rank") }, t("report.col.rank")),
+      el("th", { class: "left" }, t("report.col.bot")),
+      el("th", { title: t("report.tip.deal_score") }, t("report.col.deal_score")),
+      el("th", {}, t("report.col.interval", { level })),
       el("th", { class: "forest" }, axis),
-      el("th", { title: "OpenSkill Plackett-Luce rating" }, "mu ± sigma"),
-      el("th", { title: "mean score per match: share of table-mates finished ahead of (standings)" }, "match score"),
-      el("th", {}, "matches"), el("th", {}, "deals"),
-      el("th", { title: "share of deals finished first" }, "1st"),
-      el("th", {}, "faults"),
-      el("th", { title: "timeouts (faults of kind timeout)" }, "time losses"),
-      el("th", { title: "think time per move, median (ms)" }, "think median (ms)"),
-      el("th", { title: "think time per move, 95th percentile (ms)" }, "think p95 (ms)"));
+      el("th", { title: t("report.tip.mu_sigma") }, t("report.col.mu_sigma")),
+      el("th", { title: t("report.tip.match_score") }, t("report.col.match_score")),
+      el("th", {}, t("report.col.matches")), el("th", {}, t("report.col.deals")),
+      el("th", { title: t("report.tip.first") }, t("report.col.first")),
+      el("th", {}, t("report.col.faults")),
+      el("th", { title: t("report.tip.time_losses") }, t("report.col.time_losses")),
+      el("th", { title: t("report.tip.think_median") }, t("report.col.think_median")),
+      el("th", { title: t("report.tip.think_p95") }, t("report.col.think_p95")));
     const rows = scores.map((b) => {
       const st = standings[b.label] || {};
       const bot = S.bots[b.label] || {};
@@ -153,7 +158,7 @@
       return el("tr", { "data-label": b.label },
         el("td", { class: "rank" }, span),
         el("td", { class: "bot left" }, el("a", { href: "#matches", onclick: () => filterMatches(b.label) }, b.label),
-          bot.never_played ? el("span", { class: "never-played problem", title: bot.first_fault || "" }, " (never played)") : null),
+          bot.never_played ? el("span", { class: "never-played problem", title: bot.first_fault || "" }, t("report.never_played")) : null),
         el("td", { class: "score" }, fixed(b.score, 3)),
         el("td", { class: "interval" }, `${fixed(b.score_low, 3)}-${fixed(b.score_high, 3)}`),
         el("td", { class: "forest" }, plot),
@@ -172,15 +177,12 @@
       const bot = S.bots[b.label] || {};
       if (bot.never_played) {
         box.append(el("p", { class: "problem never-played-note" },
-          `${b.label} never played a move: ${bot.first_fault || "no fault recorded"}. Its place is no measure of its play.`));
+          t("report.never_played_note", { label: b.label, fault: bot.first_fault || t("report.no_fault") })));
       }
     }
-    const unit = { set: "duplicate sets", match: "matches", mixed: "sets and matches" }[board.cluster_kind];
-    box.append(el("p", { class: "note" },
-      `Deal score: mean over deals of the points rescaled from 0 (last) to 1 (first); the ` +
-      `intervals are ${level}% bootstrap intervals over ${board.clusters} ${unit} ` +
-      `(${board.resamples} resamples), drawn as the forest plot. Match score: mean over matches ` +
-      `of the share of table-mates finished ahead of. The same numbers as arena ratings.`));
+    const unit = t("report.unit." + board.cluster_kind);
+    box.append(el("p", { class: "note" }, t("report.leaderboard_note",
+      { level, clusters: board.clusters, unit, resamples: board.resamples })));
   }
 
   // ------------------------------------------------------------------ crosstable
@@ -188,14 +190,14 @@
   function crosstable() {
     const h2h = S.leaderboard.head_to_head;
     const box = body("crosstable");
-    if (h2h.labels.length < 2) { box.append(el("p", {}, "Fewer than two bots.")); return; }
+    if (h2h.labels.length < 2) { box.append(el("p", {}, t("report.fewer_than_two"))); return; }
     const n = h2h.labels.length;
     const colour = (rate) => {
       // red (0) through white (0.5) to blue (1)
       const t = Math.max(-1, Math.min(1, (rate - 0.5) * 2));
       const a = Math.abs(t);
       const [r, g, b] = t < 0 ? [214, 39, 40] : [31, 119, 180];
-      const mix = (c) => Math.round(255 + (c - 255) * a * 0.85);
+      const mix = (c) => Math.round(255 + (c - 255) * a * 0.7);  // the text stays readable (4.5:1)
       return `rgb(${mix(r)},${mix(g)},${mix(b)})`;
     };
     const rows = h2h.labels.map((label, i) => el("tr", {},
@@ -206,15 +208,13 @@
         const rate = won / (won + lost);
         return el("td", {
           style: `background:${colour(rate)}`,
-          title: `${label} finished ahead of ${other} in ${won} of ${won + lost} shared deals`,
+          title: t("report.ahead_title", { label, other, won, deals: won + lost }),
         }, `${pct(rate)}`, el("small", {}, ` ${won + lost}`));
       })));
     box.append(el("table", { class: "crosstable" },
       el("thead", {}, el("tr", {}, el("th", {}, ""), h2h.labels.map((l) => el("th", { class: "col" }, l)))),
       el("tbody", {}, rows)));
-    box.append(el("p", { class: "note" },
-      `Each cell: the share of the deals both bots played at one table in which the row bot ` +
-      `finished ahead of the column bot (small: how many such deals). ${n} bots, best first.`));
+    box.append(el("p", { class: "note" }, t("report.crosstable_note", { n })));
   }
 
   // ------------------------------------------------------------------ course
@@ -223,7 +223,7 @@
     const box = body("course");
     const c = S.course;
     const labels = S.leaderboard.deal_scores.map((b) => b.label).slice(0, PALETTE.length);
-    if (!c.deals.length) { box.append(el("p", {}, "No deals.")); return; }
+    if (!c.deals.length) { box.append(el("p", {}, t("report.no_course"))); return; }
     const W = 760, H = 300, L = 48, R = 12, T = 12, B = 34;
     const values = labels.flatMap((l) => c.series[l].filter((v) => v !== null));
     let lo = Math.min(...values), hi = Math.max(...values);
@@ -233,7 +233,7 @@
     const x = (d) => L + (W - L - R) * d / maxX;
     const y = (v) => T + (H - T - B) * (1 - (v - lo) / (hi - lo || 1));
     const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "course-chart", role: "img",
-      "aria-label": "mean deal score of each bot over the run" });
+      "aria-label": t("report.course_label") });
     for (let k = 0; k <= 4; k++) {
       const v = lo + (hi - lo) * k / 4;
       chart.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
@@ -243,7 +243,7 @@
       const d = Math.round(maxX * k / 4);
       chart.append(svg("text", { x: x(d), y: H - B + 16, "text-anchor": "middle" }, d));
     }
-    chart.append(svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, "deals played (in match-id order)"));
+    chart.append(svg("text", { x: (L + W - R) / 2, y: H - 4, "text-anchor": "middle" }, t("report.course_axis")));
     labels.forEach((label, k) => {
       const pts = c.deals.map((d, i) => [d, c.series[label][i]]).filter((p) => p[1] !== null);
       if (!pts.length) return;
@@ -255,9 +255,8 @@
     box.append(el("div", { class: "legend" }, labels.map((label, k) =>
       el("span", {}, el("i", { style: `background:${PALETTE[k]}` }), label))));
     const more = S.leaderboard.deal_scores.length - labels.length;
-    box.append(el("p", { class: "note" },
-      `Each bot's mean deal score over the deals played so far.` +
-      (more > 0 ? ` The best ${labels.length} bots are drawn; ${more} more are not.` : "")));
+    box.append(el("p", { class: "note" }, t("report.course_note") +
+      (more > 0 ? t("report.course_more", { drawn: labels.length, more }) : "")));
   }
 
   // ------------------------------------------------------------------ config
@@ -265,14 +264,13 @@
   function config() {
     const box = body("config");
     if (S.config) box.append(el("h3", {}, "config.yaml"), el("pre", { class: "config" }, S.config));
-    else box.append(el("p", {}, "No config.yaml beside the records."));
-    box.append(el("p", {}, `Records: ${S.records.join(", ")}. Played by arena ${S.versions.arena.join(", ")}. ` +
-      `Each match's seed and each deal's seed are shown in its replay.`));
+    else box.append(el("p", {}, t("report.no_config")));
+    box.append(el("p", {}, t("report.records_note", { records: S.records.join(", "), versions: S.versions.arena.join(", ") })));
     const rows = Object.entries(S.bots).flatMap(([label, bot]) => bot.versions.map((v) =>
       el("tr", {}, el("td", { class: "left" }, label), el("td", { class: "left" }, v.bot),
         el("td", { class: "left" }, v.plugin), el("td", { class: "left" }, v.version))));
     box.append(el("table", { class: "versions" },
-      el("thead", {}, el("tr", {}, ["label", "bot", "plugin", "version"].map((h) => el("th", { class: "left" }, h)))),
+      el("thead", {}, el("tr", {}, ["label", "bot", "plugin", "version"].map((h) => el("th", { class: "left" }, t("report.col." + h))))),
       el("tbody", {}, rows)));
   }
 
@@ -281,8 +279,8 @@
     const section = document.getElementById("problems");
     section.hidden = false;
     const box = body("problems");
-    for (const line of S.skipped) box.append(el("p", { class: "problem" }, `skipped: ${line}`));
-    for (const line of S.unreplayable) box.append(el("p", { class: "problem" }, `not replayable: ${line}`));
+    for (const line of S.skipped) box.append(el("p", { class: "problem" }, t("report.skipped", { line })));
+    for (const line of S.unreplayable) box.append(el("p", { class: "problem" }, t("report.not_replayable_line", { line })));
   }
 
   // ------------------------------------------------------------------ match list
@@ -299,21 +297,21 @@
 
   function matchList() {
     const box = body("matches");
-    const select = el("select", { id: "match-bot", "aria-label": "bot",
+    const select = el("select", { id: "match-bot", "aria-label": t("report.col.bot"),
       onchange: (e) => filterMatches(e.target.value) },
-      el("option", { value: "" }, "all bots"),
+      el("option", { value: "" }, t("report.all_bots")),
       [...M.labels].sort().map((l) => el("option", { value: l }, l)));
-    const search = el("input", { id: "match-search", type: "search", placeholder: "match id contains…",
+    const search = el("input", { id: "match-search", type: "search", placeholder: t("report.search"), "aria-label": t("report.search"),
       oninput: (e) => { list.text = e.target.value; list.page = 0; renderMatches(); } });
     box.append(el("div", { class: "filters" }, select, search, el("span", { id: "match-count" })));
     box.append(el("table", { class: "match-list" },
-      el("thead", {}, el("tr", {}, el("th", { class: "left" }, "match"), el("th", {}, "round"),
-        el("th", { class: "left" }, "result (best first, points)"), el("th", {}, "faults"))),
+      el("thead", {}, el("tr", {}, el("th", { class: "left" }, t("report.col.match")), el("th", {}, t("report.col.round")),
+        el("th", { class: "left" }, t("report.col.result")), el("th", {}, t("report.col.faults")))),
       el("tbody", { id: "match-rows" })));
     box.append(el("div", { class: "pager" },
-      el("button", { id: "page-prev", onclick: () => { list.page--; renderMatches(); } }, "‹ previous"),
+      el("button", { id: "page-prev", onclick: () => { list.page--; renderMatches(); } }, t("report.previous")),
       el("span", { id: "page-info" }),
-      el("button", { id: "page-next", onclick: () => { list.page++; renderMatches(); } }, "next ›")));
+      el("button", { id: "page-next", onclick: () => { list.page++; renderMatches(); } }, t("report.next"))));
     renderMatches();
   }
 
@@ -335,13 +333,13 @@
       return el("tr", { "data-match": M.ids[i] },
         el("td", { class: "left" }, el("a", { href: "#" + linkFor(M.ids[i], 0, 0) }, M.ids[i])),
         el("td", {}, M.rounds[i] ?? ""),
-        el("td", { class: "left" }, result, M.errors[i] ? el("span", { class: "problem" }, " not replayable") : null,
-          M.stand_in && M.stand_in[i] ? el("span", { class: "stand-in" }, " partly played by a stand-in") : null),
+        el("td", { class: "left" }, result, M.errors[i] ? el("span", { class: "problem" }, t("report.not_replayable")) : null,
+          M.stand_in && M.stand_in[i] ? el("span", { class: "stand-in" }, t("report.stand_in_match")) : null),
         el("td", {}, M.faults[i] || ""));
     });
     document.getElementById("match-rows").replaceChildren(...rows);
-    document.getElementById("match-count").textContent = `${hits.length} of ${M.ids.length} matches`;
-    document.getElementById("page-info").textContent = `page ${list.page + 1} of ${pages}`;
+    document.getElementById("match-count").textContent = t("report.match_count", { shown: hits.length, total: M.ids.length });
+    document.getElementById("page-info").textContent = t("report.page_of", { page: list.page + 1, pages });
     document.getElementById("page-prev").disabled = list.page === 0;
     document.getElementById("page-next").disabled = list.page >= pages - 1;
   }
@@ -377,7 +375,7 @@
   async function loadMatch(id) {
     if (matchIndex === null) matchIndex = new Map(M.ids.map((m, i) => [m, i]));
     const i = matchIndex.get(id);
-    if (i === undefined) throw new Error(`no match ${id} in this report`);
+    if (i === undefined) throw new Error(t("report.no_match", { id }));
     const batch = await loadBatch(Math.floor(i / M.batch));
     return batch[i % M.batch];
   }
@@ -390,13 +388,14 @@
 
   // One notation on the page: a card is drawn and written as its rank and suit (10♥, Jkr),
   // never as the protocol's text (TH, JK), which stays in its title.
+  // The rank in the page's language's letters (i18n.js's rankText, as the seat page).
   function cardText(card) {
-    if (card === "JK") return "Jkr";
-    return (card[0] === "T" ? "10" : card[0]) + (SUITS[card[1]] || card[1]);
+    if (card === "JK") return t("report.joker");
+    return window.arenaI18n.rankText(card[0]) + (SUITS[card[1]] || card[1]);
   }
 
   function moveText(text) {
-    return text === "pass" ? text : text.split(" ").map(cardText).join(" ");
+    return text === "pass" ? t("report.pass") : text.split(" ").map(cardText).join(" ");
   }
 
   function cardNode(card, extra) {
@@ -406,7 +405,7 @@
   }
 
   function moveNodes(text) {
-    return text === "pass" ? text : text.split(" ").map((c) => cardNode(c, "small"));
+    return text === "pass" ? t("report.pass") : text.split(" ").map((c) => cardNode(c, "small"));
   }
 
   function cardKey(card) {
@@ -435,7 +434,7 @@
     for (let k = 0; k < pos; k++) {
       const [seat, text, , flags, fault] = deal.events[k];
       if (fault !== undefined) {
-        state.trick.push({ seat, text: `fault: ${fault}`, fault: true });
+        state.trick.push({ seat, text: `fault: ${fault}`, kind: fault, fault: true });
         if (flags & 8) { state.forfeited.push(seat); state.hands[seat] = []; }
       } else if (text === "pass") {
         state.passed.add(seat);
@@ -484,12 +483,12 @@
     box.hidden = false;
     document.body.classList.add("replaying");
     if (!viewer.match || viewer.match.id !== id) {
-      box.replaceChildren(el("p", { class: "loading" }, `loading ${id}…`));
+      box.replaceChildren(el("p", { class: "loading" }, t("report.loading", { id })));
       try {
         viewer.match = await loadMatch(id);
       } catch (err) {
         box.replaceChildren(el("p", { class: "problem" }, String(err.message || err)),
-          el("button", { onclick: closeReplay }, "close"));
+          el("button", { onclick: closeReplay }, t("report.close")));
         viewer.match = null;
         return;
       }
@@ -511,8 +510,10 @@
   }
 
   function seatName(seat) {
+    // a person by the display name, else as the seat page calls one with none
     const s = viewer.match.seats[seat];
-    return s ? s.name || s.label : `seat ${seat}`;
+    if (s && s.host === "web") return s.name || t("table.seat.player_n", { number: seat + 1 });
+    return s ? s.label : t("report.seat", { seat });
   }
 
   // The moves a person's stand-in made in a deal, by their number among the deal's moves.
@@ -528,47 +529,47 @@
     const m = viewer.match;
     const box = document.getElementById("replay");
     const dealButtons = m.deals.map((d, k) => el("button", { class: "deal-button", "data-deal": k,
-      onclick: () => go(k, 0) }, `deal ${k + 1}`));
+      onclick: () => go(k, 0) }, t("report.deal", { n: k + 1 })));
     box.replaceChildren(...[
       el("div", { class: "replay-head" },
-        el("h2", {}, `Match ${m.id}`),
-        el("span", { class: "meta" }, `seed ${m.seed}` + (m.set ? ` · set ${m.set}` : "") +
-          (m.round !== null && m.round !== undefined ? ` · round ${m.round}` : "") +
+        el("h2", {}, t("report.match_title", { id: m.id })),
+        el("span", { class: "meta" }, t("report.seed", { seed: m.seed }) + (m.set ? t("report.set", { set: m.set }) : "") +
+          (m.round !== null && m.round !== undefined ? t("report.round", { round: m.round }) : "") +
           ` · ${m.rules ? rulesText(m.rules) : ""}`),
-        el("button", { class: "close", onclick: closeReplay, title: "close (Escape)" }, "✕")),
-      m.error ? el("p", { class: "problem" }, `This match does not replay: ${m.error}. Moves are shown as recorded.`) : null,
+        el("button", { class: "close", onclick: closeReplay, title: t("report.close_key") }, "✕")),
+      m.error ? el("p", { class: "problem" }, t("report.no_replay", { error: m.error })) : null,
       el("div", { class: "deal-bar" }, dealButtons,
-        el("span", { class: "meta" }, "final: ", m.ranking.map((seat) => `${seatName(seat)} ${m.scores[seat]}`).join(", "))),
+        el("span", { class: "meta" }, t("report.final"), m.ranking.map((seat) => `${seatName(seat)} ${m.scores[seat]}`).join(", "))),
       el("div", { class: "controls" },
-        el("button", { id: "r-first", title: "start (Home)", onclick: () => go(viewer.deal, 0) }, "|◀"),
-        el("button", { id: "r-prev", title: "step back (←)", onclick: () => step(-1) }, "◀"),
-        el("button", { id: "r-play", title: "play / pause (space)", onclick: toggle }, "▶ play"),
-        el("button", { id: "r-next", title: "step (→)", onclick: () => step(1) }, "▶"),
-        el("button", { id: "r-last", title: "end (End)", onclick: () => go(viewer.deal, Infinity) }, "▶|"),
-        el("input", { id: "r-slider", type: "range", min: 0, max: 0, value: 0, "aria-label": "move",
+        el("button", { id: "r-first", title: t("report.key_start"), onclick: () => go(viewer.deal, 0) }, "|◀"),
+        el("button", { id: "r-prev", title: t("report.key_back"), onclick: () => step(-1) }, "◀"),
+        el("button", { id: "r-play", title: t("report.key_play"), onclick: toggle }, t("report.play")),
+        el("button", { id: "r-next", title: t("report.key_step"), onclick: () => step(1) }, "▶"),
+        el("button", { id: "r-last", title: t("report.key_end"), onclick: () => go(viewer.deal, Infinity) }, "▶|"),
+        el("input", { id: "r-slider", type: "range", min: 0, max: 0, value: 0, "aria-label": t("report.move"),
           oninput: (e) => go(viewer.deal, Number(e.target.value)) }),
         el("span", { id: "r-pos" }),
-        el("select", { id: "r-speed", "aria-label": "speed" },
-          el("option", { value: "800" }, "slow"), el("option", { value: "350", selected: true }, "normal"),
-          el("option", { value: "80" }, "fast")),
-        el("a", { id: "r-link", href: "#", title: "link to this match, deal and move" }, "link")),
+        el("select", { id: "r-speed", "aria-label": t("report.speed") },
+          el("option", { value: "800" }, t("report.slow")), el("option", { value: "350", selected: true }, t("report.normal")),
+          el("option", { value: "80" }, t("report.fast"))),
+        el("a", { id: "r-link", href: "#", title: t("report.link_title") }, t("report.link"))),
       el("div", { class: "table-area" },
         el("div", { id: "r-seats", class: "seats" }),
         el("div", { class: "centre" },
           el("div", { id: "r-status", class: "status" }),
-          el("div", { class: "pile-box" }, el("div", { class: "label" }, "pile"), el("div", { id: "r-pile", class: "pile" })),
-          el("div", { class: "label" }, "this trick"), el("ol", { id: "r-trick", class: "trick" }),
+          el("div", { class: "pile-box" }, el("div", { class: "label" }, t("report.pile")), el("div", { id: "r-pile", class: "pile" })),
+          el("div", { class: "label" }, t("report.trick")), el("ol", { id: "r-trick", class: "trick" }),
           el("div", { id: "r-result", class: "result" }),
-          el("div", { class: "label" }, "exchange"), el("ul", { id: "r-exchange", class: "exchange" }),
+          el("div", { class: "label" }, t("report.exchange")), el("ul", { id: "r-exchange", class: "exchange" }),
           el("div", { id: "r-faults" })),
-        el("div", { class: "log-box" }, el("div", { class: "label" }, "moves"), el("ol", { id: "r-log", class: "log" })))
+        el("div", { class: "log-box" }, el("div", { class: "label" }, t("report.moves")), el("ol", { id: "r-log", class: "log" })))
     ].filter((node) => node !== null));
   }
 
   function rulesText(rules) {
     const on = ["runs", "revolution", "eight_stop", "pass_is_final"].filter((k) => rules[k]);
-    return `${rules.rounds} deals` + (rules.jokers ? `, ${rules.jokers} jokers` : "") +
-      (on.length ? ", " + on.join(", ").replaceAll("_", " ") : "") + `, on fault: ${rules.on_fault}`;
+    return t("report.rules_deals", { n: rules.rounds }) + (rules.jokers ? t("report.rules_jokers", { n: rules.jokers }) : "") +
+      (on.length ? ", " + on.map((k) => t("report.rule." + k)).join(", ") : "") + t("report.rules_fault", { policy: word("policy", rules.on_fault) });
   }
 
   function go(deal, pos) {
@@ -603,14 +604,14 @@
       if (viewer.pos >= events && viewer.deal >= m.deals.length - 1) { stop(); return; }
       step(1);
     }, speed);
-    document.getElementById("r-play").textContent = "⏸ pause";
+    document.getElementById("r-play").textContent = t("report.pause");
   }
 
   function stop() {
     if (viewer.timer) clearInterval(viewer.timer);
     viewer.timer = null;
     const button = document.getElementById("r-play");
-    if (button) button.textContent = "▶ play";
+    if (button) button.textContent = t("report.play");
   }
 
   function render() {
@@ -627,7 +628,7 @@
       b.classList.toggle("current", Number(b.dataset.deal) === viewer.deal));
     const slider = document.getElementById("r-slider");
     slider.max = deal.events.length; slider.value = pos;
-    document.getElementById("r-pos").textContent = `move ${pos} of ${deal.events.length}`;
+    document.getElementById("r-pos").textContent = t("report.move_of", { pos, total: deal.events.length });
     const lastEvent = pos > 0 ? deal.events[pos - 1] : null;
 
     // seats
@@ -636,62 +637,65 @@
       const role = deal.roles ? deal.roles[s] : null;
       const place = state.out.indexOf(s);
       let badge = "";
-      if (state.forfeited.includes(s)) badge = "forfeited";
-      else if (place >= 0) badge = `out: place ${place + 1}`;
-      else if (state.passed.has(s)) badge = "passed";
+      if (state.forfeited.includes(s)) badge = t("report.forfeited");
+      else if (place >= 0) badge = t("report.out_place", { place: place + 1 });
+      else if (state.passed.has(s)) badge = t("report.passed");
       const classes = ["seat"];
       if (state.toMove === s && !ended) classes.push("to-move");
       if (lastEvent && lastEvent[0] === s) classes.push("last-mover");
       seats.push(el("div", { class: classes.join(" "), "data-seat": s },
         el("div", { class: "seat-head" },
-          el("b", {}, seatName(s)), el("span", { class: "meta" }, ` seat ${s}` + (role ? ` · ${role}` : "")),
+          el("b", {}, seatName(s)), el("span", { class: "meta" }, " " + t("report.seat", { seat: s }) + (role ? ` · ${t("role." + role)}` : "")),
           el("span", { class: "badge" }, badge),
-          m.seats[s].stand_in ? el("span", { class: "stand-in" }, ` partly played by ${m.seats[s].stand_in.bot}, a stand-in (${m.seats[s].stand_in.decisions} ${m.seats[s].stand_in.decisions === 1 ? "decision" : "decisions"})`) : "",
-          el("span", { class: "count" }, `${state.hands[s].length} ${state.hands[s].length === 1 ? "card" : "cards"}`)),
+          el("span", { class: "count" }, t(state.hands[s].length === 1 ? "report.one_card" : "report.cards", { count: state.hands[s].length }))),
+        m.seats[s].stand_in ? el("div", { class: "stand-in" }, t(m.seats[s].stand_in.decisions === 1 ? "report.stand_in_seat_one" : "report.stand_in_seat",
+          { bot: m.seats[s].stand_in.bot, count: m.seats[s].stand_in.decisions }).trim()) : "",
         el("div", { class: "hand" }, state.hands[s].map((c) => cardNode(c)))));
     }
     document.getElementById("r-seats").replaceChildren(...seats);
 
     // centre
     let status = "";
-    if (pos === 0) status = `deal ${viewer.deal + 1}: ${seatName(deal.leader)} leads`;
+    if (pos === 0) status = t("report.leads", { n: viewer.deal + 1, who: seatName(deal.leader) });
     else if (lastEvent) {
-      const [seat, text, t, flags, fault] = lastEvent;
-      status = fault !== undefined ? `${seatName(seat)}: fault (${fault})` + (flags & 8 ? ", leaves the deal" : "")
-        : text === "pass" ? `${seatName(seat)} passes` : `${seatName(seat)} plays ${moveText(text)}`;
-      if (t !== null && t !== undefined) status += ` (${ms(t)} ms)`;
-      if (flags & 2) status += " · revolution!";
-      if (flags & 4) status += " · goes out";
-      if (flags & 1) status += " · trick ends, pile cleared";
+      const [seat, text, time, flags, fault] = lastEvent;
+      const who = seatName(seat);
+      status = fault !== undefined ? t("report.fault_status", { who, fault: word("fault", fault) }) + (flags & 8 ? t("report.leaves") : "")
+        : text === "pass" ? t("report.passes", { who }) : t("report.plays", { who, move: moveText(text) });
+      if (time !== null && time !== undefined) status += ` (${ms(time)} ms)`;
+      if (flags & 2) status += t("report.revolution_status");
+      if (flags & 4) status += t("report.goes_out");
+      if (flags & 1) status += t("report.trick_ends_status");
     }
     const statusNode = document.getElementById("r-status");
-    statusNode.replaceChildren(status, state.revolution ? el("span", { class: "revolution" }, " revolution: card order reversed") : "");
+    statusNode.replaceChildren(status, state.revolution ? el("span", { class: "revolution" }, t("report.reversed")) : "");
     const pile = state.pile || state.clearedPile;
     document.getElementById("r-pile").replaceChildren(
       pile ? el("span", { class: state.pile ? "" : "cleared" },
         el("span", { class: "meta" }, seatName(pile.seat) + " "), pile.text.split(" ").map((c) => cardNode(c)),
-        state.pile ? "" : el("span", { class: "meta" }, " trick over: the pile is cleared"))
-        : el("span", { class: "meta" }, "empty: the next player leads"));
+        state.pile ? "" : el("span", { class: "meta" }, t("report.pile_cleared")))
+        : el("span", { class: "meta" }, t("report.pile_empty")));
     const trick = state.trick.length ? state.trick : state.cleared || [];
-    document.getElementById("r-trick").replaceChildren(...trick.map((t) =>
-      el("li", { class: t.fault ? "problem" : "" }, `${seatName(t.seat)}: `,
-        t.fault ? t.text : moveNodes(t.text))));
+    document.getElementById("r-trick").replaceChildren(...trick.map((entry) =>
+      el("li", { class: entry.fault ? "problem" : "" }, `${seatName(entry.seat)}: `,
+        entry.fault ? t("report.fault_entry", { fault: word("fault", entry.kind) }) : moveNodes(entry.text))));
     const result = document.getElementById("r-result");
     if (ended && deal.finish_order) {
-      result.replaceChildren(el("div", { class: "label" }, `deal ${viewer.deal + 1} result`),
+      result.replaceChildren(el("div", { class: "label" }, t("report.deal_result", { n: viewer.deal + 1 })),
         el("ol", { class: "finish" }, deal.finish_order.map((seat) =>
-          el("li", { "data-seat": seat }, `${seatName(seat)}`, el("span", { class: "points" }, ` ${deal.points[seat]} ${deal.points[seat] === 1 ? "point" : "points"}`)))));
+          el("li", { "data-seat": seat }, `${seatName(seat)}`, el("span", { class: "points" }, " " +
+            t(deal.points[seat] === 1 ? "report.one_point" : "report.points", { count: deal.points[seat] }))))));
       result.hidden = false;
     } else {
       result.replaceChildren();
       result.hidden = true;
     }
     document.getElementById("r-exchange").replaceChildren(...(deal.exchanges.length ? deal.exchanges.map(([from, to, cards, kind]) =>
-      el("li", {}, `${seatName(from)} → ${seatName(to)}: `, (cards ? cards.split(" ") : []).map((c) => cardNode(c, "small")), ` (${kind})`))
-      : [el("li", { class: "meta" }, "none (first deal)")]));
-    document.getElementById("r-faults").replaceChildren(...(deal.faults.length ? [el("div", { class: "label" }, "faults"),
+      el("li", {}, `${seatName(from)} → ${seatName(to)}: `, (cards ? cards.split(" ") : []).map((c) => cardNode(c, "small")), ` (${t("report.kind." + kind)})`))
+      : [el("li", { class: "meta" }, t("report.no_exchange"))]));
+    document.getElementById("r-faults").replaceChildren(...(deal.faults.length ? [el("div", { class: "label" }, t("report.col.faults")),
       el("ul", {}, deal.faults.map(([seat, kind, move, stage, detail]) =>
-        el("li", { class: "problem" }, `${seatName(seat)}: ${kind} at move ${move} (${stage}): ${detail}`)))] : []));
+        el("li", { class: "problem" }, t("report.fault_line", { who: seatName(seat), kind: word("fault", kind), move, stage, detail }))))] : []));
 
     // log: a window of moves around the current one
     const log = document.getElementById("r-log");
@@ -699,17 +703,17 @@
     const standIn = standInMoves(m, deal.deal);
     const moveNumber = [];  // each event's number among the deal's moves (faults are none)
     deal.events.reduce((n, e) => { moveNumber.push(n); return e[4] === undefined ? n + 1 : n; }, 0);
-    log.replaceChildren(...deal.events.slice(from, to).map(([seat, text, t, flags, fault], k) => {
+    log.replaceChildren(...deal.events.slice(from, to).map(([seat, text, time, flags, fault], k) => {
       const index = from + k + 1;
       const stoodIn = fault === undefined && standIn.has(moveNumber[from + k]);
       const classes = [index === pos ? "current" : "", flags & 1 ? "clear" : "", fault !== undefined ? "problem" : ""];
       return el("li", { value: index, class: classes.join(" ").trim(), onclick: () => go(viewer.deal, index) },
-        `${seatName(seat)}: `, fault !== undefined ? "fault " + fault : moveNodes(text),
-        el("span", { class: "meta" }, t !== null && t !== undefined ? ` ${ms(t)} ms` : ""),
-        flags & 2 ? el("span", { class: "revolution" }, " revolution") : "",
-        flags & 4 ? el("span", { class: "meta" }, " out") : "",
-        flags & 1 ? el("span", { class: "meta" }, " — trick ends") : "",
-        stoodIn ? el("span", { class: "stand-in" }, " (stand-in)") : "");
+        `${seatName(seat)}: `, fault !== undefined ? t("report.fault_log", { fault: word("fault", fault) }) : moveNodes(text),
+        el("span", { class: "meta" }, time !== null && time !== undefined ? ` ${ms(time)} ms` : ""),
+        flags & 2 ? el("span", { class: "revolution" }, t("report.revolution_log")) : "",
+        flags & 4 ? el("span", { class: "meta" }, t("report.out_log")) : "",
+        flags & 1 ? el("span", { class: "meta" }, t("report.trick_ends_log")) : "",
+        stoodIn ? el("span", { class: "stand-in" }, t("report.stand_in_move")) : "");
     }));
   }
 

@@ -80,5 +80,15 @@
   // Seconds as m:ss.
   const clock = (s) => Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 
-  window.arenaCards = { face, drawn, move, sorted, matching, taken, el, clock };
+  // A seat's error message as the page says it: the rules' refusal (its code, with the
+  // cards and suits in the page's words) in the page's language, any other as sent.
+  function errorText(message) {
+    if (!message.code) return message.message;
+    const values = Object.assign({ reason: message.message }, message.values || {});
+    if (values.cards) values.cards = window.arenaI18n.moveText(values.cards);
+    if (values.suits) values.suits = [...values.suits].map((s) => window.arenaI18n.cardText("2" + s).slice(-1)).join("");
+    return window.arenaI18n.t("table.refusal." + message.code, values);
+  }
+
+  window.arenaCards = { face, drawn, move, sorted, matching, taken, el, clock, errorText };
 })();

@@ -356,7 +356,7 @@
       case "match_end": endMatch(message); break;
       case "people": people(message); break;
       case "name": $("name").value = message.name; break;
-      case "error": showError(message.message); render(); break;
+      case "error": showError(cards.errorText(message)); render(); break;
     }
   }
 
