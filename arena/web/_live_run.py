@@ -15,9 +15,11 @@ import trio
 
 from arena.tournament import Reporter
 
+from ._app import Follower, _i18n_routes, create_app
 from ._hub import Hub
 from ._league_status import write_league_status
 from ._live import LIVE_DIR, valid_id
+from ._server import serve_app
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
     from arena.ratings import SprtStatus
     from arena.tournament import LeagueStatus, Standings
 
-    from ._app import Follower
 
 __all__ = ["KEEP_S", "RunServer", "WebReporter"]
 
@@ -129,8 +130,6 @@ class RunServer:
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._error: BaseException | None = None
-        from ._app import _i18n_routes
-
         _i18n_routes()  # its imports (the rules page's markdown) before the run's clock starts
 
     def start(self) -> str:
@@ -178,9 +177,6 @@ class RunServer:
             self._listening.set()
 
     async def _serve(self) -> None:
-        from ._app import create_app
-        from ._server import serve_app
-
         self.hub.bind()
         self.folder.mkdir(parents=True, exist_ok=True)
         app = create_app(self.folder, self.hub, extra=self.extra, bodies=self.bodies)
