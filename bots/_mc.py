@@ -26,7 +26,6 @@ is always a candidate when it is legal. The exchange is ``greedy``'s.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 
@@ -118,7 +117,7 @@ def sample_hands(view: View, rng: random.Random) -> list[list[Card]]:
     ``mc`` leaves out what the cards it received tell of its partner's hand (``expert``'s
     cap). ``hands[view.seat]`` is left empty (``Deal.from_view`` uses the view's own hand).
     """
-    return sample_world(dataclasses.replace(known(view), cap=None), rng)
+    return sample_world(known(view), rng, use_cap=False)
 
 
 def play_out(deal: Deal, me: int, rng: random.Random) -> int:
