@@ -33,7 +33,7 @@ from setuptools.command.build_ext import build_ext
 # same packages.
 COMPILED = (
     *(f"arena/game/{name}.py" for name in ("_cards", "_moves", "_tables", "_judge", "_shuffle",
-                                          "_deal", "_view", "_match")),
+                                          "_state", "_deal", "_view", "_match")),
     "arena/env/_encoding.py", "arena/env/_table.py",
     "arena/referee/loop/_loop.py", "arena/referee/loop/_record.py")
 # Written in C, each the twin of a module of the same name in Python (which says what it

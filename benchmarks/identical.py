@@ -47,8 +47,11 @@ TIMING = frozenset({"think_us", "wall_s", "elapsed", "elapsed_s", "started", "fi
 
 
 def configs(perl: bool) -> dict[str, str]:
-    """The YAML of each tournament; ``{arena}`` stands for the checkout's ``arena`` program."""
-    command = ("  - command: perl examples/perl-bot/bot.pl\n    label: perl\n" if perl else "")
+    """The YAML of each tournament; ``{arena}`` stands for the checkout's ``arena`` program,
+    ``{checkout}`` for the checkout (a command's relative path is read from the config's
+    folder)."""
+    command = ("  - command: perl {checkout}/examples/perl-bot/bot.pl\n    label: perl\n"
+               if perl else "")
     return {
         "round_robin": f"""name: rr
 seed: 11
@@ -151,9 +154,8 @@ def run(checkout: Path, name: str, yaml_text: str, work: Path) -> dict[str, list
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     config = folder / "config.yaml"
-    config.write_text(yaml_text.replace("{arena}", str(arena)), encoding="utf-8")
-    # a config's relative paths are its folder's: the perl bot's is the checkout's own
-    shutil.copytree(checkout / "examples" / "perl-bot", folder / "examples" / "perl-bot")
+    config.write_text(yaml_text.replace("{arena}", str(arena)).replace("{checkout}", str(checkout)),
+                      encoding="utf-8")
     out = folder / "out"
     started = time.monotonic()
     done = subprocess.run([str(arena), "run", str(config), "--out", str(out), "--jobs", "1",

@@ -100,17 +100,19 @@ def known(view: View, extra_unseen: list[Card] | None = None) -> Known:
     return Known(unseen, need, placed, cap)
 
 
-def sample_world(facts: Known, rng: random.Random) -> World:
+def sample_world(facts: Known, rng: random.Random, *, use_cap: bool = True) -> World:
     """One guess of every other hand, uniform among those the certainties allow.
 
     The capped seat is dealt first from the cards below its cap (when too few are left
     for it, the rest of its hand comes from the others), then the other seats at random.
+    ``use_cap=False`` leaves the cap out: every seat is dealt at random, in seat order.
     """
+    cap = facts.cap if use_cap else None
     hands = [list(cards) for cards in facts.placed]
     pool = facts.unseen[:]
     rng.shuffle(pool)
-    if facts.cap is not None:
-        seat, top = facts.cap
+    if cap is not None:
+        seat, top = cap
         low = [c for c in pool if c.index < top]
         take = low[: facts.need[seat]]
         hands[seat] += take
@@ -122,7 +124,7 @@ def sample_world(facts: Known, rng: random.Random) -> World:
             pool = pool[short:]
     at = 0
     for seat, count in enumerate(facts.need):
-        if facts.cap is not None and seat == facts.cap[0]:
+        if cap is not None and seat == cap[0]:
             continue
         hands[seat] += pool[at:at + count]
         at += count

@@ -29,24 +29,11 @@ from __future__ import annotations
 import random
 import time
 
-from arena.game import (
-    CARDS,
-    JOKER,
-    PRESIDENT,
-    SCUM,
-    VICE_PRESIDENT,
-    VICE_SCUM,
-    Card,
-    Deal,
-    Move,
-    View,
-)
+from arena.game import Card, Deal, Move, View
 
+from ._belief import known, sample_world
 from ._greedy import GreedyBot, _gain
-from ._hand import hand_cost, hand_mask, obvious, seen_mask
-
-PARTNER = {PRESIDENT: SCUM, SCUM: PRESIDENT, VICE_PRESIDENT: VICE_SCUM, VICE_SCUM: VICE_PRESIDENT}
-"""Who exchanged cards with whom: each role and the role across the exchange."""
+from ._hand import hand_cost, hand_mask, obvious
 
 
 class McBot(GreedyBot):
@@ -124,39 +111,13 @@ class McBot(GreedyBot):
 
 
 def sample_hands(view: View, rng: random.Random) -> list[list[Card]]:
-    """Hidden hands consistent with what ``view``'s seat knows, drawn at random.
-
-    Unseen cards are the deck less the seat's hand and every card played; cards the seat
-    gave in this deal's exchange and that have not been played are placed with the seat
-    that received them. ``hands[view.seat]`` is left empty (``Deal.from_view`` uses the
-    view's own hand).
+    """Hidden hands consistent with what ``view``'s seat knows, drawn at random: the unseen
+    cards dealt to the other seats, the cards the seat gave in this deal's exchange and
+    that have not been played left with the seat that received them (``_belief.known``).
+    ``mc`` leaves out what the cards it received tell of its partner's hand (``expert``'s
+    cap). ``hands[view.seat]`` is left empty (``Deal.from_view`` uses the view's own hand).
     """
-    players = view.players
-    hands: list[list[Card]] = [[] for _ in range(players)]
-    need = list(view.counts)
-    need[view.seat] = 0
-    seen, jokers_seen = seen_mask(view)
-    gave = view.gave
-    if gave:
-        role = view.roles[view.seat]
-        partner_role = PARTNER.get(role) if role is not None else None
-        partner = view.roles.index(partner_role) if partner_role in view.roles else None
-        if partner is not None and partner != view.seat:
-            for card in gave:
-                if card.is_joker or seen >> card.index & 1 or not need[partner]:
-                    continue  # a joker given may be the one played: leave it to chance
-                hands[partner].append(card)
-                need[partner] -= 1
-                seen |= 1 << card.index
-    unseen: list[Card] = [c for c in CARDS if not seen >> c.index & 1]
-    unseen += [JOKER] * max(0, view.rules.jokers - jokers_seen)
-    rng.shuffle(unseen)
-    at = 0
-    for seat in range(players):
-        take = need[seat]
-        hands[seat] += unseen[at:at + take]
-        at += take
-    return hands
+    return sample_world(known(view), rng, use_cap=False)
 
 
 def play_out(deal: Deal, me: int, rng: random.Random) -> int:

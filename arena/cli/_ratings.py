@@ -16,6 +16,7 @@ from rich.console import Console
 
 from arena.cli import InputError, main
 from arena.cli._leaderboard import print_leaderboard, stdout_console
+from arena.cli._people import people_note, people_records
 from arena.cli._seats import bot_spec, seat_specs
 from arena.cli._start_checks import sandbox_option
 from arena.ratings import (
@@ -91,33 +92,6 @@ def ratings_command(
         print_leaderboard(board, stdout_console(), never_played(board, records))
     if not people:
         people_note(named, "arena ratings", "not rated here")
-
-
-def people_records(folders: Sequence[str]) -> tuple[str, ...]:
-    """The people's tables' records file of each run folder (``--people``); InputError for
-    a path that is no folder."""
-    from arena.records import TABLE_RECORDS
-
-    for folder in folders:
-        if not Path(folder).is_dir():
-            raise InputError(f"{folder}: --people takes the folder of a served run (its "
-                             f"{TABLE_RECORDS})")
-    return tuple(str(Path(folder) / TABLE_RECORDS) for folder in folders)
-
-
-def people_note(paths: Sequence[str], command: str, left: str) -> None:
-    """One line on stderr for each run folder of ``paths`` that holds people's tables' matches
-    beside the run's: how many, and the command that reports them apart."""
-    from arena.records import TABLE_RECORDS, record_lines
-
-    for folder in paths:
-        tables = Path(folder) / TABLE_RECORDS
-        if Path(folder).is_dir() and tables.is_file():
-            count = sum(1 for _ in record_lines(tables, lambda message: None))
-            if count:
-                click.echo(f"note: {tables} holds {count} people's tables' "
-                           f"match{'es' if count > 1 else ''}, {left}: "
-                           f"{command} {folder} --people", err=True)
 
 
 def never_played(board: Leaderboard, records: Sequence[str]) -> dict[str, str]:

@@ -32,7 +32,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     needed. See docs/report.md. A served run's people's tables are reported apart, with
     --people.
     """
-    from arena.cli._ratings import people_note
+    from arena.cli._people import people_note
     from arena.ratings import RatingsError
     from arena.report import LANGUAGES, write_report
     from arena.tournament import default_jobs

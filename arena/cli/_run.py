@@ -34,6 +34,7 @@ from arena.tournament import (
     ConfigError,
     LeagueStatus,
     Reporter,
+    Reporters,
     Standings,
     TournamentConfig,
     TournamentError,
@@ -201,7 +202,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     if report:
         from arena.report import ReportRefresher
 
-        reporter = ReportRefresher(folder, reporter)
+        reporter = Reporters([reporter, ReportRefresher(folder)])
     finish = functools.partial(_finish, console, folder, time.perf_counter(), as_json=as_json,
                                quiet=quiet, report=report)
     try:

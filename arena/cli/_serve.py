@@ -260,11 +260,11 @@ def run_tournament_served(
     server listens in a thread of its own from the run's start (once its workers are forked).
     """
     web_available()
-    from arena.tournament import run_tournament
+    from arena.tournament import Reporters, run_tournament
     from arena.web import LiveMatch, RunServer, WebReporter
 
     if address is None:
-        result = run_tournament(config, reporter=WebReporter(folder, inner=reporter),
+        result = run_tournament(config, reporter=Reporters([WebReporter(folder), reporter]),
                                 match_fn=LiveMatch(str(folder)), **options)
         after(result)
         return result
@@ -283,7 +283,7 @@ def run_tournament_served(
             raise listen_error(host, port, exc) from None
         click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
 
-    web = WebReporter(folder, server.hub, inner=reporter, poke=server.poke, begin=begin)
+    web = Reporters([WebReporter(folder, server.hub, poke=server.poke, begin=begin), reporter])
     try:
         result = run_tournament(config, reporter=web, match_fn=LiveMatch(str(folder)),
                                 **options)

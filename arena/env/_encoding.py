@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, TypeAlias
 
@@ -36,10 +35,12 @@ from arena.game import (
 )
 
 from ._bits import compose as _compose
+from ._segments import NATURALS, Segment
+from ._segments import segments as _segments
 
 __all__ = ["Encoding", "PlayedCards", "Segment", "decode_action", "encode_move", "encoding"]
 
-_NATURALS: Final = 52
+_NATURALS: Final = NATURALS  # a static of this module, where compiled
 _ROLES: Final = {PRESIDENT: 0, VICE_PRESIDENT: 1, VICE_SCUM: 2, SCUM: 3}
 _FULL_MASK: Final = (1 << _NATURALS) - 1
 _FULL_SMASK: Final = sum(1 << (suit * 16 + rank) for suit in range(4) for rank in range(13))
@@ -48,18 +49,12 @@ _KIND_ORDER: Final = {"pass": 0, "set": 1, "run": 2}
 Observation: TypeAlias = npt.NDArray[np.int8]
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """One named field of the observation: ``length`` flags from ``offset``."""
-
-    name: str
-    offset: int
-    length: int
-    doc: str
-
-    def __reduce__(self) -> tuple[object, tuple[str, int, int, str]]:
-        # For copies and pickles: a compiled dataclass has no blank instance to fill.
-        return (Segment, (self.name, self.offset, self.length, self.doc))
+def _actions(rules: Rules) -> tuple[Move, ...]:
+    # Every move the rules allow, whatever the hand: the moves of a hand holding the whole
+    # deck, the pass first, then the sets, then the runs (each in the order of their cards).
+    every = rules.moves(_FULL_MASK, _FULL_SMASK, rules.jokers, None, False)
+    return tuple(sorted({m.key: m for m in (*every, Move.PASS)}.values(),
+                        key=lambda m: (_KIND_ORDER[m.kind], m.key)))
 
 
 class PlayedCards:
@@ -131,16 +126,13 @@ class Encoding:
         rules.check_table(players)
         self.rules = rules
         self.players = players
-        every = rules.moves(_FULL_MASK, _FULL_SMASK, rules.jokers, None, False)
-        moves = sorted({m.key: m for m in (*every, Move.PASS)}.values(),
-                       key=lambda m: (_KIND_ORDER[m.kind], m.key))
-        self.actions: tuple[Move, ...] = tuple(moves)
+        self.actions: tuple[Move, ...] = _actions(rules)
         # The action of each move by its serial (None: not an action), a list read at every
         # step's mask, where a dict by key would box the key (objects: they go into the
         # mask's offsets unboxed). Every action is interned by now, so a move made later is
         # none of them.
-        by_serial: list[object] = [None] * (max(m.serial for m in moves) + 1)
-        for i, m in enumerate(moves):
+        by_serial: list[object] = [None] * (max(m.serial for m in self.actions) + 1)
+        for i, m in enumerate(self.actions):
             by_serial[m.serial] = i
         self._by_serial = by_serial
         jokers = rules.jokers
@@ -150,37 +142,8 @@ class Encoding:
         # while they are not given back yet.
         self._most = math.ceil(self._cards / players) + max(rules.exchange, default=0)
         p = players
-        layout = [
-            ("hand", self._cards, "the seat's own cards: 52 natural cards (index rank * 4 + "
-             "suit), then one flag per joker held"),
-            ("played", p * self._cards, "per seat (the observer first), the cards it has played "
-             "in this deal, laid out as the hand"),
-            ("pile_kind", 2, "the top of the pile is a set / a run (both 0: the pile is empty)"),
-            ("pile_cards", _NATURALS, "the natural cards of the top of the pile"),
-            ("pile_joker_cards", _NATURALS, "the cards the jokers of the top of the pile stand "
-             "for (a run's)"),
-            ("pile_jokers", jokers, "one flag per joker in the top of the pile"),
-            ("pile_owner", p, "the seat that played the top of the pile"),
-            ("to_move", p, "the seat to move"),
-            ("passed", p, "per seat: it has passed since the last play"),
-            ("sat_out", p, "per seat: it sits out the rest of the trick (pass_is_final)"),
-            ("lock", 4, "the suits the trick is locked to (suit_lock), C D H S"),
-            ("revolution", 1, "the rank order is reversed"),
-            ("counts", p * (self._most + 1), f"per seat, its number of cards (0 .. {self._most}),"
-             " one-hot"),
-            ("places", p * p, "per seat, the place it finished in (one-hot), if it is out"),
-            ("roles", p * 4, "per seat, its role from the last deal: president, vice-president, "
-             "vice-scum, scum (all 0: none)"),
-            ("gave", self._cards, "the cards the seat gave in this deal's exchange"),
-            ("received", self._cards, "the cards the seat received in this deal's exchange"),
-        ]
-        segments = []
-        offset = 0
-        for name, length, doc in layout:
-            segments.append(Segment(name, offset, length, doc))
-            offset += length
-        self.segments: tuple[Segment, ...] = tuple(segments)
-        self.observation_size = offset
+        segments = self.segments = _segments(players, jokers, self._most)
+        self.observation_size = segments[-1].offset + segments[-1].length
         self._rules_seen = rules
         at = {s.name: s.offset for s in segments}
         self._at = at
@@ -305,8 +268,8 @@ class Encoding:
         masks, jokers = played.masks, played.jokers
         for s in order:
             pieces.append(masks[s] | held_flags[jokers[s]])
-        small = 0  # the fields from pile_owner to revolution, counted from pile_owner
         pile = view.pile
+        owner = -1
         if pile is None:
             pieces.append(0)
             pieces.append(0)
@@ -317,8 +280,34 @@ class Encoding:
             owner = played.owner
             if owner < 0:  # a view whose plays do not hold the pile: read the trick
                 owner = next((s for s, move in reversed(view.trick) if move.size), -1)
-            if owner >= 0:
-                small = 1 << ((owner - seat) % p)
+        pieces.append(self._trick_bits(view, owner))
+        counts, one_hot = view.counts, self._one_hot
+        for s in order:
+            pieces.append(one_hot[counts[s]])
+        places = view.places
+        taken = 0
+        if places[0] is not None or places[-1] is not None:  # a place is taken
+            for place, done in enumerate(places):
+                if done is not None:
+                    taken |= 1 << (((done - seat) % p) * p + place)
+        pieces.append(taken)
+        fixed = played.fixed[seat]
+        if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
+            fixed = [self._roles(view.roles, seat), self._cards_bits(view.gave),
+                     self._cards_bits(view.received)]
+            if played.seen:  # play has begun: the deal's exchange is over
+                played.fixed[seat] = fixed
+        pieces.extend(fixed)
+        return pieces
+
+    def _trick_bits(self, view: View, owner: int) -> int:
+        # The fields from pile_owner to revolution, counted from pile_owner's offset, as one
+        # small integer; ``owner`` is the seat that played the pile (-1: none).
+        seat = view.seat
+        p = self.players
+        small = 0
+        if owner >= 0:
+            small = 1 << ((owner - seat) % p)
         rotate = self._rotate[seat]
         if view.to_move is not None:
             small |= 1 << (self._r_to_move + (view.to_move - seat) % p)
@@ -335,34 +324,22 @@ class Encoding:
                     small |= 1 << (self._r_lock + suit)
         if view.revolution:
             small |= 1 << self._r_revolution
-        pieces.append(small)
-        counts, one_hot = view.counts, self._one_hot
-        for s in order:
-            pieces.append(one_hot[counts[s]])
-        places = view.places
-        taken = 0
-        if places[0] is not None or places[-1] is not None:  # a place is taken
-            for place, done in enumerate(places):
-                if done is not None:
-                    taken |= 1 << (((done - seat) % p) * p + place)
-        pieces.append(taken)
-        fixed = played.fixed[seat]
-        if fixed is None:  # the fields a deal's play leaves alone: roles and the exchange
-            key = (view.roles, seat)
-            known = self._roles_bits.get(key)
-            if known is None:
-                known = 0
-                for s, role in enumerate(view.roles):
-                    if role is not None:
-                        known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
-                if len(self._roles_bits) > 4096:
-                    self._roles_bits.clear()
-                self._roles_bits[key] = known
-            fixed = [known, self._cards_bits(view.gave), self._cards_bits(view.received)]
-            if played.seen:  # play has begun: the deal's exchange is over
-                played.fixed[seat] = fixed
-        pieces.extend(fixed)
-        return pieces
+        return small
+
+    def _roles(self, roles: tuple[str | None, ...], seat: int) -> int:
+        # The roles field seen from ``seat``, kept by roles and seat (a few at a table).
+        key = (roles, seat)
+        known = self._roles_bits.get(key)
+        if known is None:
+            known = 0
+            p = self.players
+            for s, role in enumerate(roles):
+                if role is not None:
+                    known |= 1 << (((s - seat) % p) * 4 + _ROLES[role])
+            if len(self._roles_bits) > 4096:
+                self._roles_bits.clear()
+            self._roles_bits[key] = known
+        return known
 
     def _check(self, view: View) -> bool:
         if view.rules != self.rules:

@@ -8,7 +8,7 @@ from ._engine import engine, restore_docstrings  # first: it chooses compiled or
 
 # isort: split
 from ._cards import CARDS, JOKER, RANKS, SUITS, Card, cards_of
-from ._deal import Deal, DealContext, IllegalMove
+from ._deal import Deal, IllegalMove
 from ._judge import move_suits, next_lock
 from ._match import (
     FAULT_KINDS,
@@ -24,6 +24,7 @@ from ._match import (
 from ._moves import Move
 from ._rules import Rules, trick_lock
 from ._shuffle import deal_seed, shuffled
+from ._state import DealContext
 from ._view import View
 
 # isort: split

@@ -9,14 +9,11 @@ no dataclass at play time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from ._cards import RANK_EIGHT, RANK_TOP, SUITS, cards_of
 from ._moves import PASS, RUN, SET, Move
 from ._tables import JOKER_SET_OF_SIZE, JOKER_SETS, SETS, SETS_OF_SIZE, runs, runs_beating
-
-if TYPE_CHECKING:
-    from ._rules import Rules
 
 THREE_OF_SPADES: Final = 3  # the card index of 3S (rank 0, suit 3)
 _SPADE_THREE_MASK: Final = 1 << THREE_OF_SPADES
@@ -69,6 +66,41 @@ def next_lock(lock: int, suits: int, move: Move) -> tuple[int, int]:
     return lock, mine
 
 
+class Options(Protocol):
+    """The options of :class:`arena.game.Rules` that a judge reads (``Rules`` has them all,
+    and is the only kind of options there is: this names them without importing ``_rules``,
+    which imports this module)."""
+
+    @property
+    def jokers(self) -> int: ...
+    @property
+    def runs(self) -> bool: ...
+    @property
+    def equal_beats(self) -> bool: ...
+    @property
+    def pass_is_final(self) -> bool: ...
+    @property
+    def revolution(self) -> bool: ...
+    @property
+    def eight_stop(self) -> bool: ...
+    @property
+    def runs_above(self) -> bool: ...
+    @property
+    def run_revolution(self) -> int: ...
+    @property
+    def suit_lock(self) -> bool: ...
+    @property
+    def spade_three(self) -> bool: ...
+    @property
+    def top_clears(self) -> bool: ...
+    @property
+    def lead_pass(self) -> bool: ...
+    @property
+    def trick_end(self) -> str: ...
+    @property
+    def pass_limit(self) -> int: ...
+
+
 class Judge:
     """The judgement of moves under one set of rules (see :func:`judge_of`)."""
 
@@ -76,7 +108,7 @@ class Judge:
                  "pass_is_final", "pass_limit", "revolution", "rules", "run_revolution", "runs",
                  "runs_above", "spade_three", "suit_lock", "top_clears")
 
-    rules: Rules
+    rules: Options
     jokers: int
     runs: bool
     equal_beats: bool
@@ -97,7 +129,7 @@ class Judge:
         # __new__ runs __init__).
         return object.__new__(cls)
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Options) -> None:
         self.rules = rules
         self.jokers = rules.jokers
         self.runs = rules.runs
@@ -290,7 +322,7 @@ SPADE_THREE: Final = Move.parse("3S")
 _JUDGES: dict[int, Judge] = {}
 
 
-def judge_of(rules: Rules) -> Judge:
+def judge_of(rules: Options) -> Judge:
     """The judge of ``rules`` (made once per rules object and kept)."""
     judge = _JUDGES.get(id(rules))
     if judge is None or judge.rules is not rules:

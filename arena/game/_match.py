@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ._cards import Card, cards_of, parse_hand
-from ._deal import Deal, DealContext, IllegalMove, as_move
+from ._deal import Deal, IllegalMove, as_move
 from ._moves import Move
 from ._rules import Rules
+from ._state import DealContext
 from ._view import View
 
 PRESIDENT: Final = "president"

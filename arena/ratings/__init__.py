@@ -13,8 +13,6 @@ from ._head_to_head import HeadToHead, Pair, head_to_head
 from ._json import finite
 from ._leaderboard import BotRating, Leaderboard, rate, rate_files, rate_results
 from ._league_board import (
-    LeagueEntrant,
-    LeagueField,
     StrengthBoard,
     StrengthLine,
     league_counts,
@@ -24,7 +22,7 @@ from ._league_board import (
 from ._plackett_luce import PlackettLuceParams, rate_orders
 from ._planted import expected_scores, simulate_records
 from ._reader import read_many
-from ._results import RatingsError, Results
+from ._results import LeagueEntrant, LeagueField, RatingsError, Results
 from ._sprt import (
     Sprt,
     SprtStatus,
@@ -33,7 +31,8 @@ from ._sprt import (
     set_score,
     sprt_from_records,
 )
-from ._strength import StageCounts, StrengthFit, fit_strengths, stage_counts
+from ._stages import StageCounts, stage_counts
+from ._strength import StrengthFit, fit_strengths
 
 __all__ = [
     "CONFIDENCE",

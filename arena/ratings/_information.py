@@ -3,13 +3,10 @@ of :func:`arena.ratings._strength.draw_spread` and of its large-field twin."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from arena.ratings._strength import StageCounts
+from ._stages import StageCounts
 
 __all__ = ["take_information"]
 

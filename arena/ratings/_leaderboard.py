@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from arena.seeds import bootstrap_rng
 
@@ -160,23 +161,14 @@ def rate_results(
         raise ValueError(f"confidence must be between 0 and 1, not {confidence}")
     data = results.arrays()
     bots = len(data.labels)
-    deals = np.bincount(data.label, minlength=bots)
+    deals, mean_place, mean_points, firsts, score = _means(data)
     played = [i for i in range(bots) if deals[i] > 0]
-    safe = np.maximum(deals, 1)
-    mean_place = np.bincount(data.label, weights=data.place + 1, minlength=bots) / safe
-    mean_points = np.bincount(data.label, weights=data.points, minlength=bots) / safe
-    firsts = np.bincount(data.label[data.place == 0], minlength=bots) / safe
-    score_sum = np.bincount(data.label, weights=data.score, minlength=bots)
     mu, sigma = rate_deals(bots, data.label, data.deal_start, data.deal_size, params)
     intervals = _intervals(data, confidence, resamples, seed)
 
-    score = score_sum / safe
     ordinal = [mu[i] - Z * sigma[i] for i in range(bots)]
     ranked = sorted(played, key=lambda i: (-score[i], -ordinal[i], data.labels[i]))
-    # the bootstrap sums the clusters in another order than score_sum: its estimate can differ
-    # from score[i] in the last bit, so the interval is widened to the score shown beside it
-    lows = {i: min(intervals[i][0], float(score[i])) for i in played}
-    highs = {i: max(intervals[i][1], float(score[i])) for i in played}
+    lows, highs = _widened(intervals, score, played)
     lines = []
     for position, i in enumerate(ranked, start=1):
         better = sum(1 for j in played if j != i and lows[j] > highs[i])
@@ -214,6 +206,30 @@ def rate_results(
         duplicates=results.duplicates,
         strengths=rate_league(results, confidence=confidence, resamples=resamples, seed=seed),
     )
+
+
+def _means(data: Arrays) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64],
+                                  npt.NDArray[np.float64], npt.NDArray[np.float64],
+                                  npt.NDArray[np.float64]]:
+    """Per bot (by label): its deals, and its mean place (1 the best), points, rate of first
+    places and score over them (0 for a bot that played no deal)."""
+    bots = len(data.labels)
+    deals = np.bincount(data.label, minlength=bots)
+    safe = np.maximum(deals, 1)
+    return (deals,
+            np.bincount(data.label, weights=data.place + 1, minlength=bots) / safe,
+            np.bincount(data.label, weights=data.points, minlength=bots) / safe,
+            np.bincount(data.label[data.place == 0], minlength=bots) / safe,
+            np.bincount(data.label, weights=data.score, minlength=bots) / safe)
+
+
+def _widened(intervals: Sequence[tuple[float, float]], score: npt.NDArray[np.float64],
+             played: list[int]) -> tuple[dict[int, float], dict[int, float]]:
+    """The score intervals of the bots that played, as ``(lows, highs)``: the bootstrap sums
+    the clusters in another order than the mean score: its estimate can differ from the score
+    in the last bit, so each interval is widened to the score shown beside it."""
+    return ({i: min(intervals[i][0], float(score[i])) for i in played},
+            {i: max(intervals[i][1], float(score[i])) for i in played})
 
 
 def _intervals(

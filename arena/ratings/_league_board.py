@@ -12,59 +12,16 @@ league's live standings (``LeagueStatus``) are made from the same :func:`strengt
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from ._defaults import CONFIDENCE, RESAMPLES, SEED
-from ._results import RatingsError, Results
-from ._strength import StageCounts, StrengthFit, fit_strengths, stage_counts
-
-
-@dataclass(frozen=True)
-class LeagueEntrant:
-    """One entrant of a league's field as a record carries it."""
-
-    label: str
-    active: bool  # in the matchmaking (False: retired, or replaced by a newer version)
-    anchor: bool  # the strengths are centred on the anchors
-
-
-@dataclass(frozen=True)
-class LeagueField:
-    """A league's field and stopping rule as the latest round's records carry them."""
-
-    round: int
-    entrants: tuple[LeagueEntrant, ...]
-    top: int = 3
-    confident: float | None = None
-
-    @classmethod
-    def parse(cls, data: Any, round_: int, where: str) -> LeagueField:
-        """From a record's ``league`` field; :class:`RatingsError` naming ``where`` if it is
-        not one."""
-        problem = f"{where}: 'league' must be an object with 'entrants' (label, active, anchor)"
-        if not isinstance(data, Mapping) or not isinstance(data.get("entrants"), list):
-            raise RatingsError(problem)
-        entrants = []
-        for item in data["entrants"]:
-            if not (isinstance(item, Mapping) and isinstance(item.get("label"), str)
-                    and isinstance(item.get("active"), bool)
-                    and isinstance(item.get("anchor"), bool)):
-                raise RatingsError(problem)
-            entrants.append(LeagueEntrant(item["label"], item["active"], item["anchor"]))
-        top, confident = data.get("top", 3), data.get("confident")
-        if not isinstance(top, int) or isinstance(top, bool) or top < 1 or not (
-                confident is None or (isinstance(confident, float) and 0 < confident < 1)):
-            raise RatingsError(f"{where}: 'league' has a bad 'top' or 'confident'")
-        return cls(round_, tuple(entrants), top, confident)
-
-    def to_dict(self) -> dict[str, Any]:
-        """As a record carries it (without the round, which is the record's own)."""
-        return {"entrants": [asdict(e) for e in self.entrants], "top": self.top,
-                "confident": self.confident}
+from ._results import LeagueEntrant, Results
+from ._stages import StageCounts, stage_counts
+from ._strength import StrengthFit, fit_strengths
 
 
 @dataclass(frozen=True)

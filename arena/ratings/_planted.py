@@ -65,34 +65,37 @@ def simulate_records(
             members = tables_list[k]
             for r in range(players):
                 seat_member = members[r:] + members[:r]  # rotation r: seat s holds member s+r
-                member_seat = {m: s for s, m in enumerate(seat_member)}
-                deals_out = []
-                scores = [0] * players
-                for d in range(deals):
-                    order_members = finish_list[k][r][d]
-                    order = [member_seat[members[m]] for m in order_members]
-                    pts = [0] * players
-                    for place, seat in enumerate(order):
-                        pts[seat] = points[place]
-                        scores[seat] += points[place]
-                    deals_out.append(
-                        {"deal": d, "finish_order": order, "points": pts, "faults": []}
-                    )
-                yield {
-                    "schema": SCHEMA,
-                    "type": "match",
-                    "match_id": f"{tournament}-s{set_index}-r{r}",
-                    "tournament": tournament,
-                    "seed": set_index,
-                    "set": f"{tournament}-s{set_index}",
-                    "round": None,
-                    "seats": [
-                        {"seat": s, "label": labels[m]} for s, m in enumerate(seat_member)
-                    ],
-                    "deals": deals_out,
-                    "scores": scores,
-                    "ranking": sorted(range(players), key=lambda s: -scores[s]),
-                }
+                yield _match_record(tournament, set_index, r, [labels[m] for m in seat_member],
+                                    [[seat_member.index(members[m]) for m in order]
+                                     for order in finish_list[k][r]], points)
+
+
+def _match_record(tournament: str, set_index: int, rotation: int, seated: list[str],
+                  orders: list[list[int]], points: list[int]) -> dict[str, Any]:
+    """The record of rotation ``rotation`` of set ``set_index``: ``seated`` the labels by
+    seat, ``orders`` each deal's finishing order (seats, the best first)."""
+    players = len(seated)
+    deals_out = []
+    scores = [0] * players
+    for d, order in enumerate(orders):
+        pts = [0] * players
+        for place, seat in enumerate(order):
+            pts[seat] = points[place]
+            scores[seat] += points[place]
+        deals_out.append({"deal": d, "finish_order": order, "points": pts, "faults": []})
+    return {
+        "schema": SCHEMA,
+        "type": "match",
+        "match_id": f"{tournament}-s{set_index}-r{rotation}",
+        "tournament": tournament,
+        "seed": set_index,
+        "set": f"{tournament}-s{set_index}",
+        "round": None,
+        "seats": [{"seat": s, "label": label} for s, label in enumerate(seated)],
+        "deals": deals_out,
+        "scores": scores,
+        "ranking": sorted(range(players), key=lambda s: -scores[s]),
+    }
 
 
 def expected_scores(strengths: Mapping[str, float], table: list[str]) -> dict[str, float]:

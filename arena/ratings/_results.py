@@ -10,14 +10,11 @@ from __future__ import annotations
 import re
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
-if TYPE_CHECKING:
-    from ._league_board import LeagueField
 
 
 class RatingsError(ValueError):
@@ -30,6 +27,50 @@ _DIGITS = re.compile(r"(\d+)")
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     """Sort key that orders ``r2`` before ``r10``: match ids carry round and table numbers."""
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in _DIGITS.split(text) if p)
+
+
+@dataclass(frozen=True)
+class LeagueEntrant:
+    """One entrant of a league's field as a record carries it."""
+
+    label: str
+    active: bool  # in the matchmaking (False: retired, or replaced by a newer version)
+    anchor: bool  # the strengths are centred on the anchors
+
+
+@dataclass(frozen=True)
+class LeagueField:
+    """A league's field and stopping rule as the latest round's records carry them."""
+
+    round: int
+    entrants: tuple[LeagueEntrant, ...]
+    top: int = 3
+    confident: float | None = None
+
+    @classmethod
+    def parse(cls, data: Any, round_: int, where: str) -> LeagueField:
+        """From a record's ``league`` field; :class:`RatingsError` naming ``where`` if it is
+        not one."""
+        problem = f"{where}: 'league' must be an object with 'entrants' (label, active, anchor)"
+        if not isinstance(data, Mapping) or not isinstance(data.get("entrants"), list):
+            raise RatingsError(problem)
+        entrants = []
+        for item in data["entrants"]:
+            if not (isinstance(item, Mapping) and isinstance(item.get("label"), str)
+                    and isinstance(item.get("active"), bool)
+                    and isinstance(item.get("anchor"), bool)):
+                raise RatingsError(problem)
+            entrants.append(LeagueEntrant(item["label"], item["active"], item["anchor"]))
+        top, confident = data.get("top", 3), data.get("confident")
+        if not isinstance(top, int) or isinstance(top, bool) or top < 1 or not (
+                confident is None or (isinstance(confident, float) and 0 < confident < 1)):
+            raise RatingsError(f"{where}: 'league' has a bad 'top' or 'confident'")
+        return cls(round_, tuple(entrants), top, confident)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a record carries it (without the round, which is the record's own)."""
+        return {"entrants": [asdict(e) for e in self.entrants], "top": self.top,
+                "confident": self.confident}
 
 
 @dataclass(frozen=True)
@@ -134,47 +175,18 @@ class Results:
             labels = [str(seat["label"]) for seat in seats]
         except (TypeError, KeyError):
             raise RatingsError(f"{where}: every seat needs a 'label'") from None
-        n = len(labels)
         ids = [self._label_id(label) for label in labels]
-        seats_range = list(range(n))
-        sizes: list[int] = []
-        rows: list[int] = []
-        points_rows: list[float] = []
-        faults: list[int] = []
-        timeouts: list[int] = []
-        try:
-            for number, deal in enumerate(deals):
-                order = deal["finish_order"]
-                points = deal["points"]
-                if sorted(order) != seats_range or len(points) != n:
-                    raise RatingsError(
-                        f"{where}, deal {number}: 'finish_order' must list each of the {n} seats"
-                        f" once and 'points' must have {n} entries"
-                    )
-                sizes.append(n)
-                rows.extend([ids[s] for s in order])
-                points_rows.extend([points[s] for s in order])
-                for fault in deal.get("faults") or ():
-                    faults.append(ids[fault["seat"]])
-                    if fault.get("kind") == "timeout":
-                        timeouts.append(ids[fault["seat"]])
-            points_column = array("d", points_rows)
-        except RatingsError:  # a ValueError too: keep its own message
-            raise
-        except (TypeError, KeyError, IndexError, ValueError) as exc:
-            raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
+        rows, points_column, faults, timeouts = _deal_rows(deals, ids, where)
         self.note_league(record.get("league"), record.get("round"), where)
         self._label.extend(rows)
         self._points.extend(points_column)
-        self._store(key, record.get("set"), ids, len(sizes), faults, timeouts)
+        self._store(key, record.get("set"), ids, len(deals), faults, timeouts)
 
     def note_league(self, data: Any, round_: Any, where: str) -> None:
         """Keep a league record's field if its round is the latest seen (docs/records.md,
         ``league``); ``None`` (no league) is passed over."""
         if data is None:
             return
-        from ._league_board import LeagueField
-
         number = round_ if isinstance(round_, int) and not isinstance(round_, bool) else -1
         if self.league is None or number > self.league.round:
             self.league = LeagueField.parse(data, number, where)
@@ -253,6 +265,40 @@ class Results:
             clusters=len(self._cluster_index),
             cluster_kind=_cluster_kind(self._with_set, len(self._match_keys)),
         )
+
+
+def _deal_rows(deals: list[Any], ids: list[int], where: str,
+               ) -> tuple[list[int], array[float], list[int], list[int]]:
+    """The deals of the match at ``where`` seated ``ids`` (label ids by seat): each one's
+    finishing order as label ids, the best first; their points in the same order; the label
+    ids of its faults and of its timeouts. :class:`RatingsError` names a malformed deal."""
+    n = len(ids)
+    seats_range = list(range(n))
+    rows: list[int] = []
+    points_rows: list[float] = []
+    faults: list[int] = []
+    timeouts: list[int] = []
+    try:
+        for number, deal in enumerate(deals):
+            order = deal["finish_order"]
+            points = deal["points"]
+            if sorted(order) != seats_range or len(points) != n:
+                raise RatingsError(
+                    f"{where}, deal {number}: 'finish_order' must list each of the {n} seats"
+                    f" once and 'points' must have {n} entries"
+                )
+            rows.extend([ids[s] for s in order])
+            points_rows.extend([points[s] for s in order])
+            for fault in deal.get("faults") or ():
+                faults.append(ids[fault["seat"]])
+                if fault.get("kind") == "timeout":
+                    timeouts.append(ids[fault["seat"]])
+        points_column = array("d", points_rows)
+    except RatingsError:  # a ValueError too: keep its own message
+        raise
+    except (TypeError, KeyError, IndexError, ValueError) as exc:
+        raise RatingsError(f"{where}: malformed deal ({type(exc).__name__}: {exc})") from None
+    return rows, points_column, faults, timeouts
 
 
 def _as_int(column: array[int]) -> npt.NDArray[np.int64]:

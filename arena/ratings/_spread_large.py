@@ -8,15 +8,11 @@ few bots, so by Woodbury's identity the same move is a solve on those alone. Use
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import numpy.typing as npt
 
-from arena.ratings._information import take_information
-
-if TYPE_CHECKING:
-    from arena.ratings._strength import StageCounts
+from ._information import take_information
+from ._stages import StageCounts
 
 _CHUNK_CELLS = 2_000_000  # cells held at once, as _strength's: bounds memory (16 MB)
 

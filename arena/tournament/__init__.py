@@ -42,6 +42,7 @@ from ._formats._round_robin import RoundRobinFormat
 from ._formats._sprt import SprtFormat
 from ._formats._swiss import SwissFormat, SwissHistory
 from ._output import make_run_folder
+from ._reporter import Reporters
 from ._runner import (
     SECRET_SEED,
     Reporter,
@@ -69,6 +70,7 @@ __all__ = [
     "MatchFailed",
     "MatchFn",
     "Reporter",
+    "Reporters",
     "RoundRobinFormat",
     "Schedule",
     "SerialExecutor",

@@ -41,6 +41,7 @@ from arena.tournament._executor import (
     MatchFailed,
     MatchFn,
     Task,
+    default_jobs,
     in_spec_order,
     referee_match,
 )
@@ -186,8 +187,7 @@ class DaskExecutor:
                 ) from None
 
     def _start_local(self, dist: Any) -> None:
-        from arena.tournament._dask_worker import IgnoreCtrlC
-        from arena.tournament._executor import default_jobs
+        from arena.tournament._dask_worker import IgnoreCtrlC  # imports distributed
 
         workers = self.local_workers or default_jobs()
         try:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import socket
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
+from arena.tournament._bots import bot_problem
 from arena.tournament._executor import MatchFn, play_outcome
 
 if TYPE_CHECKING:
@@ -84,8 +86,6 @@ def _seat_problem(seat: Seat, files: list[str]) -> str | None:
 
 
 def _check_seat(seat: Seat, files: list[str]) -> str | None:
-    from arena.tournament._bots import bot_problem
-
     problem = bot_problem(seat.name, seat.command, dict(seat.params))
     if problem is None:
         missing = [name for name in files if not os.path.isfile(name)]
@@ -107,6 +107,4 @@ def _worker_name() -> str:
 
 
 def _host() -> str:
-    import socket
-
     return socket.gethostname()

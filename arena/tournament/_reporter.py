@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -32,3 +32,37 @@ class Reporter:
 
     def stop(self) -> None:
         """The run ends (finished, interrupted or failed)."""
+
+
+class Reporters(Reporter):
+    """Several reporters heard as one: every call goes to each of them, in the list's order
+    (``None`` in the list is left out). A run takes one reporter; the CLI hands it the
+    display, the report's refresher and the web's reporter this way, none of them passing
+    calls on to another."""
+
+    def __init__(self, reporters: Iterable[Reporter | None]) -> None:
+        self.reporters = [reporter for reporter in reporters if reporter is not None]
+
+    def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
+        for reporter in self.reporters:
+            reporter.start(total, done, standings, jobs)
+
+    def match(self, record: Mapping[str, Any], standings: Standings) -> None:
+        for reporter in self.reporters:
+            reporter.match(record, standings)
+
+    def sprt(self, status: SprtStatus) -> None:
+        for reporter in self.reporters:
+            reporter.sprt(status)
+
+    def league(self, status: LeagueStatus) -> None:
+        for reporter in self.reporters:
+            reporter.league(status)
+
+    def note(self, line: str) -> None:
+        for reporter in self.reporters:
+            reporter.note(line)
+
+    def stop(self) -> None:
+        for reporter in self.reporters:
+            reporter.stop()

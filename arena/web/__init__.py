@@ -7,8 +7,9 @@ See docs/web.md.
 
 from ._app import Follower, create_app
 from ._hub import Hub
+from ._league_status import LEAGUE_STATUS, read_league_status
 from ._live import LIVE_DIR, LiveFile, LiveMatch, RunFolder
-from ._live_run import LEAGUE_STATUS, RunServer, WebReporter, read_league_status
+from ._live_run import RunServer, WebReporter
 from ._server import is_loopback, serve, serve_app
 from ._table_bounds import TableBounds
 from ._tables import PERSON, TableError, TableRequest, Tables

@@ -20,8 +20,8 @@ from arena.ratings import RatingsError
 from arena.records import RECORDS
 from arena.report import standings_document, standings_text
 
+from ._league_status import read_league_status
 from ._live import valid_id
-from ._live_run import read_league_status
 
 if TYPE_CHECKING:
     from ._live import RunFolder

@@ -136,9 +136,9 @@ class _Static(StaticFiles):
 
 def _i18n_routes() -> list[BaseRoute]:
     """The language routes (the rules page, the messages), when that module is installed."""
-    if importlib.util.find_spec("arena.web._i18n") is None:
+    if importlib.util.find_spec("arena.web._rules_page") is None:
         return []
-    i18n = importlib.import_module("arena.web._i18n")
+    i18n = importlib.import_module("arena.web._rules_page")
     routes: list[BaseRoute] = i18n.i18n_routes()
     return routes
 

@@ -26,7 +26,6 @@ from arena.records import get_logger
 
 if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
-    from starlette.routing import BaseRoute
 
 LANGUAGES: Final = ("en", "nl", "da", "pl", "no", "tr")
 """The languages of the web pages, English (the fallback) first."""
@@ -246,11 +245,3 @@ def language_menu(lang: str) -> str:
     return (f'<nav class="i18n-menu" aria-label="{label}">'
             f'<span class="i18n-menu-label" data-i18n="lang.menu">{label}</span>'
             f"<ul>{items}</ul></nav>")
-
-
-def i18n_routes() -> list[BaseRoute]:
-    """The routes of the languages: ``/rules`` (the players' rules page, ``?lang=xx``) and
-    ``/api/messages?lang=xx`` (a language's catalog as JSON)."""
-    from ._rules_page import routes  # the pages are built on this module
-
-    return routes()

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import json
-import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -17,8 +15,11 @@ import trio
 
 from arena.tournament import Reporter
 
+from ._app import Follower, _i18n_routes, create_app
 from ._hub import Hub
+from ._league_status import write_league_status
 from ._live import LIVE_DIR, valid_id
+from ._server import serve_app
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -26,53 +27,31 @@ if TYPE_CHECKING:
     from arena.ratings import SprtStatus
     from arena.tournament import LeagueStatus, Standings
 
-    from ._app import Follower
     from ._tables import Tables
 
-__all__ = ["KEEP_S", "LEAGUE_STATUS", "RunServer", "WebReporter", "read_league_status"]
+__all__ = ["KEEP_S", "RunServer", "WebReporter"]
 
 KEEP_S = 5.0
 """How long a recorded match's live file stays: a server reads its last events meanwhile."""
 
-LEAGUE_STATUS = "league.json"
-"""``OUT/live/league.json``: a league's last status (LeagueStatus), for any server."""
-
-
-def read_league_status(folder: Path) -> dict[str, Any] | None:
-    """The league status the run in ``folder`` last wrote, or None."""
-    try:
-        data = json.loads((folder / LIVE_DIR / LEAGUE_STATUS).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _write_status(folder: Path, data: dict[str, Any]) -> None:
-    """``folder/league.json``, replaced whole (a reader never sees half of it)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    partial = folder / f".{LEAGUE_STATUS}.new"
-    partial.write_text(json.dumps(data), encoding="utf-8")
-    os.replace(partial, folder / LEAGUE_STATUS)
-
-
 class WebReporter(Reporter):
-    """Passes every call on to ``inner`` and tells the web: each recorded match pokes the
-    follower (``poke``: the standings and match list are published at once, not at its next
-    look), each league round's status is published as ``"league"`` and kept in
+    """Tells the web of the run's progress: each recorded match pokes the follower
+    (``poke``: the standings and match list are published at once, not at its next look),
+    each league round's status is published as ``"league"`` and kept in
     ``OUT/live/league.json``, an sprt's status as ``"sprt"``.
 
     Called from the runner's thread: it reaches the hub through
     :meth:`Hub.publish_threadsafe`. Without a hub (``arena run --live``) it only writes.
     ``begin`` is called first at the run's start, once its workers are started (it starts the
-    server: :class:`RunServer`).
+    server: :class:`RunServer`). The run's display hears the run beside it, both in one
+    :class:`arena.tournament.Reporters`.
     """
 
-    def __init__(self, folder: Path, hub: Hub | None = None, inner: Reporter | None = None,
+    def __init__(self, folder: Path, hub: Hub | None = None,
                  poke: Callable[[], None] | None = None,
                  begin: Callable[[], None] | None = None) -> None:
         self.folder = folder
         self.hub = hub
-        self.inner = inner
         self.poke = poke
         self.begin = begin
         self._recorded: collections.deque[tuple[float, str]] = collections.deque()
@@ -81,15 +60,11 @@ class WebReporter(Reporter):
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         if self.begin is not None:
             self.begin()
-        if self.inner is not None:
-            self.inner.start(total, done, standings, jobs)
         for stale in (self.folder / LIVE_DIR).glob("*.jsonl"):  # of a run that was stopped
             stale.unlink(missing_ok=True)
         self._publish("progress", {"type": "progress", "total": total, "done": done})
 
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
-        if self.inner is not None:
-            self.inner.match(record, standings)
         match_id = str(record.get("match_id"))
         if valid_id(match_id):  # recorded: its live file goes a little later
             self._recorded.append((time.monotonic(), match_id))
@@ -98,26 +73,16 @@ class WebReporter(Reporter):
             self.poke()
 
     def sprt(self, status: SprtStatus) -> None:
-        if self.inner is not None:
-            self.inner.sprt(status)
         self._publish("sprt", {"type": "sprt", "line": status.summary()})
 
     def league(self, status: LeagueStatus) -> None:
-        if self.inner is not None:
-            self.inner.league(status)
         data = status.to_dict()
         if self._writer is None:  # the file is written off the runner's thread, in order
             self._writer = ThreadPoolExecutor(1, thread_name_prefix="arena-live")
-        self._writer.submit(_write_status, self.folder / LIVE_DIR, data)
+        self._writer.submit(write_league_status, self.folder / LIVE_DIR, data)
         self._publish("league", {"type": "league", "status": data})
 
-    def note(self, line: str) -> None:
-        if self.inner is not None:
-            self.inner.note(line)
-
     def stop(self) -> None:
-        if self.inner is not None:
-            self.inner.stop()
         if self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer = None
@@ -169,8 +134,6 @@ class RunServer:
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
         self._error: BaseException | None = None
-        from ._app import _i18n_routes
-
         _i18n_routes()  # its imports (the rules page's markdown) before the run's clock starts
 
     def start(self) -> str:
@@ -218,9 +181,6 @@ class RunServer:
             self._listening.set()
 
     async def _serve(self) -> None:
-        from ._app import create_app
-        from ._server import serve_app
-
         self.hub.bind()
         self.folder.mkdir(parents=True, exist_ok=True)
         tables = self.make_tables(self.hub) if self.make_tables is not None else None

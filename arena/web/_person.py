@@ -50,7 +50,8 @@ __all__ = ["MAX_MESSAGE", "MAX_NAME", "Absent", "Gate", "PersonSeat", "Refusal",
 MAX_NAME = 32
 """The longest display name a person may give (characters)."""
 MAX_MESSAGE = 2048
-"""The longest message (bytes) a seat's page may send."""
+"""The longest message (bytes) a seat's page may send; its table answers a longer one with
+an error (the server closes any socket whose message is over ``MAX_SOCKET_MESSAGE``)."""
 OUTBOX = 64
 """Messages a connection may have unsent; a page that reads slower than that is dropped
 (it opens its link again and gets the current view)."""

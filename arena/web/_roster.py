@@ -2,14 +2,45 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sized
+from typing import Any, Protocol
 
 import trio
 
-if TYPE_CHECKING:
-    from ._person import PersonSeat
+__all__ = ["Member", "Roster"]
 
-__all__ = ["Roster"]
+
+class Member(Protocol):
+    """What a roster reads of a person's seat (``arena.web._person.PersonSeat``)."""
+
+    @property
+    def name(self) -> str:
+        """The display name the person gave ("" for none yet)."""
+        ...
+
+    @property
+    def connected(self) -> bool:
+        """Whether a page of the seat is open."""
+        ...
+
+    @property
+    def absent_by(self) -> float:
+        """The trio time the seat's absence limit runs out (inf while a page is open)."""
+        ...
+
+    @property
+    def stand_in(self) -> str:
+        """The seat's stand-in bot ("" for none)."""
+        ...
+
+    @property
+    def stood_in(self) -> Sized:
+        """The decisions the stand-in made for the seat in this match."""
+        ...
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Send ``message`` to the seat's open pages."""
+        ...
 
 
 class Roster:
@@ -18,7 +49,7 @@ class Roster:
     What a person gives as their name is public at the table (the record keeps it)."""
 
     def __init__(self) -> None:
-        self.seats: dict[int, PersonSeat] = {}
+        self.seats: dict[int, Member] = {}
 
     def message(self) -> dict[str, Any]:
         """``{"type": "people", "people": [{"seat", "name", "away_s", "stand_in",

@@ -164,8 +164,9 @@ async def messages_endpoint(request: Request) -> Response:
     return _spoken(response, request, lang)
 
 
-def routes() -> list[BaseRoute]:
-    """The routes ``i18n_routes`` gives the app."""
+def i18n_routes() -> list[BaseRoute]:
+    """The routes of the languages: ``/rules`` (the players' rules page, ``?lang=xx``) and
+    ``/api/messages?lang=xx`` (a language's catalog as JSON)."""
     return [Route("/rules", rules_endpoint, methods=["GET"], name="rules"),
             Route("/api/messages", messages_endpoint, methods=["GET"], name="messages")]
 

@@ -14,10 +14,12 @@ from starlette.applications import Starlette
 
 from ._guard import Guard, host_names
 
-__all__ = ["MAX_MESSAGE", "is_loopback", "serve", "serve_app"]
+__all__ = ["MAX_SOCKET_MESSAGE", "is_loopback", "serve", "serve_app"]
 
-MAX_MESSAGE = 16 * 1024
-"""The largest WebSocket message (bytes) a browser may send; a larger one closes the socket."""
+MAX_SOCKET_MESSAGE = 16 * 1024
+"""The largest WebSocket message (bytes) a browser may send on any socket of the server; a
+larger one closes the socket (Hypercorn's bound). A seat's page is held to a smaller bound
+of its own (``_person.MAX_MESSAGE``), which its table answers with an error."""
 
 
 def is_loopback(host: str) -> bool:
@@ -41,7 +43,7 @@ async def serve(app: Starlette, host: str, port: int, *, names: Iterable[str] = 
     ``host`` is a wildcard; changes come from its own origin only; bodies are bounded."""
     config = Config()
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
-    config.websocket_max_message_size = MAX_MESSAGE
+    config.websocket_max_message_size = MAX_SOCKET_MESSAGE
     config.accesslog = None
     config.errorlog = logging.getLogger("arena.web.hypercorn")
     config.graceful_timeout = 1.0

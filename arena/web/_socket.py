@@ -19,8 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.tournament import format_topics
 
+from ._league_status import read_league_status
 from ._live import valid_id
-from ._live_run import read_league_status
 
 if TYPE_CHECKING:
     from ._hub import Hub

@@ -8,13 +8,8 @@ import numpy as np
 import pytest
 
 from arena.ratings import Results, simulate_records
-from arena.ratings._strength import (
-    StageCounts,
-    StrengthFit,
-    fit_strengths,
-    posterior_mode,
-    stage_counts,
-)
+from arena.ratings._stages import StageCounts, stage_counts
+from arena.ratings._strength import StrengthFit, fit_strengths, posterior_mode
 
 STRENGTHS = {"a": 0.9, "b": 0.5, "c": 0.1, "d": -0.2, "e": -0.6, "f": -0.7}
 

@@ -17,8 +17,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.testclient import TestClient
 
 from arena.web import _i18n
-from arena.web._i18n import LANGUAGES, catalog, i18n_routes, run_text
-from arena.web._rules_page import rules_page
+from arena.web._i18n import LANGUAGES, catalog, run_text
+from arena.web._rules_page import i18n_routes, rules_page
 
 STATIC = Path(_i18n.__file__).resolve().parent / "static"
 
