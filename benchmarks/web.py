@@ -37,7 +37,7 @@ from httpx_ws import aconnect_ws
 from arena.game import View
 from arena.referee import InlineHost, MatchSpec, play_match
 from arena.tournament import run_tournament
-from arena.web import Hub, create_app, serve_app
+from arena.web import Hub, create_app, serve
 
 BOTS = ("greedy", "lowest", "highest", "random")
 RUN = {"name": "benchweb", "seed": 99, "players": 4, "format": {"type": "round_robin"},
@@ -154,7 +154,7 @@ async def main(args: argparse.Namespace, out: Path) -> None:
     app = create_app(out, hub)
     sizes = [int(n) for n in args.tables.split(",")]
     async with trio.open_nursery() as nursery:
-        url = await nursery.start(serve_app, app, "127.0.0.1", 0)
+        url = await nursery.start(serve, app, "127.0.0.1", 0)
         page, floor, size = await page_load(url, args.loads)
         print(f"page load (every resource of /, {size / 1024:.0f} KiB): median "
               f"{page * 1000:.1f} ms; floor (as many fetches of live.css) {floor * 1000:.1f} ms")

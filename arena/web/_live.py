@@ -19,24 +19,24 @@ run has written it; until then every match of a set is held.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.records import RECORDS, TABLE_RECORDS, parse_record
-from arena.referee import MatchSpec, run_match
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
-__all__ = ["LIVE_DIR", "LiveFile", "LiveMatch", "RunFolder", "valid_id"]
+__all__ = ["LIVE_DIR", "InPlay", "RunFolder", "valid_id"]
 
 LIVE_DIR = "live"
 """The folder of the run's matches in play, one ``<match-id>.jsonl`` each."""
+
+LOCAL_KEEP_S = 5.0
+"""How long a match played in this process stays in play after its end without a record."""
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
 
@@ -46,76 +46,10 @@ def valid_id(text: str) -> bool:
     return bool(_ID.fullmatch(text)) and ".." not in text
 
 
-BATCH_S = 0.25
-"""How often a run's match writes its live events (:class:`LiveMatch`): the server's follower
-reads the live folder no more often."""
-
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-
-
-class LiveFile:
-    """A ``watch`` that appends each public event to ``path`` as a JSON line, flushed.
-
-    With ``batch_s`` the events are kept and written together, at most every ``batch_s``
-    seconds, the first ``batch_s`` after the match began: a match over sooner writes none of
-    them (none of the follower's reads could have shown it in play), only its first line, that
-    it is in play, and its last, that it was played. Its record follows with every move.
-    """
-
-    def __init__(self, path: Path, spec: MatchSpec, batch_s: float | None = None) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._file = path.open("a", encoding="utf-8")
-        self._batch_s = batch_s
-        self._kept: list[Mapping[str, Any]] = []
-        self._due = time.monotonic() + (batch_s or 0.0)
-        self._followed = batch_s is None
-        """Whether its events are written (always without ``batch_s``)."""
-        self._write([{"type": "live", "match": spec.match_id, "set": spec.set,
-                      "round": spec.round, "labels": spec.labels}])
-
-    def __call__(self, event: Mapping[str, Any]) -> None:
-        if self._batch_s is None:
-            self._write([event])
-            return
-        self._kept.append(event)
-        if time.monotonic() >= self._due:
-            self._followed = True
-            self._write(self._kept)
-            self._kept.clear()
-            self._due = time.monotonic() + self._batch_s
-
-    def _write(self, events: list[Mapping[str, Any]]) -> None:
-        self._file.write("".join([_ENCODE(event) + "\n" for event in events]))
-        self._file.flush()
-
-    def close(self) -> None:
-        """Mark the match played (its record follows) and close the file."""
-        with contextlib.suppress(OSError, ValueError):
-            self._write([*(self._kept if self._followed else ()), {"type": "played"}])
-            self._file.close()
-
-
-@dataclass(frozen=True)
-class LiveMatch:
-    """A match function (``run_tournament(match_fn=...)``) that plays the match with the
-    referee and writes its public events to ``folder/live/<match-id>.jsonl`` meanwhile.
-    Picklable: it runs in worker processes and Dask tasks alike."""
-
-    folder: str
-
-    def __call__(self, spec: MatchSpec) -> dict[str, Any]:
-        live = LiveFile(Path(self.folder) / LIVE_DIR / f"{spec.match_id}.jsonl", spec,
-                        batch_s=BATCH_S)
-        try:
-            return run_match(spec, watch=live)
-        finally:
-            live.close()
-
-
 @dataclass
 class InPlay:
-    """A match in play, as its live file tells it so far."""
+    """A match in play, as its live file tells it so far, or as it is played in this process
+    (``local``: its events appended by its :class:`~arena.web._feed.LocalWatch`)."""
 
     match_id: str
     set: str | None
@@ -124,6 +58,12 @@ class InPlay:
     events: list[dict[str, Any]] = field(default_factory=list)
     played: bool = False
     offset: int = 0
+    local: bool = False
+    published: int = 0
+    """How many of its events the hub has had (a new subscriber's snapshot ends there)."""
+    closed_at: float | None = None
+    """When a local match was played (monotonic): listed until its record is read, or
+    ``LOCAL_KEEP_S`` after that for one that has none (a table that ended unrecorded)."""
 
 
 class RecordsFile:
@@ -226,7 +166,9 @@ class RunFolder:
                     self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
                 new.append(match_id)
                 if match_id in self.live:
-                    self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl", match_id)
+                    if not self.live[match_id].local:
+                        self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl",
+                                          match_id)
                     self.ended[match_id] = self.live.pop(match_id)
         return new
 
@@ -249,9 +191,17 @@ class RunFolder:
                 continue
             if self._read_events(folder / name, match_id):
                 grown.append(match_id)
+        now = time.monotonic()
         for gone in set(self.live) - present:
-            del self.live[gone]
+            match = self.live[gone]
+            if not match.local or (match.closed_at or now) + LOCAL_KEEP_S < now:
+                del self.live[gone]
         return grown
+
+    def add_local(self, match: InPlay) -> None:
+        """A match in play in this process (its events come without a file)."""
+        if self.record(match.match_id) is None:
+            self.live[match.match_id] = match
 
     def _read_events(self, path: Path, match_id: str) -> bool:
         match = self.live.get(match_id)

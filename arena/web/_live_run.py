@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import json
 import os
 import threading
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from arena.ratings import SprtStatus
     from arena.tournament import LeagueStatus, Standings
 
-    from ._app import Follower
+    from ._app import RunWeb
 
 __all__ = ["KEEP_S", "LEAGUE_STATUS", "RunServer", "WebReporter", "read_league_status"]
 
@@ -139,8 +140,9 @@ class WebReporter(Reporter):
 
 
 class RunServer:
-    """The server of a run played in the caller's thread (``arena run --serve``): the app of
-    ``folder`` in a trio run of its own, in a thread.
+    """The server of a run played in the caller's thread (``arena run --serve``): the run's
+    :class:`~arena.web.RunWeb` in a trio run of its own, in a thread. A match the runner plays
+    in its own thread (one job) publishes to its hub directly (``LiveMatch``).
 
     The runner's thread stays the main thread, so Ctrl-C stops the run there as it stops a
     run without a server (the matches in flight abandoned at once), and the run's workers are
@@ -159,7 +161,7 @@ class RunServer:
         self.port = port
         self.hub = Hub()
         self.url = ""
-        self.follower: Follower | None = None
+        self.web: RunWeb | None = None
         self._thread: threading.Thread | None = None
         self._listening = threading.Event()
         self._token: trio.lowlevel.TrioToken | None = None
@@ -181,14 +183,14 @@ class RunServer:
 
     def poke(self) -> None:
         """Have the follower read the run's folder now (from any thread)."""
-        if self.follower is not None:
-            self.follower.poke()
+        if self.web is not None:
+            self.web.follower.poke()
 
     def step(self) -> None:
         """Read the run's folder once and publish what is new (from the runner's thread)."""
-        if self._token is not None and self.follower is not None:
+        if self._token is not None and self.web is not None:
             with contextlib.suppress(trio.RunFinishedError, trio.Cancelled):
-                trio.from_thread.run(self.follower.step, trio_token=self._token)
+                trio.from_thread.run(self.web.follower.step, trio_token=self._token)
 
     def wait(self) -> None:
         """Serve until the server stops (Ctrl-C raises KeyboardInterrupt here meanwhile)."""
@@ -214,17 +216,16 @@ class RunServer:
             self._listening.set()
 
     async def _serve(self) -> None:
-        from ._app import create_app
-        from ._server import serve_app
+        from ._app import RunWeb
 
-        self.hub.bind()
         self.folder.mkdir(parents=True, exist_ok=True)
-        app = create_app(self.folder, self.hub, extra=self.extra, bodies=self.bodies)
+        web = RunWeb(self.folder, self.hub, extra=self.extra, bodies=self.bodies)
         with trio.CancelScope() as scope:
             self._scope, self._token = scope, trio.lowlevel.current_trio_token()
             async with trio.open_nursery() as nursery:
-                self.url = await nursery.start(serve_app, app, self.host, self.port)
-                self.follower = app.state.follower
+                self.url = await nursery.start(functools.partial(web.serve, self.host,
+                                                                 self.port))
+                self.web = web
                 self._listening.set()
 
 
