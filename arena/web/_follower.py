@@ -131,14 +131,20 @@ class Follower:
             self.publish_matches()
 
     def catch_up(self, topic: str) -> None:
-        """Before a new subscriber of ``topic``: what is new of a match in process goes to
-        its subscribers so far (the new one's snapshot ends where the stream goes on)."""
+        """Before a new subscriber of ``topic``: what is new goes to its subscribers so far
+        (a match in process's events, the match list's changes), so that the new one's
+        snapshot ends where the stream goes on."""
         if topic.startswith("match:"):
             self.publish_match(topic[len("match:"):])
+        elif topic == "matches":
+            self.publish_matches()
 
     def publish_matches(self) -> None:
-        """The match list, to the ``matches`` topic."""
-        self.hub.publish("matches", {"type": "matches", "matches": self.run.match_list()})
+        """What changed in the match list, to the ``matches`` topic (docs/web.md)."""
+        changed, gone = self.run.index.changes()
+        if changed or gone:
+            self.hub.publish("matches", {"type": "changed", "matches": changed, "gone": gone,
+                                         "total": self.run.index.total()})
 
     # ------------------------------------------------------------------ the folder
 

@@ -30,6 +30,8 @@ from typing import Any
 from arena.records import RECORDS, TABLE_RECORDS, parse_record
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
+from ._match_list import MatchIndex
+
 __all__ = ["LIVE_DIR", "InPlay", "RunFolder", "valid_id"]
 
 LIVE_DIR = "live"
@@ -135,6 +137,13 @@ class RunFolder:
         self._run_records = RecordsFile(folder / RECORDS)
         self._people_records = RecordsFile(folder / TABLE_RECORDS)
         self._set_done: dict[str, int] = {}  # set id -> its records so far
+        self.added: list[str] = []
+        """The run's record ids in the order read (since the records file last restarted)."""
+        self.people_added: list[str] = []
+        self.generation = 0
+        """Counts the restarts of the records files (replaced or cut: read again)."""
+        self.index = MatchIndex(self)
+        """The match list, kept as the run grows."""
 
     # ------------------------------------------------------------------ reading
 
@@ -154,6 +163,8 @@ class RunFolder:
                              (self._people_records, self.people)):
             if source.restarted():
                 into.clear()
+                self.generation += 1
+                (self.added if into is self.records else self.people_added).clear()
                 if into is self.records:
                     self._set_done.clear()
             for record in source.read(self.skipped):
@@ -165,6 +176,7 @@ class RunFolder:
                 if set_id is not None and into is self.records:
                     self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
                 new.append(match_id)
+                (self.added if into is self.records else self.people_added).append(match_id)
                 if match_id in self.live:
                     if not self.live[match_id].local:
                         self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl",
@@ -291,33 +303,6 @@ class RunFolder:
         """Every match, finished or in play, with its state: ``finished`` (its record may be
         shown), ``waiting`` (finished; its set is not), ``error``, ``playing``, ``held`` (in
         play; its moves are not shown while its set is not complete). A people's table's
-        finished match follows, marked ``people``."""
-        out = []
-        for match_id, record in self.records.items():
-            if record.get("type") == "error":
-                state = "error"
-            else:
-                state = "waiting" if self.waiting_for_set(match_id) else "finished"
-            out.append({"id": match_id, "state": state, "set": record.get("set"),
-                        "round": record.get("round"),
-                        "labels": [s.get("label") for s in record.get("seats") or ()],
-                        "scores": record.get("scores"), "ranking": record.get("ranking")})
-        for match_id, match in self.live.items():
-            held = self.held(match_id)
-            out.append({"id": match_id, "state": "held" if held else "playing",
-                        "set": match.set, "round": match.round, "labels": match.labels,
-                        "scores": None if held else _scores(match.events), "ranking": None})
-        for match_id, record in self.people.items():  # over, so public; no set, no standings
-            out.append({"id": match_id, "state": "finished", "people": True, "set": None,
-                        "round": None,
-                        "labels": [s.get("name") or s.get("label") for s in record.get("seats")
-                                   or ()],
-                        "scores": record.get("scores"), "ranking": record.get("ranking")})
-        return out
-
-
-def _scores(events: list[dict[str, Any]]) -> list[int] | None:
-    for event in reversed(events):
-        if event.get("type") == "deal_end":
-            return list(event.get("scores") or [])
-    return None
+        finished match follows, marked ``people`` (:class:`~arena.web._match_list.MatchIndex`,
+        :attr:`index`)."""
+        return self.index.entries()

@@ -155,7 +155,8 @@ def _tail(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:
     """What a new subscriber of ``topic`` hears first: the topic's state now."""
     if topic == "matches":
-        return {"topic": topic, "type": "matches", "matches": run.match_list()}
+        return {"topic": topic, "type": "matches", "matches": run.index.latest(),
+                "total": run.index.total()}
     if topic.startswith("match:"):
         match_id = topic[len("match:"):]
         live = run.live.get(match_id)
