@@ -13,12 +13,14 @@ on the match list) hear them; meanwhile a client asks ``/api/matches`` in a loop
 loads the run's page (every resource of ``/``: its scripts and style, the API it asks, the
 report frame and its files) again and again. For each N it prints the decisions per second
 of all tables (and its ratio to the floor: the same N tables in the same run with no server
-and no spectator) and of one, the messages the spectators received per second, the median
-answer time of the API and the median time the page took to load. Before that, the page's
-load time with no table, against fetching one small static file as often.
+and no spectator; medians of ``--runs``, in turn) and of one, the messages the spectators
+received per second, the median answer time of the API and the median time the page took
+to load (``/``, then its resources six at a time, as a browser fetches them). Before that,
+the page's load time with no table, against fetching one small static file as often.
 
-The spectators and the API client run in the same process (the machine may have no second
-core to spare): their cost is counted against the server. The load average is printed.
+The spectators, the API's client and the page's loader run in a process of their own, as
+browsers do (on a machine of 2 cores shared with other work it takes its share of the same
+cores). The load average is printed.
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -118,37 +123,90 @@ async def api_client(http: httpx.AsyncClient, counts: Counts) -> None:
 
 
 async def page_client(http: httpx.AsyncClient, counts: Counts) -> None:
+    """Loads the run's page as a browser does: ``/``, then its resources six at a time."""
+
+    async def fetch(paths: list[str]) -> None:
+        for path in paths:
+            (await http.get(path)).raise_for_status()
+
     while True:
         t0 = time.perf_counter()
-        for path in PAGE:
-            (await http.get(path)).raise_for_status()
+        await fetch(PAGE[:1])
+        async with trio.open_nursery() as nursery:
+            for lane in range(6):
+                nursery.start_soon(fetch, PAGE[1 + lane::6])
         counts.pages.append(time.perf_counter() - t0)
         await trio.sleep(0.2)
 
 
+async def clients(url: str, n: int, spectators: int, seconds: float) -> None:
+    """The browsers' side, in a process of its own (``--client``): the spectators' sockets,
+    the API's client and the page's loader; "ready" once the sockets are open, then on "go"
+    ``seconds`` of them, then what they measured as one JSON line."""
+    counts = Counts()
+    async with trio.open_nursery() as nursery, client(url) as shared:
+        topics = [f"match:b{t}" for t in range(min(n, spectators))]
+        for topic in [*topics, "standings", "matches"]:
+            nursery.start_soon(spectator, url, topic, counts, shared)
+        with trio.move_on_after(60):
+            while counts.connected < len(topics) + 2:
+                await trio.sleep(0.05)
+        print("ready", flush=True)
+        await trio.to_thread.run_sync(sys.stdin.readline)
+        counts.received = 0
+        nursery.start_soon(api_client, shared, counts)
+        nursery.start_soon(page_client, shared, counts)
+        await trio.sleep(seconds)
+        print(json.dumps({"received": counts.received, "api": counts.api,
+                          "pages": counts.pages}), flush=True)
+        nursery.cancel_scope.cancel()
+
+
 async def measure(n: int, seconds: float, url: str | None, web: RunWeb | None,
                   spectators: int) -> Counts:
+    """The tables' decisions in ``seconds``; served, with the browsers' side measuring in
+    a process of its own meanwhile."""
     counts = Counts()
     async with trio.open_nursery() as nursery:
+        process = None
         if url is not None:
-            shared = client(url)
-            topics = [f"match:b{t}" for t in range(min(n, spectators))]
-            for topic in [*topics, "standings", "matches"]:
-                nursery.start_soon(spectator, url, topic, counts, shared)
-            with trio.move_on_after(30):
-                while counts.connected < len(topics) + 2:  # the sockets connect
-                    await trio.sleep(0.05)
-            nursery.start_soon(api_client, shared, counts)
-            nursery.start_soon(page_client, shared, counts)
+            process = await trio.lowlevel.open_process(
+                [sys.executable, __file__, "--client", url, "--tables", str(n),
+                 "--spectators", str(spectators), "--seconds", str(seconds)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            assert process.stdout is not None and process.stdin is not None
+            lines = _lines(process.stdout)
+            assert await lines.__anext__() == "ready"
         for t in range(n):
             nursery.start_soon(table, t, counts, web)
-        start = (counts.decisions, counts.table0, counts.received)
+        await trio.sleep(0.2)  # the tables start
+        if process is not None:
+            assert process.stdin is not None
+            await process.stdin.send_all(b"go\n")
+        start = (counts.decisions, counts.table0)
         await trio.sleep(seconds)
+        counts.decisions -= start[0]
+        counts.table0 -= start[1]
+        if process is not None:
+            heard = json.loads(await lines.__anext__())
+            counts.received, counts.api, counts.pages = (heard["received"], heard["api"],
+                                                         heard["pages"])
+            await process.wait()
         nursery.cancel_scope.cancel()
-    counts.decisions -= start[0]
-    counts.table0 -= start[1]
-    counts.received -= start[2]
     return counts
+
+
+def _median_ms(times: list[float]) -> float:
+    return statistics.median(times) * 1000 if times else float("nan")
+
+
+async def _lines(stream: trio.abc.ReceiveStream) -> AsyncIterator[str]:
+    buffer = b""
+    async for chunk in stream:
+        buffer += chunk
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            yield line.decode().strip()
 
 
 PAGE = ["/", "/static/common.js", "/static/live.js", "/static/live.css", "/api/standings",
@@ -193,17 +251,19 @@ async def main(args: argparse.Namespace, out: Path) -> None:
               f"{'one table':>10} {'msgs/s heard':>13} {'api median ms':>14} "
               f"{'page median ms':>15} {'load':>6}")
         for n in sizes:
-            bare = await measure(n, args.seconds, None, None, 0)
-            served = await measure(n, args.seconds, url, web, args.spectators)
-            api = statistics.median(served.api) * 1000 if served.api else float("nan")
-            pages = statistics.median(served.pages) * 1000 if served.pages else float("nan")
-            print(f"{n:>6} {min(n, args.spectators):>6} "
-                  f"{served.decisions / args.seconds:>12.0f} "
-                  f"{bare.decisions / args.seconds:>8.0f} "
-                  f"{served.decisions / max(bare.decisions, 1):>6.2f} "
-                  f"{served.table0 / args.seconds:>10.1f} "
-                  f"{served.received / args.seconds:>13.0f} {api:>14.1f} {pages:>15.0f} "
-                  f"{os.getloadavg()[0]:>6.2f}")
+            bares, serveds = [], []
+            for _ in range(args.runs):  # in turn, so the machine's load falls on both alike
+                bares.append(await measure(n, args.seconds, None, None, 0))
+                serveds.append(await measure(n, args.seconds, url, web, args.spectators))
+            bare = statistics.median(c.decisions for c in bares) / args.seconds
+            served = statistics.median(c.decisions for c in serveds) / args.seconds
+            one = statistics.median(c.table0 for c in serveds) / args.seconds
+            heard = statistics.median(c.received for c in serveds) / args.seconds
+            api = _median_ms([t for c in serveds for t in c.api])
+            pages = _median_ms([t for c in serveds for t in c.pages])
+            print(f"{n:>6} {min(n, args.spectators):>6} {served:>12.0f} {bare:>8.0f} "
+                  f"{served / max(bare, 1):>6.2f} {one:>10.1f} {heard:>13.0f} {api:>14.1f} "
+                  f"{pages:>15.0f} {os.getloadavg()[0]:>6.2f}")
         nursery.cancel_scope.cancel()
 
 
@@ -214,7 +274,14 @@ if __name__ == "__main__":
                         help="spectator sockets, one per table up to this many")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--loads", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3,
+                        help="measurements of each, bare and served in turn (medians)")
+    parser.add_argument("--client", help=argparse.SUPPRESS)  # the browsers' side
     arguments = parser.parse_args()
+    if arguments.client:
+        trio.run(clients, arguments.client, int(arguments.tables), arguments.spectators,
+                 arguments.seconds)
+        raise SystemExit
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as folder:
         run_tournament(RUN, out=folder, jobs=1)

@@ -51,6 +51,7 @@ class Follower:
         self._token: trio.lowlevel.TrioToken | None = None
         self._standings_due = False
         self._standings_at = float("-inf")
+        self._matches_due = False
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs)."""
@@ -108,8 +109,7 @@ class Follower:
 
     def _begin(self, match: InPlay) -> None:
         self.run.add_local(match)
-        if self.hub.subscribers("matches"):
-            self.publish_matches()
+        self._matches_due = True  # published at the next step, with what else changed
 
     def publish_match(self, match_id: str, *, live: bool = False) -> None:
         """Publish the events of ``match_id`` not yet published (none while it is held: the
@@ -126,9 +126,8 @@ class Follower:
             for event in new:
                 hub.publish(topic, event)
         match.published = end
-        if live and hub.subscribers("matches") and any(
-                e.get("type") == "deal_end" for e in new):
-            self.publish_matches()
+        if live and any(e.get("type") == "deal_end" for e in new):
+            self._matches_due = True  # its scores: at the next step, with what else changed
 
     def catch_up(self, topic: str) -> None:
         """Before a new subscriber of ``topic``: what is new goes to its subscribers so far
@@ -161,8 +160,9 @@ class Follower:
         for match_id in recorded:
             if hub.subscribers(f"match:{match_id}"):
                 hub.publish(f"match:{match_id}", {"type": "recorded"})
-        if (recorded or grown) and hub.subscribers("matches"):
+        if (recorded or grown or self._matches_due) and hub.subscribers("matches"):
             self.publish_matches()
+        self._matches_due = False
         self._standings_due = self._standings_due or bool(recorded)
 
     async def step(self) -> None:

@@ -35,6 +35,10 @@ MAX_TOPICS = 8
 FRAME_S = 0.1
 """The least time between two messages of one topic to a socket: what came meanwhile goes
 together (a match's events as one ``batch``), so a page draws at most 10 times a second."""
+BUDGET = 500
+"""Messages a second the spectators' sockets are sent together, at most (each topic's frame
+grows beyond ``FRAME_S`` with the topics followed): a server of hundreds of spectators
+spends its time on the tables, not on sends."""
 LAG = 64
 """Events of one topic waiting for a socket beyond which it gets the topic's state now (a
 match's current deal) instead of the backlog: a table faster than a page can draw."""
@@ -64,6 +68,8 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
     """The WebSocket endpoint of spectators. ``catch_up(topic)`` publishes what is new of a
     topic before a subscriber's snapshot is taken (a match played in this process)."""
 
+    following = [0]  # the topics all sockets follow now
+
     async def endpoint(socket: WebSocket) -> None:
         await socket.accept()
         send_lock = trio.Lock()
@@ -75,19 +81,29 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
         async def follow(topic: str) -> None:
             catch_up(topic)
             async with hub.subscribe(topic) as events:
-                await send(_current(topic, hub, run))
+                following[0] += 1
+                try:
+                    await send(_current(topic, hub, run))
+                    await _relay(topic, events)
+                finally:
+                    following[0] -= 1
+
+        async def _relay(topic: str, events: trio.MemoryReceiveChannel[dict[str, Any]]
+                         ) -> None:
+            """The topic's events as they come, at most one message per frame (longer as
+            more sockets follow: ``BUDGET``), the topic's state now when they pile up."""
+            sent = trio.current_time()
+            async for event in events:
+                await trio.sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
                 sent = trio.current_time()
-                async for event in events:
-                    await trio.sleep_until(sent + FRAME_S)
-                    sent = trio.current_time()
-                    batch = [event, *_waiting(events)]
-                    if len(batch) > LAG or any(e.get("type") == "lagged" for e in batch):
-                        await send(_current(topic, hub, run))  # the latest state, at once
-                    elif len(batch) > 1 and topic.startswith("match:"):
-                        await send({"topic": topic, "type": "batch", "events": batch})
-                    else:
-                        for item in batch:
-                            await send(item)
+                batch = [event, *_waiting(events)]
+                if len(batch) > LAG or any(e.get("type") == "lagged" for e in batch):
+                    await send(_current(topic, hub, run))  # the latest state, at once
+                elif len(batch) > 1 and topic.startswith("match:"):
+                    await send({"topic": topic, "type": "batch", "events": batch})
+                else:
+                    for item in batch:
+                        await send(item)
 
         try:
             async with trio.open_nursery() as nursery:
