@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.records import RECORDS, TABLE_RECORDS, parse_record
+from arena.records import RECORDS, TABLE_RECORDS, TailReader, parse_record
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
 from ._match_list import MatchIndex
@@ -59,7 +59,8 @@ class InPlay:
     round: int | None
     events: list[dict[str, Any]] = field(default_factory=list)
     played: bool = False
-    offset: int = 0
+    tail: TailReader | None = None
+    """Its live file's reader (None for a match played in this process)."""
     local: bool = False
     published: int = 0
     """How many of its events the hub has had (a new subscriber's snapshot ends there)."""
@@ -69,39 +70,25 @@ class InPlay:
 
 
 class RecordsFile:
-    """A records file read as it grows: each :meth:`read` parses the lines added since."""
+    """A records file read as it grows (:class:`arena.records.TailReader`): each
+    :meth:`read` parses the lines added since."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self._offset = 0
-        self._identity: tuple[int, int] | None = None
-        self._restarted = False
+        self.tail = TailReader(path)
 
     def restarted(self) -> bool:
         """Whether the file was replaced or cut since the last read (read it again)."""
-        try:
-            stat = self.path.stat()
-        except OSError:
-            return False
-        identity = (stat.st_ino, stat.st_dev)
-        if identity != self._identity or stat.st_size < self._offset:
-            was_read = self._identity is not None
-            self._identity, self._offset = identity, 0
-            return was_read
-        return False
+        return self.tail.restarted()
 
     def read(self, skipped: list[str]) -> list[dict[str, Any]]:
         """The records of the lines added since the last read (a line being written is read
         next time); what is no record is told in ``skipped``."""
         try:
-            with self.path.open("rb") as f:
-                f.seek(self._offset)
-                data = f.read()
+            lines = self.tail.lines()
         except OSError:
             return []
-        end = data.rfind(b"\n") + 1
         records = []
-        for line in data[:end].splitlines(keepends=True):
+        for line in lines:
             if not line.strip():
                 continue
             record = parse_record(line)
@@ -109,7 +96,6 @@ class RecordsFile:
                 skipped.append(record)
             else:
                 records.append(record)
-        self._offset += end
         return records
 
 
@@ -217,14 +203,11 @@ class RunFolder:
 
     def _read_events(self, path: Path, match_id: str) -> bool:
         match = self.live.get(match_id)
+        tail = match.tail if match is not None and match.tail is not None else TailReader(path)
         try:
-            with path.open("rb") as f:
-                f.seek(match.offset if match else 0)
-                data = f.read()
+            lines = tail.lines()
         except OSError:
             return False
-        end = data.rfind(b"\n") + 1
-        lines = data[:end].splitlines()
         if not lines:
             return False
         for line in lines:
@@ -238,14 +221,12 @@ class RunFolder:
                 if event.get("type") != "live":
                     return False
                 match = InPlay(match_id, event.get("set"), list(event.get("labels") or []),
-                               event.get("round"))
+                               event.get("round"), tail=tail)
                 self.live[match_id] = match
             elif event.get("type") == "played":
                 match.played = True
             else:
                 match.events.append(event)
-        if match is not None:
-            match.offset += end
         return match is not None
 
     # ------------------------------------------------------------------ the set rule
