@@ -6,7 +6,7 @@ replays a record through the rules engine as events a viewer shows. See docs/rep
 """
 
 from ._build import BATCH, REPORT_DIR, ReportResult, write_report
-from ._live import ReportRefresher
+from ._live import Rebuilds, ReportRefresher
 from ._replay import (
                       CLEAR,
                       FORFEIT,
@@ -26,22 +26,23 @@ from ._saved import (
 )
 
 __all__ = [
-    "BATCH",
-    "CLEAR",
-    "FORFEIT",
-    "OUT",
-    "REPORT_DIR",
-    "REVOLUTION",
-    "STANDINGS_CSV",
-    "STANDINGS_JSON",
-    "Event",
-    "ReplayError",
-    "ReportRefresher",
-    "ReportResult",
-    "moves_as_recorded",
-    "replay_deals",
-    "standings_document",
-    "standings_text",
-    "write_report",
-    "write_standings",
+                      "BATCH",
+                      "CLEAR",
+                      "FORFEIT",
+                      "OUT",
+                      "REPORT_DIR",
+                      "REVOLUTION",
+                      "STANDINGS_CSV",
+                      "STANDINGS_JSON",
+                      "Event",
+                      "Rebuilds",
+                      "ReplayError",
+                      "ReportRefresher",
+                      "ReportResult",
+                      "moves_as_recorded",
+                      "replay_deals",
+                      "standings_document",
+                      "standings_text",
+                      "write_report",
+                      "write_standings",
 ]
