@@ -140,11 +140,13 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
         if not valid_id(match_id):
             return error(404, "not a match id")
         sync()
-        record = run.record(match_id)
-        if record is not None:
+        if run.recorded(match_id):
             if match_id in run.records and run.waiting_for_set(match_id):
                 return error(409, f"match {match_id} is finished; its hands are shown once "
                              "every match of its duplicate set is")
+            record = await trio.to_thread.run_sync(run.record, match_id)
+            if record is None:
+                return error(404, f"match {match_id}'s record is no longer in its file")
             return await json_answer({"state": "finished", "record": record})
         live = run.live.get(match_id)
         if live is not None and run.held(match_id):

@@ -80,23 +80,48 @@ class RecordsFile:
         """Whether the file was replaced or cut since the last read (read it again)."""
         return self.tail.restarted()
 
-    def read(self, skipped: list[str]) -> list[dict[str, Any]]:
+    def read(self, skipped: list[str]) -> list[tuple[dict[str, Any], int, int]]:
         """The records of the lines added since the last read (a line being written is read
-        next time); what is no record is told in ``skipped``."""
+        next time), each with where its line is in the file (offset, length); what is no
+        record is told in ``skipped``."""
+        offset = self.tail.offset
         try:
             lines = self.tail.lines()
         except OSError:
             return []
         records = []
         for line in lines:
+            at, offset = offset, offset + len(line)
             if not line.strip():
                 continue
             record = parse_record(line)
             if isinstance(record, str):
                 skipped.append(record)
             else:
-                records.append(record)
+                records.append((record, at, len(line)))
         return records
+
+    def at(self, offset: int, length: int) -> dict[str, Any] | None:
+        """The record whose line is at ``offset`` (None when the file changed under it)."""
+        try:
+            with self.tail.path.open("rb") as file:
+                file.seek(offset)
+                record = parse_record(file.read(length))
+        except OSError:
+            return None
+        return None if isinstance(record, str) else record
+
+
+_SUMMARY = ("match_id", "type", "set", "round", "scores", "ranking")
+"""What the server keeps of a finished match (beside its seats' labels and names): the
+match list's fields; the record itself is read again from its file when asked for."""
+
+
+def _summary(record: dict[str, Any]) -> dict[str, Any]:
+    summary = {key: record.get(key) for key in _SUMMARY}
+    summary["seats"] = [{"label": s.get("label"), "name": s.get("name")}
+                        for s in record.get("seats") or ()]
+    return summary
 
 
 class RunFolder:
@@ -112,7 +137,11 @@ class RunFolder:
         """The run's config: given, or read from ``config.yaml`` once it is there."""
         self._config_tried: tuple[int, int] | None = None
         self.records: dict[str, dict[str, Any]] = {}
-        """Finished matches by id, in the records file's order."""
+        """Finished matches by id, in the records file's order: what the match list shows
+        of each (its id, type, set, round, seats' labels and names, scores, ranking); the
+        whole record is read from the file when asked for (:meth:`record`), so the server's
+        memory grows by some 300 bytes a match, not by its records file."""
+        self._lines: dict[str, tuple[RecordsFile, int, int]] = {}
         self.skipped: list[str] = []
         self.live: dict[str, InPlay] = {}
         self.ended: dict[str, InPlay] = {}
@@ -149,15 +178,17 @@ class RunFolder:
                              (self._people_records, self.people)):
             if source.restarted():
                 into.clear()
+                self._lines = {i: at for i, at in self._lines.items() if at[0] is not source}
                 self.generation += 1
                 (self.added if into is self.records else self.people_added).clear()
                 if into is self.records:
                     self._set_done.clear()
-            for record in source.read(self.skipped):
+            for record, offset, length in source.read(self.skipped):
                 match_id = str(record.get("match_id"))
                 if match_id in self.records or match_id in self.people:
                     continue
-                into[match_id] = record
+                into[match_id] = _summary(record)
+                self._lines[match_id] = (source, offset, length)
                 set_id = record.get("set")
                 if set_id is not None and into is self.records:
                     self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
@@ -171,8 +202,14 @@ class RunFolder:
         return new
 
     def record(self, match_id: str) -> dict[str, Any] | None:
-        """The record of the finished match ``match_id``, the run's or a people's table's."""
-        return self.records.get(match_id) or self.people.get(match_id)
+        """The record of the finished match ``match_id``, the run's or a people's table's,
+        read from its file (the server keeps a summary of each, :attr:`records`)."""
+        where = self._lines.get(match_id)
+        return None if where is None else where[0].at(where[1], where[2])
+
+    def recorded(self, match_id: str) -> bool:
+        """Whether ``match_id`` is a finished match of the run or of a people's table."""
+        return match_id in self.records or match_id in self.people
 
     def _read_live(self) -> list[str]:
         folder = self.folder / LIVE_DIR
@@ -185,7 +222,7 @@ class RunFolder:
         for name in names:
             match_id = name[: -len(".jsonl")]
             present.add(match_id)
-            if self.record(match_id) is not None:
+            if self.recorded(match_id):
                 continue
             if self._read_events(folder / name, match_id):
                 grown.append(match_id)
@@ -198,7 +235,7 @@ class RunFolder:
 
     def add_local(self, match: InPlay) -> None:
         """A match in play in this process (its events come without a file)."""
-        if self.record(match.match_id) is None:
+        if not self.recorded(match.match_id):
             self.live[match.match_id] = match
 
     def _read_events(self, path: Path, match_id: str) -> bool:

@@ -120,7 +120,7 @@ class MatchIndex:
                    if i in self._entries or i in self._people]
         changed += [entry for match_id, entry in live.items()
                     if self._sent.get(match_id) != entry]
-        gone = [i for i in self._sent if i not in live and self.run.record(i) is None]
+        gone = [i for i in self._sent if i not in live and not self.run.recorded(i)]
         self._changed.clear()
         self._sent = live
         return changed, gone

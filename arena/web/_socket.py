@@ -181,7 +181,7 @@ def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:
         if live is not None:
             return {"topic": topic, "type": "events", "labels": live.labels,
                     "events": _tail(live.events[:live.published])}
-        state = "recorded" if run.record(match_id) is not None else "unknown"
+        state = "recorded" if run.recorded(match_id) else "unknown"
         return {"topic": topic, "type": state}
     if topic == "league" and "league" not in hub.last:
         status = read_league_status(run.folder)

@@ -109,3 +109,17 @@ def test_a_spectator_behind_its_table_gets_the_state_now(tmp_path: Path) -> None
                                                                        - last_deal):] == \
         events[last_deal:]
     assert now[0]["type"] == "match_start"
+
+
+def test_the_server_keeps_a_summary_of_each_record_and_reads_the_record_when_asked(
+        finished_run: Path) -> None:
+    from arena.records import read_records
+    from arena.web import RunFolder
+
+    run = RunFolder(finished_run)
+    run.refresh()
+    for record in read_records(finished_run / "records.jsonl"):
+        kept = run.records[record["match_id"]]
+        assert "deals" not in kept and kept["scores"] == record["scores"]
+        assert run.record(record["match_id"]) == record
+    assert run.record("no-such-match") is None
