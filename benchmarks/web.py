@@ -1,6 +1,7 @@
 """Benchmark: how many tables one server holds while it serves spectators, and page load time.
 
     .venv/bin/python benchmarks/web.py [--tables 1,32,200] [--spectators 200] [--seconds 3]
+        [--runs 3]
         [--loads 5]
 
 One trio run holds the server (``arena.web.RunWeb`` on Hypercorn's trio worker, 127.0.0.1)
@@ -8,9 +9,10 @@ and N tables: each table plays matches of four inline bots (greedy, lowest, high
 without end, through the trio driver (each decision a checkpoint, as a table with awaited
 seats has), its public events handed through the referee's ``watch`` argument to the
 server's follower (``Follower.feed``, as a people's table's are: straight to the hub), where
-spectator sockets (one per table, up to ``--spectators``, plus one on the standings and one
-on the match list) hear them; meanwhile a client asks ``/api/matches`` in a loop and another
-loads the run's page (every resource of ``/``: its scripts and style, the API it asks, the
+spectator sockets (``--spectators`` of them, one per table, table after table; then again
+from the first table for more than N; plus one on the standings and one on the match list)
+hear them; meanwhile a client asks ``/api/matches`` in a loop and another loads the run's page
+(every resource of ``/``: its scripts and style, the API it asks, the
 report frame and its files) again and again. For each N it prints the decisions per second
 of all tables (and its ratio to the floor: the same N tables in the same run with no server
 and no spectator; medians of ``--runs``, in turn) and of one, the messages the spectators
@@ -145,7 +147,7 @@ async def clients(url: str, n: int, spectators: int, seconds: float) -> None:
     ``seconds`` of them, then what they measured as one JSON line."""
     counts = Counts()
     async with trio.open_nursery() as nursery, client(url) as shared:
-        topics = [f"match:b{t}" for t in range(min(n, spectators))]
+        topics = [f"match:b{t % n}" for t in range(spectators)]
         for topic in [*topics, "standings", "matches"]:
             nursery.start_soon(spectator, url, topic, counts, shared)
         with trio.move_on_after(60):
@@ -261,7 +263,7 @@ async def main(args: argparse.Namespace, out: Path) -> None:
             heard = statistics.median(c.received for c in serveds) / args.seconds
             api = _median_ms([t for c in serveds for t in c.api])
             pages = _median_ms([t for c in serveds for t in c.pages])
-            print(f"{n:>6} {min(n, args.spectators):>6} {served:>12.0f} {bare:>8.0f} "
+            print(f"{n:>6} {args.spectators:>6} {served:>12.0f} {bare:>8.0f} "
                   f"{served / max(bare, 1):>6.2f} {one:>10.1f} {heard:>13.0f} {api:>14.1f} "
                   f"{pages:>15.0f} {os.getloadavg()[0]:>6.2f}")
         nursery.cancel_scope.cancel()
@@ -271,7 +273,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", default="1,32,200")
     parser.add_argument("--spectators", type=int, default=200,
-                        help="spectator sockets, one per table up to this many")
+                        help="spectator sockets, one per table in turn")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--runs", type=int, default=3,
