@@ -40,14 +40,23 @@ class TailReader:
             return was_read
         return False
 
-    def lines(self) -> list[bytes]:
+    def lines(self, max_bytes: int | None = None) -> list[bytes]:
         """The whole lines added since the last call, each with its newline (blank ones
-        too: a caller counting lines counts them). A missing file has none; any other
-        ``OSError`` is raised."""
+        too: a caller counting lines counts them); with ``max_bytes``, about that many bytes
+        of them at most (one longer line whole), the rest at the next calls. A missing file
+        has none; any other ``OSError`` is raised."""
         try:
             with self.path.open("rb") as file:
                 file.seek(self.offset)
-                data = file.read()
+                if max_bytes is None:
+                    data = file.read()
+                else:
+                    data = file.read(max_bytes)
+                    while data and b"\n" not in data[-max_bytes:]:  # one long line: whole
+                        more = file.read(max_bytes)
+                        if not more:
+                            break
+                        data += more
         except FileNotFoundError:
             return []
         end = data.rfind(b"\n") + 1

@@ -69,6 +69,11 @@ class InPlay:
     ``LOCAL_KEEP_S`` after that for one that has none (a table that ended unrecorded)."""
 
 
+READ_BYTES = 4 << 20
+"""The most of a records file one refresh parses (a long run's file is read over several,
+the server answering between them)."""
+
+
 class RecordsFile:
     """A records file read as it grows (:class:`arena.records.TailReader`): each
     :meth:`read` parses the lines added since."""
@@ -86,7 +91,7 @@ class RecordsFile:
         record is told in ``skipped``."""
         offset = self.tail.offset
         try:
-            lines = self.tail.lines()
+            lines = self.tail.lines(READ_BYTES)
         except OSError:
             return []
         records = []

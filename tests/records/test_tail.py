@@ -32,3 +32,14 @@ def test_a_torn_last_line_is_cut(tmp_path: Path) -> None:
     assert cut_torn_line(path) == len(b'{"b": ')
     assert path.read_bytes() == b'{"a": 1}\n'
     assert cut_torn_line(path) == 0
+
+
+def test_a_bounded_read_takes_whole_lines_and_leaves_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    long = b'{"long": "' + b"x" * 100 + b'"}\n'
+    path.write_bytes(b'{"a": 1}\n' + long + b'{"b": 2}\n')
+    tail = TailReader(path)
+    assert tail.lines(max_bytes=12) == [b'{"a": 1}\n']  # the next line is longer
+    assert tail.lines(max_bytes=12) == [long]  # one longer line, whole
+    assert tail.lines(max_bytes=12) == [b'{"b": 2}\n']
+    assert tail.lines(max_bytes=12) == []
