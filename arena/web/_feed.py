@@ -104,7 +104,7 @@ class LocalWatch:
         self._pending = False
 
     def __call__(self, event: Mapping[str, Any]) -> None:
-        self.match.events.append(dict(event))
+        self.match.events.append(event if type(event) is dict else dict(event))
         if not self._pending and self._watched(event):
             self._pending = True
             self._soon(self._publish)
