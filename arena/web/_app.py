@@ -105,6 +105,7 @@ class RunWeb:
     async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
         """The follower (and the tables) beside the server, for as long as it serves."""
         self.hub.bind()
+        self.follower.bind()  # before the matches of this process may publish
         async with trio.open_nursery() as nursery:
             await self.follower.step()
             nursery.start_soon(self.follower.run_forever)

@@ -59,9 +59,14 @@ class Follower:
             with contextlib.suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self._wake.set)
 
+    def bind(self) -> None:
+        """Remember the current trio run: :meth:`poke` and a ``threadsafe`` :meth:`feed`
+        reach it from other threads (:meth:`run_forever` binds too)."""
+        self._token = trio.lowlevel.current_trio_token()
+
     async def run_forever(self, poll_s: float = POLL_S) -> None:
         """Follow until cancelled (and rebuild the served report meanwhile)."""
-        self._token = trio.lowlevel.current_trio_token()
+        self.bind()
         async with trio.open_nursery() as nursery:
             if self.report is not None:
                 nursery.start_soon(self.report.run_forever)
