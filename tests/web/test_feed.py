@@ -113,8 +113,8 @@ limits: {move_ms: 3000}
                     assert time.monotonic() < deadline + 120, "the match was never recorded"
                     frames.append(json.loads(ws.receive_text(timeout=60)))
                     files |= {p.name for p in (out / LIVE_DIR).glob("*.jsonl")}
-                    for frame in frames[-1].get("events", ()):  # a batch's "recorded" too
-                        frames.append(frame)
+                    if frames[-1].get("type") == "batch":  # its "recorded" too
+                        frames += frames[-1]["events"]
     finally:
         stop(process)
     assert not files, files  # nothing went through the disk
