@@ -211,21 +211,18 @@ def _table_options(tables_on: bool, preset: str, bots: tuple[str, ...], people: 
 
 async def _serve(out: Path, host: str, port: int, tables_with: _TableSetup | None,
                  names: tuple[str, ...]) -> None:
-    from arena.web import Hub, TableError, Tables, create_app, serve_app
+    from arena.web import Hub, RunWeb, TableError, Tables
 
     hub = Hub()
-    hub.bind()
     try:
         tables = None if tables_with is None else Tables(
             out, hub, base_url="", absence_s=tables_with.absence_s, bounds=tables_with.bounds,
             sandbox=tables_with.sandbox, stand_in=tables_with.stand_in)
     except TableError as exc:
         raise InputError(str(exc)) from None
-    app = create_app(out, hub, tables=tables)
+    web = RunWeb(out, hub, tables=tables)
     async with trio.open_nursery() as nursery:
-        if tables is not None:
-            await nursery.start(tables.run)
-        url = await nursery.start(functools.partial(serve_app, app, host, port, names=names))
+        url = await nursery.start(functools.partial(web.serve, host, port, names=names))
         click.echo(f"serving {out} on {url}/ (Ctrl-C stops)")
         if tables is not None:
             tables.base_url = url

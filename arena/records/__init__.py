@@ -20,6 +20,7 @@ from ._reader import (
     records_path,
 )
 from ._schema import SCHEMA, RecordedMove, deal_movers, deal_moves
+from ._tail import TailReader, cut_torn_line
 from ._writer import RecordWriter
 
 __all__ = ["RECORDS", "RecordError", "RecordWriter", "configure_logging", "get_logger",
@@ -28,3 +29,4 @@ __all__ += ["FLAG_MIN_MATCHES", "LOG_FILE_ENV", "BotFaults", "FaultLog", "short_
 __all__ += ["TABLE_RECORDS", "no_records_here", "parse_record", "record_lines"]
 __all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
 __all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]
+__all__ += ["TailReader", "cut_torn_line"]

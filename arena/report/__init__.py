@@ -6,7 +6,7 @@ replays a record through the rules engine as events a viewer shows. See docs/rep
 """
 
 from ._build import BATCH, REPORT_DIR, ReportResult, write_report
-from ._live import ReportRefresher
+from ._live import Rebuilds, ReportRefresher
 from ._messages import LANGUAGES
 from ._replay import (
                       CLEAR,
@@ -37,6 +37,7 @@ __all__ = [
     "STANDINGS_CSV",
     "STANDINGS_JSON",
     "Event",
+    "Rebuilds",
     "ReplayError",
     "ReportRefresher",
     "ReportResult",

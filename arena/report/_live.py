@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +14,48 @@ from arena.tournament import Reporter, Standings
 
 from ._build import write_report
 
-__all__ = ["ReportRefresher"]
+__all__ = ["Rebuilds", "ReportRefresher"]
 
 _log = get_logger("arena.report")
+
+
+class Rebuilds:
+    """The one rebuilder of a report while its records grow: when the next build may start,
+    and the build itself (called in a thread of the caller's: a run's reporter, the web
+    server's trio run).
+
+    One build at a time, the next no sooner than ``interval`` seconds, nor than the last
+    build took, after the last one ended (a large run spends at most half its time building
+    reports); the first at once, or after ``interval`` with ``wait_first``. ``build`` returns
+    whether it built; a failed build is logged (``what`` says which) and the old report
+    stays."""
+
+    def __init__(self, build: Callable[[], bool], interval: float, *, what: str,
+                 wait_first: bool = False) -> None:
+        self._build = build
+        self.interval = interval
+        self.what = what
+        self.builds = 0
+        self._last = time.monotonic() if wait_first else float("-inf")
+        self._pause = interval
+
+    def due(self) -> bool:
+        """Whether a build may start now."""
+        return time.monotonic() - self._last >= self._pause
+
+    def build(self) -> bool:
+        """Build once: whether it was built."""
+        started = time.monotonic()
+        try:
+            built = self._build()
+        except Exception as exc:  # a rebuild must never stop the run or the server
+            _log.warning(f"{self.what} failed", error=str(exc))
+            built = False
+        finally:
+            self._last = time.monotonic()
+            self._pause = max(self.interval, self._last - started)
+        self.builds += built
+        return built
 
 
 class ReportRefresher(Reporter):
@@ -33,10 +72,8 @@ class ReportRefresher(Reporter):
                  interval: float = 30.0) -> None:
         self.folder = Path(folder)
         self.inner = inner
-        self.interval = interval
-        self.builds = 0
-        self._last = time.monotonic()  # when the last build ended (or the refresher began)
-        self._pause = interval
+        self.rebuilds = Rebuilds(self._build, interval, what="refreshing the report",
+                                 wait_first=True)
         self._thread: threading.Thread | None = None
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
@@ -46,8 +83,8 @@ class ReportRefresher(Reporter):
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
         if self.inner is not None:
             self.inner.match(record, standings)
-        if time.monotonic() - self._last >= self._pause and not self.busy:
-            self._thread = threading.Thread(target=self._build, name="arena-report",
+        if self.rebuilds.due() and not self.busy:
+            self._thread = threading.Thread(target=self.rebuilds.build, name="arena-report",
                                             daemon=True)
             self._thread.start()
 
@@ -70,13 +107,11 @@ class ReportRefresher(Reporter):
         if self._thread is not None:
             self._thread.join()
 
-    def _build(self) -> None:
-        started = time.monotonic()
-        try:
-            write_report(self.folder, on_skip=lambda message: None)
-            self.builds += 1
-        except Exception as exc:  # a refresh must never stop the run
-            _log.warning("refreshing the report failed", folder=str(self.folder), error=str(exc))
-        finally:
-            self._last = time.monotonic()
-            self._pause = max(self.interval, self._last - started)
+    @property
+    def builds(self) -> int:
+        """The reports built so far."""
+        return self.rebuilds.builds
+
+    def _build(self) -> bool:
+        write_report(self.folder, on_skip=lambda message: None)
+        return True

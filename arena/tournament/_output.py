@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from arena.records import RECORDS
+from arena.records import RECORDS, TailReader
 from arena.seeds import SEED_LIMIT, secret_seed
 from arena.tournament._config import ConfigError, TournamentConfig, parse_config
 from arena.tournament._config._table import format_of
@@ -105,12 +105,10 @@ def journal_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     refuse_link(path)
     try:
         repair_tail(path)
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return
+        lines = TailReader(path).lines()
     except OSError as exc:
         raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         try:

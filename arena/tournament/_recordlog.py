@@ -15,43 +15,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-from arena.records import RecordError, read_records
+from arena.records import RecordError, cut_torn_line, read_records
 
 
 class RecordFileError(ValueError):
     """The record file holds something that is not a record (other than a torn tail)."""
 
 
-def repair_tail(path: str | os.PathLike[str]) -> int:
-    """Cut a torn last line (no newline) off ``path``; returns the bytes removed."""
-    path = Path(path)
-    if not path.exists():
-        return 0
-    with path.open("r+b") as file:
-        size = file.seek(0, os.SEEK_END)
-        if size == 0:
-            return 0
-        file.seek(size - 1)
-        if file.read(1) == b"\n":
-            return 0
-        end = size
-        chunk = 1 << 16
-        while end > 0:
-            start = max(0, end - chunk)
-            file.seek(start)
-            data = file.read(end - start)
-            newline = data.rfind(b"\n")
-            if newline >= 0:
-                keep = start + newline + 1
-                break
-            end = start
-        else:
-            keep = 0
-        file.truncate(keep)
-        return size - keep
+repair_tail = cut_torn_line
+"""Cut a torn last line (no newline) off a file (:func:`arena.records.cut_torn_line`)."""
 
 
 def resume_records(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:

@@ -22,6 +22,7 @@ from arena.report import standings_document, standings_text
 
 from ._league_status import read_league_status
 from ._live import valid_id
+from ._match_list import STATES
 
 if TYPE_CHECKING:
     from ._live import RunFolder
@@ -89,6 +90,28 @@ def _standings(folder: Path) -> dict[str, Any]:
         return standings_document(empty)
 
 
+def _list_query(request: Request) -> tuple[list[str] | None, int, int | None, int | None]:
+    """``/api/matches``' query: ``state`` (comma-separated), ``offset``, ``limit``, ``last``;
+    a ValueError names a bad one."""
+    query = request.query_params
+    unknown = sorted(set(query) - {"state", "offset", "limit", "last"})
+    if unknown:
+        raise ValueError(f"unknown parameter {unknown[0][:40]!r} (state, offset, limit, last)")
+    states = None
+    if "state" in query:
+        states = [s for s in query["state"].split(",") if s]
+        bad = [s for s in states if s not in STATES]
+        if bad or not states:
+            raise ValueError(f"state: {(bad or [''])[0][:40]!r} is none of {', '.join(STATES)}")
+    numbers: list[int | None] = []
+    for key in ("offset", "limit", "last"):
+        text = query.get(key)
+        if text is not None and not (text.isdigit() and len(text) <= 9):
+            raise ValueError(f"{key}: {text[:40]!r} is not a whole number from 0")
+        numbers.append(None if text is None else int(text))
+    return states, numbers[0] or 0, numbers[1], numbers[2]
+
+
 def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], None]
                ) -> list[Route]:
     """The API's routes over ``run``, which ``sync()`` brings up to date."""
@@ -101,19 +124,29 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
             return error(503, f"cannot read the records: {exc}")
 
     async def get_matches(request: Request) -> JSONResponse:
+        try:
+            states, offset, limit, last = _list_query(request)
+        except ValueError as exc:
+            return error(400, str(exc))
         sync()
-        return JSONResponse({"matches": run.match_list()})
+        entries = run.index.entries(states)
+        if last is not None:
+            entries = entries[len(entries) - min(last, len(entries)):]
+        page = entries[offset:None if limit is None else offset + limit]
+        return JSONResponse({"matches": page, "total": len(entries)})
 
     async def get_match(request: Request) -> Response:
         match_id = request.path_params["match_id"]
         if not valid_id(match_id):
             return error(404, "not a match id")
         sync()
-        record = run.record(match_id)
-        if record is not None:
+        if run.recorded(match_id):
             if match_id in run.records and run.waiting_for_set(match_id):
                 return error(409, f"match {match_id} is finished; its hands are shown once "
                              "every match of its duplicate set is")
+            record = await trio.to_thread.run_sync(run.record, match_id)
+            if record is None:
+                return error(404, f"match {match_id}'s record is no longer in its file")
             return await json_answer({"state": "finished", "record": record})
         live = run.live.get(match_id)
         if live is not None and run.held(match_id):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import importlib.util
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import trio
 from starlette.applications import Starlette
@@ -19,109 +20,35 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
 from ._api import StandingsCache, api_routes, error
+from ._feed import Feed, local_feed
+from ._follower import Follower
 from ._hub import Hub
 from ._live import RunFolder
 from ._live_report import STATIC, ReportBuilder, report_routes
+from ._server import serve
 from ._socket import spectator_socket
+
+if TYPE_CHECKING:
+    from arena.referee import MatchSpec
 
 
 class Tables(Protocol):
-    """What the app needs of people's tables (``arena.web._tables.Tables``): its routes."""
+    """What the app needs of people's tables (``arena.web._tables.Tables``): its routes,
+    the nursery its matches play in, and where their public events go (``feed``: the app
+    sets it to its follower's, so they reach the hub with no file)."""
+
+    feed: Callable[[MatchSpec], Feed]
 
     def routes(self) -> list[BaseRoute]:
         """The tables' pages, API and sockets."""
         ...
 
-__all__ = ["Follower", "Tables", "create_app"]
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+                  ) -> None:
+        """Play the tables' matches until cancelled."""
+        ...
 
-
-POLL_S = 0.25
-"""How often the follower reads the run's folder for new records and live events."""
-STEP_S = 0.1
-"""The least time between two of the follower's reads, however often it is poked."""
-STANDINGS_S = 1.0
-"""The least time between two computations of the standings published while records arrive."""
-
-
-class Follower:
-    """Reads the run's folder and publishes what is new to the hub: ``matches`` and
-    ``standings`` when a record is added, ``match:<id>`` with a match's new public events.
-
-    What nobody subscribes to is not computed (a topic's subscriber hears its state now
-    first): a run served to no one costs the reading of its folder alone."""
-
-    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache,
-                 report: ReportBuilder | None = None) -> None:
-        self.run = run
-        self.hub = hub
-        self.standings = standings
-        self.report = report
-        self._sent: dict[str, int] = {}  # match id -> live events published
-        self._wake = trio.Event()
-        self._token: trio.lowlevel.TrioToken | None = None
-        self._standings_due = False
-        self._standings_at = float("-inf")
-
-    def poke(self) -> None:
-        """Look now rather than at the next poll (safe from any thread, once it runs)."""
-        if self._token is not None:
-            with contextlib.suppress(trio.RunFinishedError):
-                self._token.run_sync_soon(self._wake.set)
-
-    async def run_forever(self, poll_s: float = POLL_S) -> None:
-        """Follow until cancelled (and rebuild the served report meanwhile)."""
-        self._token = trio.lowlevel.current_trio_token()
-        async with trio.open_nursery() as nursery:
-            if self.report is not None:
-                nursery.start_soon(self.report.run_forever)
-            await self._poll(poll_s)
-
-    async def _poll(self, poll_s: float) -> None:
-        while True:
-            stepped = trio.current_time()
-            await self.step()
-            with trio.move_on_after(poll_s):
-                await self._wake.wait()
-            self._wake = trio.Event()
-            await trio.sleep_until(stepped + STEP_S)  # pokes at each record come together
-
-    def sync(self) -> None:
-        """Read what is new and publish it at once (the standings at the next :meth:`step`).
-
-        Whoever reads the run folder reads it through here (the API too), so that every
-        event read is published exactly once and a new subscriber's snapshot (the events
-        read so far) meets the stream where it goes on."""
-        run, hub = self.run, self.hub
-        recorded, grown = run.refresh()
-        for match_id in [*grown, *recorded]:
-            match = run.live.get(match_id) or run.ended.get(match_id)
-            if match is None or run.held(match_id):  # the duplicate-set rule (_live.py)
-                continue
-            topic = f"match:{match_id}"
-            if hub.subscribers(topic):  # else a subscriber starts from the events read
-                for event in match.events[self._sent.get(match_id, 0):]:
-                    hub.publish(topic, event)
-            self._sent[match_id] = len(match.events)
-        for match_id in recorded:
-            self._sent.pop(match_id, None)
-            if hub.subscribers(f"match:{match_id}"):
-                hub.publish(f"match:{match_id}", {"type": "recorded"})
-        if (recorded or grown) and hub.subscribers("matches"):
-            hub.publish("matches", {"type": "matches", "matches": run.match_list()})
-        self._standings_due = self._standings_due or bool(recorded)
-
-    async def step(self) -> None:
-        """Read once and publish what is new, the standings included (the first, then while
-        someone subscribes to them, at most every ``STANDINGS_S``)."""
-        self.sync()
-        hub = self.hub
-        if (self._standings_due  # the first ever, for a late subscriber, then as they listen
-                and (hub.subscribers("standings") or "standings" not in hub.last)
-                and trio.current_time() >= self._standings_at + STANDINGS_S):
-            self._standings_due = False
-            self._standings_at = trio.current_time()
-            hub.publish("standings", {"type": "standings",
-                                      "standings": await self.standings.get()})
+__all__ = ["RunWeb", "Tables", "create_app"]
 
 
 class _Static(StaticFiles):
@@ -143,55 +70,96 @@ def _i18n_routes() -> list[BaseRoute]:
     return routes
 
 
-def create_app(out: Path, hub: Hub, *, tables: Tables | None = None,
-               extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None
-               ) -> Starlette:
-    """The app of the run in ``out``: pages, API and live updates from ``hub``.
+class RunWeb:
+    """The web of the run in ``out``: its app (pages, API, live updates), its hub, its
+    follower and, with ``tables``, its people's tables; the one entry ``arena serve`` and
+    ``arena run --serve`` serve a run by (:meth:`serve`).
 
-    ``tables`` (people's tables) adds its routes, and ``extra`` routes of its own (a
-    competition's endpoints, ``arena.competition``), with ``bodies``, the bounds of the
-    request bodies of those of its paths that take more than the server's door lets by
-    (``app.state.body_bounds``, which :func:`serve` reads). The app's
-    :class:`Follower` (``app.state.follower``) must run beside the server: :func:`serve_run`.
+    The app's lifespan (Starlette's ``lifespan=``) runs the follower of the run and the
+    tables beside the server, and while it runs the run's matches played in this process
+    (``arena run --serve`` with one job, :class:`~arena.web._feed.LiveMatch`) publish to
+    the hub directly. ``extra`` routes are served beside the run's (a competition's
+    endpoints, ``arena.competition``), ``bodies`` bound the request bodies of those of its
+    paths that take more than the server's door lets by.
     """
-    run = RunFolder(Path(out))
-    standings = StandingsCache(run)
-    report = ReportBuilder(
-        run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}),
-        watched=lambda: bool(hub.subscribers("report")))
-    follower = Follower(run, hub, standings, report)
 
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "live.html", media_type="text/html")
+    def __init__(self, out: Path, hub: Hub | None = None, *, tables: Tables | None = None,
+                 extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None
+                 ) -> None:
+        self.out = Path(out)
+        self.hub = hub or Hub()
+        self.tables = tables
+        self.bodies = dict(bodies or {})
+        self.run = RunFolder(self.out)
+        hub = self.hub
+        self.standings = StandingsCache(self.run)
+        self.report = ReportBuilder(
+            self.run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}),
+            watched=lambda: bool(hub.subscribers("report")))
+        self.follower = Follower(self.run, hub, self.standings, self.report)
+        if tables is not None:
+            tables.feed = self.follower.feed
+        self.app = self._app(extra)
 
-    async def match_page(request: Request) -> Response:
-        return FileResponse(STATIC / "match.html", media_type="text/html")
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        """The follower (and the tables) beside the server, for as long as it serves."""
+        self.hub.bind()
+        self.follower.bind()  # before the matches of this process may publish
+        async with trio.open_nursery() as nursery:
+            await self.follower.step()
+            nursery.start_soon(self.follower.run_forever)
+            if self.tables is not None:
+                await nursery.start(self.tables.run)
+            with local_feed(self.out, functools.partial(self.follower.feed, threadsafe=True)):
+                yield
+            nursery.cancel_scope.cancel()
 
-    routes: list[BaseRoute] = [
-        Route("/", index),
-        Route("/match", match_page),
-        *api_routes(run, standings, follower.sync),
-        WebSocketRoute("/ws", spectator_socket(hub, run)),
-        *report_routes(report, follower.sync),
-        Mount("/static", _Static(directory=STATIC), name="static"),
-    ]
-    if tables is not None:
-        routes += tables.routes()
-    routes += extra
-    routes += _i18n_routes()
+    async def serve(self, host: str, port: int, *, names: Iterable[str] = (),
+                    task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+        """Serve the run on ``host:port`` until cancelled (:func:`~arena.web.serve`);
+        ``task_status.started(url)`` once it listens, its follower and tables running."""
+        await serve(self.app, host, port, names=names, bodies=self.bodies,
+                    task_status=task_status)
 
-    async def not_found(request: Request, exc: Exception) -> Response:
-        status = exc.status_code if isinstance(exc, HTTPException) else 500
-        detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
-        return JSONResponse({"error": f"{detail}: {request.url.path}"[:300]}, status_code=status)
+    def _app(self, extra: Sequence[BaseRoute]) -> Starlette:
+        run, follower = self.run, self.follower
 
-    async def failure(request: Request, exc: Exception) -> Response:
-        return error(500, f"internal error ({type(exc).__name__})")
+        async def index(request: Request) -> Response:
+            return FileResponse(STATIC / "live.html", media_type="text/html")
 
-    app = Starlette(routes=routes,
-                    exception_handlers={HTTPException: not_found, Exception: failure})
-    app.state.follower = follower
-    app.state.run = run
-    app.state.hub = hub
-    app.state.body_bounds = dict(bodies or {})
-    return app
+        async def match_page(request: Request) -> Response:
+            return FileResponse(STATIC / "match.html", media_type="text/html")
+
+        routes: list[BaseRoute] = [
+            Route("/", index),
+            Route("/match", match_page),
+            *api_routes(run, self.standings, follower.sync),
+            WebSocketRoute("/ws", spectator_socket(self.hub, run, follower.catch_up)),
+            *report_routes(self.report, follower.sync),
+            Mount("/static", _Static(directory=STATIC), name="static"),
+        ]
+        if self.tables is not None:
+            routes += self.tables.routes()
+        routes += extra
+        routes += _i18n_routes()
+
+        async def not_found(request: Request, exc: Exception) -> Response:
+            status = exc.status_code if isinstance(exc, HTTPException) else 500
+            detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+            return JSONResponse({"error": f"{detail}: {request.url.path}"[:300]},
+                                status_code=status)
+
+        async def failure(request: Request, exc: Exception) -> Response:
+            return error(500, f"internal error ({type(exc).__name__})")
+
+        return Starlette(routes=routes, lifespan=self._lifespan,
+                         exception_handlers={HTTPException: not_found, Exception: failure})
+
+
+def create_app(out: Path, hub: Hub | None = None, *, tables: Tables | None = None,
+               extra: Sequence[BaseRoute] = ()) -> Starlette:
+    """The app of the run in ``out`` (:attr:`RunWeb.app`), its follower and tables run by
+    its lifespan: serve it with :func:`~arena.web.serve` (any ASGI server that runs the
+    lifespan in a trio run will do)."""
+    return RunWeb(out, hub, tables=tables, extra=extra).app

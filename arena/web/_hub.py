@@ -13,14 +13,19 @@ from typing import Any
 
 import trio
 
-__all__ = ["Hub"]
+__all__ = ["LAGGED", "Hub"]
+
+LAGGED = {"type": "lagged"}
+"""What a subscriber whose buffer was full hears instead of the events it missed."""
 
 
 class Hub:
     """Publishes events to the subscribers of a topic; the publisher never waits.
 
-    Each subscriber has a buffer of ``buffer`` events; when it is full, the oldest event is
-    dropped for the newest (a slow page loses old news, never the publisher's time).
+    Each subscriber has a buffer of ``buffer`` events; when it is full, every event in it is
+    dropped for one ``{"type": "lagged"}`` (:data:`LAGGED`): the subscriber fetches the
+    topic's state now instead (a slow page gets the latest state, not a backlog, and never
+    holds the publisher up).
     :meth:`publish` is called in the trio run the hub lives in; a thread (the runner of
     ``arena run --serve``) calls :meth:`publish_threadsafe` after :meth:`bind`.
     """
@@ -47,9 +52,10 @@ class Hub:
                 send.send_nowait(item)
             except trio.WouldBlock:
                 with contextlib.suppress(trio.WouldBlock):
-                    receive.receive_nowait()  # the oldest goes
+                    while True:
+                        receive.receive_nowait()  # the backlog goes
                 with contextlib.suppress(trio.WouldBlock):
-                    send.send_nowait(item)
+                    send.send_nowait({"topic": topic, **LAGGED})
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self._subscribers.get(topic, set()).discard((send, receive))
 

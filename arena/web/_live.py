@@ -19,24 +19,29 @@ run has written it; until then every match of a set is held.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.records import RECORDS, TABLE_RECORDS, parse_record
-from arena.referee import MatchSpec, run_match
+from arena.records import RECORDS, TABLE_RECORDS, TailReader, parse_record
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
-__all__ = ["LIVE_DIR", "LiveFile", "LiveMatch", "RunFolder", "valid_id"]
+from ._in_play import InPlay
+from ._match_list import MatchIndex
+
+__all__ = ["LIVE_DIR", "InPlay", "RunFolder", "valid_id"]
 
 LIVE_DIR = "live"
 """The folder of the run's matches in play, one ``<match-id>.jsonl`` each."""
+
+KEEP_S = 5.0
+"""How long a recorded match's live file stays: a server reads its last events meanwhile."""
+
+LOCAL_KEEP_S = 5.0
+"""How long a match played in this process stays in play after its end without a record."""
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,199}")
 
@@ -46,129 +51,64 @@ def valid_id(text: str) -> bool:
     return bool(_ID.fullmatch(text)) and ".." not in text
 
 
-BATCH_S = 0.25
-"""How often a run's match writes its live events (:class:`LiveMatch`): the server's follower
-reads the live folder no more often."""
-
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-
-
-class LiveFile:
-    """A ``watch`` that appends each public event to ``path`` as a JSON line, flushed.
-
-    With ``batch_s`` the events are kept and written together, at most every ``batch_s``
-    seconds, the first ``batch_s`` after the match began: a match over sooner writes none of
-    them (none of the follower's reads could have shown it in play), only its first line, that
-    it is in play, and its last, that it was played. Its record follows with every move.
-    """
-
-    def __init__(self, path: Path, spec: MatchSpec, batch_s: float | None = None) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._file = path.open("a", encoding="utf-8")
-        self._batch_s = batch_s
-        self._kept: list[Mapping[str, Any]] = []
-        self._due = time.monotonic() + (batch_s or 0.0)
-        self._followed = batch_s is None
-        """Whether its events are written (always without ``batch_s``)."""
-        self._write([{"type": "live", "match": spec.match_id, "set": spec.set,
-                      "round": spec.round, "labels": spec.labels}])
-
-    def __call__(self, event: Mapping[str, Any]) -> None:
-        if self._batch_s is None:
-            self._write([event])
-            return
-        self._kept.append(event)
-        if time.monotonic() >= self._due:
-            self._followed = True
-            self._write(self._kept)
-            self._kept.clear()
-            self._due = time.monotonic() + self._batch_s
-
-    def _write(self, events: list[Mapping[str, Any]]) -> None:
-        self._file.write("".join([_ENCODE(event) + "\n" for event in events]))
-        self._file.flush()
-
-    def close(self) -> None:
-        """Mark the match played (its record follows) and close the file."""
-        with contextlib.suppress(OSError, ValueError):
-            self._write([*(self._kept if self._followed else ()), {"type": "played"}])
-            self._file.close()
-
-
-@dataclass(frozen=True)
-class LiveMatch:
-    """A match function (``run_tournament(match_fn=...)``) that plays the match with the
-    referee and writes its public events to ``folder/live/<match-id>.jsonl`` meanwhile.
-    Picklable: it runs in worker processes and Dask tasks alike."""
-
-    folder: str
-
-    def __call__(self, spec: MatchSpec) -> dict[str, Any]:
-        live = LiveFile(Path(self.folder) / LIVE_DIR / f"{spec.match_id}.jsonl", spec,
-                        batch_s=BATCH_S)
-        try:
-            return run_match(spec, watch=live)
-        finally:
-            live.close()
-
-
-@dataclass
-class InPlay:
-    """A match in play, as its live file tells it so far."""
-
-    match_id: str
-    set: str | None
-    labels: list[str]
-    round: int | None
-    events: list[dict[str, Any]] = field(default_factory=list)
-    played: bool = False
-    offset: int = 0
+READ_BYTES = 4 << 20
+"""The most of a records file one refresh parses (a long run's file is read over several,
+the server answering between them)."""
 
 
 class RecordsFile:
-    """A records file read as it grows: each :meth:`read` parses the lines added since."""
+    """A records file read as it grows (:class:`arena.records.TailReader`): each
+    :meth:`read` parses the lines added since."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self._offset = 0
-        self._identity: tuple[int, int] | None = None
-        self._restarted = False
+        self.tail = TailReader(path)
 
     def restarted(self) -> bool:
         """Whether the file was replaced or cut since the last read (read it again)."""
-        try:
-            stat = self.path.stat()
-        except OSError:
-            return False
-        identity = (stat.st_ino, stat.st_dev)
-        if identity != self._identity or stat.st_size < self._offset:
-            was_read = self._identity is not None
-            self._identity, self._offset = identity, 0
-            return was_read
-        return False
+        return self.tail.restarted()
 
-    def read(self, skipped: list[str]) -> list[dict[str, Any]]:
+    def read(self, skipped: list[str]) -> list[tuple[dict[str, Any], int, int]]:
         """The records of the lines added since the last read (a line being written is read
-        next time); what is no record is told in ``skipped``."""
+        next time), each with where its line is in the file (offset, length); what is no
+        record is told in ``skipped``."""
+        offset = self.tail.offset
         try:
-            with self.path.open("rb") as f:
-                f.seek(self._offset)
-                data = f.read()
+            lines = self.tail.lines(READ_BYTES)
         except OSError:
             return []
-        end = data.rfind(b"\n") + 1
         records = []
-        for line in data[:end].splitlines(keepends=True):
+        for line in lines:
+            at, offset = offset, offset + len(line)
             if not line.strip():
                 continue
             record = parse_record(line)
             if isinstance(record, str):
                 skipped.append(record)
             else:
-                records.append(record)
-        self._offset += end
+                records.append((record, at, len(line)))
         return records
+
+    def at(self, offset: int, length: int) -> dict[str, Any] | None:
+        """The record whose line is at ``offset`` (None when the file changed under it)."""
+        try:
+            with self.tail.path.open("rb") as file:
+                file.seek(offset)
+                record = parse_record(file.read(length))
+        except OSError:
+            return None
+        return None if isinstance(record, str) else record
+
+
+_SUMMARY = ("match_id", "type", "set", "round", "scores", "ranking")
+"""What the server keeps of a finished match (beside its seats' labels and names): the
+match list's fields; the record itself is read again from its file when asked for."""
+
+
+def _summary(record: dict[str, Any]) -> dict[str, Any]:
+    summary = {key: record.get(key) for key in _SUMMARY}
+    summary["seats"] = [{"label": s.get("label"), "name": s.get("name")}
+                        for s in record.get("seats") or ()]
+    return summary
 
 
 class RunFolder:
@@ -184,7 +124,11 @@ class RunFolder:
         """The run's config: given, or read from ``config.yaml`` once it is there."""
         self._config_tried: tuple[int, int] | None = None
         self.records: dict[str, dict[str, Any]] = {}
-        """Finished matches by id, in the records file's order."""
+        """Finished matches by id, in the records file's order: what the match list shows
+        of each (its id, type, set, round, seats' labels and names, scores, ranking); the
+        whole record is read from the file when asked for (:meth:`record`), so the server's
+        memory grows by some 300 bytes a match, not by its records file."""
+        self._lines: dict[str, tuple[RecordsFile, int, int]] = {}
         self.skipped: list[str] = []
         self.live: dict[str, InPlay] = {}
         self.ended: dict[str, InPlay] = {}
@@ -195,6 +139,13 @@ class RunFolder:
         self._run_records = RecordsFile(folder / RECORDS)
         self._people_records = RecordsFile(folder / TABLE_RECORDS)
         self._set_done: dict[str, int] = {}  # set id -> its records so far
+        self.added: list[str] = []
+        """The run's record ids in the order read (since the records file last restarted)."""
+        self.people_added: list[str] = []
+        self.generation = 0
+        """Counts the restarts of the records files (replaced or cut: read again)."""
+        self.index = MatchIndex(self)
+        """The match list, kept as the run grows."""
 
     # ------------------------------------------------------------------ reading
 
@@ -214,25 +165,38 @@ class RunFolder:
                              (self._people_records, self.people)):
             if source.restarted():
                 into.clear()
+                self._lines = {i: at for i, at in self._lines.items() if at[0] is not source}
+                self.generation += 1
+                (self.added if into is self.records else self.people_added).clear()
                 if into is self.records:
                     self._set_done.clear()
-            for record in source.read(self.skipped):
+            for record, offset, length in source.read(self.skipped):
                 match_id = str(record.get("match_id"))
                 if match_id in self.records or match_id in self.people:
                     continue
-                into[match_id] = record
+                into[match_id] = _summary(record)
+                self._lines[match_id] = (source, offset, length)
                 set_id = record.get("set")
                 if set_id is not None and into is self.records:
                     self._set_done[str(set_id)] = self._set_done.get(str(set_id), 0) + 1
                 new.append(match_id)
+                (self.added if into is self.records else self.people_added).append(match_id)
                 if match_id in self.live:
-                    self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl", match_id)
+                    if not self.live[match_id].local:
+                        self._read_events(self.folder / LIVE_DIR / f"{match_id}.jsonl",
+                                          match_id)
                     self.ended[match_id] = self.live.pop(match_id)
         return new
 
     def record(self, match_id: str) -> dict[str, Any] | None:
-        """The record of the finished match ``match_id``, the run's or a people's table's."""
-        return self.records.get(match_id) or self.people.get(match_id)
+        """The record of the finished match ``match_id``, the run's or a people's table's,
+        read from its file (the server keeps a summary of each, :attr:`records`)."""
+        where = self._lines.get(match_id)
+        return None if where is None else where[0].at(where[1], where[2])
+
+    def recorded(self, match_id: str) -> bool:
+        """Whether ``match_id`` is a finished match of the run or of a people's table."""
+        return match_id in self.records or match_id in self.people
 
     def _read_live(self) -> list[str]:
         folder = self.folder / LIVE_DIR
@@ -245,24 +209,29 @@ class RunFolder:
         for name in names:
             match_id = name[: -len(".jsonl")]
             present.add(match_id)
-            if self.record(match_id) is not None:
+            if self.recorded(match_id):
                 continue
             if self._read_events(folder / name, match_id):
                 grown.append(match_id)
+        now = time.monotonic()
         for gone in set(self.live) - present:
-            del self.live[gone]
+            match = self.live[gone]
+            if not match.local or (match.closed_at or now) + LOCAL_KEEP_S < now:
+                del self.live[gone]
         return grown
+
+    def add_local(self, match: InPlay) -> None:
+        """A match in play in this process (its events come without a file)."""
+        if not self.recorded(match.match_id):
+            self.live[match.match_id] = match
 
     def _read_events(self, path: Path, match_id: str) -> bool:
         match = self.live.get(match_id)
+        tail = match.tail if match is not None and match.tail is not None else TailReader(path)
         try:
-            with path.open("rb") as f:
-                f.seek(match.offset if match else 0)
-                data = f.read()
+            lines = tail.lines()
         except OSError:
             return False
-        end = data.rfind(b"\n") + 1
-        lines = data[:end].splitlines()
         if not lines:
             return False
         for line in lines:
@@ -276,14 +245,12 @@ class RunFolder:
                 if event.get("type") != "live":
                     return False
                 match = InPlay(match_id, event.get("set"), list(event.get("labels") or []),
-                               event.get("round"))
+                               event.get("round"), tail=tail)
                 self.live[match_id] = match
             elif event.get("type") == "played":
                 match.played = True
             else:
                 match.events.append(event)
-        if match is not None:
-            match.offset += end
         return match is not None
 
     # ------------------------------------------------------------------ the set rule
@@ -341,33 +308,6 @@ class RunFolder:
         """Every match, finished or in play, with its state: ``finished`` (its record may be
         shown), ``waiting`` (finished; its set is not), ``error``, ``playing``, ``held`` (in
         play; its moves are not shown while its set is not complete). A people's table's
-        finished match follows, marked ``people``."""
-        out = []
-        for match_id, record in self.records.items():
-            if record.get("type") == "error":
-                state = "error"
-            else:
-                state = "waiting" if self.waiting_for_set(match_id) else "finished"
-            out.append({"id": match_id, "state": state, "set": record.get("set"),
-                        "round": record.get("round"),
-                        "labels": [s.get("label") for s in record.get("seats") or ()],
-                        "scores": record.get("scores"), "ranking": record.get("ranking")})
-        for match_id, match in self.live.items():
-            held = self.held(match_id)
-            out.append({"id": match_id, "state": "held" if held else "playing",
-                        "set": match.set, "round": match.round, "labels": match.labels,
-                        "scores": None if held else _scores(match.events), "ranking": None})
-        for match_id, record in self.people.items():  # over, so public; no set, no standings
-            out.append({"id": match_id, "state": "finished", "people": True, "set": None,
-                        "round": None,
-                        "labels": [s.get("name") or s.get("label") for s in record.get("seats")
-                                   or ()],
-                        "scores": record.get("scores"), "ranking": record.get("ranking")})
-        return out
-
-
-def _scores(events: list[dict[str, Any]]) -> list[int] | None:
-    for event in reversed(events):
-        if event.get("type") == "deal_end":
-            return list(event.get("scores") or [])
-    return None
+        finished match follows, marked ``people`` (:class:`~arena.web._match_list.MatchIndex`,
+        :attr:`index`)."""
+        return self.index.entries()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import mimetypes
 import shutil
-import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -23,7 +22,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from arena.records import RECORDS, TABLE_RECORDS, get_logger
-from arena.report import REPORT_DIR, write_report
+from arena.report import REPORT_DIR, Rebuilds, write_report
 
 from ._api import error
 
@@ -72,7 +71,7 @@ class ReportBuilder:
         self.on_built = on_built
         self.watched = watched
         self.folder = run.folder / WEB_DIR
-        self.builds = 0
+        self.rebuilds = Rebuilds(self.build, interval, what="building the served report")
         self._built_for = -1
         self._wanted = True
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
@@ -91,36 +90,35 @@ class ReportBuilder:
         ``interval`` seconds."""
         while True:
             count = len(self.run.records)
-            if count and count != self._built_for and (
+            if count and count != self._built_for and self.rebuilds.due() and (
                     self._wanted or (self.watched is not None and self.watched())):
                 wanted, self._wanted = self._wanted, False
-                started = time.monotonic()
                 # abandoned when the server stops: its end waits for no build
-                built = await trio.to_thread.run_sync(self.build, abandon_on_cancel=True)
+                built = await trio.to_thread.run_sync(self.rebuilds.build,
+                                                      abandon_on_cancel=True)
                 self._built_for = count
                 self._wanted = self._wanted or (wanted and not built)
                 if built and self.on_built is not None:
                     self.on_built(self.builds)
-                await trio.sleep(max(0.0, self.interval - (time.monotonic() - started)))
             else:
                 await trio.sleep(0.25)
 
+    @property
+    def builds(self) -> int:
+        """The reports built so far."""
+        return self.rebuilds.builds
+
     def build(self) -> bool:
-        """One build (in a thread): whether it was built. A failure is logged and the old
-        report stays."""
+        """One build (in a thread, through :attr:`rebuilds`, which logs a failure and keeps
+        the old report): whether it was built."""
         records = self.run.folder / RECORDS
         if not records.exists():
             return False
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            config = self.run.folder / "config.yaml"
-            if config.exists():
-                shutil.copyfile(config, self.folder / "config.yaml")
-            write_report(self.folder, [records], on_skip=lambda message: None)
-        except Exception as exc:  # a build must never stop the server
-            _log.warning("building the served report failed", error=str(exc))
-            return False
-        self.builds += 1
+        self.folder.mkdir(parents=True, exist_ok=True)
+        config = self.run.folder / "config.yaml"
+        if config.exists():
+            shutil.copyfile(config, self.folder / "config.yaml")
+        write_report(self.folder, [records], on_skip=lambda message: None)
         return True
 
     def batch_ids(self, number: int) -> list[str] | None:
@@ -149,6 +147,9 @@ class PeopleReport:
         self.folder = run.folder / WEB_DIR / PEOPLE_REPORT
         self._built_for: frozenset[str] = frozenset()
         self._lock = trio.Lock()
+        self.rebuilds = Rebuilds(self._write, 0.0, what="building the people's report")
+        """The report's one rebuilder (as the run's): a failed build is logged, the old
+        report stays."""
 
     @property
     def root(self) -> Path:
@@ -163,18 +164,14 @@ class PeopleReport:
                 return
             # not abandoned: a second build must not write the folder while one does (a
             # people's report is small, as the people's matches are few)
-            if await trio.to_thread.run_sync(self.build):
+            if await trio.to_thread.run_sync(self.rebuilds.build):
                 self._built_for = matches
 
-    def build(self) -> bool:
-        """One build (in a thread): whether it was built; a failure is logged."""
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            write_report(self.folder, [self.run.folder / TABLE_RECORDS],
-                         on_skip=lambda message: None, people=True)
-        except Exception as exc:  # a build must never stop the server
-            _log.warning("building the people's report failed", error=str(exc))
-            return False
+    def _write(self) -> bool:
+        """One build (in a thread, through :attr:`rebuilds`)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_report(self.folder, [self.run.folder / TABLE_RECORDS],
+                     on_skip=lambda message: None, people=True)
         return True
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -15,11 +16,10 @@ import trio
 
 from arena.tournament import Reporter
 
-from ._app import Follower, _i18n_routes, create_app
+from ._app import _i18n_routes
 from ._hub import Hub
 from ._league_status import write_league_status
-from ._live import LIVE_DIR, valid_id
-from ._server import serve_app
+from ._live import KEEP_S, LIVE_DIR, valid_id
 
 if TYPE_CHECKING:
     from starlette.routing import BaseRoute
@@ -27,12 +27,11 @@ if TYPE_CHECKING:
     from arena.ratings import SprtStatus
     from arena.tournament import LeagueStatus, Standings
 
+    from ._app import RunWeb
     from ._tables import Tables
 
 __all__ = ["KEEP_S", "RunServer", "WebReporter"]
 
-KEEP_S = 5.0
-"""How long a recorded match's live file stays: a server reads its last events meanwhile."""
 
 class WebReporter(Reporter):
     """Tells the web of the run's progress: each recorded match pokes the follower
@@ -105,8 +104,9 @@ class WebReporter(Reporter):
 
 
 class RunServer:
-    """The server of a run played in the caller's thread (``arena run --serve``): the app of
-    ``folder`` in a trio run of its own, in a thread.
+    """The server of a run played in the caller's thread (``arena run --serve``): the run's
+    :class:`~arena.web.RunWeb` in a trio run of its own, in a thread. A match the runner plays
+    in its own thread (one job) publishes to its hub directly (``LiveMatch``).
 
     The runner's thread stays the main thread, so Ctrl-C stops the run there as it stops a
     run without a server (the matches in flight abandoned at once), and the run's workers are
@@ -128,7 +128,7 @@ class RunServer:
         self.port = port
         self.hub = Hub()
         self.url = ""
-        self.follower: Follower | None = None
+        self.web: RunWeb | None = None
         self._thread: threading.Thread | None = None
         self._listening = threading.Event()
         self._token: trio.lowlevel.TrioToken | None = None
@@ -148,14 +148,14 @@ class RunServer:
 
     def poke(self) -> None:
         """Have the follower read the run's folder now (from any thread)."""
-        if self.follower is not None:
-            self.follower.poke()
+        if self.web is not None:
+            self.web.follower.poke()
 
     def step(self) -> None:
         """Read the run's folder once and publish what is new (from the runner's thread)."""
-        if self._token is not None and self.follower is not None:
+        if self._token is not None and self.web is not None:
             with contextlib.suppress(trio.RunFinishedError, trio.Cancelled):
-                trio.from_thread.run(self.follower.step, trio_token=self._token)
+                trio.from_thread.run(self.web.follower.step, trio_token=self._token)
 
     def wait(self) -> None:
         """Serve until the server stops (Ctrl-C raises KeyboardInterrupt here meanwhile)."""
@@ -181,20 +181,20 @@ class RunServer:
             self._listening.set()
 
     async def _serve(self) -> None:
-        self.hub.bind()
+        from ._app import RunWeb
+
         self.folder.mkdir(parents=True, exist_ok=True)
         tables = self.make_tables(self.hub) if self.make_tables is not None else None
-        app = create_app(self.folder, self.hub, tables=tables, extra=self.extra,
-                         bodies=self.bodies)
+        web = RunWeb(self.folder, self.hub, tables=tables, extra=self.extra,
+                     bodies=self.bodies)
         with trio.CancelScope() as scope:
             self._scope, self._token = scope, trio.lowlevel.current_trio_token()
             async with trio.open_nursery() as nursery:
-                if tables is not None:
-                    await nursery.start(tables.run)
-                self.url = await nursery.start(serve_app, app, self.host, self.port)
+                self.url = await nursery.start(functools.partial(web.serve, self.host,
+                                                                 self.port))
                 if tables is not None:
                     tables.base_url = self.url
-                self.follower = app.state.follower
+                self.web = web
                 self._listening.set()
 
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import trio
 from hypercorn.config import Config
 from hypercorn.trio import serve as hypercorn_serve
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from ._guard import Guard, host_names
 
-__all__ = ["MAX_SOCKET_MESSAGE", "is_loopback", "serve", "serve_app"]
+__all__ = ["MAX_SOCKET_MESSAGE", "is_loopback", "serve"]
 
 MAX_SOCKET_MESSAGE = 16 * 1024
 """The largest WebSocket message (bytes) a browser may send on any socket of the server; a
@@ -32,7 +32,8 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-async def serve(app: Starlette, host: str, port: int, *, names: Iterable[str] = (),
+async def serve(app: ASGIApp, host: str, port: int, *, names: Iterable[str] = (),
+                bodies: Mapping[str, int] | None = None,
                 task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve ``app`` on ``host:port`` until cancelled; ``task_status.started(url)`` once the
     socket listens (``port`` 0 takes a free port, which the URL names).
@@ -40,7 +41,9 @@ async def serve(app: Starlette, host: str, port: int, *, names: Iterable[str] = 
     The app is served behind its :class:`~arena.web._guard.Guard`: it answers to ``host``
     (and for a loopback address to ``localhost``), to the host ``names`` given (the names
     people reach the server by, ``arena serve --name``), and to any IP address when
-    ``host`` is a wildcard; changes come from its own origin only; bodies are bounded."""
+    ``host`` is a wildcard; changes come from its own origin only; bodies are bounded (those
+    of the paths in ``bodies`` by their own bound). The app's lifespan runs in this trio run
+    (Hypercorn's), before the socket listens."""
     config = Config()
     config.bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
     config.websocket_max_message_size = MAX_SOCKET_MESSAGE
@@ -51,19 +54,7 @@ async def serve(app: Starlette, host: str, port: int, *, names: Iterable[str] = 
     async with trio.open_nursery() as nursery:
         names = frozenset(names)
         guarded = Guard(app, hosts=host_names(host, names), extra=names,
-                        bodies=getattr(getattr(app, "state", None), "body_bounds", None))
+                        bodies=bodies)
         binds: list[str] = await nursery.start(
             functools.partial(hypercorn_serve, guarded, config))  # type: ignore[arg-type]
         task_status.started(binds[0].rstrip("/"))
-
-
-async def serve_app(app: Starlette, host: str, port: int, *, names: Iterable[str] = (),
-                    task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
-    """:func:`serve` with the app's follower of the run folder beside it (``create_app``)."""
-    async with trio.open_nursery() as nursery:
-        follower = getattr(app.state, "follower", None)
-        if follower is not None:
-            await follower.step()
-            nursery.start_soon(follower.run_forever)
-        url = await nursery.start(functools.partial(serve, app, host, port, names=names))
-        task_status.started(url)

@@ -32,6 +32,16 @@ RATE = 20
 """Messages a browser may send per second before it is disconnected."""
 MAX_TOPICS = 8
 """Topics one socket may follow at once."""
+FRAME_S = 0.1
+"""The least time between two messages of one topic to a socket: what came meanwhile goes
+together (a match's events as one ``batch``), so a page draws at most 10 times a second."""
+BUDGET = 500
+"""Messages a second the spectators' sockets are sent together, at most (each topic's frame
+grows beyond ``FRAME_S`` with the topics followed): a server of hundreds of spectators
+spends its time on the tables, not on sends."""
+LAG = 64
+"""Events of one topic waiting for a socket beyond which it gets the topic's state now (a
+match's current deal) instead of the backlog: a table faster than a page can draw."""
 POLICY_VIOLATION = 1008
 _TOPICS = ("standings", "matches", "report", "progress")
 """Every run's topics; a format adds its own (``format_topics``: ``sprt``, ``league``)."""
@@ -53,8 +63,12 @@ def _topic(message: str) -> str | None:
     return None
 
 
-def spectator_socket(hub: Hub, run: RunFolder) -> Callable[[WebSocket], Awaitable[None]]:
-    """The WebSocket endpoint of spectators."""
+def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] = lambda t: None
+                     ) -> Callable[[WebSocket], Awaitable[None]]:
+    """The WebSocket endpoint of spectators. ``catch_up(topic)`` publishes what is new of a
+    topic before a subscriber's snapshot is taken (a match played in this process)."""
+
+    following = [0]  # the topics all sockets follow now
 
     async def endpoint(socket: WebSocket) -> None:
         await socket.accept()
@@ -65,10 +79,31 @@ def spectator_socket(hub: Hub, run: RunFolder) -> Callable[[WebSocket], Awaitabl
                 await socket.send_text(json.dumps(item, separators=(",", ":")))
 
         async def follow(topic: str) -> None:
+            catch_up(topic)
             async with hub.subscribe(topic) as events:
-                await send(_current(topic, hub, run))
-                async for event in events:
-                    await send(event)
+                following[0] += 1
+                try:
+                    await send(_current(topic, hub, run))
+                    await _relay(topic, events)
+                finally:
+                    following[0] -= 1
+
+        async def _relay(topic: str, events: trio.MemoryReceiveChannel[dict[str, Any]]
+                         ) -> None:
+            """The topic's events as they come, at most one message per frame (longer as
+            more sockets follow: ``BUDGET``), the topic's state now when they pile up."""
+            sent = trio.current_time()
+            async for event in events:
+                await trio.sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
+                sent = trio.current_time()
+                batch = [event, *_waiting(events)]
+                if len(batch) > LAG or any(e.get("type") == "lagged" for e in batch):
+                    await send(_current(topic, hub, run))  # the latest state, at once
+                elif len(batch) > 1 and topic.startswith("match:"):
+                    await send({"topic": topic, "type": "batch", "events": batch})
+                else:
+                    for item in batch:
+                        await send(item)
 
         try:
             async with trio.open_nursery() as nursery:
@@ -111,10 +146,33 @@ async def _listen(socket: WebSocket, send: Callable[[dict[str, Any]], Awaitable[
             nursery.start_soon(follow, topic)
 
 
+def _waiting(events: trio.MemoryReceiveChannel[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events that came since the last was received, without waiting."""
+    found = []
+    while True:
+        try:
+            found.append(events.receive_nowait())
+        except trio.WouldBlock:
+            return found
+
+
+def _tail(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A match's events from its current deal's start on, after its first event (the
+    match's start) and the last deal's end before (the scores so far): what a page needs to
+    draw the match now."""
+    start = next((i for i in range(len(events) - 1, -1, -1)
+                  if events[i].get("type") == "deal_start"), 0)
+    head = [e for e in events[:1] if e.get("type") == "match_start" and start > 0]
+    ended = next((events[i] for i in range(start - 1, 0, -1)
+                  if events[i].get("type") == "deal_end"), None)
+    return head + ([ended] if ended is not None else []) + events[start:]
+
+
 def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:
     """What a new subscriber of ``topic`` hears first: the topic's state now."""
     if topic == "matches":
-        return {"topic": topic, "type": "matches", "matches": run.match_list()}
+        return {"topic": topic, "type": "matches", "matches": run.index.latest(),
+                "total": run.index.total()}
     if topic.startswith("match:"):
         match_id = topic[len("match:"):]
         live = run.live.get(match_id)
@@ -122,8 +180,8 @@ def _current(topic: str, hub: Hub, run: RunFolder) -> dict[str, Any]:
             return {"topic": topic, "type": "held"}
         if live is not None:
             return {"topic": topic, "type": "events", "labels": live.labels,
-                    "events": live.events}
-        state = "recorded" if run.record(match_id) is not None else "unknown"
+                    "events": _tail(live.events[:live.published])}
+        state = "recorded" if run.recorded(match_id) else "unknown"
         return {"topic": topic, "type": state}
     if topic == "league" and "league" not in hub.last:
         status = read_league_status(run.folder)

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from ._i18n import LANGUAGES
-from ._table_request import Table, TableError
+from ._table_request import Table, TableError, TableRequest
 
 if TYPE_CHECKING:
     from starlette.requests import Request
-
-    from ._tables import Tables
 
 __all__ = ["COOKIE_S", "SEAT_COOKIE", "STAND_IN", "play_again", "seat_by_link", "stand_in_bot"]
 
@@ -26,6 +24,16 @@ COOKIE_S = 7 * 24 * 3600
 """How long the cookie keeps the seat (s)."""
 STAND_IN = "greedy"
 """The bot that plays for a person away past the absence limit, unless told otherwise."""
+
+
+class Tables(Protocol):
+    """What playing again needs of the server's tables (``arena.web.Tables``)."""
+
+    tables: dict[str, Table]
+    base_url: str
+
+    async def open(self, request: TableRequest, *, client: str | None = None,
+                   again: Table | None = None) -> list[str]: ...
 
 
 def seat_by_link(tables: Mapping[str, Table], table_id: str, request: Request) -> Response:

@@ -10,9 +10,9 @@ What a browser may open is bounded (:mod:`arena.web._table_bounds`): the bots th
 offers, the deals, the time a table plays, the tables per client, and a table nobody is at
 for the absence limit ends. Every table's match has fresh deals (a secret seed: a
 person remembers the deals, so tables never replay a deal), publishes its public events
-through the referee's ``watch`` argument to its live file (``OUT/live/<match-id>.jsonl``,
-as every match in play does; the server's follower publishes them on the hub as
-``match:<id>``), and is recorded like any match, one line in ``OUT/tables/records.jsonl``
+through the referee's ``watch`` argument to :attr:`Tables.feed` (the server's follower's:
+straight to the hub as ``match:<id>``, with no file; a live file when the tables are run
+without an app), and is recorded like any match, one line in ``OUT/tables/records.jsonl``
 (a folder of its own, which no tournament's resume reads), so ``arena show``, the report
 and ``arena ratings`` read it.
 """
@@ -46,8 +46,8 @@ from arena.referee import (
 )
 from arena.seeds import secret_seed
 
-from ._live import LIVE_DIR, LiveFile
-from ._live_run import KEEP_S
+from ._feed import Feed, LiveFile
+from ._live import KEEP_S, LIVE_DIR
 from ._person import MAX_MESSAGE, Gate, PersonSeat, error_message
 from ._person_host import PersonHost
 from ._roster import Roster
@@ -82,8 +82,11 @@ class Tables:
                  guests: Callable[[], Mapping[str, Seat]] | None = None) -> None:
         self.out = Path(out)
         self.hub = hub
-        """The server's hub; a table's match reaches it as every match does, through its
-        live file (``OUT/live/<match-id>.jsonl``) and the server's follower."""
+        """The server's hub; a table's match reaches it through :attr:`feed`."""
+        self.feed: Callable[[MatchSpec], Feed] = lambda spec: LiveFile(
+            self.out / LIVE_DIR / f"{spec.match_id}.jsonl", spec)
+        """Where a table's public events go: the app (``RunWeb``) sets its follower's, which
+        publishes them on the hub at once; without one, the match's live file."""
         self.base_url = base_url.rstrip("/")
         self.absence_s = absence_s
         if limits is None:
@@ -224,10 +227,10 @@ class Tables:
 
     async def _play(self, table: Table, hosts: list[Host]) -> None:
         spec = table.spec
-        # The match's public events go where every match's go, its live file, which the
-        # server's follower publishes on the hub (match:<id>) for the live view.
+        # The match's public events go to the server's follower, which publishes them on the
+        # hub (match:<id>) for the live view (a file when no app follows, ``feed``).
         live_path = self.out / LIVE_DIR / f"{spec.match_id}.jsonl"
-        live = LiveFile(live_path, spec)
+        live = self.feed(spec)
         try:
             assert self._nursery is not None
             record = await play_bounded(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import trio
 
-from arena.web import Hub, create_app, serve_app
+from arena.web import Hub, create_app, serve
 
 
 @contextlib.asynccontextmanager
@@ -19,7 +19,7 @@ async def serving(out: Path, hub: Hub | None = None) -> AsyncIterator[str]:
     hub = hub or Hub()
     app = create_app(out, hub)
     async with trio.open_nursery() as nursery:
-        url = await nursery.start(serve_app, app, "127.0.0.1", 0)
+        url = await nursery.start(serve, app, "127.0.0.1", 0)
         yield url
         nursery.cancel_scope.cancel()
 

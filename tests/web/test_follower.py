@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import trio
 
-import arena.web._app as app
+import arena.web._follower as app
 from arena.web import Hub
 from arena.web._api import StandingsCache
 from arena.web._live import RunFolder

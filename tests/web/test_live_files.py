@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-import arena.web._live as live
+import arena.web._feed as live
 import arena.web._live_run as live_run
 from arena.referee import MatchSpec
 from arena.tournament import run_tournament

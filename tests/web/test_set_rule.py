@@ -14,7 +14,7 @@ import yaml
 
 from arena.tournament import run_tournament
 from arena.web import LIVE_DIR, RunFolder
-from arena.web._app import Follower
+from arena.web._follower import Follower
 from arena.web._socket import _current
 
 from .conftest import start_server, stop

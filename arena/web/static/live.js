@@ -107,11 +107,27 @@
     return match.ranking.map((seat) => `${match.labels[seat]} ${match.scores[seat]}`).join(" · ");
   }
 
-  function renderMatches(matches) {
+  // The match list by id: the topic's first message (the latest finished matches and every
+  // match in play, with how many matches there are in all), then what changed.
+  const list = new Map();
+  function mergeMatches(event) {
+    if (event.type === "matches") list.clear();
+    for (const m of event.matches) list.set(m.id, m);
+    for (const id of event.gone || []) list.delete(id);
+    let over = list.size - 400;  // the page keeps the latest; the API pages through the rest
+    for (const [id, m] of list) {
+      if (over <= 0) break;
+      if (m.state !== "playing" && m.state !== "held") { list.delete(id); over -= 1; }
+    }
+    renderMatches([...list.values()], event.total);
+  }
+
+  function renderMatches(matches, total) {
     state.matches = matches;
     const playing = matches.filter((m) => m.state === "playing");
     const done = matches.filter((m) => m.state !== "playing");
-    state.recorded = done.length;
+    const inPlay = matches.length - done.length + done.filter((m) => m.state === "held").length;
+    state.recorded = (total ?? matches.length) - inPlay;
     showProgress();
     const live = body("playing");
     if (!playing.length) {
@@ -176,7 +192,7 @@
 
   function onEvent(event) {
     if (event.topic === "standings" && event.standings) renderStandings(event.standings);
-    else if (event.topic === "matches" && event.matches) renderMatches(event.matches);
+    else if (event.topic === "matches" && event.matches) mergeMatches(event);
     else if (event.topic === "report" && event.type === "report") reloadReport();
     else if (event.topic === "progress" && event.type === "progress") {
       state.total = event.total;
@@ -201,7 +217,7 @@
 
   function boot() {
     fetch("/api/standings").then((r) => r.json()).then((doc) => { if (doc.standings) renderStandings(doc); });
-    fetch("/api/matches").then((r) => r.json()).then((doc) => { if (doc.matches) renderMatches(doc.matches); });
+    fetch("/api/matches?last=400").then((r) => r.json()).then((doc) => { if (doc.matches) mergeMatches({ type: "matches", ...doc }); });
     follow(["standings", "matches", "report", "progress", "league"], onEvent, onState);
   }
   ARENA_LIVE.afterLanguage(boot);

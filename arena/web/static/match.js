@@ -109,6 +109,10 @@
   }
 
   function onEvent(event) {
+    if (event.type === "batch") {  // what came since the last message, in order
+      for (const e of event.events) onEvent(e);
+      return;
+    }
     if (event.type === "events") {  // the match so far (again, after a reconnection)
       Object.assign(game, { deal: null, roles: [], counts: [], scores: [], pile: null, pileBy: null, outs: [], events: 0 });
       document.querySelector("#log .body").replaceChildren();

@@ -1,0 +1,184 @@
+"""The follower: what is new in the run, published on the hub.
+
+It reads the run's folder (records as they grow; the live files of matches played in other
+processes) and is handed the events of the matches played in the server's own process
+(:meth:`Follower.feed`, no file), and publishes what is new: ``matches`` and ``standings``
+when a record is added, ``match:<id>`` with a match's new public events.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from ._feed import LocalWatch
+from ._in_play import InPlay
+
+if TYPE_CHECKING:
+    from arena.referee import MatchSpec
+
+    from ._api import StandingsCache
+    from ._hub import Hub
+    from ._live import RunFolder
+    from ._live_report import ReportBuilder
+
+__all__ = ["POLL_S", "STANDINGS_S", "STEP_S", "Follower"]
+
+POLL_S = 0.25
+"""How often the follower reads the run's folder for new records and live events."""
+STEP_S = 0.1
+"""The least time between two of the follower's reads, however often it is poked."""
+STANDINGS_S = 1.0
+"""The least time between two computations of the standings published while records arrive."""
+
+
+class Follower:
+    """Publishes what is new in the run to the hub.
+
+    What nobody subscribes to is not computed (a topic's subscriber hears its state now
+    first): a run served to no one costs the reading of its folder alone."""
+
+    def __init__(self, run: RunFolder, hub: Hub, standings: StandingsCache,
+                 report: ReportBuilder | None = None) -> None:
+        self.run = run
+        self.hub = hub
+        self.standings = standings
+        self.report = report
+        self._wake = trio.Event()
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._standings_due = False
+        self._standings_at = float("-inf")
+        self._matches_due = False
+
+    def poke(self) -> None:
+        """Look now rather than at the next poll (safe from any thread, once it runs)."""
+        if self._token is not None:
+            with contextlib.suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self._wake.set)
+
+    def bind(self) -> None:
+        """Remember the current trio run: :meth:`poke` and a ``threadsafe`` :meth:`feed`
+        reach it from other threads (:meth:`run_forever` binds too)."""
+        self._token = trio.lowlevel.current_trio_token()
+
+    async def run_forever(self, poll_s: float = POLL_S) -> None:
+        """Follow until cancelled (and rebuild the served report meanwhile)."""
+        self.bind()
+        async with trio.open_nursery() as nursery:
+            if self.report is not None:
+                nursery.start_soon(self.report.run_forever)
+            await self._poll(poll_s)
+
+    async def _poll(self, poll_s: float) -> None:
+        while True:
+            stepped = trio.current_time()
+            await self.step()
+            with trio.move_on_after(poll_s):
+                await self._wake.wait()
+            self._wake = trio.Event()
+            await trio.sleep_until(stepped + STEP_S)  # pokes at each record come together
+
+    # ------------------------------------------------------------------ matches in process
+
+    def feed(self, spec: MatchSpec, *, threadsafe: bool = False) -> LocalWatch:
+        """The ``watch`` of a match played in this process: its events go to the hub with no
+        file. Called in the server's trio run, or with ``threadsafe`` from another thread
+        (the runner's of ``arena run --serve``) once :meth:`run_forever` runs."""
+        match = InPlay(spec.match_id, spec.set, list(spec.labels), spec.round, local=True)
+        topic = f"match:{spec.match_id}"
+        hub = self.hub
+
+        def watched(event: Mapping[str, Any]) -> bool:
+            return bool(hub.subscribers(topic)) or (
+                event.get("type") == "deal_end" and bool(hub.subscribers("matches")))
+
+        def flush() -> None:
+            self.publish_match(spec.match_id, live=True)
+
+        if not threadsafe:
+            self._begin(match)
+            return LocalWatch(match, flush, lambda f: f(), watched)
+        token = self._token
+        if token is None:
+            raise RuntimeError("the follower is not running")
+
+        def soon(f: Callable[[], None]) -> None:
+            with contextlib.suppress(trio.RunFinishedError):
+                token.run_sync_soon(f)
+
+        soon(lambda: self._begin(match))
+        return LocalWatch(match, flush, soon, watched)
+
+    def _begin(self, match: InPlay) -> None:
+        self.run.add_local(match)
+        self._matches_due = True  # published at the next step, with what else changed
+
+    def publish_match(self, match_id: str, *, live: bool = False) -> None:
+        """Publish the events of ``match_id`` not yet published (none while it is held: the
+        duplicate-set rule, _live.py); with ``live``, a match in process whose deal ended
+        moves the match list."""
+        run, hub = self.run, self.hub
+        match = run.live.get(match_id) or run.ended.get(match_id)
+        if match is None or run.held(match_id):
+            return
+        topic = f"match:{match_id}"
+        end = len(match.events)
+        new = match.events[match.published:end]
+        if hub.subscribers(topic):  # else a subscriber starts from the events published
+            for event in new:
+                hub.publish(topic, event)
+        match.published = end
+        if live and any(e.get("type") == "deal_end" for e in new):
+            self._matches_due = True  # its scores: at the next step, with what else changed
+
+    def catch_up(self, topic: str) -> None:
+        """Before a new subscriber of ``topic``: what is new goes to its subscribers so far
+        (a match in process's events, the match list's changes), so that the new one's
+        snapshot ends where the stream goes on."""
+        if topic.startswith("match:"):
+            self.publish_match(topic[len("match:"):])
+        elif topic == "matches":
+            self.publish_matches()
+
+    def publish_matches(self) -> None:
+        """What changed in the match list, to the ``matches`` topic (docs/web.md)."""
+        changed, gone = self.run.index.changes()
+        if changed or gone:
+            self.hub.publish("matches", {"type": "changed", "matches": changed, "gone": gone,
+                                         "total": self.run.index.total()})
+
+    # ------------------------------------------------------------------ the folder
+
+    def sync(self) -> None:
+        """Read what is new and publish it at once (the standings at the next :meth:`step`).
+
+        Whoever reads the run folder reads it through here (the API too), so that every
+        event read is published exactly once and a new subscriber's snapshot (the events
+        published so far) meets the stream where it goes on."""
+        run, hub = self.run, self.hub
+        recorded, grown = run.refresh()
+        for match_id in [*grown, *recorded]:
+            self.publish_match(match_id)
+        for match_id in recorded:
+            if hub.subscribers(f"match:{match_id}"):
+                hub.publish(f"match:{match_id}", {"type": "recorded"})
+        if (recorded or grown or self._matches_due) and hub.subscribers("matches"):
+            self.publish_matches()
+        self._matches_due = False
+        self._standings_due = self._standings_due or bool(recorded)
+
+    async def step(self) -> None:
+        """Read once and publish what is new, the standings included (the first, then while
+        someone subscribes to them, at most every ``STANDINGS_S``)."""
+        self.sync()
+        hub = self.hub
+        if (self._standings_due  # the first ever, for a late subscriber, then as they listen
+                and (hub.subscribers("standings") or "standings" not in hub.last)
+                and trio.current_time() >= self._standings_at + STANDINGS_S):
+            self._standings_due = False
+            self._standings_at = trio.current_time()
+            hub.publish("standings", {"type": "standings",
+                                      "standings": await self.standings.get()})

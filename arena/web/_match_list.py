@@ -1,0 +1,189 @@
+"""The match list of a served run, kept as it grows: what changed, not the whole list.
+
+Each finished match's entry is computed once, and again only when its duplicate set moves
+(a record of the set added, a match of the set begun or gone, the run's config read); the
+matches in play, a few hundred at most, are computed when asked. So the list of a run of a
+million records costs what changed, and the ``matches`` topic publishes that alone
+(:meth:`MatchIndex.changes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from arena.tournament import TournamentConfig
+
+    from ._in_play import InPlay
+
+__all__ = ["LATEST", "STATES", "MatchIndex"]
+
+STATES = ("finished", "waiting", "error", "playing", "held")
+"""A match's states in the list (docs/web.md, ``/api/matches``)."""
+LATEST = 200
+"""The finished matches the ``matches`` topic's first message holds (the latest)."""
+
+
+class Matches(Protocol):
+    """What the list reads of a run folder (``arena.web.RunFolder``)."""
+
+    @property
+    def generation(self) -> int: ...
+
+    @property
+    def added(self) -> Sequence[str]: ...
+
+    @property
+    def records(self) -> Mapping[str, dict[str, Any]]: ...
+
+    @property
+    def people_added(self) -> Sequence[str]: ...
+
+    @property
+    def people(self) -> Mapping[str, dict[str, Any]]: ...
+
+    @property
+    def live(self) -> Mapping[str, InPlay]: ...
+
+    @property
+    def config(self) -> TournamentConfig | None: ...
+
+    def waiting_for_set(self, match_id: str) -> bool: ...
+
+    def held(self, match_id: str) -> bool: ...
+
+    def recorded(self, match_id: str) -> bool: ...
+
+
+class MatchIndex:
+    """The entries of ``run``'s match list (``/api/matches``), kept up to date."""
+
+    def __init__(self, run: Matches) -> None:
+        self.run = run
+        self._entries: dict[str, dict[str, Any]] = {}  # the run's records, in order
+        self._people: dict[str, dict[str, Any]] = {}
+        self._members: dict[str, list[str]] = {}  # set id -> its recorded matches
+        self._seen = (-1, 0, 0)  # (generation, records read, people's read)
+        self._configured = False
+        self._live_sets: dict[str, str | None] = {}
+        self._changed: dict[str, None] = {}
+        self._sent: dict[str, dict[str, Any]] = {}  # matches in play as last published
+
+    def _update(self) -> None:
+        run = self.run
+        generation, done, people = self._seen
+        dirty: set[str] = set()
+        if generation != run.generation:
+            self._entries.clear()
+            self._people.clear()
+            self._members.clear()
+            done = people = 0
+        for match_id in run.added[done:]:
+            record = run.records[match_id]
+            set_id = record.get("set")
+            if set_id is not None:
+                self._members.setdefault(str(set_id), []).append(match_id)
+                dirty.add(str(set_id))
+            self._entries[match_id] = self._record_entry(match_id, record)
+            self._changed[match_id] = None
+        for match_id in run.people_added[people:]:
+            self._people[match_id] = _people_entry(match_id, run.people[match_id])
+            self._changed[match_id] = None
+        self._seen = (run.generation, len(run.added), len(run.people_added))
+        live = {match_id: match.set for match_id, match in run.live.items()}
+        for match_id in live.keys() ^ self._live_sets.keys():
+            set_id = live.get(match_id, self._live_sets.get(match_id))
+            if set_id is not None:
+                dirty.add(str(set_id))
+        self._live_sets = live
+        if run.config is not None and not self._configured:  # every set's size now known
+            self._configured = True
+            dirty |= set(self._members)
+        for set_id in dirty:
+            for match_id in self._members.get(set_id, ()):
+                self._entries[match_id] = self._record_entry(match_id, run.records[match_id])
+                self._changed[match_id] = None
+
+    def _record_entry(self, match_id: str, record: dict[str, Any]) -> dict[str, Any]:
+        if record.get("type") == "error":
+            state = "error"
+        else:
+            state = "waiting" if self.run.waiting_for_set(match_id) else "finished"
+        return {"id": match_id, "state": state, "set": record.get("set"),
+                "round": record.get("round"),
+                "labels": [s.get("label") for s in record.get("seats") or ()],
+                "scores": record.get("scores"), "ranking": record.get("ranking")}
+
+    def _live_entries(self) -> dict[str, dict[str, Any]]:
+        run = self.run
+        return {match_id: _live_entry(match_id, match, run.held(match_id))
+                for match_id, match in run.live.items()}
+
+    def entries(self, states: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Every match, in the records' order, then the matches in play, then the people's
+        tables' finished matches; only those in ``states`` when given."""
+        self._update()
+        every = [*self._entries.values(), *self._live_entries().values(),
+                 *self._people.values()]
+        if states is None:
+            return every
+        wanted = set(states)
+        return [entry for entry in every if entry["state"] in wanted]
+
+    def total(self) -> int:
+        """How many matches the list holds."""
+        self._update()
+        return len(self._entries) + len(self.run.live) + len(self._people)
+
+    def latest(self) -> list[dict[str, Any]]:
+        """The ``matches`` topic's state now: the latest ``LATEST`` finished matches (the
+        run's and the people's tables) and every match in play (a subscriber's first message;
+        :meth:`changes` follows, for every subscriber alike)."""
+        self._update()
+        return [*_last(self._entries, LATEST), *self._live_entries().values(),
+                *_last(self._people, LATEST)]
+
+    def changes(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """What changed since the last :meth:`latest` or :meth:`changes`: the entries new or
+        changed, and the ids of the matches in play that went unrecorded."""
+        self._update()
+        live = self._live_entries()
+        changed = [self._entries.get(i) or self._people[i] for i in self._changed
+                   if i in self._entries or i in self._people]
+        changed += [entry for match_id, entry in live.items()
+                    if self._sent.get(match_id) != entry]
+        gone = [i for i in self._sent if i not in live and not self.run.recorded(i)]
+        self._changed.clear()
+        self._sent = live
+        return changed, gone
+
+
+def _last(entries: dict[str, dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """The last ``count`` values of ``entries``, in order, without walking the rest."""
+    out: list[dict[str, Any]] = []
+    for key in reversed(entries):
+        if len(out) == count:
+            break
+        out.append(entries[key])
+    return out[::-1]
+
+
+def _live_entry(match_id: str, match: InPlay, held: bool) -> dict[str, Any]:
+    return {"id": match_id, "state": "held" if held else "playing", "set": match.set,
+            "round": match.round, "labels": match.labels,
+            "scores": None if held else _scores(match.events), "ranking": None}
+
+
+def _people_entry(match_id: str, record: dict[str, Any]) -> dict[str, Any]:
+    """A people's table's finished match: over, so public; no set, no standings."""
+    return {"id": match_id, "state": "finished", "people": True, "set": None, "round": None,
+            "labels": [s.get("name") or s.get("label") for s in record.get("seats") or ()],
+            "scores": record.get("scores"), "ranking": record.get("ranking")}
+
+
+def _scores(events: list[dict[str, Any]]) -> list[int] | None:
+    for event in reversed(events):
+        if event.get("type") == "deal_end":
+            return list(event.get("scores") or [])
+    return None

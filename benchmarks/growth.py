@@ -1,0 +1,117 @@
+"""Benchmark: how the server, `arena ratings` and `arena report` grow with the records.
+
+    .venv/bin/python benchmarks/growth.py [--sizes 1000,10000,100000] [--timeout 300]
+
+For each size N, a run folder of N matches (the demo tournament's records copied under fresh
+ids, ``benchmarks/_records.py``) and its config; then, timed:
+
+- serve: the server's first read of the folder (``RunFolder.refresh`` until it caught up:
+  every record parsed),
+  the first match list (``/api/matches``' entries, each computed once), the next list after
+  one more record (what changed only: ``MatchIndex.changes``), and a page of the API
+  (``last=200``), with the server's memory (its process's peak RSS growth);
+- ``arena ratings OUT --json --resamples 0`` and ``arena report OUT``, whole commands
+  (start-up included), each given ``--timeout`` seconds.
+
+The load average is printed beside each size: compare sizes measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _records import demo_config, replicate
+
+from arena.tournament import run_tournament
+from arena.web import RunFolder
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def serve_times(folder: Path, extra: bytes) -> tuple[float, float, float, float, float]:
+    """First read, first list, the list's changes after one more record, a page; RSS growth."""
+    rss = _rss_mb()
+    t0 = time.perf_counter()
+    run = RunFolder(folder)
+    while run.refresh()[0]:  # a refresh parses at most 4 MB: as the server's steps do
+        pass
+    read = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    run.index.entries()
+    listed = time.perf_counter() - t0
+    run.index.changes()
+    with (folder / "records.jsonl").open("ab") as file:
+        file.write(extra)
+    t0 = time.perf_counter()
+    run.refresh()
+    changed, _ = run.index.changes()
+    delta = time.perf_counter() - t0
+    assert len(changed) >= 1
+    t0 = time.perf_counter()
+    entries = run.index.entries()
+    _ = entries[len(entries) - 200:]
+    page = time.perf_counter() - t0
+    return read, listed, delta, page, _rss_mb() - rss
+
+
+def shown(value: float | None, timeout: float) -> str:
+    """A command's seconds, or that it took longer than ``timeout``."""
+    return f"{value:9.1f}" if value is not None else f"{'>' + str(int(timeout)):>9}"
+
+
+def command(args: list[str], timeout: float) -> float | None:
+    t0 = time.perf_counter()
+    try:
+        subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", *args],
+                       check=True, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--timeout", type=float, default=300.0)
+    options = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"{'matches':>8} {'MB':>7} {'read s':>7} {'list s':>7} {'change ms':>9} "
+          f"{'page ms':>8} {'RSS MB':>7} {'ratings s':>9} {'report s':>9} {'load':>5}")
+    with tempfile.TemporaryDirectory() as tmp:
+        source = Path(tmp) / "source"
+        run_tournament(demo_config(1), out=source, jobs=1)
+        lines = (source / "records.jsonl").read_bytes().splitlines(keepends=True)
+        for size in [int(n) for n in options.sizes.split(",")]:
+            folder = Path(tmp) / f"n{size}"
+            folder.mkdir()
+            shutil.copyfile(source / "config.yaml", folder / "config.yaml")
+            replicate(source / "records.jsonl", folder / "records.jsonl", matches=size)
+            extra = lines[0].replace(b'"match_id":"', b'"match_id":"extra-', 1)
+            megabytes = (folder / "records.jsonl").stat().st_size / 2**20
+            read, listed, delta, page, rss = serve_times(folder, extra)
+            ratings = command(["ratings", str(folder), "--json", "--resamples", "0"],
+                              options.timeout)
+            report = command(["report", str(folder)], options.timeout)
+
+            limit = options.timeout
+            print(f"{size:>8} {megabytes:>7.1f} {read:>7.2f} {listed:>7.2f} "
+                  f"{delta * 1000:>9.1f} {page * 1000:>8.1f} {rss:>7.0f} "
+                  f"{shown(ratings, limit)} {shown(report, limit)} "
+                  f"{os.getloadavg()[0]:>5.1f}", flush=True)
+            shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()

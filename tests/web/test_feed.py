@@ -1,0 +1,122 @@
+"""Events stay in the process where they are made: a match played in the server's process
+reaches the hub with no live file, and a spectator hears every public event once."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import trio
+from httpx_ws import connect_ws
+
+from arena.records import read_records
+from arena.referee import MatchSpec, play_match
+from arena.web import LIVE_DIR, Follower, Hub, RunFolder
+from arena.web._api import StandingsCache
+from arena.web._socket import _current
+
+from .conftest import start_server, stop
+from .frames import check_frames
+
+pytestmark = pytest.mark.timeout(280)
+
+SEATS = ["greedy", "lowest", "highest", "random"]
+SPEC = MatchSpec.from_dict({
+    "match_id": "t1", "seed": 7, "rules": {"rounds": 3},
+    "seats": [{"label": b, "name": b, "host": "inline"} for b in SEATS]})
+
+
+def _events(spec: MatchSpec) -> list[dict[str, Any]]:
+    """Every public event of ``spec``'s match, as the referee's ``watch`` hands them."""
+    seen: list[dict[str, Any]] = []
+    trio.run(lambda: play_match(spec, watch=lambda e: seen.append(dict(e))))
+    return seen
+
+
+def test_a_match_in_the_servers_run_reaches_the_hub_with_no_file(tmp_path: Path) -> None:
+    every = _events(SPEC)
+
+    async def main() -> list[dict[str, Any]]:
+        hub = Hub(buffer=10_000)
+        run = RunFolder(tmp_path)
+        follower = Follower(run, hub, StandingsCache(run))
+        heard: list[dict[str, Any]] = []
+        feed = follower.feed(SPEC)
+        assert [m["id"] for m in run.match_list()] == ["t1"]  # in play at once
+        half = len(every) // 2
+        for event in every[:half]:  # heard by nobody yet
+            feed(event)
+        follower.catch_up("match:t1")  # as a spectator's socket does before it subscribes
+        async with hub.subscribe("match:t1") as events:
+            snapshot = _current("match:t1", hub, run)
+            heard += snapshot["events"]
+            for event in every[half:]:
+                feed(event)
+            feed.close()
+            while True:
+                try:
+                    heard.append(events.receive_nowait())
+                except trio.WouldBlock:
+                    break
+        assert not (tmp_path / LIVE_DIR).exists()
+        return heard
+
+    heard = trio.run(main)
+    # the snapshot is the current deal (after the match's start and the last deal's end),
+    # and the stream goes on from where it ends: no event twice, none lost after it
+    tail = [{k: v for k, v in e.items() if k != "topic"} for e in heard]
+    start = tail.index(next(e for e in tail if e["type"] == "deal_start"))
+    assert tail[start:] == every[every.index(tail[start]):]
+
+
+def test_a_run_served_with_one_job_is_watched_from_its_own_process(tmp_path: Path) -> None:
+    """``arena run --serve -j 1``: the runner's matches publish to the hub directly (no live
+    file of a match); a spectator's frames, checked against the record, show no card before
+    it is played."""
+    config = tmp_path / "run.yaml"
+    config.write_text("""\
+name: onejob
+seed: 77
+players: 4
+format: {type: round_robin}
+duplicate: false
+repeat: 6
+rules: {rounds: 6}
+bots:
+  - {name: mc, label: mc-a, params: {playouts: 1000000, share: 0.5, move_ms: 20}}
+  - greedy
+  - lowest
+  - random
+limits: {move_ms: 3000}
+""")
+    out = tmp_path / "out"
+    process, url = start_server("run", str(config), "--out", str(out), "--serve", "0",
+                                "-j", "1", "-q")
+    frames: list[dict[str, Any]] = []
+    files: set[str] = set()
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            deadline = time.monotonic() + 120
+            match_id = None
+            while match_id is None:
+                assert time.monotonic() < deadline, "no match was seen in play"
+                playing = [m for m in client.get("/api/matches").json()["matches"]
+                           if m["state"] == "playing"]
+                match_id = playing[0]["id"] if playing else None
+            with connect_ws(url.replace("http", "ws") + "/ws", client) as ws:
+                ws.send_text(json.dumps({"subscribe": f"match:{match_id}"}))
+                while not frames or frames[-1].get("type") != "recorded":
+                    assert time.monotonic() < deadline + 120, "the match was never recorded"
+                    frames.append(json.loads(ws.receive_text(timeout=60)))
+                    files |= {p.name for p in (out / LIVE_DIR).glob("*.jsonl")}
+                    if frames[-1].get("type") == "batch":  # its "recorded" too
+                        frames += frames[-1]["events"]
+    finally:
+        stop(process)
+    assert not files, files  # nothing went through the disk
+    record = next(r for r in read_records(out / "records.jsonl") if r["match_id"] == match_id)
+    check_frames([f for f in frames if f.get("type") != "batch"] , record, match_id)
