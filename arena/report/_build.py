@@ -33,7 +33,7 @@ from arena.ratings import (
     rate_results,
     read_many,
 )
-from arena.records import FaultLog
+from arena.records import FaultLog, public_record
 from arena.tournament import ConfigError, Standings, parse_config
 
 from ._batches import BATCH, MatchIndex, Replays
@@ -73,8 +73,9 @@ class _Pass:
         self.stood_in = 0
         """Matches partly played by a person's stand-in (a people's table's)."""
 
-    def read(self, paths: list[Path], skip: Callable[[str], None]) -> None:
+    def read(self, paths: list[Path], skip: Callable[[str], None], public: bool) -> None:
         for record in read_many(paths, skip):
+            record = public_record(record) if public else record
             match_id = str(record.get("match_id"))
             if match_id in self.seen:  # counted once, as the ratings count it
                 continue
@@ -100,6 +101,7 @@ def write_report(
     on_skip: Callable[[str], None] | None = None,
     jobs: int = 1,
     people: bool = False,
+    public: bool = False,
 ) -> ReportResult:
     """Write ``folder/report/`` from the records of a run (default ``folder/records.jsonl``).
 
@@ -110,8 +112,9 @@ def write_report(
     exists. The leaderboard is :func:`arena.ratings.rate_results` with ``confidence``,
     ``resamples`` and ``seed``, the same numbers ``arena ratings`` prints. ``people``: the
     records are a served run's people's tables' (``OUT/tables/records.jsonl``), and the
-    report is titled so. Raises :class:`arena.ratings.RatingsError` for a missing or
-    unreadable records file.
+    report is titled so. ``public``: its faults' details are the referee's words alone
+    (:func:`arena.records.public_record`), as a served run's report shows them. Raises
+    :class:`arena.ratings.RatingsError` for a missing or unreadable records file.
     """
     folder = Path(folder)
     paths = [Path(p) for p in records] if records is not None else [folder / "records.jsonl"]
@@ -128,7 +131,7 @@ def write_report(
             on_skip(message)
 
     scan = _Pass(building, target, jobs)
-    scan.read(paths, skip)
+    scan.read(paths, skip, public)
     board = rate_results(scan.results, confidence=confidence, resamples=resamples, seed=seed)
     summary = _summary(folder, paths, scan, finite(board.to_dict()), people)
     summary["skipped"] = skipped[:100]

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.ratings import RatingsError
-from arena.records import RECORDS
+from arena.records import RECORDS, public_record
 from arena.report import standings_document, standings_text
 
 from ._live import valid_id
@@ -114,7 +114,7 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
             if match_id in run.records and run.waiting_for_set(match_id):
                 return error(409, f"match {match_id} is finished; its hands are shown once "
                              "every match of its duplicate set is")
-            return await json_answer({"state": "finished", "record": record})
+            return await json_answer({"state": "finished", "record": public_record(record)})
         live = run.live.get(match_id)
         if live is not None and run.held(match_id):
             return error(409, f"match {match_id} is in play; its moves are shown once no "

@@ -116,7 +116,7 @@ class ReportBuilder:
             config = self.run.folder / "config.yaml"
             if config.exists():
                 shutil.copyfile(config, self.folder / "config.yaml")
-            write_report(self.folder, [records], on_skip=lambda message: None)
+            write_report(self.folder, [records], on_skip=lambda message: None, public=True)
         except Exception as exc:  # a build must never stop the server
             _log.warning("building the served report failed", error=str(exc))
             return False
@@ -171,7 +171,7 @@ class PeopleReport:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             write_report(self.folder, [self.run.folder / TABLE_RECORDS],
-                         on_skip=lambda message: None, people=True)
+                         on_skip=lambda message: None, people=True, public=True)
         except Exception as exc:  # a build must never stop the server
             _log.warning("building the people's report failed", error=str(exc))
             return False
