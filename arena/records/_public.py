@@ -44,11 +44,19 @@ def _balanced(text: str) -> str:
     return text
 
 
-def public_fault_detail(detail: str) -> str:
+def public_fault_detail(detail: str, kind: str | None = None) -> str:
     """The referee's words of a fault's ``detail``, without the bot's: ``process exited
     without answering (exit code 1)`` of one that goes on ``; output tail: ...``,
     ``start failed: ValueError`` of a start whose code raised, ``bot error`` of an error the
-    bot reported. The same for a detail already public."""
+    bot reported. The same for a detail already public.
+
+    An ``illegal`` fault's detail is the referee's judgement of a move or cards the bot
+    gave (``3H: does not beat the pile``), in the cards' own notation: it is kept whole (but
+    for a tail the referee would quote after it)."""
+    if kind == "illegal":
+        for quote in _QUOTES:
+            detail = detail.partition(quote + ": ")[0]
+        return detail
     kept: list[str] = []
     text = detail
     for stage in _STAGES:
@@ -77,7 +85,7 @@ def public_fault(fault: Mapping[str, Any]) -> dict[str, Any]:
     """A record's fault with its public detail (:func:`public_fault_detail`)."""
     out = dict(fault)
     if "detail" in out:
-        out["detail"] = public_fault_detail(str(out["detail"] or ""))
+        out["detail"] = public_fault_detail(str(out["detail"] or ""), out.get("kind"))
     return out
 
 

@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from arena import Bot
-from arena.game import Move, View
+from arena.game import CARDS, Move, View
 from arena.records import MAX_DETAIL, clip, public_fault, public_fault_detail, public_record
 from arena.referee import make_host, play_match
 from arena.referee.child.__main__ import _error
@@ -64,6 +64,15 @@ class StartRaiser(Bot):
         raise ValueError(f"{SECRET}: {SECRET}; output tail: {SECRET}")
 
 
+class Cheater(Bot):
+    """Says the secret, then plays a card it does not hold: an illegal move."""
+
+    def play(self, view: View) -> Move:
+        print(SECRET, file=sys.stderr)
+        held = {str(c) for c in view.hand}
+        return Move.parse(next(str(c) for c in CARDS if str(c) not in held))
+
+
 class PlayRaiser(Bot):
     """Its play raises an exception of its own class, named with the secret."""
 
@@ -90,7 +99,7 @@ def wordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     out = {mode: details([{"label": mode, "host": "command",
                            "command": f"{sys.executable} {script} {mode}"}])
            for mode in MODES}
-    for cls in (StartRaiser, PlayRaiser):
+    for cls in (StartRaiser, PlayRaiser, Cheater):
         out[cls.__name__] = details([{"label": cls.__name__, "host": "inline",
                                       "name": f"{__name__}:{cls.__name__}"}])
     return out
@@ -107,6 +116,19 @@ EXPECTED = {  # each bot's public detail: the referee's words
     "StartRaiser": r"start failed: ValueError",
     "PlayRaiser": r"an exception",
 }
+
+
+def test_an_illegal_move_is_the_referees_judgement_whole(
+        wordings: dict[str, list[str]]) -> None:
+    found = wordings["Cheater"]
+    assert found and all(re.fullmatch(r"\S+: .+", detail) for detail in found), found
+    for detail in found:
+        assert SECRET not in detail
+        assert public_fault({"kind": "illegal", "detail": detail})["detail"] == detail
+    assert public_fault({"kind": "illegal", "detail": "JK: does not beat the pile"})[
+        "detail"] == "JK: does not beat the pile"
+    assert public_fault({"kind": "illegal", "detail": f"pass; output tail: {SECRET}"})[
+        "detail"] == "pass"
 
 
 @pytest.mark.parametrize("bot", list(EXPECTED))
