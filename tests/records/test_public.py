@@ -4,16 +4,28 @@ exception or in the error they report, then fault in each way they can."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
+from click.testing import CliRunner
 
 from arena import Bot
+from arena.cli import main
 from arena.game import CARDS, Move, View
-from arena.records import MAX_DETAIL, clip, public_fault, public_fault_detail, public_record
+from arena.records import (
+    MAX_DETAIL,
+    RecordWriter,
+    clip,
+    public_fault,
+    public_fault_detail,
+    public_record,
+)
 from arena.referee import make_host, play_match
 from arena.referee.child.__main__ import _error
 from arena.referee.hosts._host import _crash_detail
@@ -81,14 +93,18 @@ class PlayRaiser(Bot):
         raise type(SECRET, (Exception,), {})(SECRET)
 
 
-def details(seats: list[dict[str, Any]]) -> list[str]:
-    """The fault details of one match of ``seats`` and two ``random`` bots."""
+def play(seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The record of one match of ``seats`` and two ``random`` bots."""
     spec = match_spec({"match_id": "public", "seed": 7, "rules": {"rounds": 1},
                        "seats": [*seats, {"label": "r1", "name": "random"},
                                  {"label": "r2", "name": "random"}], "limits": LIMITS})
     hosts = [make_host(seat, spec.limits) for seat in spec.seats]
-    record = trio.run(lambda: play_match(spec, hosts=hosts))
-    return [str(f["detail"]) for deal in record["deals"] for f in deal["faults"]]
+    return trio.run(lambda: play_match(spec, hosts=hosts))
+
+
+def details(seats: list[dict[str, Any]]) -> list[str]:
+    """The fault details of one match of ``seats`` and two ``random`` bots."""
+    return [str(f["detail"]) for deal in play(seats)["deals"] for f in deal["faults"]]
 
 
 @pytest.fixture(scope="module")
@@ -176,3 +192,27 @@ def test_a_record_and_a_fault() -> None:
     error = {"type": "error", "error": f"RuntimeError: {SECRET} (x.py:3)",
              "traceback": SECRET}
     assert public_record(error) == {"type": "error", "error": "RuntimeError"}
+
+
+def _replays(folder: Path) -> str:
+    """The text of a written report's replay files (gzip in base64 in each)."""
+    texts = []
+    for path in sorted((folder / "report" / "data" / "replays").glob("*.js")):
+        found = re.search(r'"([A-Za-z0-9+/=]+)"', path.read_text(encoding="utf-8"))
+        assert found is not None
+        texts.append(gzip.decompress(base64.b64decode(found.group(1))).decode())
+    return "".join(texts)
+
+
+def test_arena_report_keeps_the_details_unless_public(tmp_path: Path) -> None:
+    record = play([{"label": "raiser", "host": "inline", "name": f"{__name__}:PlayRaiser"}])
+    with RecordWriter(tmp_path / "records.jsonl") as writer:
+        writer.write(record)
+    for flags, said in (([], True), (["--public"], False)):
+        done = CliRunner().invoke(main, ["report", str(tmp_path), "-q", *flags])
+        assert done.exit_code == 0, done.output
+        text = _replays(tmp_path)
+        assert "an exception" in text or said
+        assert (SECRET in text) is said, flags
+        summary = (tmp_path / "report" / "data" / "summary.js").read_text(encoding="utf-8")
+        assert (SECRET in summary) is said, flags  # the first fault's line
