@@ -175,6 +175,16 @@ def test_the_referees_own_forms() -> None:
         "unreadable answer"
     assert public_fault_detail(f"the client closed the connection; output tail: {SECRET} "
                                "(earlier in the match)") == "the client closed the connection"
+    # a UECda client's, a person's seat's
+    assert public_fault_detail(f"start failed: the client exited with status 1 before "
+                               f"connecting; output tail: {SECRET}") == (
+        "start failed: the client exited with status 1 before connecting")
+    assert public_fault_detail(f"start failed: no connection and profile within 900 ms; "
+                               f"output tail: {SECRET}") == (
+        "start failed: no connection and profile within 900 ms")
+    for referee in ("the seat was left for more than 120 s",
+                    "the person left the table (input ended)"):
+        assert public_fault_detail(referee) == referee
 
 
 def test_a_record_and_a_fault() -> None:
