@@ -23,14 +23,19 @@ from arena.records import TABLE_RECORDS, no_records_here
 @click.option("--people", is_flag=True,
               help="Report the people's tables of the served run OUT (OUT/tables/records.jsonl) "
                    "in OUT/tables/report/, apart from the run's.")
+@click.option("--public", is_flag=True,
+              help="Show each fault's detail as a served run does: the referee's words, "
+                   "without the bots' own (their output, their exceptions). For a report "
+                   "to publish.")
 def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet: bool,
-                   lang: str, people: bool) -> None:
+                   lang: str, people: bool, public: bool) -> None:
     """Write OUT/report/: leaderboard, head to head, course, matches and replays of a run.
 
     OUT is the folder of a run (arena run --out), holding records.jsonl and config.yaml. The
     report is plain files: open OUT/report/index.html in a browser, no server or network
     needed. See docs/report.md. A served run's people's tables are reported apart, with
-    --people.
+    --people. Faults are shown with their whole details (a bot's output and exceptions
+    included), unless --public.
     """
     from arena.cli._people import people_note
     from arena.ratings import RatingsError
@@ -54,7 +59,7 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
         result = write_report(folder, records or None,
                               on_skip=lambda message: click.echo(f"warning: {message}", err=True),
                               jobs=default_jobs(),  # every core, as arena run plays
-                              people=people, lang=lang)
+                              people=people, lang=lang, public=public)
     except RatingsError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.records import FaultLog
+from arena.records import FaultLog, public_fault_detail
 from arena.tournament import LEAGUE_LOG
 
 from ._store import CompetitionError, Store, Submission
@@ -151,8 +151,12 @@ def _submitted(submission: Submission, field: Iterable[Mapping[str, Any]]) -> di
 def public_detail(state: str, detail: str) -> str:
     """What anyone may read of a submission's detail: all of it, but for a version that
     played its trial (``tried``, ``entered``) the bot's own words quoted after its counts
-    (``played 5 deals, 68 moves, 2 faults``), which are its entrant's alone."""
-    return detail.split(" (", 1)[0] if state in ("tried", "entered") else detail
+    (``played 5 deals, 68 moves, 2 faults``), and for a ``failed`` one the build log's line
+    or the bot's error quoted after the step that failed (``the build failed (exit status
+    1)``, ``made no move in its trial``), which are its entrant's alone."""
+    if state in ("tried", "entered"):
+        return detail.split(" (", 1)[0]
+    return public_fault_detail(detail) if state == "failed" else detail
 
 
 def _kinds(by_kind: Mapping[tuple[str, bool], int]) -> dict[str, int]:

@@ -60,8 +60,10 @@ def judge(record: Mapping[str, Any], label: str) -> tuple[str, str]:
     log = FaultLog()
     log.add(record)
     row = log.bots[label]
-    if row.silent:
-        return "failed", row.line() or f"{label} made no move"
+    if row.silent:  # the referee's words first: the public part (public_detail)
+        line = row.line()
+        return "failed", (f"made no move in its trial: {line.removeprefix(label + ': ')}"
+                          if line else f"{label} made no move")
     deals = len(record.get("deals") or ())
     detail = f"played {deals} deals, {row.moves} moves, {row.faults} faults"
     line = row.line()

@@ -9,6 +9,7 @@ docs/records.md documents the schema.
 from ._bounds import MAX_DETAIL, MAX_NAME, clip, printable
 from ._faults import FLAG_MIN_MATCHES, BotFaults, FaultLog, short_detail
 from ._logging import LOG_FILE_ENV, configure_logging, get_logger
+from ._public import public_fault, public_fault_detail, public_record
 from ._reader import (
     RECORDS,
     TABLE_RECORDS,
@@ -28,5 +29,6 @@ __all__ = ["RECORDS", "RecordError", "RecordWriter", "configure_logging", "get_l
 __all__ += ["FLAG_MIN_MATCHES", "LOG_FILE_ENV", "BotFaults", "FaultLog", "short_detail"]
 __all__ += ["TABLE_RECORDS", "no_records_here", "parse_record", "record_lines"]
 __all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
+__all__ += ["public_fault", "public_fault_detail", "public_record"]
 __all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]
 __all__ += ["TailReader", "cut_torn_line"]

@@ -33,7 +33,7 @@ from arena.ratings import (
     rate_results,
     read_many,
 )
-from arena.records import FaultLog
+from arena.records import FaultLog, public_record
 from arena.tournament import ConfigError, Standings, parse_config
 
 from ._batches import BATCH, MatchIndex, Replays
@@ -74,8 +74,9 @@ class _Pass:
         self.stood_in = 0
         """Matches partly played by a person's stand-in (a people's table's)."""
 
-    def read(self, paths: list[Path], skip: Callable[[str], None]) -> None:
+    def read(self, paths: list[Path], skip: Callable[[str], None], public: bool) -> None:
         for record in read_many(paths, skip):
+            record = public_record(record) if public else record
             match_id = str(record.get("match_id"))
             if match_id in self.seen:  # counted once, as the ratings count it
                 continue
@@ -102,6 +103,7 @@ def write_report(
     jobs: int = 1,
     people: bool = False,
     lang: str = LANGUAGES[0],
+    public: bool = False,
 ) -> ReportResult:
     """Write ``folder/report/`` from the records of a run (default ``folder/records.jsonl``).
 
@@ -114,7 +116,9 @@ def write_report(
     records are a served run's people's tables' (``OUT/tables/records.jsonl``), and the
     report is titled so. ``lang``: the language the report opens in (one of
     :data:`arena.report.LANGUAGES`; its page's ``?lang=`` and language menu choose another).
-    Raises :class:`arena.ratings.RatingsError` for a missing or unreadable records file.
+    ``public``: its faults' details are the referee's words alone
+    (:func:`arena.records.public_record`), as a served run's report shows them. Raises
+    :class:`arena.ratings.RatingsError` for a missing or unreadable records file.
     """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (the report speaks {', '.join(LANGUAGES)})")
@@ -133,7 +137,7 @@ def write_report(
             on_skip(message)
 
     scan = _Pass(building, target, jobs)
-    scan.read(paths, skip)
+    scan.read(paths, skip, public)
     board = rate_results(scan.results, confidence=confidence, resamples=resamples, seed=seed)
     summary = _summary(folder, paths, scan, finite(board.to_dict()), people)
     summary["skipped"] = skipped[:100]

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from arena.ratings import RatingsError
-from arena.records import RECORDS
+from arena.records import RECORDS, public_record
 from arena.report import standings_document, standings_text
 
 from ._league_status import read_league_status
@@ -147,7 +147,7 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
             record = await trio.to_thread.run_sync(run.record, match_id)
             if record is None:
                 return error(404, f"match {match_id}'s record is no longer in its file")
-            return await json_answer({"state": "finished", "record": record})
+            return await json_answer({"state": "finished", "record": public_record(record)})
         live = run.live.get(match_id)
         if live is not None and run.held(match_id):
             return error(409, f"match {match_id} is in play; its moves are shown once no "

@@ -118,7 +118,7 @@ class ReportBuilder:
         config = self.run.folder / "config.yaml"
         if config.exists():
             shutil.copyfile(config, self.folder / "config.yaml")
-        write_report(self.folder, [records], on_skip=lambda message: None)
+        write_report(self.folder, [records], on_skip=lambda message: None, public=True)
         return True
 
     def batch_ids(self, number: int) -> list[str] | None:
@@ -171,7 +171,7 @@ class PeopleReport:
         """One build (in a thread, through :attr:`rebuilds`)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         write_report(self.folder, [self.run.folder / TABLE_RECORDS],
-                     on_skip=lambda message: None, people=True)
+                     on_skip=lambda message: None, people=True, public=True)
         return True
 
 

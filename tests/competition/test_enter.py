@@ -189,6 +189,12 @@ def test_a_submission_is_tried_in_the_sandbox(served: tuple[str, Path], tmp_path
     assert str(made["t-good"]["detail"]).startswith("played ")
     assert made["t-crash"]["state"] == "failed"
     assert "no_such_module_anywhere" in str(made["t-crash"]["detail"])
+    # anyone reads the step that failed, not the bot's error
+    with urllib.request.urlopen(f"{url}/api/entrants/trier", timeout=30) as answer:
+        page = json.loads(answer.read())
+    crashed = next(v for v in page["versions"] if v["label"] == "t-crash")
+    assert crashed["detail"] == "made no move in its trial"
+    assert "no_such_module_anywhere" not in json.dumps(page)
 
 
 def test_a_trial_seats_the_submission_sandboxed_with_the_run_folder_private() -> None:

@@ -5,8 +5,12 @@ Chromium (axe, a phone's width, a label of HTML shown as text)."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import gzip
 import json
 import os
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -96,10 +100,11 @@ def _played(url: str, name: str, matches: int, deadline: float) -> dict[str, Any
 def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     """A running league with alice's good bot and bob's faulty one, both played."""
     served = serve_league(tmp_path_factory, "pages", CONFIG)
-    url, _ = next(served)
+    url, out = next(served)
     try:
         folder = tmp_path_factory.mktemp("bots")
-        tokens = {"url": url, "alice": _enter(url, folder, "alice", "shedder", BOT),
+        tokens = {"url": url, "out": str(out),
+                  "alice": _enter(url, folder, "alice", "shedder", BOT),
                   "bob": _enter(url, folder, "bob", "faulty", FAULTY)}
         deadline = time.monotonic() + 300
         _played(url, "bob", 3, deadline)
@@ -175,6 +180,66 @@ def test_the_logs_are_the_entrants_own(league: dict[str, str]) -> None:
     _, hers = get(f"{url}/api/entrants/alice/private", league["alice"])
     assert hers["name"] == "alice" and SECRET not in json.dumps(hers)
     assert [v["label"] for v in hers["logs"]] == ["shedder"]
+
+
+def _live_events(out: Path, seconds: float) -> str:
+    """The live events of the matches in play (``OUT/live/*.jsonl``, what the spectators'
+    socket relays) until one tells of a fault, or ``seconds`` pass."""
+    seen: dict[str, str] = {}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and '"type":"fault"' not in "".join(seen.values()):
+        for path in (out / "live").glob("*.jsonl"):
+            with contextlib.suppress(OSError):  # recorded and removed meanwhile
+                seen[path.name] = path.read_text(encoding="utf-8")
+        time.sleep(0.05)
+    return "".join(seen.values())
+
+
+def _replay(data: bytes) -> str:
+    """A report's replay file as text: ``ARENA_BATCH(n,"...")``, gzip in base64."""
+    found = re.search(rb'"([A-Za-z0-9+/=]+)"', data)
+    assert found is not None, data[:100]
+    return gzip.decompress(base64.b64decode(found.group(1))).decode()
+
+
+def _text(path: Path) -> str:
+    """A file of the served report as text, a replay file's matches unpacked."""
+    data = path.read_bytes()
+    return _replay(data) if data.startswith(b"ARENA_BATCH(") else data.decode(errors="replace")
+
+
+def test_the_bots_own_words_are_in_no_public_answer(league: dict[str, str]) -> None:
+    url, out = league["url"], Path(league["out"])
+    # the records keep them: the organiser's file
+    assert SECRET in (out / "records.jsonl").read_text(encoding="utf-8")
+    _, bob = get(f"{url}/api/entrants/bob")
+    faulted = [m["id"] for m in bob["matches"] if m["state"] == "finished" and m["faults"]]
+    assert faulted
+    for match_id in faulted:  # a finished match's record: the referee's words alone
+        status, answer = get(f"{url}/api/matches/{match_id}")
+        assert status == 200 and SECRET not in json.dumps(answer)
+        faults = [f for deal in answer["record"]["deals"] for f in deal["faults"]]
+        assert faults and {f["detail"] for f in faults} == {"bot error: RuntimeError"}
+    # the served report, built for the server into OUT/web/: no file of it says them
+    report = out / "web" / "report"
+    deadline = time.monotonic() + 120
+    while not any(faulted[0] in _text(p) for p in report.glob("data/replays/*.js")):
+        assert time.monotonic() < deadline, "the served report was not built"
+        urllib.request.urlopen(f"{url}/report/", timeout=60).close()  # asks for a build
+        time.sleep(1)
+    served = [_text(p) for p in (out / "web").rglob("*") if p.is_file()]
+    assert all(SECRET not in text for text in served)
+    assert any("bot error: RuntimeError" in text for text in served)
+    for path in report.glob("data/replays/*.js"):  # and as the server answers them
+        try:
+            with urllib.request.urlopen(f"{url}/report/data/replays/{path.name}",
+                                        timeout=60) as answer:
+                assert SECRET not in _replay(answer.read())
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 409  # a replay file whose sets are not complete
+    # the live events of the matches in play name a fault's kind, never its detail
+    live = _live_events(out, 60)
+    assert '"type":"fault"' in live and SECRET not in live
 
 
 def test_an_organisers_entry_and_an_unknown_name(league: dict[str, str]) -> None:
