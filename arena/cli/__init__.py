@@ -44,7 +44,7 @@ main.lazy("validate", "arena.cli._run:validate_command", "Check CONFIG without r
 main.lazy("register", "arena.cli._competition:register_command",
           "Register NAME as an entrant of the league served at URL; print its token.")
 main.lazy("submit", "arena.cli._competition:submit_command",
-          "Submit PATH, one Python file defining an arena.Bot, to the league served at URL.")
+          "Submit PATH to the league served at URL: one Python file defining an arena.Bot, or")
 main.lazy("report", "arena.cli._report:report_command",
           "Write OUT/report/: leaderboard, head to head, course, matches and replays")
 main.lazy("serve", "arena.cli._serve:serve_command",

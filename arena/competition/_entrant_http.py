@@ -41,8 +41,8 @@ async def _served(request: Request) -> tuple[list[dict[str, Any]], dict[str, Any
                                              list[dict[str, Any]]]:
     """The run's match list, the records of its finished matches, and the standings' rows,
     as the app serving this request reads them (none where no run is served)."""
-    follower = getattr(request.app.state, "follower", None)
-    run = getattr(request.app.state, "run", None)
+    follower = getattr(request.state, "follower", None)  # the lifespan's (arena.web.RunWeb)
+    run = getattr(request.state, "run", None)
     if follower is None or run is None:
         return [], {}, []
     follower.sync()

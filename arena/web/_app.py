@@ -8,7 +8,7 @@ import importlib
 import importlib.util
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 from starlette.applications import Starlette
@@ -102,8 +102,10 @@ class RunWeb:
         self.app = self._app(extra)
 
     @contextlib.asynccontextmanager
-    async def _lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        """The follower (and the tables) beside the server, for as long as it serves."""
+    async def _lifespan(self, app: Starlette) -> AsyncIterator[dict[str, Any]]:
+        """The follower (and the tables) beside the server, for as long as it serves; the
+        lifespan's state (Starlette's ``request.state`` in every request) names the run
+        and its follower, which routes served beside the run's (``extra``) read."""
         self.hub.bind()
         self.follower.bind()  # before the matches of this process may publish
         async with trio.open_nursery() as nursery:
@@ -112,7 +114,7 @@ class RunWeb:
             if self.tables is not None:
                 await nursery.start(self.tables.run)
             with local_feed(self.out, functools.partial(self.follower.feed, threadsafe=True)):
-                yield
+                yield {"run": self.run, "follower": self.follower}
             nursery.cancel_scope.cancel()
 
     async def serve(self, host: str, port: int, *, names: Iterable[str] = (),

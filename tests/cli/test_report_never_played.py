@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from arena.report import write_report
 from tests.report.helpers import js_value
 
 BOTS = Path(__file__).with_name("start_bots.py")
+ROOT_LOCALES = Path(__file__).resolve().parents[2] / "arena" / "web" / "locales"
 
 
 def test_the_report_marks_a_bot_that_never_played_and_gives_its_first_fault(
@@ -33,4 +35,6 @@ def test_the_report_marks_a_bot_that_never_played_and_gives_its_first_fault(
     for label in ("greedy", "lowest"):
         assert bots[label]["never_played"] is False and bots[label]["first_fault"] is None
     script = (tmp_path / "report" / "report.js").read_text(encoding="utf-8")
-    assert "never played a move: " in script  # the page shows both under the leaderboard
+    assert '"report.never_played_note"' in script  # the page shows both under the leaderboard
+    messages = json.loads((ROOT_LOCALES / "en" / "report.json").read_text(encoding="utf-8"))
+    assert "never played a move: {fault}" in messages["report.never_played_note"]
