@@ -50,6 +50,7 @@ class Plan:
     suits: bool = True
     out: Path | None = None
     features: bool = True
+    exchange: str = "greedy"
     tuning: Tuning = field(default_factory=Tuning)
 
     def __post_init__(self) -> None:
@@ -63,6 +64,8 @@ class Plan:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
         if self.tuning.steps < 0:
             raise ValueError(f"--steps must be at least 0, not {self.tuning.steps}")
+        if self.exchange not in ("greedy", "network"):
+            raise ValueError(f"--exchange must be greedy or network, not {self.exchange!r}")
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
         if not self.rate > 0:
@@ -136,14 +139,16 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
 
     params = trainer.params
     if plan.features and plan.tuning.steps:
-        network = improve(Network(params, {"preset": plan.preset, "players": plan.players}),
+        network = improve(Network(params, {"preset": plan.preset, "players": plan.players,
+                                           "exchange": plan.exchange}),
                           derive(plan.seed, "improve"), plan.tuning,
-                          plan.folder / "improve.json", f"epoch {trainer.epoch}", progress,
+                          plan.folder / "improve.json",
+                          f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
                           clock.stage("improve"))
         params = {name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS}
 
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
-    meta = {"preset": plan.preset, "players": plan.players,
+    meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
             "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
