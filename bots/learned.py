@@ -245,8 +245,9 @@ def fits(network: Network, rules: Rules, players: int) -> bool:
 class LearnedBot(PolicyBot):
     """Plays the network trained for the match's encoding, ``greedy`` where it has none."""
 
-    description = ("a policy network cloned from expert, numpy only; trained for the presets "
-                   "runs and daifugo at 4 players, plays greedy elsewhere")
+    description = ("a policy network cloned from expert and tuned by play against greedy, "
+                   "numpy only; trained for the presets runs and daifugo at 4 players, "
+                   "plays greedy elsewhere")
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__()
