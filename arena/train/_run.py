@@ -138,6 +138,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
     fitted()
 
     params = trainer.params
+    improved = None
     if plan.features and plan.tuning.steps:
         network = improve(Network(params, {"preset": plan.preset, "players": plan.players,
                                            "exchange": plan.exchange}),
@@ -146,13 +147,15 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
                           f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
                           clock.stage("improve"))
         params = {name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS}
+        improved = network.meta["improved"]
 
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
             "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
-            "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()}}
+            "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
+            "improved": improved}
     export(params, meta, out, progress)
     progress(f"CPU time: {', '.join(f'{k} {v:.0f} s' for k, v in clock.spent.items())}")
     return out

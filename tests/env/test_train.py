@@ -98,6 +98,8 @@ def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
     assert network.meta["cpu_seconds"]["label"] > 0
     assert network.wf is not None and network.bf is not None
     assert network.exchange == network.meta["exchange"] == "greedy"
+    assert network.meta["improved"]["steps"] == 2
+    assert set(network.meta["improved"]["held_points"]) == {"cloned", "best"}
     shards = sorted((tmp_path / "run" / "labels").glob("shard-????.npz"))
     stamps = [p.stat().st_mtime_ns for p in shards]
 
