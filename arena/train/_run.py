@@ -13,8 +13,10 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from arena.bot import Bot
 from arena.env import encoding
@@ -99,6 +101,21 @@ class _Clock:
         self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
 
 
+def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None]
+              ) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
+    """The cloned network after the improvement stage (when the plan has one), and what the
+    stage did."""
+    if not (plan.features and plan.tuning.steps):
+        return trainer.params, None
+    network = improve(Network(trainer.params, {"preset": plan.preset, "players": plan.players,
+                                               "exchange": plan.exchange}),
+                      derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
+                      f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
+                      clock.stage("improve"))
+    return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS},
+            network.meta["improved"])
+
+
 def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
     """Run ``plan`` to its end; the path of the exported network."""
     plan.folder.mkdir(parents=True, exist_ok=True)
@@ -137,18 +154,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
                  f"{agreement(trainer, held, actions):.1%}")
     fitted()
 
-    params = trainer.params
-    improved = None
-    if plan.features and plan.tuning.steps:
-        network = improve(Network(params, {"preset": plan.preset, "players": plan.players,
-                                           "exchange": plan.exchange}),
-                          derive(plan.seed, "improve"), plan.tuning,
-                          plan.folder / "improve.json",
-                          f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
-                          clock.stage("improve"))
-        params = {name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS}
-        improved = network.meta["improved"]
-
+    params, improved = _improved(plan, trainer, clock, progress)
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
             "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
