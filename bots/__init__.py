@@ -42,8 +42,9 @@ def register_bots(register: Register) -> None:
     register("mc", McBot, author=_AUTHOR)
     register("expert", ExpertBot, author=_AUTHOR)
     register("learned", learned_bot, author=_AUTHOR, stochastic=False,
-             description="a policy network cloned from expert, numpy only; trained for the "
-                         "presets runs and daifugo at 4 players, plays greedy elsewhere")
+             description="a policy network cloned from expert and tuned by play against "
+                         "greedy, numpy only; trained for the presets runs and daifugo at 4 "
+                         "players, plays greedy elsewhere")
 
 
 def learned_bot(weights: str | None = None) -> Bot:

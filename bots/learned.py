@@ -162,6 +162,11 @@ class Network:
                 raise ValueError(f"the network's wf has shape {self.wf.shape}, not "
                                  f"({self.w1.shape[1]}, {len(FEATURES)})")
         self.meta = meta
+        self.exchange = str(meta.get("exchange", "network"))
+        """Who chooses an exchange return: the network's exchange head, or ``greedy``."""
+        if self.exchange not in ("network", "greedy"):
+            raise ValueError(f"a network's exchange is 'network' or 'greedy', not "
+                             f"{self.exchange!r}")
         self.preset = str(meta["preset"])
         self.players = int(meta["players"])
         coder = encoding(Rules.preset(self.preset), self.players)
@@ -240,8 +245,9 @@ def fits(network: Network, rules: Rules, players: int) -> bool:
 class LearnedBot(PolicyBot):
     """Plays the network trained for the match's encoding, ``greedy`` where it has none."""
 
-    description = ("a policy network cloned from expert, numpy only; trained for the presets "
-                   "runs and daifugo at 4 players, plays greedy elsewhere")
+    description = ("a policy network cloned from expert and tuned by play against greedy, "
+                   "numpy only; trained for the presets runs and daifugo at 4 players, "
+                   "plays greedy elsewhere")
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__()
@@ -286,8 +292,9 @@ class LearnedBot(PolicyBot):
         return super().play(view)
 
     def exchange(self, view: View, count: int) -> list[Card | str]:
-        """The natural cards the exchange head scores highest."""
-        if self.network is None:
+        """The natural cards the exchange head scores highest (``greedy``'s choice for a
+        network trained so)."""
+        if self.network is None or self.network.exchange == "greedy":
             return self.fallback.exchange(view, count)
         observation = encoding(view.rules, view.players).observe(view, PlayedCards(view.players))
         return list(self.network.gift(observation, list(view.hand), count))

@@ -104,7 +104,7 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         return np.asarray(state[name], dtype=np.float64)
 
     if state["best"] is None:
-        state["best"] = duplicate_points(network, rules, held)
+        state["best"] = state["cloned"] = duplicate_points(network, rules, held)
         save()
         progress(f"improve: the cloned network scores {state['best']:.3f} points a match "
                  f"against greedy on {plan.held} held-out deals")
@@ -126,11 +126,16 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         if (step + 1) % plan.check == 0:
             score = duplicate_points(tuned(network, theta), rules, held)
             if score > float(str(state["best"])):
-                state.update(best=score, best_theta=theta.tolist(), stale=0)
+                state.update(best=score, best_theta=theta.tolist(), best_step=step + 1,
+                             stale=0)
             else:
                 state["stale"] = int(str(state["stale"])) + 1
                 state["done"] = int(str(state["stale"])) >= plan.patience
             line += f"; held out {score:.3f} (best {float(str(state['best'])):.3f})"
         save()
         progress(line)
-    return tuned(network, vector("best_theta"))
+    network = tuned(network, vector("best_theta"))
+    network.meta = network.meta | {"improved": {
+        "steps": state["step"], "best_step": state.get("best_step", 0),
+        "held_points": {"cloned": state.get("cloned"), "best": state["best"]}}}
+    return network

@@ -13,8 +13,10 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from arena.bot import Bot
 from arena.env import encoding
@@ -50,6 +52,7 @@ class Plan:
     suits: bool = True
     out: Path | None = None
     features: bool = True
+    exchange: str = "greedy"
     tuning: Tuning = field(default_factory=Tuning)
 
     def __post_init__(self) -> None:
@@ -63,6 +66,8 @@ class Plan:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
         if self.tuning.steps < 0:
             raise ValueError(f"--steps must be at least 0, not {self.tuning.steps}")
+        if self.exchange not in ("greedy", "network"):
+            raise ValueError(f"--exchange must be greedy or network, not {self.exchange!r}")
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
         if not self.rate > 0:
@@ -94,6 +99,21 @@ class _Clock:
     def add(self, stage: str, since: float) -> None:
         self.spent[stage] = self.spent.get(stage, 0.0) + time.process_time() - since
         self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
+
+
+def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None]
+              ) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
+    """The cloned network after the improvement stage (when the plan has one), and what the
+    stage did."""
+    if not (plan.features and plan.tuning.steps):
+        return trainer.params, None
+    network = improve(Network(trainer.params, {"preset": plan.preset, "players": plan.players,
+                                               "exchange": plan.exchange}),
+                      derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
+                      f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
+                      clock.stage("improve"))
+    return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS},
+            network.meta["improved"])
 
 
 def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
@@ -134,20 +154,14 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
                  f"{agreement(trainer, held, actions):.1%}")
     fitted()
 
-    params = trainer.params
-    if plan.features and plan.tuning.steps:
-        network = improve(Network(params, {"preset": plan.preset, "players": plan.players}),
-                          derive(plan.seed, "improve"), plan.tuning,
-                          plan.folder / "improve.json", f"epoch {trainer.epoch}", progress,
-                          clock.stage("improve"))
-        params = {name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS}
-
+    params, improved = _improved(plan, trainer, clock, progress)
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
-    meta = {"preset": plan.preset, "players": plan.players,
+    meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
             "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
-            "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()}}
+            "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
+            "improved": improved}
     export(params, meta, out, progress)
     progress(f"CPU time: {', '.join(f'{k} {v:.0f} s' for k, v in clock.spent.items())}")
     return out

@@ -14,8 +14,10 @@ from arena.plugins import registry
 from bots import GreedyBot
 from bots.learned import (
     FEATURES,
+    LAYERS,
     WEIGHTS,
     LearnedBot,
+    Network,
     fits,
     load_network,
     observed_features,
@@ -129,3 +131,23 @@ def test_the_move_features_flag_greedy_s_move_and_the_value_s_best(preset: str) 
         seen += 1
         match.play(move)
     assert seen == 150
+
+
+@pytest.mark.parametrize("exchange", ["network", "greedy"])
+def test_the_exchange_is_the_head_s_or_greedy_s_as_the_network_says(exchange: str) -> None:
+    shipped = load_network(WEIGHTS / "learned-runs.npz")
+    arrays = {name: getattr(shipped, name) for name in LAYERS}
+    network = Network(arrays, shipped.meta | {"exchange": exchange})
+    match = Match(Rules.preset("runs"), 4, 2)
+    while match.pending is not None and match.pending.kind != "exchange":
+        match.play(match.view(match.deal.to_move).legal_moves()[-1])
+    assert match.pending is not None
+    view = match.view(match.pending.seat)
+    bot = bound(LearnedBot.playing(network), view)
+    assert isinstance(bot, LearnedBot)
+    gift = bot.exchange(view, match.pending.count)
+    by_greedy = bound(GreedyBot(), view).exchange(view, match.pending.count)
+    coder = encoding(view.rules, 4)
+    by_head = network.gift(coder.observe(view), list(view.hand), match.pending.count)
+    assert gift == (by_greedy if exchange == "greedy" else by_head)
+    assert by_greedy != by_head or exchange == "greedy"

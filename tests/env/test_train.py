@@ -97,6 +97,9 @@ def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
     assert set(network.meta["cpu_seconds"]) == {"label", "fit", "improve"}
     assert network.meta["cpu_seconds"]["label"] > 0
     assert network.wf is not None and network.bf is not None
+    assert network.exchange == network.meta["exchange"] == "greedy"
+    assert network.meta["improved"]["steps"] == 2
+    assert set(network.meta["improved"]["held_points"]) == {"cloned", "best"}
     shards = sorted((tmp_path / "run" / "labels").glob("shard-????.npz"))
     stamps = [p.stat().st_mtime_ns for p in shards]
 
@@ -129,6 +132,8 @@ def test_bad_plans_are_refused_in_one_line() -> None:
         Plan(Path("x"), tuning=Tuning(steps=-1))
     with pytest.raises(ValueError, match="--held-deals must be at least 1, not 0"):
         Plan(Path("x"), tuning=Tuning(held=0))
+    with pytest.raises(ValueError, match="--exchange must be greedy or network, not 'x'"):
+        Plan(Path("x"), exchange="x")
 
 
 @pytest.mark.parametrize("seed", [1, 2])
