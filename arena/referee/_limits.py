@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .sandbox._cputime import Meter
 
@@ -134,10 +134,10 @@ class Limits:
 _NAMES = Limits.names()
 
 
-@dataclass(frozen=True, slots=True)
-class Deadline:
+class Deadline(NamedTuple):
     """The time of one call to a host, made once by the driver and passed down as an
-    argument: when the host stops waiting, and how much the call was allowed.
+    argument: when the host stops waiting, and how much the call was allowed. A named
+    tuple: immutable, and made once a decision at a tuple's cost.
 
     ``at`` is the ``trio.current_time()`` past which the host stops waiting (``math.inf``:
     never, :data:`NO_DEADLINE`); below the host (a child process, its channel) only ``at``
@@ -194,7 +194,8 @@ class Clock:
         """The :class:`Deadline` of the seat's decision asked at ``now`` (a
         ``trio.current_time()``): the referee waits :meth:`ceiling` seconds, the seat is
         :meth:`allowed` its own."""
-        return Deadline(now + self.ceiling(seat), self.allowed(seat))
+        allowed = self.move_s + self._bank[seat] + self._grace  # allowed(), inlined
+        return Deadline(now + allowed + self._lag, allowed)
 
     def bank(self, seat: int) -> float:
         """Seconds left in the seat's bank."""
