@@ -44,7 +44,7 @@ import trio
 from httpx_ws import aconnect_ws
 
 from arena.game import View
-from arena.referee import InlineHost, MatchSpec, play_match
+from arena.referee import Deadline, InlineHost, MatchSpec, play_match
 from arena.tournament import run_tournament
 from arena.web import RunWeb
 
@@ -56,7 +56,7 @@ RUN = {"name": "benchweb", "seed": 99, "players": 4, "format": {"type": "round_r
 class Awaited(InlineHost):
     """An inline bot asked through the trio driver, with a checkpoint per decision."""
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         await trio.lowlevel.checkpoint()
         return await super().play(view, time_ms, deadline)
 

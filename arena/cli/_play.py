@@ -23,6 +23,7 @@ from arena.referee import (
     BotFault,
     BotRef,
     CopyLabels,
+    Deadline,
     Host,
     Limits,
     MatchSpec,
@@ -83,7 +84,7 @@ class HumanHost(Host):
     def meta(self) -> BotRef:
         return self._meta
 
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         self._labels = list(info.labels)
         self._rules = info.rules
         others = ", ".join(f"{label} (seat {seat})" for seat, label in enumerate(info.labels)
@@ -109,7 +110,7 @@ class HumanHost(Host):
     # each player going out marked, as at a real table.
     observes = True
 
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+    async def observe(self, view: View, kind: str, seat: int, deadline: Deadline) -> None:
         self._catch_up(view)
 
     def _catch_up(self, view: View) -> None:
@@ -161,7 +162,7 @@ class HumanHost(Host):
         self._write(f"  pile: {pile}" + ("   REVOLUTION" if view.revolution else ""))
         self._write(f"  your hand: {_cards(view.hand)}")
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         self._show(view)
         moves = view.legal_moves()
         width = len(str(len(moves)))
@@ -189,7 +190,7 @@ class HumanHost(Host):
             self._write(f"  {exc}")
             return None
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         self._show(view, leading=False)  # the deal's first lead comes after the exchange
         self._asked_exchange = True
         self._write(f"  you received {' '.join(str(c) for c in view.received)}; give back "
@@ -207,7 +208,7 @@ class HumanHost(Host):
             except AnswerError as exc:
                 self._write(f"  {exc}")
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         order = ", ".join(f"{place}. {self._name(seat)}"
                           for place, seat in enumerate(result["finish_order"], start=1))
         self._seen = (-1, 0)

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from arena.game import View
-from arena.referee import BotFault, BotRef, Host, MatchSpec, StartInfo, make_host
+from arena.referee import BotFault, BotRef, Deadline, Host, MatchSpec, StartInfo, make_host
 from arena.referee.lowlevel import Meter
 
 _ANSWER_CHARS = 80
@@ -64,13 +64,13 @@ class WatchedHost(Host):
     def meter(self) -> Meter | None:
         return self.inner.meter
 
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         await self.inner.start(info, deadline)
 
     def needs_prepare(self) -> bool:
         return self.inner.needs_prepare()
 
-    async def prepare(self, deadline: float) -> None:
+    async def prepare(self, deadline: Deadline) -> None:
         await self.inner.prepare(deadline)
 
     async def _watch(self, what: str, call: Any) -> object:
@@ -86,16 +86,16 @@ class WatchedHost(Host):
         board.echo(f"  {what} {self.label}: {_shown(answer)}  ({ms:.2f} ms)")
         return answer
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         self.board.moves += 1
         return await self._watch(f"deal {self.board.deal + 1} move {self.board.moves:>3}",
                                  self.inner.play(view, time_ms, deadline))
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         return await self._watch(f"deal {self.board.deal + 1} gives back {count}",
                                  self.inner.exchange(view, count, time_ms, deadline))
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         board = self.board
         number = int(result.get("deal", board.deal))
         if number not in board.reported:
@@ -107,7 +107,7 @@ class WatchedHost(Host):
             board.moves = 0
         await self.inner.end_deal(result, deadline)
 
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+    async def observe(self, view: View, kind: str, seat: int, deadline: Deadline) -> None:
         await self.inner.observe(view, kind, seat, deadline)
 
     async def aclose(self) -> None:

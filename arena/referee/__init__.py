@@ -17,9 +17,9 @@ loop and its drivers), ``hosts``, ``child`` (child processes and the protocol),
 ``sandbox`` and ``uecda`` (docs/architecture.md, "The referee's rooms").
 """
 
-from ._faults import BotFault
+from ._faults import BotFault, timeout_fault
 from ._kinds import HOST_KINDS, HostKind
-from ._limits import Limits
+from ._limits import NO_DEADLINE, Deadline, Limits
 from ._loading import BotRef
 from ._referee import make_host, play_match, process_pool, run_match
 from ._selfplay import Places, compare, play_bots, play_on
@@ -32,10 +32,12 @@ from .sandbox._sandbox import unavailable_reason as sandbox_unavailable_reason
 
 __all__ = [
     "HOST_KINDS",
+    "NO_DEADLINE",
     "BotFault",
     "BotRef",
     "CommandHost",
     "CopyLabels",
+    "Deadline",
     "Host",
     "HostKind",
     "InlineHost",
@@ -56,5 +58,6 @@ __all__ = [
     "run_match",
     "sandbox_mechanism",
     "sandbox_unavailable_reason",
+    "timeout_fault",
     "try_starts",
 ]

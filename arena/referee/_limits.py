@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from .sandbox._cputime import Meter
 
-__all__ = ["Clock", "LimitError", "Limits"]
+__all__ = ["NO_DEADLINE", "Clock", "Deadline", "LimitError", "Limits"]
 
 _LEAST = {"bank_ms": 0, "memory_mb": 1, "lag_ms": 0, "tmp_mb": 1}
 """The limits that may be null (none), and their least value otherwise."""
@@ -133,6 +134,32 @@ class Limits:
 _NAMES = Limits.names()
 
 
+class Deadline(NamedTuple):
+    """The time of one call to a host, made once by the driver and passed down as an
+    argument: when the host stops waiting, and how much the call was allowed. A named
+    tuple: immutable, and made once a decision at a tuple's cost.
+
+    ``at`` is the ``trio.current_time()`` past which the host stops waiting (``math.inf``:
+    never, :data:`NO_DEADLINE`); below the host (a child process, its channel) only ``at``
+    goes on. ``allowed_s`` is what the call was allowed, the figure its timeout fault
+    quotes (:func:`arena.referee._faults.timeout_fault`): for a decision the seat's
+    :meth:`Clock.allowed`, which ``at`` exceeds by the fair clocks' lag; for a start,
+    ``start_ms``.
+    """
+
+    at: float
+    allowed_s: float
+
+    @classmethod
+    def after(cls, now: float, seconds: float) -> Deadline:
+        """A call allowed ``seconds`` from ``now``, and waited for as long."""
+        return cls(now + seconds, seconds)
+
+
+NO_DEADLINE = Deadline(math.inf, math.inf)
+"""The deadline of a seat without a clock (a person at the table): never."""
+
+
 class Clock:
     """Per-seat chess clock: ``move_ms`` per decision plus an optional match bank.
 
@@ -153,13 +180,22 @@ class Clock:
         """Seconds the seat may think on this decision before it is late."""
         return self.move_s + self._bank[seat]
 
-    def deadline(self, seat: int) -> float:
-        """Seconds after which the referee stops waiting (budget plus grace)."""
+    def allowed(self, seat: int) -> float:
+        """Seconds the seat is allowed for this decision (budget plus grace): later, by its
+        own time, is a timeout, and every timeout fault quotes this figure."""
         return self.budget(seat) + self._grace
 
     def ceiling(self, seat: int) -> float:
-        """Seconds after which the referee stops waiting whatever the cause (deadline plus lag)."""
-        return self.deadline(seat) + self._lag
+        """Seconds after which the referee stops waiting whatever the cause (allowed plus
+        lag)."""
+        return self.allowed(seat) + self._lag
+
+    def deadline(self, seat: int, now: float) -> Deadline:
+        """The :class:`Deadline` of the seat's decision asked at ``now`` (a
+        ``trio.current_time()``): the referee waits :meth:`ceiling` seconds, the seat is
+        :meth:`allowed` its own."""
+        allowed = self.move_s + self._bank[seat] + self._grace  # allowed(), inlined
+        return Deadline(now + allowed + self._lag, allowed)
 
     def bank(self, seat: int) -> float:
         """Seconds left in the seat's bank."""
@@ -185,11 +221,11 @@ class Clock:
         bot's process waited for a CPU are the machine's, not the bot's.
         """
         spent = elapsed
-        deadline = self.deadline(seat)
-        if meter is not None and deadline < elapsed <= deadline + self._lag:
+        allowed = self.allowed(seat)
+        if meter is not None and allowed < elapsed <= allowed + self._lag:
             spent = meter.own_time(elapsed)
         self.charged[seat] = spent
-        if spent > deadline:
+        if spent > allowed:
             self._bank[seat] = 0.0
             return False
         over = spent - self.move_s

@@ -9,7 +9,6 @@ one first, with this function, and refuse to go on with one line naming it.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 from collections.abc import Sequence
 
@@ -18,7 +17,7 @@ import trio
 from arena.game import Rules
 
 from ._faults import BotFault
-from ._limits import Limits
+from ._limits import NO_DEADLINE, Deadline, Limits
 from ._referee import make_host
 from ._spec import Seat
 from .hosts._host import Host, StartInfo
@@ -83,7 +82,8 @@ async def _start_once(host: Host, info: StartInfo, allowed: float) -> BotFault |
     """``host.start(info, deadline)`` within ``allowed`` seconds (unbounded for a person),
     then close."""
     try:
-        await host.start(info, trio.current_time() + allowed if host.timed else math.inf)
+        await host.start(info, Deadline.after(trio.current_time(), allowed) if host.timed
+                         else NO_DEADLINE)
         return None
     except BotFault as fault:
         return fault

@@ -34,7 +34,7 @@ import msgspec
 import trio
 
 from arena.game import AnswerError, Card, Move, judge_cards, judge_move
-from arena.referee import BotFault
+from arena.referee import BotFault, Deadline, timeout_fault
 from arena.referee.lowlevel import FullEncoder, parse_move, start_message
 
 from ._roster import Roster
@@ -310,10 +310,10 @@ class PersonSeat:
         self._end = {"type": "match_end", **result}
         self.send(self._end)
 
-    async def decide(self, kind: str, view: View, count: int, deadline: float) -> object:
+    async def decide(self, kind: str, view: View, count: int, deadline: Deadline) -> object:
         """The person's answer to a decision, awaited until ``deadline`` or the seat's own
-        clock, whichever is first; a seat left longer than its absence limit is a
-        ``timeout`` fault."""
+        clock, whichever is first (the ``timeout`` fault quotes what that one allowed); a
+        seat left longer than its absence limit is a ``timeout`` fault."""
         self._asked += 1
         while True:  # what came in between decisions (wake-ups) is stale now
             try:
@@ -330,12 +330,13 @@ class PersonSeat:
         self._last = message
         self.send(message)
         if self.seat_ms is not None:
-            deadline = min(deadline, trio.current_time() + self.seat_ms / 1000)
+            own = Deadline.after(trio.current_time(), self.seat_ms / 1000)
+            deadline = own if own.at < deadline.at else deadline
         try:
-            with trio.fail_at(deadline):
+            with trio.fail_at(deadline.at):
                 return await self._answer()
         except trio.TooSlowError:
-            raise BotFault("timeout", f"no answer within {self.seat_ms} ms") from None
+            raise timeout_fault(deadline.allowed_s) from None
         finally:
             self._ask = None
 

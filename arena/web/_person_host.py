@@ -12,7 +12,7 @@ from ._person import Absent, PersonSeat
 
 if TYPE_CHECKING:
     from arena.game import View
-    from arena.referee import StartInfo
+    from arena.referee import Deadline, StartInfo
 
 __all__ = ["PersonHost"]
 
@@ -36,18 +36,18 @@ class PersonHost(Host):
     def meta(self) -> BotRef:
         return BotRef("person", "person", "web", "")
 
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         self.person.begin(info)
         if self.stand_in is not None:
             self.stand_in.start_now(info)
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         try:
             return await self.person.decide("play", view, 0, deadline)
         except Absent as absent:
             return self._stand_in(absent, "play", view, 0)
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         try:
             return await self.person.decide("exchange", view, count, deadline)
         except Absent as absent:
@@ -65,10 +65,10 @@ class PersonHost(Host):
             return self.stand_in.play_now(view)
         return self.stand_in.exchange_now(view, count)
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         self.person.tell({"type": "end_deal", "result": result})
         if self.stand_in is not None and self.stand_in.hears_end_deal:
             self.stand_in.end_deal_now(result)
 
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+    async def observe(self, view: View, kind: str, seat: int, deadline: Deadline) -> None:
         self.person.show(view, kind, seat)

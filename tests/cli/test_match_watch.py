@@ -60,7 +60,7 @@ def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
 
     from arena.cli._watch import WatchedHost, _Board
     from arena.game import View
-    from arena.referee import play_match
+    from arena.referee import Deadline, play_match
     from arena.referee.testing import MemoryHost
     from tests.matchspecs import match_spec
 
@@ -73,7 +73,7 @@ def test_a_watched_host_that_watches_every_turn_still_sees_them() -> None:
                              else None, name="watcher")
             self.seen: list[tuple[str, int]] = []
 
-        async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+        async def observe(self, view: View, kind: str, seat: int, deadline: Deadline) -> None:
             self.seen.append((kind, seat))
 
     inner = Watcher()

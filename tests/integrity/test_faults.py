@@ -107,10 +107,10 @@ def test_the_fault_log_counts_matches_kinds_and_moves(schema: int) -> None:
                 "seats": [{"label": "a"}, {"label": "b"}], "deals": [deal]}
 
     log = FaultLog(["a", "b"])
-    log.add(record([(1, "timeout", "no answer within 5 ms")], [0, 1]))
+    log.add(record([(1, "timeout", "no answer within the 5 ms allowed")], [0, 1]))
     log.add(record([(1, "timeout", "late"), (1, "illegal", "3C: no")], [0]))
     log.add({"type": "error", "match_id": "x"})
-    assert log.lines() == ["b: timeout in 2/2 matches: no answer within 5 ms"]
+    assert log.lines() == ["b: timeout in 2/2 matches: no answer within the 5 ms allowed"]
     assert log.silent() == [] and log.counts() == {"a": 0, "b": 3}
     log.add(record([(0, "crash", "start failed: boom")], [1]))
     assert log.bots["a"].line() == "a: crash at start in 1/3 matches: boom"

@@ -9,7 +9,6 @@ how long anything took, except for generous upper bounds on a hung bot.
 
 from __future__ import annotations
 
-import math
 import os
 import subprocess
 import sys
@@ -24,6 +23,8 @@ import trio
 from arena.game import Match, Rules
 from arena.records import deal_moves
 from arena.referee import (
+    NO_DEADLINE,
+    Deadline,
     Limits,
     MatchSpec,
     ProcessHost,
@@ -129,7 +130,7 @@ def test_the_bot_task_is_the_leader_or_the_bot_under_its_sandbox_launcher() -> N
     for sandbox in kinds:
         host = ProcessHost("random", limits=Limits(sandbox=sandbox))
         info = StartInfo(0, 4, Rules(), "m", ["a", "b", "c", "d"], 1)
-        trio.run(host.start, info, math.inf)
+        trio.run(host.start, info, NO_DEADLINE)
         try:
             assert host.process is not None
             leader = host.process.pid
@@ -200,9 +201,9 @@ def test_a_process_host_starts_its_meter_once_the_request_is_out() -> None:
         match = Match(Rules(rounds=1), 2, 3)
         try:
             await host.start(StartInfo(0, 2, match.rules, "meter", ["p", "q"], 3,
-                                       limits.to_dict()), trio.current_time() + 20)
+                                       limits.to_dict()), Deadline.after(trio.current_time(), 20))
             answer = await host.play(match.view(match.deal.to_move or 0), 1000,
-                                     trio.current_time() + 2)
+                                     Deadline.after(trio.current_time(), 2))
             return answer, host.meter
         finally:
             await host.aclose()
@@ -229,7 +230,7 @@ class FakeMeter(Meter):
 
 def test_the_clock_charges_its_own_time_up_to_the_ceiling_and_the_wall_time_past_it() -> None:
     clock = Clock(Limits(move_ms=100, grace_ms=50, lag_ms=300, bank_ms=200), players=2)
-    assert clock.deadline(0) == pytest.approx(0.35) and clock.ceiling(0) == pytest.approx(0.65)
+    assert clock.allowed(0) == pytest.approx(0.35) and clock.ceiling(0) == pytest.approx(0.65)
     assert clock.charge(0, 0.6, FakeMeter(0.15))  # late by the wall clock, 150 ms its own
     assert clock.charged[0] == pytest.approx(0.15) and clock.bank(0) == pytest.approx(0.15)
     assert not clock.charge(0, 0.6, FakeMeter(0.4))  # its own time is over the deadline
@@ -243,7 +244,7 @@ def test_the_clock_charges_its_own_time_up_to_the_ceiling_and_the_wall_time_past
 
 def test_lag_ms_zero_turns_fair_clocks_off() -> None:
     clock = Clock(Limits(move_ms=100, grace_ms=50, lag_ms=0), players=1)
-    assert clock.ceiling(0) == clock.deadline(0)
+    assert clock.ceiling(0) == clock.allowed(0)
     assert not clock.charge(0, 0.16, FakeMeter(0.0))
 
 

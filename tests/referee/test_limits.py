@@ -28,7 +28,7 @@ def test_bad_limits_are_refused_by_name(data: dict[str, object], match: str) -> 
 
 def test_the_clock_spends_the_bank_only_beyond_move_ms() -> None:
     clock = Clock(Limits(move_ms=100, bank_ms=300, grace_ms=50), players=2)
-    assert clock.budget(0) == pytest.approx(0.4) and clock.deadline(0) == pytest.approx(0.45)
+    assert clock.budget(0) == pytest.approx(0.4) and clock.allowed(0) == pytest.approx(0.45)
     assert clock.charge(0, 0.09) and clock.bank(0) == pytest.approx(0.3)
     assert clock.charge(0, 0.25) and clock.bank(0) == pytest.approx(0.15)
     assert clock.bank(1) == pytest.approx(0.3)  # seats have their own banks

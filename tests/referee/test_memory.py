@@ -113,6 +113,23 @@ def test_a_bot_sleeping_past_its_deadline_gets_a_timeout_and_the_match_goes_on()
     assert all(deal["finish_order"][-1] == 1 for deal in record["deals"])
 
 
+def test_a_hung_bot_and_a_late_one_break_one_rule_in_one_wording_with_one_figure() -> None:
+    def sleeping(seconds: float) -> Callable[[dict[str, Any]], Any]:
+        async def bot(request: dict[str, Any]) -> object:
+            if request["type"] == "play":
+                await trio.sleep(seconds)
+            return lowest_legal(request)
+        return bot
+
+    # 100 ms to move plus 50 of grace allowed; the host waits 500 ms of lag more
+    limits = {"move_ms": 100, "grace_ms": 50, "lag_ms": 500}
+    late = record_faults(run(spec(limits=limits), table(sleeping(0.3))))[0]
+    hung = record_faults(run(spec(limits=limits), table(sleeping(3600))))[0]
+    assert late["kind"] == hung["kind"] == "timeout"
+    assert late["detail"] == "answered after 300 ms, over the 150 ms allowed (answer discarded)"
+    assert hung["detail"] == "no answer within the 150 ms allowed"
+
+
 def test_time_beyond_move_ms_comes_from_the_bank_until_it_is_spent() -> None:
     async def slow(request: dict[str, Any]) -> object:
         if request["type"] == "play":

@@ -11,7 +11,7 @@ import trio
 import trio.testing
 
 from arena.game import Rules
-from arena.referee import BotFault, InlineHost, MatchSpec, Seat, play_match
+from arena.referee import BotFault, Deadline, InlineHost, MatchSpec, Seat, play_match
 from arena.web._person import Gate, PersonSeat, Refusal, clean_name, error_message
 from arena.web._person_host import PersonHost
 from arena.web._roster import Roster
@@ -228,8 +228,9 @@ def test_decide_raises_the_fault_at_the_deadline_given() -> None:
         from arena.game import Match
         view = Match(match.rules, 3, 7).view(0)
         with pytest.raises(BotFault) as caught:
-            await person.decide("play", view, 0, trio.current_time() + 1)
+            await person.decide("play", view, 0, Deadline.after(trio.current_time(), 1))
         assert caught.value.kind == "timeout"
+        assert caught.value.detail == "no answer within the 1000 ms allowed"
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 

@@ -9,7 +9,7 @@ import trio
 
 from arena.seeds import bot_seed
 
-from .._faults import BotFault
+from .._faults import BotFault, timeout_fault
 from ._protocol import PROTOCOL_VERSION
 from ._wire import VIEW_ENCODINGS
 
@@ -27,8 +27,10 @@ def call_fault(exc: Exception, proc: ChildProcess, call: str, doing: str,
            allowed: float) -> BotFault:
     """The one mapping, for a child-process host, of what a ``call`` (``start``, ``play``,
     ``exchange``, ``end_deal``) raised while ``doing`` (``send`` or ``receive``) to the
-    seat's fault; ``allowed`` is the seconds it had. Whatever it raised, a call after which
-    the limit of the bot's memory cgroup killed one of its processes is a memory fault."""
+    seat's fault; ``allowed`` is what its deadline allowed (``Deadline.allowed_s``), and a
+    decision's timeout is worded as a late answer's (:func:`timeout_fault`). Whatever it
+    raised, a call after which the limit of the bot's memory cgroup killed one of its
+    processes is a memory fault."""
     memory = proc.memory_fault()
     if memory is not None:
         return memory
@@ -41,12 +43,12 @@ def call_fault(exc: Exception, proc: ChildProcess, call: str, doing: str,
     if proc.poll() is not None:  # it died, but something it left behind held the pipe open
         return proc.death_fault("exited without answering")
     note = proc.tail_note()
-    within = f"{allowed * 1000:.0f} ms"
     if call == "start":
-        return BotFault("timeout", f"did not start within {within}{note}{_BUFFERED_HINT}")
+        return BotFault("timeout", f"did not start within {allowed * 1000:.0f} ms"
+                        f"{note}{_BUFFERED_HINT}")
     if doing == "send":
         return BotFault("timeout", f"did not read its input in time{note}")
-    return BotFault("timeout", f"no answer within {within}{note}")
+    return timeout_fault(allowed, note=note)
 
 
 def start_message(info: StartInfo, request_id: int | None = None) -> dict[str, Any]:

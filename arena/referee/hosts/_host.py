@@ -1,9 +1,9 @@
 """One interface for every place bot code runs: inline, in a child process, in-memory.
 
 The referee only talks to a :class:`Host`: start the bot, ask for a move or
-an exchange, tell it a deal ended, close it. Every call takes its deadline
-as an argument, as trio's callers own their deadlines: a host that awaits
-enforces it with ``trio.fail_at`` and stays consistent when a call runs
+an exchange, tell it a deal ended, close it. Every call takes its
+:class:`Deadline` as an argument, as trio's callers own their deadlines: a host
+that awaits enforces its ``at`` with ``trio.fail_at`` and stays consistent when a call runs
 past it (a process host kills the process it was talking to). Hosts turn every
 other way a bot can fail into a :class:`BotFault`; they never judge moves,
 which is the referee's job (with ``arena.game``), so the rules are applied
@@ -24,6 +24,7 @@ from arena.bot import Bot, MatchInfo
 from arena.seeds import bot_rng
 
 from .._faults import BotFault
+from .._limits import Deadline
 from .._loading import BotRef, hears_end_deal, make_bot, resolve
 
 if TYPE_CHECKING:
@@ -55,11 +56,14 @@ class StartInfo:
 class Host(abc.ABC):
     """Where one seat's bot runs, behind one interface.
 
-    Every call takes its ``deadline`` as an argument: the ``trio.current_time()``
-    past which it is late (``math.inf`` for a seat without a clock). A host
-    whose calls await enforces it itself, entering ``trio.fail_at`` around
-    its waits, and turns a call that ran past it into its own ``timeout``
-    fault (a ``crash`` when it knows the bot died), after which it is ready
+    Every call takes its ``deadline`` as an argument, a :class:`Deadline` made
+    once by the driver: ``at``, the ``trio.current_time()`` past which it is
+    late (``math.inf`` for a seat without a clock, :data:`NO_DEADLINE`), and
+    ``allowed_s``, what the call was allowed. A host whose calls await
+    enforces ``at`` itself, entering ``trio.fail_at`` around its waits, and
+    turns a call that ran past it into its ``timeout`` fault quoting
+    ``allowed_s`` (:func:`timeout_fault` for a decision; a ``crash`` when it
+    knows the bot died), never reading the clock for it, after which it is ready
     for :meth:`prepare` to start over (a process host kills its process). A
     host whose calls cannot be stopped (``inline``) ignores the deadline:
     the referee judges the time after the fact, as it judges every answer's
@@ -90,17 +94,17 @@ class Host(abc.ABC):
         """The seat's bot name, plugin and version for the record."""
 
     @abc.abstractmethod
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         """Start (or restart) the bot for a match; a failure is a :class:`BotFault`.
 
-        The referee's ``deadline`` is ``start_ms`` from now."""
+        The referee's ``deadline`` is ``start_ms`` from now, and allows as much."""
 
     def needs_prepare(self) -> bool:
         """Whether :meth:`prepare` has work to do now (a process to start again); the
         referee calls it only then. By default, whenever a host class overrides it."""
         return type(self).prepare is not Host.prepare
 
-    async def prepare(self, deadline: float) -> None:  # noqa: B027
+    async def prepare(self, deadline: Deadline) -> None:  # noqa: B027
         """Make the bot ready to answer (restart a killed process).
 
         The referee calls it before each decision, with ``start_ms`` to go and
@@ -110,15 +114,15 @@ class Host(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         """The bot's answer to a ``play`` decision; it has ``time_ms`` to think, and the
         host waits for it until ``deadline``."""
 
     @abc.abstractmethod
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         """The bot's answer to an ``exchange`` decision: the cards it gives back."""
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:  # noqa: B027
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:  # noqa: B027
         """Tell the bot a deal ended; faults here are logged, never charged."""
 
     @property
@@ -128,7 +132,7 @@ class Host(abc.ABC):
         return True
 
     async def observe(self, view: View, kind: str, seat: int,  # noqa: B027
-                      deadline: float) -> None:
+                      deadline: Deadline) -> None:
         """Seat ``seat`` is about to decide (``kind``: ``play`` or ``exchange``); ``view`` is
         this host's own seat's view. Only hosts with :attr:`observes` get it (the ``uecda``
         host, whose protocol shows every turn to every client); faults are logged, never
@@ -317,14 +321,14 @@ class InlineHost(Host):
             self._call("end_deal failed: ", self._bot.end_deal, result)
 
     # Its calls cannot be stopped: the deadline is ignored, the referee judges the time.
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         self.start_now(info)
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         return self.play_now(view)
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         return self.exchange_now(view, count)
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         self.end_deal_now(result)

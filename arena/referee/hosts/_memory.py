@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from .._faults import BotFault
+from .._faults import BotFault, timeout_fault
+from .._limits import Deadline
 from .._loading import BotRef
 from ._host import Host, StartInfo, _crash_detail
 
@@ -45,29 +46,28 @@ class MemoryHost(Host):
     def meta(self) -> BotRef:
         return self._meta
 
-    async def _ask(self, request: dict[str, Any], deadline: float) -> object:
+    async def _ask(self, request: dict[str, Any], deadline: Deadline) -> object:
         self.requests.append(request)
-        allowed = deadline - trio.current_time()
         try:
-            with trio.fail_at(deadline):
+            with trio.fail_at(deadline.at):
                 answer = self._handler(request)
                 if inspect.isawaitable(answer):
                     answer = await answer
         except (Exception, SystemExit) as exc:
-            raise _memory_fault(exc, allowed) from None
+            raise _memory_fault(exc, deadline.allowed_s) from None
         return answer
 
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         await self._ask({"type": "start", "seat": info.seat, "info": info}, deadline)
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         return await self._ask({"type": "play", "view": view, "time_ms": time_ms}, deadline)
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         return await self._ask({"type": "exchange", "view": view, "count": count,
                                 "time_ms": time_ms}, deadline)
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         await self._ask({"type": "end_deal", "result": result}, deadline)
 
 
@@ -76,5 +76,5 @@ def _memory_fault(exc: BaseException, allowed: float) -> BotFault:
     if isinstance(exc, BotFault):
         return exc
     if isinstance(exc, trio.TooSlowError):
-        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
+        return timeout_fault(allowed)
     return BotFault("crash", _crash_detail(exc))

@@ -10,10 +10,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import trio
-
 from .._faults import BotFault
-from .._limits import Limits, start_meter
+from .._limits import Deadline, Limits, start_meter
 from .._loading import BotRef, command_words, resolve
 from ..child._process import ChildProcess
 from ..child._protocol import answer_value
@@ -133,13 +131,13 @@ class _ChildHost(Host):
     def meter(self) -> Meter | None:
         return self._meter
 
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         self._info = info
-        await self._launch(deadline, deadline - trio.current_time())
+        await self._launch(deadline)
 
-    async def _launch(self, deadline: float, allowed: float) -> None:
-        """Start the bot's process (or take one from the pool) and its match; ``allowed``
-        is the seconds the caller gave it, as fault details quote them."""
+    async def _launch(self, deadline: Deadline) -> None:
+        """Start the bot's process (or take one from the pool) and its match by
+        ``deadline``."""
         assert self._info is not None, "start() first"
         proc = self._pool.acquire(self._pool_key()) if self._pool is not None else None
         if proc is None:
@@ -150,8 +148,7 @@ class _ChildHost(Host):
         self._proc = proc
         self._pids.append(proc.pid)
         try:
-            ready = await self._ask(proc, start_message(self._info, proc.new_id()),
-                                    deadline, allowed)
+            ready = await self._ask(proc, start_message(self._info, proc.new_id()), deadline)
             views, self._legal_moves, self._end_deal = ready_options(ready)
         except BotFault as fault:
             self._drop()  # even a bot that said its start failed: it is not ready
@@ -179,10 +176,10 @@ class _ChildHost(Host):
             self._proc = None
         self._faulted = True
 
-    async def _ask(self, proc: ChildProcess, message: dict[str, Any], deadline: float,
-                   allowed: float, decision: bool = False) -> Any:
-        """A request and the payload of its answer by ``deadline`` (``allowed`` seconds from
-        when the call began); whatever goes wrong is a fault (:func:`call_fault`).
+    async def _ask(self, proc: ChildProcess, message: dict[str, Any], deadline: Deadline,
+                   decision: bool = False) -> Any:
+        """A request and the payload of its answer by ``deadline``; whatever goes wrong is a
+        fault (:func:`call_fault`, quoting what the deadline allowed).
 
         A call after which the limit of the bot's memory cgroup had killed one of its
         processes is a memory fault (:meth:`ChildProcess.memory_fault`), answered or not:
@@ -197,18 +194,18 @@ class _ChildHost(Host):
         in_step = False
         try:
             sent = time.perf_counter()
-            await proc.send(message, deadline)
+            await proc.send(message, deadline.at)
             if decision:
                 self._meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
             doing = "receive"
-            answer = await proc.receive(deadline)
+            answer = await proc.receive(deadline.at)
             over = proc.memory_fault()  # an answer, but a process of the bot was killed
             if over is not None:
                 raise over
             in_step = True
             return answer_value(answer, message["type"], message["id"])
         except Exception as exc:
-            fault = call_fault(exc, proc, message["type"], doing, allowed)
+            fault = call_fault(exc, proc, message["type"], doing, deadline.allowed_s)
             in_step = fault.reported
             self._faulted = True  # kept for the rest of the match, never for another
             raise fault from None
@@ -219,19 +216,18 @@ class _ChildHost(Host):
     def needs_prepare(self) -> bool:
         return self._proc is None or self._proc.gone()
 
-    async def prepare(self, deadline: float) -> None:
+    async def prepare(self, deadline: Deadline) -> None:
         if self.needs_prepare():
             if self._proc is not None:
                 self._drop()
-            await self._launch(deadline, deadline - trio.current_time())
+            await self._launch(deadline)
 
     async def _request(
-        self, kind: str, view: View, time_ms: int, deadline: float, count: int | None = None
+        self, kind: str, view: View, time_ms: int, deadline: Deadline, count: int | None = None
     ) -> object:
         self._meter = None
-        allowed = deadline - trio.current_time()
         if self._proc is None:  # the referee's prepare() failed, or a caller skipped it
-            await self._launch(deadline, allowed)
+            await self._launch(deadline)
         proc = self._proc
         assert proc is not None
         request_id = proc.new_id()
@@ -242,12 +238,12 @@ class _ChildHost(Host):
         message[views.field] = views.encode(view)
         if self._legal_moves and kind == "play":
             message["legal"] = [move.text for move in view.legal_moves()]
-        return await self._ask(proc, message, deadline, allowed, decision=True)
+        return await self._ask(proc, message, deadline, decision=True)
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         return await self._request("play", view, time_ms, deadline)
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         return await self._request("exchange", view, time_ms, deadline, count)
 
     @property
@@ -255,17 +251,16 @@ class _ChildHost(Host):
         """False for a bot that answered ``ready`` with ``"end_deal": false``."""
         return self._end_deal
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         proc = self._proc
         if not self._end_deal or proc is None or proc.poll() is not None:
             return
-        allowed = deadline - trio.current_time()
         sent = False
         try:
-            await proc.send({"type": "end_deal", "result": result}, deadline)
+            await proc.send({"type": "end_deal", "result": result}, deadline.at)
             sent = True
         except Exception as exc:
-            raise call_fault(exc, proc, "end_deal", "send", allowed) from None
+            raise call_fault(exc, proc, "end_deal", "send", deadline.allowed_s) from None
         finally:  # gone, or stopped mid-line: out of step either way
             if not sent:
                 self._drop()

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
-from .._faults import BotFault
-from .._limits import Limits, start_meter
+from .._faults import BotFault, timeout_fault
+from .._limits import Deadline, Limits, start_meter
 from ._host import Host, StartInfo
 
 if TYPE_CHECKING:
@@ -40,34 +40,34 @@ class ScopedHost(Host):
         return self._meter
 
     def timeout_fault(self, call: str, allowed: float) -> BotFault:
-        """The fault of a ``call`` stopped after ``allowed`` seconds."""
-        return BotFault("timeout", f"no answer within {allowed * 1000:.0f} ms")
+        """The fault of a ``call`` stopped at its deadline, which allowed ``allowed``
+        seconds (:func:`timeout_fault`'s wording)."""
+        return timeout_fault(allowed)
 
-    async def _within(self, call: str, deadline: float, work: Awaitable[_T]) -> _T:
-        allowed = deadline - trio.current_time()
-        with trio.CancelScope(deadline=deadline):
+    async def _within(self, call: str, deadline: Deadline, work: Awaitable[_T]) -> _T:
+        with trio.CancelScope(deadline=deadline.at):
             return await work
-        raise self.timeout_fault(call, allowed)
+        raise self.timeout_fault(call, deadline.allowed_s)
 
     def _start_meter(self) -> None:
         pids = self.pids()
         self._meter = start_meter(self._limits, pids[-1], 0.0) if pids else None
 
-    async def start(self, info: StartInfo, deadline: float) -> None:
+    async def start(self, info: StartInfo, deadline: Deadline) -> None:
         await self._within("start", deadline, self._start(info))
 
-    async def play(self, view: View, time_ms: int, deadline: float) -> object:
+    async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
         self._start_meter()
         return await self._within("play", deadline, self._play(view, time_ms))
 
-    async def exchange(self, view: View, count: int, time_ms: int, deadline: float) -> object:
+    async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         self._start_meter()
         return await self._within("exchange", deadline, self._exchange(view, count, time_ms))
 
-    async def end_deal(self, result: dict[str, Any], deadline: float) -> None:
+    async def end_deal(self, result: dict[str, Any], deadline: Deadline) -> None:
         await self._within("end_deal", deadline, self._end_deal(result))
 
-    async def observe(self, view: View, kind: str, seat: int, deadline: float) -> None:
+    async def observe(self, view: View, kind: str, seat: int, deadline: Deadline) -> None:
         await self._within("observe", deadline, self._observe(view, kind, seat))
 
     async def _start(self, info: StartInfo) -> None:

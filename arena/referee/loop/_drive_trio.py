@@ -1,15 +1,15 @@
 """The trio driver: plays a :class:`MatchLoop` with any hosts, each call under its deadline.
 
 It starts every seat's bot at once, then asks each pending decision of its
-seat's host with the decision's deadline as an argument (the seat's clock
-ceiling from now; none for a seat without a clock), and hands the reply to
-the loop. The hosts enforce their deadlines; the loop judges the time. Every
-host is closed, under a shielded scope, however the match ends.
+seat's host with the decision's :class:`Deadline` as an argument, made here once
+(``Clock.deadline``: the seat's clock ceiling from now, and what it allows; none
+for a seat without a clock), and hands the reply to the loop. The hosts enforce
+their deadlines; the loop judges the time. Every host is closed, under a
+shielded scope, however the match ends.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,6 +19,7 @@ import trio
 from arena.records import get_logger
 
 from .._faults import BotFault
+from .._limits import NO_DEADLINE, Deadline
 
 if TYPE_CHECKING:
     from arena.game import Decision
@@ -61,9 +62,11 @@ class _TrioDriver:
         """Seats whose host sees every turn (``uecda``); usually none."""
         self.start_s = loop.spec.limits.start_ms / 1000
 
-    def by(self, seat: int, seconds: float) -> float:
+    def by(self, seat: int, seconds: float) -> Deadline:
         """The deadline of a call to the seat's host that may take ``seconds`` from now."""
-        return trio.current_time() + seconds if self.hosts[seat].timed else math.inf
+        if not self.hosts[seat].timed:
+            return NO_DEADLINE
+        return Deadline.after(trio.current_time(), seconds)
 
     async def start(self, seat: int) -> None:
         starts = self.loop.starts
@@ -90,7 +93,7 @@ class _TrioDriver:
         view = loop.match.deal.view(seat)
         time_ms = loop.time_ms(seat)
         t0 = trio.current_time()
-        deadline = t0 + loop.clock.ceiling(seat) if host.timed else math.inf
+        deadline = loop.clock.deadline(seat, t0) if host.timed else NO_DEADLINE
         fault = None
         try:
             if decision.kind == "play":
@@ -119,7 +122,7 @@ class _TrioDriver:
         loop, hosts = self.loop, self.hosts
         for seat, result in loop.deal_results([host.hears_end_deal for host in hosts]):
             try:
-                await hosts[seat].end_deal(result, self.by(seat, loop.clock.deadline(seat)))
+                await hosts[seat].end_deal(result, self.by(seat, loop.clock.allowed(seat)))
             except BotFault as fault:
                 loop.end_deal_failed(seat, fault)
 

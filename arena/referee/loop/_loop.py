@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from arena.game import AnswerError, Decision, Match, give_cards, play_move, restore_docstrings
 from arena.records import MAX_DETAIL, clip, get_logger
 
-from .._faults import BotFault
+from .._faults import BotFault, timeout_fault
 from .._limits import Clock
 from ..child._wire import parse_move
 from ..hosts._host import StartInfo
@@ -138,13 +138,10 @@ class MatchLoop:
         """Charge the decision to the seat's clock (its own time, with a ``meter``: fair
         clocks): the timeout fault if it was too late. A seat without a clock is never."""
         clock, timed = self.clock, self.timed[seat]
-        allowed = clock.deadline(seat)
+        allowed = clock.allowed(seat)  # before the charge spends the bank
         if clock.charge(seat, elapsed, meter if timed else None) or not timed:
             return None
-        own = clock.charged[seat]
-        note = f" (its own time {own * 1000:.0f} ms)" if own < elapsed else ""
-        return BotFault("timeout", f"answered after {elapsed * 1000:.0f} ms{note}, over the "
-                        f"{allowed * 1000:.0f} ms allowed (answer discarded)")
+        return timeout_fault(allowed, elapsed, clock.charged[seat])
 
     def deal_results(self, hears: Sequence[bool]) -> list[tuple[int, dict[str, Any]]]:
         """``(seat, match.result_for(seat))`` for each started seat whose host wants the

@@ -159,7 +159,7 @@ class UecdaHost(ScopedHost):
         if call == "start":
             return BotFault("timeout", f"start failed: no connection and profile within "
                             f"{allowed * 1000:.0f} ms{self._link.tail_note()}")
-        return BotFault("timeout", f"no table within {allowed * 1000:.0f} ms")
+        return super().timeout_fault(call, allowed)  # no table: the one wording
 
     # -- the game ---------------------------------------------------------------------------
 
