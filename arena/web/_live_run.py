@@ -158,9 +158,11 @@ class RunServer:
                 trio.from_thread.run(self.web.follower.step, trio_token=self._token)
 
     def wait(self) -> None:
-        """Serve until the server stops (Ctrl-C raises KeyboardInterrupt here meanwhile)."""
-        if self._thread is not None:
-            self._thread.join()
+        """Serve until the server stops (Ctrl-C raises KeyboardInterrupt here meanwhile:
+        the thread is joined a quarter of a second at a time, so the main thread returns to
+        the interpreter, which runs the signal's handler, at least that often)."""
+        while self._thread is not None and self._thread.is_alive():
+            self._thread.join(0.25)
         if self._error is not None:
             raise self._error
 

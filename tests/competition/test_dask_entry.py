@@ -93,7 +93,7 @@ def test_a_league_served_on_a_local_cluster_seats_a_submission(tmp_path: Path) -
     from arena.records import FaultLog
     from tests.web.conftest import start_server, stop
 
-    from .test_enter import BOT, arena
+    from .test_enter import BOT, arena, forget_entries
     from .test_league_entry import CONFIG, _seated
 
     config = tmp_path / "cluster.yaml"
@@ -110,6 +110,7 @@ def test_a_league_served_on_a_local_cluster_seats_a_submission(tmp_path: Path) -
         record = _seated(out, "ivy", time.monotonic() + 240)
     finally:
         stop(process)
+        forget_entries(out)
     log = FaultLog()
     log.add(record)
     assert log.bots["ivy"].moves > 0 and log.bots["ivy"].faults == 0

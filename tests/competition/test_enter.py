@@ -4,6 +4,7 @@ submit`` against ``arena run league.yaml --serve``, and every refusal in one lin
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.competition import COMPETITION_DIR, CompetitionError, Store
+from arena.competition import COMPETITION_DIR, CompetitionError, Store, entry_folder
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 
@@ -55,6 +56,13 @@ def serve_league(tmp_path_factory: pytest.TempPathFactory, name: str, config: st
         yield url, out
     finally:
         stop(process)
+        forget_entries(out)
+
+
+def forget_entries(out: Path) -> None:
+    """Remove the entries' folders of the run in ``out`` (under /tmp, outside the test's
+    own folder: a run's entries outlive it by design, a test's need not)."""
+    shutil.rmtree(entry_folder(out, "-").parent, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser import browser, skip_without_chromium
 
-from .test_enter import BOT, CONFIG
+from .test_enter import BOT, CONFIG, forget_entries
 
 skip_without_chromium()
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
@@ -32,6 +32,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
     finally:
         stop(process)
+        forget_entries(folder / "out")
 
 
 def test_a_stranger_registers_and_submits_from_the_browser(browser: Any, url: str,

@@ -125,7 +125,7 @@ EXPECTED = {  # each bot's public detail: the referee's words
     "start-exit": r"start failed: process (exited|closed its (output|input)).* \(exit code 1\)",
     "start-silent": r"start failed: did not start within 3000 ms",
     "exit": r"process (exited|closed its (output|input)).* \(exit code 3\)",
-    "sleep": r"no answer within \d+ ms",
+    "sleep": r"no answer within the \d+ ms allowed",
     "garble": r"not JSON",
     "report": r"bot error",
     "report-python": r"bot error: KeyError",
