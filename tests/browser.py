@@ -41,3 +41,16 @@ def browser() -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+def wait_until(page: Any, condition: str, timeout_ms: int = 30_000) -> None:
+    """Wait for ``condition`` (a JavaScript expression) to hold on ``page``. The server's
+    Content-Security-Policy forbids eval, which Playwright's ``wait_for_function`` uses for
+    its predicate whenever the first check fails (a race); a function passed to
+    ``evaluate`` is not evaluated by the page, so it polls there instead."""
+    held = page.evaluate(
+        "([timeout]) => new Promise((resolve) => { const end = Date.now() + timeout;"
+        " const check = () => { if (" + condition + ") { resolve(true); }"
+        " else if (Date.now() > end) { resolve(false); } else { setTimeout(check, 20); } };"
+        " check(); })", [timeout_ms])
+    assert held, f"{condition} did not hold within {timeout_ms} ms"

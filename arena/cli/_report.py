@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -84,25 +86,29 @@ def _open(index: Path) -> bool:
         return False
 
 
-def save_results(folder: Path, *, report: bool, quiet: bool) -> None:
+def save_results(folder: Path, *, report: bool, quiet: bool) -> dict[str, Any] | None:
     """At the end of ``arena run`` (also after Ctrl-C): standings.json and standings.csv beside
     the records, and with ``report`` the report; says where on stderr unless ``quiet``.
+    Returns the standings document written (None when none was).
 
     A failure here is reported in one line and never touches the records.
     """
     from arena.report import write_report, write_standings
 
     if not (folder / "records.jsonl").is_file():
-        return
+        return None
+    document: dict[str, Any] | None = None
     try:
         json_path, csv_path = write_standings(folder)
+        document = json.loads(json_path.read_text(encoding="utf-8"))
         written = [f"standings: {json_path}, {csv_path.name}"]
         if report:
             result = write_report(folder, on_skip=lambda message: None)
             written.append(f"report: {result.index}")
     except (OSError, ValueError) as exc:
         click.echo(f"warning: cannot save the results in {folder}: {exc}", err=True)
-        return
+        return document
     if not quiet:
         for line in written:
             click.echo(line, err=True)
+    return document

@@ -244,22 +244,25 @@ def _play(config: str, folder: Path, serve: str | None, live: bool, reporter: Re
 
 def _finish(console: Console, folder: Path, started: float, result: TournamentResult, *,
             as_json: bool, quiet: bool, report: bool) -> None:
-    """Print the result (as JSON, or the final standings) and save the standings."""
+    """Save the standings (and the report), then print the result: as JSON, or the final
+    standings, a league's read from the standings document just written."""
+    elapsed = time.perf_counter() - started
+    document = save_results(folder, report=report, quiet=quiet or as_json)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet:
-        _print_final(console, result, time.perf_counter() - started)
-    save_results(folder, report=report, quiet=quiet or as_json)
+        _print_final(console, result, elapsed, document)
 
 
-def _print_final(console: Console, result: TournamentResult, elapsed: float) -> None:
+def _print_final(console: Console, result: TournamentResult, elapsed: float,
+                 document: Mapping[str, Any] | None = None) -> None:
     console.print(standings_table(result.standings, title=f"Final standings: {result.name}",
                                   console=console))
     outcome = result.outcome or {}
     if "ratings" in outcome:  # strengths (a league's): ranked as arena ratings does
         from arena.cli._leaderboard import strengths_table
 
-        console.print(strengths_table(_league_lines(result, outcome["ratings"]), title=(
+        console.print(strengths_table(_league_lines(document, outcome["ratings"]), title=(
             f"League standings: {result.name}, Plackett-Luce strengths, 95% intervals"),
             console=console))
     if result.outcome is not None:
@@ -268,19 +271,16 @@ def _print_final(console: Console, result: TournamentResult, elapsed: float) -> 
     console.print(played_line(result, elapsed), soft_wrap=True)
 
 
-def _league_lines(result: TournamentResult, last: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The league's leaderboard of every record, as ``arena ratings`` and ``standings.json``
-    give it (docs/ratings.md, "One set of numbers"); ``last``, the league's last status
-    (before its last round), when the records cannot be read."""
-    from arena.ratings import RatingsError, rate_files
-
-    try:
-        board = rate_files(result.records, on_skip=lambda message: None).strengths
-    except (RatingsError, OSError):
-        board = None
-    if board is None:
+def _league_lines(document: Mapping[str, Any] | None, last: list[dict[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """The league's leaderboard of every record: its entrants in the standings document
+    (``standings.json``, as ``arena ratings`` gives them: docs/ratings.md, "One set of
+    numbers"); ``last``, the league's last status (before its last round), when there is
+    none."""
+    league = ((document or {}).get("ratings") or {}).get("league")
+    if not isinstance(league, Mapping) or not isinstance(league.get("entrants"), list):
         return list(last)
-    return [line.to_dict() for line in board.lines]
+    return [dict(line) for line in league["entrants"]]
 
 
 def final_sprt(result: TournamentResult) -> SprtStatus | None:

@@ -29,8 +29,6 @@ from ._store import CompetitionError, Entrant, Store
 __all__ = ["entrant_routes"]
 
 _STATIC = Path(__file__).parent / "static"
-_HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
-            "Referrer-Policy": "no-referrer"}
 
 
 def _error(exc: CompetitionError) -> JSONResponse:
@@ -66,7 +64,7 @@ def entrant_routes(out: Path, store: Store,
         return EntrantView.find(request.path_params["name"], store, league_field(out))
 
     async def page(request: Request) -> Response:
-        return FileResponse(_STATIC / "entrant.html", media_type="text/html", headers=_HEADERS)
+        return FileResponse(_STATIC / "entrant.html", media_type="text/html")
 
     async def public(request: Request) -> Response:
         try:

@@ -27,9 +27,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from arena.plugins import registry
 from arena.referee import Seat
-from arena.web import Hub, Tables
+from arena.web import PERSON, Hub, Tables
 
+from ._entrant import league_field
 from ._entrant_http import entrant_routes
 from ._entries import write_entries
 from ._files import store_source
@@ -43,6 +45,9 @@ COMPETITION_DIR = "competition"
 """``OUT/competition/``: the store and the submitted files."""
 
 _NAME_BODY = 1024
+ATTEMPTS_PER_SUBMISSION = 4
+"""How many bodies an entrant may send to submit, refused ones included, per submission it
+may make (``per_day``): a bound on the archives the server reads and unpacks."""
 _STATIC = Path(str(resources.files("arena.competition") / "static"))
 
 
@@ -55,6 +60,12 @@ class Limits:
     kinds: tuple[str, ...] = KINDS
     taken: frozenset[str] = field(default_factory=frozenset)  # the organiser's labels
     tables: bool = False  # people may open tables against the league's bots and entrants
+
+    @property
+    def attempts_per_day(self) -> int:
+        """The bodies an entrant may send to submit in any 24 hours, kept or refused:
+        :data:`ATTEMPTS_PER_SUBMISSION` times :attr:`per_day`."""
+        return ATTEMPTS_PER_SUBMISSION * self.per_day
 
 
 def _error(exc: CompetitionError) -> JSONResponse:
@@ -96,6 +107,22 @@ class Competition:
             raise CompetitionError("give the entrant's token: Authorization: Bearer TOKEN", 401)
         return self.store.entrant(token.strip())
 
+    def _refuse_reserved(self, name: str, what: str, status: int) -> None:
+        """Refuse (a :class:`CompetitionError` with ``status``) a name or label an entrant may
+        not take: an organiser's entry of the league (its config's or its field's), an
+        installed bot's (``arena bots``), or a person's seat at the tables."""
+        if name in self.limits.taken or any(
+                e.get("base") == name and self.store.owner(name) is None
+                for e in league_field(self.folder.parent)):
+            reason = "an organiser's entry of this league"
+        elif name == PERSON:
+            reason = "a person's seat at the tables"
+        elif name in registry():
+            reason = "a built-in bot's (arena bots)"
+        else:
+            return
+        raise CompetitionError(f"{what} {name!r} is {reason}: choose another", status)
+
     async def register(self, request: Request) -> JSONResponse:
         """``POST /api/entrants``."""
         try:
@@ -108,7 +135,9 @@ class Competition:
                 raise CompetitionError("the body is not JSON: {\"name\": ...}") from None
             if not isinstance(data, dict) or set(data) != {"name"}:
                 raise CompetitionError("the body must be {\"name\": NAME} and nothing else")
-            entrant, token = self.store.register(data["name"], taken=self.limits.taken)
+            name = check_name(data["name"], "the name")
+            self._refuse_reserved(name, "the name", 409)
+            entrant, token = self.store.register(name, taken=self.limits.taken)
         except CompetitionError as exc:
             return _error(exc)
         return JSONResponse({"name": entrant.name, "token": token}, status_code=201)
@@ -119,6 +148,9 @@ class Competition:
             entrant = self._entrant(request)
             label = request.query_params.get("label") or entrant.name
             check_name(label, "the label")
+            if self.store.owner(label) != entrant.name:
+                self._refuse_reserved(label, "the label", 403)
+            self.store.attempt(entrant, self.limits.attempts_per_day)
             data = await _body(request, self.limits.max_bytes)
             checked = await trio.to_thread.run_sync(functools.partial(
                 check_submission, data, max_bytes=self.limits.max_bytes,

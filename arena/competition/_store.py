@@ -56,6 +56,11 @@ CREATE TABLE IF NOT EXISTS submissions (
     created REAL NOT NULL,
     UNIQUE (label, version)
 );
+CREATE TABLE IF NOT EXISTS attempts (
+    entrant INTEGER NOT NULL REFERENCES entrants(id),
+    created REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS attempts_by_entrant ON attempts (entrant, created);
 CREATE TABLE IF NOT EXISTS builds (
     submission INTEGER PRIMARY KEY REFERENCES submissions(id),
     log TEXT NOT NULL,
@@ -234,6 +239,24 @@ class Store:
                 (entrant.id, label, version, kind, sha256, size, now))
         return Submission(int(cursor.lastrowid or 0), entrant.name, label, version, kind,
                           sha256, size, "received", "", now)
+
+    def attempt(self, entrant: Entrant, per_day: int) -> None:
+        """Count a body ``entrant`` sends to submit, kept or refused: a
+        :class:`CompetitionError` (429) when it has sent ``per_day`` in the last 24 hours, so
+        a flood of refused archives is not read and unpacked without end."""
+        now = time.time()
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM attempts WHERE entrant = ? AND created <= ?",
+                             (entrant.id, now - DAY_S))
+            recent = self._db.execute("SELECT COUNT(*) FROM attempts WHERE entrant = ?",
+                                      (entrant.id,)).fetchone()[0]
+            if recent >= per_day:
+                raise CompetitionError(f"{entrant.name} has sent {recent} submissions, kept or "
+                                       "refused, in the last 24 hours, the most this "
+                                       "competition reads", 429)
+            self._db.execute("INSERT INTO attempts (entrant, created) VALUES (?, ?)",
+                             (entrant.id, now))
 
     def set_state(self, submission_id: int, state: str, detail: str) -> None:
         """Where a submission stands now (``detail``: the first line that explains it)."""

@@ -8,7 +8,7 @@ from ._engine import engine, restore_docstrings  # first: it chooses compiled or
 
 # isort: split
 from ._cards import CARDS, JOKER, RANKS, SUITS, Card, cards_of
-from ._deal import Deal, IllegalMove
+from ._deal import Deal, IllegalMove, as_move
 from ._judge import move_suits, next_lock
 from ._match import (
     FAULT_KINDS,
@@ -58,6 +58,7 @@ __all__ = [
     "Move",
     "Rules",
     "View",
+    "as_move",
     "cards_of",
     "deal_seed",
     "engine",

@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from arena.ratings import SprtStatus
 from arena.records import get_logger
 from arena.tournament import Reporter, Standings
 
@@ -64,37 +63,24 @@ class ReportRefresher(Reporter):
     The report is built in a background thread from the records written so far (the matches
     themselves run in worker processes), one build at a time, and the next starts no sooner
     than ``interval`` seconds, nor than the last build took, after the last one ended: a
-    large run spends at most half its time building reports. Every call is passed on to
-    ``inner`` (the live display, or nothing). A failed build is logged and the run goes on.
+    large run spends at most half its time building reports. It is one of a run's
+    reporters (:class:`arena.tournament.Reporters`). A failed build is logged and the run
+    goes on.
     """
 
-    def __init__(self, folder: str | Path, inner: Reporter | None = None, *,
-                 interval: float = 30.0) -> None:
+    def __init__(self, folder: str | Path, *, interval: float = 30.0) -> None:
         self.folder = Path(folder)
-        self.inner = inner
         self.rebuilds = Rebuilds(self._build, interval, what="refreshing the report",
                                  wait_first=True)
         self._thread: threading.Thread | None = None
 
-    def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
-        if self.inner is not None:
-            self.inner.start(total, done, standings, jobs)
-
     def match(self, record: Mapping[str, Any], standings: Standings) -> None:
-        if self.inner is not None:
-            self.inner.match(record, standings)
         if self.rebuilds.due() and not self.busy:
             self._thread = threading.Thread(target=self.rebuilds.build, name="arena-report",
                                             daemon=True)
             self._thread.start()
 
-    def sprt(self, status: SprtStatus) -> None:
-        if self.inner is not None:
-            self.inner.sprt(status)
-
     def stop(self) -> None:
-        if self.inner is not None:
-            self.inner.stop()
         self.wait()
 
     @property

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from arena.game import Deal, IllegalMove, Match, Move, Rules
+from arena.game import Deal, IllegalMove, Match, Rules, as_move
 from arena.records import RecordedMove, deal_moves
 
 __all__ = [
@@ -37,14 +37,9 @@ FORFEIT = 8
 """Flag: the seat left the deal at this fault (``on_fault: forfeit``)."""
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _move(text: str) -> Move:
-    """A move's text parsed once: records repeat the same few thousand moves (moves are
-    immutable values, so one object serves every deal)."""
-    try:
-        return Move.parse(text)
-    except ValueError as error:
-        raise IllegalMove(f"not a move: {error}") from None
+_move = functools.lru_cache(maxsize=1 << 16)(as_move)
+"""A move's text parsed once (:func:`arena.game.as_move`): records repeat the same few
+thousand moves (moves are immutable values, so one object serves every deal)."""
 
 
 class ReplayError(ValueError):

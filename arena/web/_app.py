@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import trio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -22,6 +23,7 @@ from starlette.types import Scope
 from ._api import StandingsCache, api_routes, error
 from ._feed import Feed, local_feed
 from ._follower import Follower
+from ._headers import SecurityHeaders
 from ._hub import Hub
 from ._live import RunFolder
 from ._live_report import STATIC, ReportBuilder, report_routes
@@ -80,7 +82,8 @@ class RunWeb:
     (``arena run --serve`` with one job, :class:`~arena.web._feed.LiveMatch`) publish to
     the hub directly. ``extra`` routes are served beside the run's (a competition's
     endpoints, ``arena.competition``), ``bodies`` bound the request bodies of those of its
-    paths that take more than the server's door lets by.
+    paths that take more than the server's door lets by. Every answer of every route carries
+    the security headers (:class:`~arena.web._headers.SecurityHeaders`).
     """
 
     def __init__(self, out: Path, hub: Hub | None = None, *, tables: Tables | None = None,
@@ -156,6 +159,7 @@ class RunWeb:
             return error(500, f"internal error ({type(exc).__name__})")
 
         return Starlette(routes=routes, lifespan=self._lifespan,
+                         middleware=[Middleware(SecurityHeaders)],
                          exception_handlers={HTTPException: not_found, Exception: failure})
 
 

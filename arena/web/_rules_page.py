@@ -37,9 +37,6 @@ from ._i18n import (
     t,
 )
 
-CSP: Final = "default-src 'self'"
-"""The Content-Security-Policy of the pages here: nothing from elsewhere, no inline script."""
-
 _SECTION: Final = re.compile(r"^## (?P<title>.+?) \{#(?P<id>[a-z][a-z0-9-]*)\}\s*$", re.M)
 _MACRO: Final = re.compile(r"\{(?P<kind>run|rank|card):(?P<arg>[0-9TJQKA2CDHS]+)\}")
 _YEAR: Final = 60 * 60 * 24 * 365
@@ -144,7 +141,6 @@ def rules_html(lang: str) -> str:
 def _spoken(response: Response, request: Request, lang: str) -> Response:
     response.headers["Content-Language"] = lang
     response.headers["Vary"] = "Accept-Language, Cookie"
-    response.headers["Content-Security-Policy"] = CSP
     if request.query_params.get("lang") == lang:
         response.set_cookie(LANG_COOKIE, lang, max_age=_YEAR, samesite="lax")
     return response

@@ -59,8 +59,7 @@ def seat_by_link(tables: Mapping[str, Table], table_id: str, request: Request) -
     lang = request.query_params.get("lang", "")
     keep = f"&lang={lang}" if lang in LANGUAGES else ""  # never echo what is not ours
     answer = RedirectResponse(f"/t/{table.id}/{free.seat}?token={token}{keep}",
-                              status_code=303, headers={"Cache-Control": "no-store",
-                                                        "Referrer-Policy": "no-referrer"})
+                              status_code=303, headers={"Cache-Control": "no-store"})
     answer.set_cookie(SEAT_COOKIE, token, max_age=COOKIE_S, path=f"/t/{table.id}",
                       httponly=True, samesite="lax")
     return answer

@@ -328,8 +328,7 @@ class Tables:
         if person is None:
             return Response("no such seat", status_code=404, media_type="text/plain")
         return FileResponse(_STATIC / "seat.html", media_type="text/html",
-                            headers={"Cache-Control": "no-store",
-                                     "Referrer-Policy": "no-referrer"})
+                            headers={"Cache-Control": "no-store"})
 
     async def _socket(self, ws: WebSocket) -> None:
         person = self._seat_of(ws.path_params["table"], ws.path_params["seat"],

@@ -129,12 +129,54 @@ def test_a_bad_file_is_refused_in_one_line(served: tuple[str, Path], tmp_path: P
 def test_refusals_name_what_is_wrong(served: tuple[str, Path], tmp_path: Path) -> None:
     url, _ = served
     assert "the name" in one_line_error(arena("register", url, "<script>x</script>"))
-    assert "taken" in one_line_error(arena("register", url, "greedy"))  # the organiser's
+    assert "organiser's entry" in one_line_error(arena("register", url, "greedy"))
     bot = tmp_path / "b.py"
     bot.write_bytes(BOT)
     assert "unknown token" in one_line_error(arena("submit", url, str(bot), "--token", "1.x"))
     assert "not the address" in one_line_error(arena("register", "ftp://x", "carol"))
     assert "cannot reach" in one_line_error(arena("register", "http://127.0.0.1:9", "carol"))
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("lowest", "the name 'lowest' is an organiser's entry of this league: choose another"),
+    ("mc", "the name 'mc' is a built-in bot's (arena bots): choose another"),
+    ("expert", "the name 'expert' is a built-in bot's (arena bots): choose another"),
+    ("person", "the name 'person' is a person's seat at the tables: choose another")])
+def test_no_entrant_takes_a_bots_or_a_persons_name(served: tuple[str, Path], tmp_path: Path,
+                                                   name: str, reason: str) -> None:
+    url, _ = served
+    refused = one_line_error(arena("register", url, name))
+    assert refused == f"Error: the server refused (409): {reason}"
+    answer = arena("register", url, f"x{name}")
+    assert answer.exit_code == 0, answer.output
+    token = answer.stdout.strip().splitlines()[-1]
+    bot = tmp_path / "b.py"
+    bot.write_bytes(BOT)
+    refused = one_line_error(arena("submit", url, str(bot), "--token", token, "--label", name))
+    assert refused == f"Error: the server refused (403): {reason.replace('name', 'label', 1)}"
+    listed = urllib.request.Request(f"{url}/api/submissions",
+                                    headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(listed, timeout=30) as got:
+        assert json.loads(got.read())["submissions"] == []
+
+
+def test_refused_bodies_count_toward_a_bound_of_their_own(served: tuple[str, Path],
+                                                         tmp_path: Path) -> None:
+    import httpx
+
+    url, out = served
+    token = arena("register", url, "flood").stdout.strip().splitlines()[-1]
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(4 * 3):  # per_day: 3, so 12 bodies a day, kept or refused
+        answer = httpx.post(f"{url}/api/submissions?label=flood", content=b"def f(:\n",
+                            headers=auth, timeout=30)
+        assert answer.status_code == 400, answer.text
+    bot = tmp_path / "b.py"
+    bot.write_bytes(BOT)
+    refused = one_line_error(arena("submit", url, str(bot), "--token", token))
+    assert refused == ("Error: the server refused (429): flood has sent 12 submissions, kept or "
+                       "refused, in the last 24 hours, the most this competition reads")
+    assert [s for s in Store(out / COMPETITION_DIR).submissions() if s.entrant == "flood"] == []
 
 
 def test_only_a_league_takes_submissions(tmp_path: Path) -> None:

@@ -112,3 +112,30 @@ def test_a_malformed_league_field_is_an_error_naming_its_match(tmp_path: Path) -
     run = CliRunner().invoke(main, ["ratings", str(bad)])
     assert run.exit_code != 0 and "'league' must be an object" in run.output
     assert "Traceback" not in run.output
+
+
+def test_a_leagues_closing_table_is_its_standings_document(tmp_path: Path,
+                                                           monkeypatch: Any) -> None:
+    """The league's closing table shows the entrants of ``standings.json``, rated once at
+    the end (by ``write_standings``): the run rates no file again to print it."""
+    import arena.ratings
+
+    def again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the run rated its records a second time")
+
+    monkeypatch.setattr(arena.ratings, "rate_files", again)
+    config = _write(tmp_path / "league.yaml", 40,
+                    "{name: greedy, anchor: true}, random, lowest, highest")
+    out = tmp_path / "out"
+    run = CliRunner().invoke(main, ["run", str(config), "--out", str(out), "-j", "1"],
+                             terminal_width=200)
+    assert run.exit_code == 0, run.output
+    document = json.loads((out / "standings.json").read_text(encoding="utf-8"))
+    entrants = document["ratings"]["league"]["entrants"]
+    table = run.output[run.output.index("League standings"):].splitlines()
+    for line in entrants:
+        row = next(cells for cells in (t.split() for t in table) if line["label"] in cells)
+        shown = f"{line['strength']:+.2f}" if line["sets"] else "-"
+        assert shown in row, (line, row)
+        if line["sets"]:
+            assert f"{line['low']:+.2f}" in row and f"{line['high']:+.2f}" in row, (line, row)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import browser, skip_without_chromium
+from tests.browser import browser, skip_without_chromium, wait_until
 from tests.web.conftest import start_server, stop
 from tests.web.test_table_socket import read_table
 
@@ -60,7 +60,7 @@ def test_the_peoples_pages_have_no_serious_axe_violation(browser: Any, table: tu
     try:
         page.goto(f"{link}&lang={lang}")
         page.wait_for_selector("#seats li")
-        page.wait_for_function("document.getElementById('status').textContent.trim() !== ''")
+        wait_until(page, "document.getElementById('status').textContent.trim() !== ''")
         found["seat"] = _serious(page)
         match_id = "table-" + link.split("/t/")[1].split("/")[0]
         for name, path, ready in (("tables", "/tables", "#seats select"),

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from arena.records import read_records
-from tests.browser import browser, skip_without_chromium
+from tests.browser import browser, skip_without_chromium, wait_until
 
 from .conftest import start_server, stop
 from .frames import check_frames
@@ -106,9 +106,9 @@ def test_the_leaderboard_updates_without_a_reload(browser: Any,
     page.wait_for_selector("table.standings", timeout=120_000)
     page.evaluate("window.__same_page = true")
     before = int(page.get_attribute("table.standings", "data-matches") or 0)
-    page.wait_for_function(
-        f"Number(document.querySelector('table.standings').dataset.matches) > {before}",
-        timeout=120_000)
+    wait_until(
+        page, f"Number(document.querySelector('table.standings').dataset.matches) > {before}",
+        timeout_ms=120_000)
     assert page.evaluate("window.__same_page === true")  # no reload, no navigation
     rows = page.locator("table.standings tbody tr")
     assert rows.count() == 4
@@ -140,8 +140,8 @@ def test_a_spectator_sees_no_card_before_it_is_played(browser: Any,
         watcher = Watched(browser, url)
         watcher.page.goto(f"{url}/match?id={match_id}")
         watcher.page.wait_for_selector("body[data-events]", timeout=30_000)
-        watcher.page.wait_for_function("Number(document.body.dataset.events) > 3 || "
-                                       "document.body.dataset.recorded === '1'", timeout=60_000)
+        wait_until(watcher.page, "Number(document.body.dataset.events) > 3 || "
+                   "document.body.dataset.recorded === '1'", timeout_ms=60_000)
         if watcher.page.get_attribute("body", "data-recorded") != "1":
             break
         watcher.page.close()
@@ -172,3 +172,24 @@ def chip(card: str) -> str:
     suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
     rank = card[:-1]
     return ("10" if rank == "T" else rank) + suits[card[-1]]
+
+
+def test_the_served_report_runs_under_the_servers_csp(browser: Any,
+                                                      live_run: tuple[str, Path]) -> None:
+    """The report's pages, served with the server's Content-Security-Policy (no inline
+    style attribute), draw their coloured cells with no console error."""
+    url, _ = live_run
+    watched = Watched(browser, url)
+    page = watched.page
+    deadline = time.monotonic() + 120
+    while True:  # until its first build, /report/ says it is being built
+        page.goto(url + "/report/")
+        if page.locator("table.crosstable td[title]").count():
+            break
+        assert time.monotonic() < deadline, "the report was never built"
+        time.sleep(2)
+    background = page.eval_on_selector("table.crosstable td[title]",
+                                       "td => getComputedStyle(td).backgroundColor")
+    assert background not in ("", "rgba(0, 0, 0, 0)"), background
+    assert page.locator(".legend i").count() > 0
+    assert watched.errors == [] and watched.outside == []

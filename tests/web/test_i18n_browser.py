@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import browser, skip_without_chromium
+from tests.browser import browser, skip_without_chromium, wait_until
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 
@@ -121,14 +121,3 @@ def test_the_menu_sets_the_language_for_every_later_page(dutch: Watched) -> None
     assert dutch.errors == []
 
 
-def wait_until(page: Any, condition: str, timeout_ms: int = 30_000) -> None:
-    """Wait for ``condition`` (a JavaScript expression) to hold on ``page``. The rules page's
-    Content-Security-Policy forbids eval, which Playwright's ``wait_for_function`` uses for a
-    string predicate whenever the first check fails (a race: it failed in CI); a function
-    passed to ``evaluate`` is not evaluated by the page, so it polls there instead."""
-    held = page.evaluate(
-        "([timeout]) => new Promise((resolve) => { const end = Date.now() + timeout;"
-        " const check = () => { if (" + condition + ") { resolve(true); }"
-        " else if (Date.now() > end) { resolve(false); } else { setTimeout(check, 20); } };"
-        " check(); })", [timeout_ms])
-    assert held, f"{condition} did not hold within {timeout_ms} ms"

@@ -12,11 +12,13 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.testclient import TestClient
 
 from arena.web import _i18n
+from arena.web._headers import CSP, SecurityHeaders
 from arena.web._i18n import LANGUAGES, catalog, run_text
 from arena.web._rules_page import i18n_routes, rules_page
 
@@ -25,8 +27,10 @@ STATIC = Path(_i18n.__file__).resolve().parent / "static"
 
 @pytest.fixture
 def client() -> TestClient:
-    """A fresh client (and cookie jar) on an app of the language routes and the static files."""
-    app = Starlette(routes=[*i18n_routes(), Mount("/static", StaticFiles(directory=STATIC))])
+    """A fresh client (and cookie jar) on an app of the language routes and the static files,
+    with the run's web's security headers."""
+    app = Starlette(routes=[*i18n_routes(), Mount("/static", StaticFiles(directory=STATIC))],
+                    middleware=[Middleware(SecurityHeaders)])
     return TestClient(app)
 
 
@@ -111,7 +115,7 @@ def test_the_dutch_and_turkish_pages_write_their_players_ranks(client: TestClien
 def test_the_rules_page_needs_nothing_a_strict_csp_refuses(client: TestClient,
                                                            lang: str) -> None:
     response = client.get(f"/rules?lang={lang}")
-    assert response.headers["content-security-policy"] == "default-src 'self'"
+    assert response.headers["content-security-policy"] == CSP
     page = Page(response.text)
     for script in page.scripts:  # a script runs only from a file; inline is data only
         assert script.get("src") or script.get("type") == "application/json", script
@@ -152,7 +156,7 @@ def test_arena_serve_mounts_the_language_routes(served: str) -> None:
 
     rules = httpx.get(f"{served}/rules?lang=nl", timeout=30)
     assert rules.status_code == 200 and "H-A-2" in rules.text
-    assert rules.headers["content-security-policy"] == "default-src 'self'"
+    assert rules.headers["content-security-policy"] == CSP
     messages = httpx.get(f"{served}/api/messages", headers={"Accept-Language": "pl"}, timeout=30)
     assert messages.json()["messages"]["move.pass"] == "Pas"
     for asset in ("i18n.js", "i18n.css", "rules.css", "favicon.svg"):

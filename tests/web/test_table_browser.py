@@ -7,6 +7,7 @@ screenshots (docs/img holds the ones docs/web.md shows).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.records import read_records
-from tests.browser import browser, skip_without_chromium
+from tests.browser import browser, skip_without_chromium, wait_until
 from tests.web.conftest import start_server, stop
 from tests.web.test_table_socket import read_table
 
@@ -75,10 +76,9 @@ class Person:
 
     def wait(self, asks: str) -> None:
         """Until the decision answered is gone: its controls hidden, or the next asked."""
-        self.page.wait_for_function(
-            "([asks]) => (document.getElementById('play').hidden && "
-            "document.getElementById('give').hidden) || document.body.dataset.asks !== asks",
-            arg=[asks])
+        wait_until(self.page, "(document.getElementById('play').hidden && "
+                   "document.getElementById('give').hidden) || "
+                   f"document.body.dataset.asks !== {json.dumps(asks)}")
 
     def pick(self, cards: list[str]) -> None:
         """Click the hand's cards ``cards`` (a card named twice: two of them)."""
@@ -145,14 +145,14 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
     ann.page.fill("#name", "Ann <b>")
     ann.page.get_by_role("button", name="Save").click()
     # The Dutch page speaks Dutch.
-    bo.page.wait_for_function("document.querySelector('#hand-h').textContent.trim() !== ''")
+    wait_until(bo.page, "document.querySelector('#hand-h').textContent.trim() !== ''")
     assert bo.page.locator("#hand-h").inner_text() == "Jouw hand"
     assert ann.page.locator("#hand-h").inner_text() == "Your hand"
     # The language menu and the rules, in the page's language.
     assert bo.page.locator("nav.i18n-menu a[data-lang]").count() == 6
     assert bo.page.locator("#rules-link").get_attribute("href") == "/rules?lang=nl"
     # Names are shown to the others.
-    bo.page.wait_for_function("document.getElementById('seats').textContent.includes('Ann <b>')")
+    wait_until(bo.page, "document.getElementById('seats').textContent.includes('Ann <b>')")
     # Cards drawn as cards, with the Dutch ranks (B V H A) on the Dutch page.
     bo.page.wait_for_selector("#hand button.card")
     ranks = set(bo.page.eval_on_selector_all("#hand .rank", "els => els.map(e => e.textContent)"))
@@ -237,8 +237,8 @@ def _play(browser: Any, url: str, link: str, out: Path) -> None:
         assert cards <= played, f"the watcher saw {sorted(cards - played)} before their play"
     # The spectator's page of a people's table: the match's end said, roles in words, no
     # duplicate set nor tournament spoken of.
-    watcher.page.wait_for_function(
-        "document.querySelector('h1').textContent.startsWith('The match is over')")
+    wait_until(watcher.page,
+               "document.querySelector('h1').textContent.startsWith('The match is over')")
     body = watcher.page.locator("body").inner_text()
     assert "duplicate" not in body and "tournament" not in body, body
     assert "Ann <b>" in watcher.page.locator("#table tbody").inner_text()  # her name

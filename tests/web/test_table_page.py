@@ -8,13 +8,14 @@ Chromium is missing. ARENA_SCREENSHOTS=DIR keeps the phone's screenshots.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
 from typing import Any
 
 from arena.records import read_records
-from tests.browser import browser, skip_without_chromium
+from tests.browser import browser, skip_without_chromium, wait_until
 from tests.web.conftest import start_server, stop
 from tests.web.test_table_socket import read_table
 
@@ -81,10 +82,9 @@ def _decide(page: Any, refused: list[str]) -> tuple[int, str] | None:
 
 
 def _wait(page: Any, asks: str) -> None:
-    page.wait_for_function(
-        "([asks]) => (document.getElementById('play').hidden && "
-        "document.getElementById('give').hidden) || document.body.dataset.asks !== asks",
-        arg=[asks])
+    wait_until(page, "(document.getElementById('play').hidden && "
+               "document.getElementById('give').hidden) || "
+               f"document.body.dataset.asks !== {json.dumps(asks)}")
 
 
 def test_a_turkish_phone_plays_a_match_by_keyboard(browser: Any, tmp_path: Path) -> None:
@@ -158,8 +158,8 @@ def test_a_person_who_leaves_is_played_by_the_stand_in_and_comes_back(
         ann.wait_for_selector("#hand button.card")
         assert ann.url.split("?")[0].endswith("/0") and bo.url.split("?")[0].endswith("/1")
         ann.close()  # Ann leaves: after 8 s greedy plays for her
-        bo.wait_for_function("document.getElementById('log').textContent"
-                             ".includes('greedy plays for Player 1')", timeout=60000)
+        wait_until(bo, "document.getElementById('log').textContent"
+                   ".includes('greedy plays for Player 1')", timeout_ms=60_000)
         ann = ann_context.new_page()
         ann.goto(link)  # back through the table's link: her seat, by its cookie
         assert ann.url.split("?")[0].endswith("/0")

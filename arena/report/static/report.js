@@ -24,6 +24,7 @@
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === null || value === undefined || value === false) continue;
       if (key === "class") node.className = value;
+      else if (key === "style") node.style.cssText = value;  // the CSSOM: a CSP allows it
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else node.setAttribute(key, value === true ? "" : String(value));
     }
