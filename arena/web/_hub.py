@@ -71,6 +71,10 @@ class Hub:
         """The topics someone subscribes to now."""
         return list(self._subscribers)
 
+    def followed(self) -> bool:
+        """Whether anyone subscribes to anything now (safe from any thread)."""
+        return bool(self._subscribers)
+
     def subscribers(self, topic: str) -> int:
         """How many subscribe to ``topic`` now."""
         return len(self._subscribers.get(topic, ()))

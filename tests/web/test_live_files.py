@@ -132,3 +132,18 @@ def test_the_run_folder_with_its_live_files_is_hidden_from_bots(
     assert len(Seen.private) == 4
     assert all(str(out.resolve()) in private for private in Seen.private)
     assert list((out / LIVE_DIR).glob("*.jsonl")) == []  # recorded, then removed; stale too
+
+
+def test_a_record_pokes_the_follower_only_while_someone_subscribes(tmp_path: Path) -> None:
+    pokes: list[int] = []
+
+    async def main() -> None:
+        hub = Hub()
+        reporter = WebReporter(tmp_path, hub, poke=lambda: pokes.append(1))
+        reporter.match({"match_id": "m7"}, None)  # type: ignore[arg-type]
+        assert pokes == []  # the follower's next look finds the record
+        async with hub.subscribe("standings"):
+            reporter.match({"match_id": "m8"}, None)  # type: ignore[arg-type]
+        assert pokes == [1]
+
+    trio.run(main)
