@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from arena.referee import MatchSpec, run_match
 
 from ._in_play import InPlay
-from ._live import LIVE_DIR
+from ._live import LIVE_DIR, WATCHED
 
 __all__ = ["BATCH_S", "Feed", "LiveFile", "LiveMatch", "LocalWatch", "local_feed"]
 
@@ -145,11 +145,18 @@ class LiveMatch:
     referee and hands its public events meanwhile to the server of ``folder`` when it is
     served from this process (``arena run --serve`` with one job), else to the live file
     ``folder/live/<match-id>.jsonl``. Picklable: it runs in worker processes and Dask tasks
-    alike."""
+    alike.
+
+    A match begun while nobody follows the run's matches in play (no ``folder/live/watched``,
+    :data:`~arena.web._live.WATCHED`: one ``stat`` a match) is played as without a server: no
+    public events, no live file; it is not listed in play, and the first matches begun once
+    someone follows are."""
 
     folder: str
 
     def __call__(self, spec: MatchSpec) -> dict[str, Any]:
+        if not os.path.exists(os.path.join(self.folder, LIVE_DIR, WATCHED)):
+            return run_match(spec)
         local = _LOCAL.get(str(Path(self.folder).resolve()))
         live: Feed
         if local is not None and local[0] == os.getpid():

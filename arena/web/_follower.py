@@ -16,6 +16,7 @@ import trio
 
 from ._feed import LocalWatch
 from ._in_play import InPlay
+from ._live import LIVE_DIR, WATCHED
 
 if TYPE_CHECKING:
     from arena.referee import MatchSpec
@@ -52,6 +53,7 @@ class Follower:
         self._standings_due = False
         self._standings_at = float("-inf")
         self._matches_due = False
+        self._marked = True  # a marker left by a server stopped is removed at the first step
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs)."""
@@ -70,7 +72,10 @@ class Follower:
         async with trio.open_nursery() as nursery:
             if self.report is not None:
                 nursery.start_soon(self.report.run_forever)
-            await self._poll(poll_s)
+            try:
+                await self._poll(poll_s)
+            finally:
+                self._mark(False)
 
     async def _poll(self, poll_s: float) -> None:
         while True:
@@ -170,11 +175,25 @@ class Follower:
         self._matches_due = False
         self._standings_due = self._standings_due or bool(recorded)
 
+    def _mark(self, watched: bool) -> None:
+        """Keep the run's ``live/watched`` while someone follows its matches in play (the
+        match list or a match), so that the run's matches begun meanwhile send their public
+        events (:class:`~arena.web._feed.LiveMatch`; one ``stat`` a step while watched)."""
+        marker = self.run.folder / LIVE_DIR / WATCHED
+        with contextlib.suppress(OSError):
+            if watched and not marker.exists():
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.touch()
+            elif not watched and self._marked:
+                marker.unlink(missing_ok=True)
+        self._marked = watched
+
     async def step(self) -> None:
         """Read once and publish what is new, the standings included (the first, then while
         someone subscribes to them, at most every ``STANDINGS_S``)."""
         self.sync()
         hub = self.hub
+        self._mark(any(t == "matches" or t.startswith("match:") for t in hub.topics()))
         if (self._standings_due  # the first ever, for a late subscriber, then as they listen
                 and (hub.subscribers("standings") or "standings" not in hub.last)
                 and trio.current_time() >= self._standings_at + STANDINGS_S):

@@ -67,6 +67,14 @@ class Hub:
         with contextlib.suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self.publish, topic, dict(event))
 
+    def topics(self) -> list[str]:
+        """The topics someone subscribes to now."""
+        return list(self._subscribers)
+
+    def followed(self) -> bool:
+        """Whether anyone subscribes to anything now (safe from any thread)."""
+        return bool(self._subscribers)
+
     def subscribers(self, topic: str) -> int:
         """How many subscribe to ``topic`` now."""
         return len(self._subscribers.get(topic, ()))

@@ -32,10 +32,15 @@ from arena.tournament import ConfigError, TournamentConfig, parse_config, tourna
 from ._in_play import InPlay
 from ._match_list import MatchIndex
 
-__all__ = ["LIVE_DIR", "InPlay", "RunFolder", "valid_id"]
+__all__ = ["LIVE_DIR", "WATCHED", "InPlay", "RunFolder", "valid_id"]
 
 LIVE_DIR = "live"
 """The folder of the run's matches in play, one ``<match-id>.jsonl`` each."""
+
+WATCHED = "watched"
+"""The file in :data:`LIVE_DIR` that says someone follows the run's matches in play: the
+server's follower keeps it while a spectator subscribes to the match list or a match, and a
+run's match begun without it is played with no public events at all (:class:`LiveMatch`)."""
 
 KEEP_S = 5.0
 """How long a recorded match's live file stays: a server reads its last events meanwhile."""

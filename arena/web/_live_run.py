@@ -34,8 +34,9 @@ __all__ = ["KEEP_S", "RunServer", "WebReporter"]
 
 
 class WebReporter(Reporter):
-    """Tells the web of the run's progress: each recorded match pokes the follower
-    (``poke``: the standings and match list are published at once, not at its next look),
+    """Tells the web of the run's progress: each recorded match pokes the follower while
+    someone subscribes (``poke``: the standings and match list are published at once, not
+    at its next look),
     each league round's status is published as ``"league"`` and kept in
     ``OUT/live/league.json``, an sprt's status as ``"sprt"``.
 
@@ -68,8 +69,8 @@ class WebReporter(Reporter):
         if valid_id(match_id):  # recorded: its live file goes a little later
             self._recorded.append((time.monotonic(), match_id))
         self._remove_live(time.monotonic() - KEEP_S)
-        if self.poke is not None:
-            self.poke()
+        if self.poke is not None and (self.hub is None or self.hub.followed()):
+            self.poke()  # nobody subscribed: the follower's next look (or a request) will do
 
     def sprt(self, status: SprtStatus) -> None:
         self._publish("sprt", {"type": "sprt", "line": status.summary()})

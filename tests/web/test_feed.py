@@ -76,7 +76,7 @@ def test_a_match_in_the_servers_run_reaches_the_hub_with_no_file(tmp_path: Path)
 def test_a_run_served_with_one_job_is_watched_from_its_own_process(tmp_path: Path) -> None:
     """``arena run --serve -j 1``: the runner's matches publish to the hub directly (no live
     file of a match); a spectator's frames, checked against the record, show no card before
-    it is played."""
+    it is played. Matches are listed in play once someone follows the match list."""
     config = tmp_path / "run.yaml"
     config.write_text("""\
 name: onejob
@@ -99,7 +99,9 @@ limits: {move_ms: 3000}
     frames: list[dict[str, Any]] = []
     files: set[str] = set()
     try:
-        with httpx.Client(base_url=url, timeout=60) as client:
+        with (httpx.Client(base_url=url, timeout=60) as client,
+              connect_ws(url.replace("http", "ws") + "/ws", client) as follower):
+            follower.send_text(json.dumps({"subscribe": "matches"}))
             deadline = time.monotonic() + 120
             match_id = None
             while match_id is None:
@@ -109,14 +111,13 @@ limits: {move_ms: 3000}
                 match_id = playing[0]["id"] if playing else None
             with connect_ws(url.replace("http", "ws") + "/ws", client) as ws:
                 ws.send_text(json.dumps({"subscribe": f"match:{match_id}"}))
-                while not frames or frames[-1].get("type") != "recorded":
+                while not frames or "recorded" not in {
+                        e.get("type") for e in frames[-1].get("events", [frames[-1]])}:
                     assert time.monotonic() < deadline + 120, "the match was never recorded"
                     frames.append(json.loads(ws.receive_text(timeout=60)))
                     files |= {p.name for p in (out / LIVE_DIR).glob("*.jsonl")}
-                    if frames[-1].get("type") == "batch":  # its "recorded" too
-                        frames += frames[-1]["events"]
     finally:
         stop(process)
     assert not files, files  # nothing went through the disk
     record = next(r for r in read_records(out / "records.jsonl") if r["match_id"] == match_id)
-    check_frames([f for f in frames if f.get("type") != "batch"] , record, match_id)
+    check_frames(frames, record, match_id)  # a batch's events in their place

@@ -7,18 +7,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
 import arena.web._feed as live
 import arena.web._live_run as live_run
 from arena.referee import MatchSpec
 from arena.tournament import run_tournament
-from arena.web import LIVE_DIR, LiveMatch, WebReporter
+from arena.web import LIVE_DIR, Follower, Hub, LiveMatch, RunFolder, WebReporter
+from arena.web._api import StandingsCache
+from arena.web._live import WATCHED
+from tests.recordtools import without_timings
 
 from .conftest import CONFIG
 
 SPEC = MatchSpec.from_dict({"match_id": "m7", "seed": 918_273_645, "rules": {"rounds": 2},
                             "seats": [{"label": b, "name": b} for b in
                                       ("greedy", "lowest", "highest", "random")]})
+
+
+def _watched(folder: Path) -> None:
+    """Someone follows the run's matches in play (as the server's follower marks it)."""
+    (folder / LIVE_DIR).mkdir(parents=True, exist_ok=True)
+    (folder / LIVE_DIR / WATCHED).touch()
 
 
 def _lines(folder: Path) -> list[dict[str, Any]]:
@@ -29,6 +39,7 @@ def test_a_live_file_holds_the_public_events_then_played(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "BATCH_S", 0.0)  # every event is due at once
     spec = SPEC
+    _watched(tmp_path)
     record = LiveMatch(str(tmp_path))(spec)
     lines = _lines(tmp_path)
     assert lines[0] == {"type": "live", "match": "m7", "set": None, "round": None,
@@ -43,8 +54,43 @@ def test_a_live_file_holds_the_public_events_then_played(
 def test_a_match_over_before_its_first_batch_writes_that_it_was_in_play(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "BATCH_S", 60.0)
+    _watched(tmp_path)
     LiveMatch(str(tmp_path))(SPEC)
     assert [line["type"] for line in _lines(tmp_path)] == ["live", "played"]
+
+
+def test_a_match_nobody_follows_writes_no_live_file_and_the_same_record(
+        tmp_path: Path) -> None:
+    unwatched = LiveMatch(str(tmp_path))(SPEC)
+    assert not (tmp_path / LIVE_DIR).exists()
+    _watched(tmp_path)
+    watched = LiveMatch(str(tmp_path))(SPEC)
+    assert without_timings(watched) == without_timings(unwatched)
+    assert _lines(tmp_path)[0]["type"] == "live"
+
+
+def test_the_follower_marks_the_run_watched_while_the_match_list_or_a_match_is_followed(
+        tmp_path: Path) -> None:
+    marker = tmp_path / LIVE_DIR / WATCHED
+    _watched(tmp_path)  # left by a server that stopped
+
+    async def main() -> None:
+        hub = Hub()
+        run = RunFolder(tmp_path)
+        follower = Follower(run, hub, StandingsCache(run))
+        await follower.step()
+        assert not marker.exists()
+        async with hub.subscribe("standings"):
+            await follower.step()
+            assert not marker.exists()  # the standings need no match's events
+        for topic in ("matches", "match:m7"):
+            async with hub.subscribe(topic):
+                await follower.step()
+                assert marker.exists()
+            await follower.step()
+            assert not marker.exists()
+
+    trio.run(main)
 
 
 def test_a_match_longer_than_a_batch_writes_its_events_in_batches(
@@ -86,3 +132,18 @@ def test_the_run_folder_with_its_live_files_is_hidden_from_bots(
     assert len(Seen.private) == 4
     assert all(str(out.resolve()) in private for private in Seen.private)
     assert list((out / LIVE_DIR).glob("*.jsonl")) == []  # recorded, then removed; stale too
+
+
+def test_a_record_pokes_the_follower_only_while_someone_subscribes(tmp_path: Path) -> None:
+    pokes: list[int] = []
+
+    async def main() -> None:
+        hub = Hub()
+        reporter = WebReporter(tmp_path, hub, poke=lambda: pokes.append(1))
+        reporter.match({"match_id": "m7"}, None)  # type: ignore[arg-type]
+        assert pokes == []  # the follower's next look finds the record
+        async with hub.subscribe("standings"):
+            reporter.match({"match_id": "m8"}, None)  # type: ignore[arg-type]
+        assert pokes == [1]
+
+    trio.run(main)

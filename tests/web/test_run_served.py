@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+from httpx_ws import connect_ws
 
 from arena.records import read_records
 
@@ -42,7 +44,9 @@ def test_the_run_is_served_while_it_runs_and_after(tmp_path: Path) -> None:
         seen: set[str] = set()
         counts: list[int] = []
         deadline = time.monotonic() + 200
-        with httpx.Client(base_url=url, timeout=60) as client:
+        with (httpx.Client(base_url=url, timeout=60) as client,  # a page following the
+              connect_ws(url.replace("http", "ws") + "/ws", client) as page):  # match list
+            page.send_text(json.dumps({"subscribe": "matches"}))
             while time.monotonic() < deadline:
                 matches = client.get("/api/matches").json()["matches"]
                 seen |= {m["state"] for m in matches}
