@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 import yaml
+from httpx_ws import connect_ws
 
 from arena.tournament import run_tournament
 from arena.web import LIVE_DIR, RunFolder
@@ -166,7 +167,11 @@ def test_a_served_sprt_with_two_jobs_never_shows_a_set_it_has_not_finished(
     try:
         seen: set[str] = set()
         deadline = time.monotonic() + 200
-        with httpx.Client(base_url=url, timeout=60) as client:
+        with httpx.Client(base_url=url, timeout=60) as client, \
+                connect_ws(url.replace("http", "ws") + "/ws", client) as ws:
+            # followed as the run's page follows it: a run nobody follows plays its matches
+            # without their public events, and lists none in play
+            ws.send_text(json.dumps({"subscribe": "matches"}))
             while time.monotonic() < deadline:
                 matches = client.get("/api/matches").json()["matches"]
                 seen |= {m["state"] for m in matches}

@@ -117,7 +117,11 @@ def test_a_turkish_phone_plays_a_match_by_keyboard(browser: Any, tmp_path: Path)
                 shot = True
             if page.locator("#moves-section").is_visible():
                 assert page.get_by_role("button", name="Pas", exact=True).count() in (0, 2)
-                assert page.title().startswith("\u25b6 Sıra sizde")
+                turn_shown = time.monotonic() + 5  # the title follows the moves' redraw
+                while (not page.title().startswith("\u25b6 Sıra sizde")
+                       and page.locator("#moves-section").is_visible()):
+                    assert time.monotonic() < turn_shown, page.title()
+                    time.sleep(0.05)
             played = _decide(page, refused)
             if played is not None:
                 made.append(played)
