@@ -207,7 +207,11 @@ class Competition:
         async def script(request: Request) -> Response:
             return FileResponse(_STATIC / "enter.js", media_type="text/javascript")
 
+        async def shared(request: Request) -> Response:
+            return FileResponse(_STATIC / "page.js", media_type="text/javascript")
+
         return [Route("/enter", page), Route("/enter.js", script),
+                Route("/competition/page.js", shared),
                 Route("/api/entrants", self.register, methods=["POST"]),
                 Route("/api/submissions", self.submit, methods=["POST"]),
                 Route("/api/submissions", self.list_submissions, methods=["GET"]),

@@ -3,20 +3,7 @@
 (function () {
   "use strict";
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
-    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    return node;
-  }
-
-  async function call(path, options) {
-    const answer = await fetch(path, options);
-    let data = null;
-    try { data = await answer.json(); } catch (e) { data = { error: `the server answered ${answer.status}` }; }
-    if (!answer.ok) throw new Error((data && data.error) || `the server answered ${answer.status}`);
-    return data;
-  }
+  const { el, call } = window.arenaPage;  // page.js
 
   function say(id, ok, text) {
     const box = document.getElementById(id);

@@ -4,34 +4,11 @@
 (function () {
   "use strict";
 
-  const SVG = "http://www.w3.org/2000/svg";
   const COLOURS = ["#1a6396", "#b5430f", "#2f7d32", "#7b3fa0", "#8a6d00", "#0f6f78", "#a3264f"];
   const name = decodeURIComponent(location.pathname.slice("/entrant/".length));
   const api = `/api/entrants/${encodeURIComponent(name)}`;
 
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value !== null && value !== undefined) node.setAttribute(key, String(value));
-    }
-    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    return node;
-  }
-
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
-    for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    return node;
-  }
-
-  async function call(path, options) {
-    const answer = await fetch(path, options);
-    let data = null;
-    try { data = await answer.json(); } catch (e) { data = { error: `the server answered ${answer.status}` }; }
-    if (!answer.ok) throw new Error((data && data.error) || `the server answered ${answer.status}`);
-    return data;
-  }
+  const { el, svg, call } = window.arenaPage;  // page.js
 
   const fixed = (x) => (x === null || x === undefined ? "" : Number(x).toFixed(2));
   const when = (t) => (t ? new Date(t * 1000).toISOString().replace("T", " ").slice(0, 19) : "");
