@@ -97,9 +97,16 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
                 await trio.sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
                 sent = trio.current_time()
                 batch = [event, *_waiting(events)]
-                if len(batch) > LAG or any(e.get("type") == "lagged" for e in batch):
-                    await send(_current(topic, hub, run))  # the latest state, at once
+                lagged = any(e.get("type") == "lagged" for e in batch)
+                ended = any(e.get("type") == "recorded" for e in batch)
+                if lagged or (len(batch) > LAG and not ended):
+                    now = _current(topic, hub, run)  # the latest state, at once
+                    await send(now)
+                    if ended and now.get("type") != "recorded":
+                        await send({"topic": topic, "type": "recorded"})
                 elif len(batch) > 1 and topic.startswith("match:"):
+                    # (a match's last events and its end come whole, however many: nothing
+                    # follows them, and its state now would no longer hold its last deal)
                     await send({"topic": topic, "type": "batch", "events": batch})
                 else:
                     for item in batch:
