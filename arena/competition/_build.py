@@ -42,7 +42,6 @@ __all__ = ["BUILT_DIR", "BuildFailed", "BuildLimits", "artifact_path", "build",
 
 BUILT_DIR = "built"
 LOG_BYTES = 65_536
-_BOT_UID = 65534  # the sandbox's bot uid (arena.referee's, nobody), the same outside as root
 _FILE_MODULE = "submitted_bot"
 """A single file's module in its entry's folder (short: errors quote it)."""
 _OUTPUT = UnpackLimits(max_bytes=256 << 20, max_files=5_000, max_ratio=1e9)
@@ -213,7 +212,9 @@ def _build_in(work: Path, source: Path, submission: Submission, limits: BuildLim
         command = build_command or "true"
         runner, text = "run.sh", _SH_RUNNER.format(run=run)
     if os.geteuid() == 0:  # the build's user writes its folder, and only it
-        _own(work, _BOT_UID)
+        from arena.referee.lowlevel import BOT_UID
+
+        _own(work, BOT_UID)
     try:
         code, log, seconds = run_build(command, cwd, work, limits, private)
     finally:

@@ -39,10 +39,12 @@ from .loop._loop import MatchLoop
 from .loop._watch import Watch
 from .sandbox._cgroup import CGROUP_ENV, memory_bound
 from .sandbox._cputime import Meter
+from .sandbox._layout import BOT_UID
 from .sandbox._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
 from .uecda import _tables as uecda
 
 __all__ = [
+    "BOT_UID",
     "CGROUP_ENV",
     "MAX_BLANK_LINES",
     "MAX_LINE",
