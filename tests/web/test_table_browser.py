@@ -101,12 +101,12 @@ class Person:
             return True
         buttons = page.locator("#moves button")
         if page.locator("#play").is_visible() and buttons.count():
+            from playwright.sync_api import TimeoutError as Redrawn
+
             try:
                 move = buttons.first.get_attribute("data-move", timeout=2000) or ""
-            except Exception as exc:  # Playwright's TimeoutError: redrawn away meanwhile
-                if type(exc).__name__ != "TimeoutError":
-                    raise
-                return False  # the page redraws its moves on every event: look again
+            except Redrawn:  # the page redraws its moves on every event: look again
+                return False
             # the move's button is named as the page writes the move
             name = page.evaluate("(m) => window.arenaI18n.moveText(m)", move)
             assert page.get_by_role("button", name=name, exact=True).count() >= 1
