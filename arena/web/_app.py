@@ -23,7 +23,7 @@ from starlette.types import Scope
 from ._api import StandingsCache, api_routes, error
 from ._feed import Feed, local_feed
 from ._follower import Follower
-from ._headers import SecurityHeaders
+from ._headers import SECURITY_HEADERS, SecurityHeaders
 from ._hub import Hub
 from ._live import RunFolder
 from ._live_report import STATIC, ReportBuilder, report_routes
@@ -156,7 +156,11 @@ class RunWeb:
                                 status_code=status)
 
         async def failure(request: Request, exc: Exception) -> Response:
-            return error(500, f"internal error ({type(exc).__name__})")
+            # Starlette answers an unhandled exception outside every middleware, so this
+            # answer carries the security headers itself.
+            answer = error(500, f"internal error ({type(exc).__name__})")
+            answer.headers.update(SECURITY_HEADERS)
+            return answer
 
         return Starlette(routes=routes, lifespan=self._lifespan,
                          middleware=[Middleware(SecurityHeaders)],
