@@ -85,6 +85,10 @@ class PipeStream(trio.abc.Stream):
         self._poller = select.poll()
         self._poller.register(read_fd, select.POLLIN)
         self.closed = False
+        self.before_wait: Callable[[], object] | None = None
+        """Called each time a read must wait in the event loop (the peer has not answered
+        yet): the process host starts a decision's fair-clock meter there, so that a quick
+        answer costs no reading of the kernel's accounting."""
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.send_by(data, math.inf)
@@ -135,6 +139,8 @@ class PipeStream(trio.abc.Stream):
             raise trio.TooSlowError  # bytes that keep coming do not keep the caller past it
         data = self.receive_now() if not self._quick or self._poller.poll(_WAIT_MS) else None
         while data is None:
+            if self.before_wait is not None:
+                self.before_wait()
             with trio.fail_at(deadline):
                 await trio.lowlevel.wait_readable(self._read_fd)
             data = self.receive_now()
