@@ -5,9 +5,9 @@ with the ``process`` host, twice: with every protection this machine gives
 (``sandbox: true`` where there is a sandbox, each bot's memory cgroup, fair
 clocks; a sandboxed process serves one match, so every match starts its four)
 and with the sandbox off (``sandbox: false``, processes kept in a pool). A
-match is timed from the moment its last bot had started: start-up is not a
-decision's cost. The overhead of the process host is its time per decision
-minus the inline host's.
+match is timed from the moment its last bot had started to the moment the
+first is closed: start-up and end are not a decision's cost. The overhead of
+the process host is its time per decision minus the inline host's.
 The baseline, measured in the same run, is the floor of the same work: a
 one-line round trip to four echo processes asked in turn, the topology of a
 table. Target: an overhead of at most three times the baseline, sandbox on.
@@ -143,9 +143,9 @@ def run_matches(
     where this machine has one.
 
     Time and CPU are counted from the moment the last seat's bot had started (its
-    ``start`` answered) to the match's end: a sandboxed bot's process is never reused, so
-    every match starts four, and their start-up (``benchmarks/sandbox.py`` measures it)
-    is not a decision's cost."""
+    ``start`` answered) to the moment the first was closed: a sandboxed bot's process is
+    never reused, so every match starts four and ends them, and their start-up and end
+    (``benchmarks/sandbox.py`` measures them) are not a decision's cost."""
     sandboxed = sandbox and sandbox_mechanism() is not None
     total = cpu = 0.0
     decisions = 0
@@ -154,11 +154,12 @@ def run_matches(
         s = spec(seed, bots, host, sandboxed)
         hosts = [make_host(seat, s.limits, pool) for seat in s.seats]
         started: list[tuple[float, float]] = []
+        closed: list[tuple[float, float]] = []
         for h in hosts:
-            _time_start(h, started)
+            _time_calls(h, started, closed)
         t0, cpu0 = time.perf_counter(), time.process_time()
         record = trio.run(functools.partial(play_match, s, hosts=hosts, pool=pool))
-        t1, cpu1 = time.perf_counter(), time.process_time()
+        t1, cpu1 = min(closed, default=(time.perf_counter(), time.process_time()))
         t0, cpu0 = max(started, default=(t0, cpu0))
         total += t1 - t0
         cpu += cpu1 - cpu0
@@ -167,15 +168,22 @@ def run_matches(
     return total, decisions, records, cpu
 
 
-def _time_start(host: Host, started: list[tuple[float, float]]) -> None:
-    """Have ``host`` add the wall and CPU clocks to ``started`` when its bot has started."""
-    start = host.start
+def _time_calls(host: Host, started: list[tuple[float, float]],
+                closed: list[tuple[float, float]]) -> None:
+    """Have ``host`` add the wall and CPU clocks to ``started`` when its bot has started,
+    and to ``closed`` when it is being closed."""
+    start, aclose = host.start, host.aclose
 
-    async def timed(info: StartInfo, deadline: Deadline) -> None:
+    async def timed_start(info: StartInfo, deadline: Deadline) -> None:
         await start(info, deadline)
         started.append((time.perf_counter(), time.process_time()))
 
-    host.start = timed  # type: ignore[method-assign]
+    async def timed_close() -> None:
+        closed.append((time.perf_counter(), time.process_time()))
+        await aclose()
+
+    host.start = timed_start  # type: ignore[method-assign]
+    host.aclose = timed_close  # type: ignore[method-assign]
 
 
 def _moves_only(record: dict[str, Any]) -> list[list[tuple[int, str]]]:
