@@ -1,11 +1,13 @@
 """Referee speed: per-decision overhead of the process host, beside a raw pipe round trip.
 
 Plays the same matches (same bots, same seeds) with the ``inline`` host and
-with the ``process`` host (processes kept in a pool, so start-up is paid
-once per match, not per process), the process host twice: with every
-protection this machine gives (the sandbox, its memory cgroup, fair clocks)
-and with the sandbox off (``ARENA_SANDBOX=none`` when its bots start). The
-overhead of the process host is its time per decision minus the inline host's.
+with the ``process`` host, twice: with every protection this machine gives
+(``sandbox: true`` where there is a sandbox, each bot's memory cgroup, fair
+clocks; a sandboxed process serves one match, so every match starts its four)
+and with the sandbox off (``sandbox: false``, processes kept in a pool). A
+match is timed from the moment its last bot had started to the moment the
+first is closed: start-up and end are not a decision's cost. The overhead of
+the process host is its time per decision minus the inline host's.
 The baseline, measured in the same run, is the floor of the same work: a
 one-line round trip to four echo processes asked in turn, the topology of a
 table. Target: an overhead of at most three times the baseline, sandbox on.
@@ -13,7 +15,9 @@ table. Target: an overhead of at most three times the baseline, sandbox on.
 On a machine shared with other work, timings swing with its load, so the
 measurements are interleaved in rounds (raw, inline, process, raw, ...),
 each round's overhead is divided by the baseline of the same round, and
-the median round is reported with the load average before and after.
+the median round is reported with the load average before and after. Beside
+them, the referee's own CPU time a decision (this process's, the bots' not
+counted), which the load moves far less than the wall time.
 
 Then, measured in this process without pipes, what a decision's request
 costs to build, encode, decode and rebuild in each view encoding
@@ -41,7 +45,16 @@ import trio
 
 from arena.game import Match, Rules, View
 from arena.records import deal_moves
-from arena.referee import MatchSpec, ProcessPool, make_host, play_match, sandbox_mechanism
+from arena.referee import (
+    Deadline,
+    Host,
+    MatchSpec,
+    ProcessPool,
+    StartInfo,
+    make_host,
+    play_match,
+    sandbox_mechanism,
+)
 from arena.referee.lowlevel import (
     DeltaDecoder,
     DeltaEncoder,
@@ -50,8 +63,6 @@ from arena.referee.lowlevel import (
     encode,
     view_from_dict,
 )
-
-_SANDBOX_ENV = "ARENA_SANDBOX"  # docs/security.md: "none" starts a bot unsandboxed
 
 _ECHO = r"""
 import os, sys
@@ -115,42 +126,64 @@ def _raw_round_trip(n: int, children: int, child_cpu: int | None) -> float:
             os.close(r)
 
 
-def spec(seed: int, bots: Sequence[str], host: str) -> MatchSpec:
+def spec(seed: int, bots: Sequence[str], host: str, sandbox: bool = False) -> MatchSpec:
     return MatchSpec.from_dict({
         "match_id": f"bench-{seed}", "seed": seed, "rules": {"rounds": 5},
         "seats": [{"label": f"{b}-{i}", "name": b, "host": host} for i, b in enumerate(bots)],
-        "limits": {"move_ms": 5000},
+        "limits": {"move_ms": 5000, "sandbox": sandbox},
     })
 
 
 def run_matches(
     host: str, bots: Sequence[str], seeds: Sequence[int], pool: ProcessPool | None,
     sandbox: bool = True,
-) -> tuple[float, int, list[dict[str, Any]]]:
-    """Total seconds and decisions over the matches of ``seeds``, and their records; without
-    ``sandbox``, a bot process that starts meanwhile starts unsandboxed."""
-    if not sandbox:
-        saved = os.environ.get(_SANDBOX_ENV)
-        os.environ[_SANDBOX_ENV] = "none"
-        try:
-            return run_matches(host, bots, seeds, pool)
-        finally:
-            if saved is None:
-                del os.environ[_SANDBOX_ENV]
-            else:
-                os.environ[_SANDBOX_ENV] = saved
-    total = 0.0
+) -> tuple[float, int, list[dict[str, Any]], float]:
+    """Seconds and decisions over the matches of ``seeds``, their records, and the CPU seconds
+    this process (the referee) spent on them; ``sandbox``: the bots run in the sandbox,
+    where this machine has one.
+
+    Time and CPU are counted from the moment the last seat's bot had started (its
+    ``start`` answered) to the moment the first was closed: a sandboxed bot's process is
+    never reused, so every match starts four and ends them, and their start-up and end
+    (``benchmarks/sandbox.py`` measures them) are not a decision's cost."""
+    sandboxed = sandbox and sandbox_mechanism() is not None
+    total = cpu = 0.0
     decisions = 0
     records = []
     for seed in seeds:
-        s = spec(seed, bots, host)
+        s = spec(seed, bots, host, sandboxed)
         hosts = [make_host(seat, s.limits, pool) for seat in s.seats]
-        t0 = time.perf_counter()
+        started: list[tuple[float, float]] = []
+        closed: list[tuple[float, float]] = []
+        for h in hosts:
+            _time_calls(h, started, closed)
+        t0, cpu0 = time.perf_counter(), time.process_time()
         record = trio.run(functools.partial(play_match, s, hosts=hosts, pool=pool))
-        total += time.perf_counter() - t0
+        t1, cpu1 = min(closed, default=(time.perf_counter(), time.process_time()))
+        t0, cpu0 = max(started, default=(t0, cpu0))
+        total += t1 - t0
+        cpu += cpu1 - cpu0
         decisions += record["decisions"]
         records.append(record)
-    return total, decisions, records
+    return total, decisions, records, cpu
+
+
+def _time_calls(host: Host, started: list[tuple[float, float]],
+                closed: list[tuple[float, float]]) -> None:
+    """Have ``host`` add the wall and CPU clocks to ``started`` when its bot has started,
+    and to ``closed`` when it is being closed."""
+    start, aclose = host.start, host.aclose
+
+    async def timed_start(info: StartInfo, deadline: Deadline) -> None:
+        await start(info, deadline)
+        started.append((time.perf_counter(), time.process_time()))
+
+    async def timed_close() -> None:
+        closed.append((time.perf_counter(), time.process_time()))
+        await aclose()
+
+    host.start = timed_start  # type: ignore[method-assign]
+    host.aclose = timed_close  # type: ignore[method-assign]
 
 
 def _moves_only(record: dict[str, Any]) -> list[list[tuple[int, str]]]:
@@ -259,9 +292,12 @@ def main() -> None:
             seeds = range(1 + r * args.matches, 1 + (r + 1) * args.matches)
             raw = raw_round_trip(args.round_trips)
             raw_table = raw_round_trip(args.round_trips, children=len(bots))
-            inline_s, inline_n, inline_records = run_matches("inline", bots, seeds, None)
-            process_s, process_n, process_records = run_matches("process", bots, seeds, pool)
-            bare_s, bare_n, _ = run_matches("process", bots, seeds, bare_pool, sandbox=False)
+            inline_s, inline_n, inline_records, inline_cpu = run_matches(
+                "inline", bots, seeds, None)
+            process_s, process_n, process_records, process_cpu = run_matches(
+                "process", bots, seeds, pool)
+            bare_s, bare_n, _, bare_cpu = run_matches(
+                "process", bots, seeds, bare_pool, sandbox=False)
             if inline_n != process_n or list(map(_moves_only, inline_records)) != list(
                 map(_moves_only, process_records)
             ):
@@ -272,13 +308,15 @@ def main() -> None:
                 raw_same = raw_round_trip(args.round_trips, children=len(bots), cpus=(pin, pin))
                 _pinned(pin)
                 try:
-                    one_cpu_s, one_cpu_n, _ = run_matches("process", bots, seeds, pinned_pool)
+                    one_cpu_s, one_cpu_n, _, _ = run_matches("process", bots, seeds,
+                                                             pinned_pool)
                 finally:
                     _pinned(None)
                 one_cpu = one_cpu_s / one_cpu_n
             rows.append(_Round(raw, raw_table, inline_s / inline_n, process_s / process_n,
                                statistics.median(think) / 1e3, inline_n, raw_same, one_cpu,
-                               bare_s / bare_n))
+                               bare_s / bare_n, inline_cpu / inline_n, process_cpu / process_n,
+                               bare_cpu / bare_n))
     finally:
         pool.close()
         pinned_pool.close()
@@ -322,6 +360,10 @@ def main() -> None:
           f"without it ({median([row.overhead_bare for row in rows]) * 1e6:.1f} us overhead)")
     if pin is not None:
         print(f"pinned to one CPU, median ratio: {median([r.ratio_one_cpu for r in rows]):.1f}x")
+    print(f"the referee's own CPU time a decision (this process, its bots' processes not "
+          f"counted), median: inline {median([r.inline_cpu for r in rows]) * 1e6:.1f} us, "
+          f"process {median([r.process_cpu for r in rows]) * 1e6:.1f} us with the sandbox, "
+          f"{median([r.bare_cpu for r in rows]) * 1e6:.1f} us without it")
     print(f"load average after: {_load()}")
 
     print()
@@ -349,6 +391,10 @@ class _Round:
     one_cpu: float
     bare: float
     """The process host with the sandbox off."""
+    inline_cpu: float
+    """The referee's CPU time a decision: inline, the process host, and with the sandbox off."""
+    process_cpu: float
+    bare_cpu: float
 
     @property
     def overhead(self) -> float:

@@ -10,6 +10,7 @@ import pytest
 from arena.referee.sandbox._cgroup import (
     CGROUP_ENV,
     Controller,
+    MemoryCgroup,
     _stale,
     _start_time,
     find,
@@ -130,3 +131,25 @@ def test_v2_in_a_containers_own_tree_says_why_not(tmp_path: Path) -> None:
     cgroup(tmp_path / "unified", cgroup_controllers="cpu memory\n", cgroup_subtree_control="")
     why = find(mountinfo(tmp_path), "0::/\n")
     assert isinstance(why, str) and "root of its cgroup tree" in why.split(";")[0]
+
+
+def test_a_memory_kill_is_a_fault_once_read_from_the_events_file(tmp_path: Path) -> None:
+    """The hosts ask after every call: the file's text is compared with the last read and
+    parsed only when it changed; a kill is told once, and a change without one is none."""
+    events = tmp_path / "memory.oom_control"
+    events.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 0\n")
+    group = object.__new__(MemoryCgroup)  # the events file alone, without a cgroup
+    group.version, group.memory_mb, group.closed, group._kills, group._seen = 1, 64, False, 0, b""
+    group._events = os.open(events, os.O_RDONLY)
+    try:
+        assert group.fault() is None and group.fault() is None
+        events.write_text("oom_kill_disable 0\nunder_oom 1\noom_kill 0\n")
+        assert group.fault() is None  # under pressure, nothing killed yet
+        events.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+        detail = group.fault()
+        assert detail is not None and "memory_mb (64 MB)" in detail
+        assert group.fault() is None and group.kills() == 1
+        events.write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n")
+        assert group.fault() is not None
+    finally:
+        os.close(group._events)

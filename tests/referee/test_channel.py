@@ -13,6 +13,7 @@ import json
 import math
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -278,3 +279,33 @@ def test_a_stream_deadline_stops_a_wait_for_an_answer_and_for_room_to_write() ->
         stream.close()
         os.close(peer_in)
         os.close(peer_out)
+
+
+def test_the_stream_calls_before_wait_only_when_it_must_wait_for_the_peer() -> None:
+    """An answer already there is read without the hook (a quick decision reads no fair-clock
+    accounting); one that is not there yet calls it before the wait in the event loop."""
+    stream, peer_in, peer_out = pipes()
+    calls: list[float] = []
+    stream.before_wait = lambda: calls.append(trio.current_time())
+
+    async def main() -> list[bytes]:
+        os.write(peer_out, b"there\n")
+        got = [await stream.receive_by(math.inf)]
+        assert calls == []
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(trio.to_thread.run_sync, _write_later, peer_out, b"later\n")
+            got.append(await stream.receive_by(trio.current_time() + 10))
+        return got
+
+    try:
+        assert trio.run(main) == [b"there\n", b"later\n"]
+        assert len(calls) == 1
+    finally:
+        stream.close()
+        os.close(peer_in)
+        os.close(peer_out)
+
+
+def _write_later(fd: int, data: bytes) -> None:
+    time.sleep(0.05)
+    os.write(fd, data)

@@ -193,10 +193,14 @@ def test_time_before_a_late_started_meter_counts_as_the_bots_cpu_time() -> None:
         proc.wait()
 
 
-def test_a_process_host_starts_its_meter_once_the_request_is_out() -> None:
-    async def decide(lag_ms: int) -> tuple[object, object]:
+def test_a_process_host_starts_its_meter_when_it_waits_for_the_answer() -> None:
+    """A bot that is not there at once (it sleeps 50 ms) gets a meter, started once the
+    referee waited for it, with the time since its request out as its ``head``; with fair
+    clocks off, none."""
+    async def decide(lag_ms: int) -> tuple[object, Meter | None]:
         limits = Limits(lag_ms=lag_ms, start_ms=20000)
-        host = make_host(Seat("p", name="random", host="process"), limits)
+        host = make_host(Seat("p", name=ref(SlowSleeper), params={"sleep_ms": 50},
+                              host="process"), limits)
         assert host.meter is None
         match = Match(Rules(rounds=1), 2, 3)
         try:
@@ -204,12 +208,16 @@ def test_a_process_host_starts_its_meter_once_the_request_is_out() -> None:
                                        limits.to_dict()), Deadline.after(trio.current_time(), 20))
             answer = await host.play(match.view(match.deal.to_move or 0), 1000,
                                      Deadline.after(trio.current_time(), 2))
-            return answer, host.meter
+            meter = host.meter
+            if meter is not None:
+                meter.own_time(1.0)  # read again: the sleep spent (almost) no CPU time
+            return answer, meter
         finally:
             await host.aclose()
 
     answer, meter = trio.run(decide, 500)
     assert isinstance(answer, str) and isinstance(meter, Meter)
+    assert meter.cpu < 0.04  # the head (a write, no wait) and the bot's few ms of CPU
     assert trio.run(decide, 0)[1] is None  # fair clocks off: no meter
 
 

@@ -53,6 +53,7 @@ applies.
 """
 
 _READ_SIZE: Final = 1 << 16
+_HUNG_UP: Final = select.POLLHUP | select.POLLERR
 _WAIT_MS: Final = max(1, round(WAIT_S * 1000))
 
 
@@ -85,6 +86,10 @@ class PipeStream(trio.abc.Stream):
         self._poller = select.poll()
         self._poller.register(read_fd, select.POLLIN)
         self.closed = False
+        self.before_wait: Callable[[], object] | None = None
+        """Called each time a read must wait in the event loop (the peer has not answered
+        yet): the process host starts a decision's fair-clock meter there, so that a quick
+        answer costs no reading of the kernel's accounting."""
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.send_by(data, math.inf)
@@ -111,8 +116,8 @@ class PipeStream(trio.abc.Stream):
     def hung_up(self) -> bool:
         """Whether the peer's end of the read pipe is closed (it exited, or closed it),
         asked of the kernel without waiting: one ``poll(2)``."""
-        return any(events & (select.POLLHUP | select.POLLERR)
-                   for _, events in self._poller.poll(0))
+        polled = self._poller.poll(0)  # the read pipe is its only descriptor
+        return bool(polled) and bool(polled[0][1] & _HUNG_UP)
 
     def receive_now(self) -> bytes | None:
         """What the peer has written so far (``b""`` at its end), or ``None`` if nothing yet."""
@@ -127,14 +132,16 @@ class PipeStream(trio.abc.Stream):
         return await self.receive_by(math.inf)
 
     async def receive_by(self, deadline: float) -> bytes:
-        """``receive_some``, raising ``trio.TooSlowError`` at ``deadline`` (a
-        ``trio.current_time()``), also when bytes keep coming past it."""
+        """``receive_some``, raising ``trio.TooSlowError`` if it must still wait at
+        ``deadline`` (a ``trio.current_time()``): like ``send_by``, the deadline is entered
+        only around a wait, so bytes that are there are returned without reading the clock
+        (:class:`Channel` stops a peer whose bytes keep coming past it)."""
         # poll(2) first for a quick peer: it returns at once when the answer is there, and
         # spares the failed read (and its exception) when it is not there yet.
-        if deadline != math.inf and trio.current_time() >= deadline:
-            raise trio.TooSlowError  # bytes that keep coming do not keep the caller past it
         data = self.receive_now() if not self._quick or self._poller.poll(_WAIT_MS) else None
         while data is None:
+            if self.before_wait is not None:
+                self.before_wait()
             with trio.fail_at(deadline):
                 await trio.lowlevel.wait_readable(self._read_fd)
             data = self.receive_now()
@@ -235,8 +242,10 @@ class Channel:
                 raise _unreadable(exc) from None
             if fed:
                 # A line in pieces: a peer could keep this loop busy without end, so let
-                # the caller's deadline in.
+                # the caller's deadline in, also when its bytes keep coming past it.
                 await trio.lowlevel.checkpoint()
+                if deadline != math.inf and trio.current_time() >= deadline:
+                    raise trio.TooSlowError
             try:
                 data = await self._receive_by(deadline)
             except _GONE:

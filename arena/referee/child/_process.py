@@ -219,6 +219,16 @@ class ChildProcess:
     def trace(self, trace: Callable[[str, bytes], None] | None) -> None:
         self.channel.trace = trace
 
+    @property
+    def before_wait(self) -> Callable[[], object] | None:
+        """Called each time a read must wait for the child in the event loop
+        (:attr:`PipeStream.before_wait`)."""
+        return self._pipes.before_wait
+
+    @before_wait.setter
+    def before_wait(self, hook: Callable[[], object] | None) -> None:
+        self._pipes.before_wait = hook
+
     def new_id(self) -> int:
         """A fresh request id."""
         self._next_id += 1

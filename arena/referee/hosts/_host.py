@@ -83,9 +83,9 @@ class Host(abc.ABC):
 
     @property
     def meter(self) -> Meter | None:
-        """The fair-clock meter of the host's last ``play`` or ``exchange``, started once
-        its request was out (see :meth:`Clock.charge`); None when the host measured none,
-        and the clock then charges the wall time."""
+        """The fair-clock meter of the host's last ``play`` or ``exchange`` (see
+        :meth:`Clock.charge`); None when the host measured none (a process host starts one
+        only once it must wait for the answer), and the clock then charges the wall time."""
         return None
 
     @property

@@ -99,6 +99,9 @@ class _ChildHost(Host):
         self._legal_moves = False
         self._end_deal = True
         self._meter: Meter | None = None
+        self._sent: float | None = None
+        """When the current decision's request went out (``perf_counter``), until its
+        meter starts or its answer comes (see :meth:`_waiting`)."""
 
     # subclasses provide these
     def _argv(self) -> list[str]:
@@ -145,6 +148,7 @@ class _ChildHost(Host):
         else:
             proc.clear_output()
         proc.trace = self.trace
+        proc.before_wait = self._waiting if self._limits.lag_ms else None
         self._proc = proc
         self._pids.append(proc.pid)
         try:
@@ -187,17 +191,18 @@ class _ChildHost(Host):
         The process is dropped unless the bot only said its code failed
         (a ``reported`` fault): after a dead process, bytes out of step, or
         a call stopped in the middle, the next request needs a fresh one.
-        For a ``decision``, the fair-clock :attr:`meter` starts once the
-        request is out, while the bot reads it.
+        For a ``decision``, the fair-clock :attr:`meter` starts the first time the
+        referee waits for the answer in the event loop (:meth:`_waiting`): an answer that
+        comes at once, or within the channel's wait in the kernel
+        (:data:`arena.referee.child._channel.WAIT_S`), reads no accounting at all.
         """
         doing = "send"
         in_step = False
         try:
             sent = time.perf_counter()
             await proc.send(message, deadline.at)
-            if decision:
-                self._meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
             doing = "receive"
+            self._sent = sent if decision else None
             answer = await proc.receive(deadline.at)
             over = proc.memory_fault()  # an answer, but a process of the bot was killed
             if over is not None:
@@ -210,8 +215,18 @@ class _ChildHost(Host):
             self._faulted = True  # kept for the rest of the match, never for another
             raise fault from None
         finally:  # an answer out of step, a call stopped in the middle: a fresh process next
+            self._sent = None
             if not in_step:
                 self._drop()
+
+    def _waiting(self) -> None:
+        """The referee is about to wait for a decision's answer in the event loop: start the
+        decision's meter, once, counting the time since its request went out as the bot's
+        CPU time in full (the ``head`` of :meth:`Meter.start`)."""
+        sent, proc = self._sent, self._proc
+        if sent is not None and proc is not None:
+            self._sent = None
+            self._meter = start_meter(self._limits, proc.pid, time.perf_counter() - sent)
 
     def needs_prepare(self) -> bool:
         return self._proc is None or self._proc.gone()

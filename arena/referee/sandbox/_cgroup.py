@@ -187,6 +187,8 @@ class MemoryCgroup:
         self.procs = os.path.join(self.path, "cgroup.procs")
         """The file the bot's first process writes its id into to join."""
         self._kills = 0
+        self._seen = b""
+        """The events file's text as :meth:`fault` last read it."""
         self.closed = False
 
     def _limit(self, size: int) -> None:
@@ -203,10 +205,13 @@ class MemoryCgroup:
     def kills(self) -> int:
         """How many of the bot's processes the kernel killed for its limit, so far."""
         try:
-            text = os.pread(self._events, 4096, 0).decode()
+            return self._parse(os.pread(self._events, 4096, 0))
         except OSError:
             return self._kills
-        for line in text.splitlines():
+
+    def _parse(self, events: bytes) -> int:
+        """The ``oom_kill`` count of the events file's text ``events``."""
+        for line in events.decode(errors="replace").splitlines():
             name, _, value = line.partition(" ")
             if name == "oom_kill" and value.strip().isdigit():
                 return int(value)
@@ -214,10 +219,20 @@ class MemoryCgroup:
 
     def fault(self) -> str | None:
         """The one-line detail of a memory fault if the limit killed a process of the bot
-        since last asked, else None."""
+        since last asked, else None.
+
+        One ``pread`` of the events file kept open; its text is parsed only when it
+        differs from the last read (the hosts ask after every call)."""
         if self.closed:
             return None
-        kills = self.kills()
+        try:
+            events = os.pread(self._events, 4096, 0)
+        except OSError:
+            return None
+        if events == self._seen:
+            return None
+        self._seen = events
+        kills = self._parse(events)
         if kills <= self._kills:
             return None
         self._kills = kills
