@@ -335,7 +335,10 @@ def test_cli_ctrl_c_and_kill_9_then_resume_on_another_worker_count(
     config.write_text(
         "name: kill\nseed: 4\nrules: {preset: runs, rounds: 3}\nplayers: 3\nduplicate: true\n"
         "repeat: 3\nbots: [{name: greedy}, {name: random}, {name: lowest}, {name: highest},\n"
-        "       {name: passer}]\n",
+        "       {name: passer}]\n"
+        # a match a task: records come one by one, so each stop lands mid-run, where batches
+        # grown from fast matches (up to 64 a task) let the last batch end the run first
+        "executor: {type: dask, address: 'local:1', batch: 1}\n",
         encoding="utf-8",
     )
     out = tmp_path / "stopped"
