@@ -115,7 +115,8 @@ class Follower:
                 token.run_sync_soon(f)
 
         soon(lambda: self._begin(match))
-        return LocalWatch(match, flush, soon, watched)
+        return LocalWatch(match, flush, soon, watched,
+                          listening=lambda: bool(hub.subscribers(topic)))
 
     def _begin(self, match: InPlay) -> None:
         self.run.add_local(match)
