@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 from arena.referee import MatchSpec, run_match
 
@@ -48,42 +48,51 @@ class LiveFile:
     """A ``watch`` that appends each public event to ``path`` as a JSON line, flushed.
 
     With ``batch_s`` the events are kept and written together, at most every ``batch_s``
-    seconds, the first ``batch_s`` after the match began: a match over sooner writes none of
-    them (none of the follower's reads could have shown it in play), only its first line, that
-    it is in play, and its last, that it was played. Its record follows with every move.
+    seconds, the first ``batch_s`` after the match began, and the file is made then: a match
+    over sooner leaves no file (no read of the follower's could have shown more than that it
+    was in play), and until then it does not listen (:meth:`listening`): the referee tells it
+    a deal's moves only once it does, the deal in play so far at once
+    (:class:`arena.referee.loop._watch.PublicFeed`). Its record follows with every move.
     """
 
     def __init__(self, path: Path, spec: MatchSpec, batch_s: float | None = None) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._file = path.open("a", encoding="utf-8")
+        self._file: TextIO | None = None
         self._batch_s = batch_s
-        self._kept: list[Mapping[str, Any]] = []
+        self._kept: list[Mapping[str, Any]] = [
+            {"type": "live", "match": spec.match_id, "set": spec.set, "round": spec.round,
+             "labels": spec.labels}]
         self._due = time.monotonic() + (batch_s or 0.0)
-        self._followed = batch_s is None
-        """Whether its events are written (always without ``batch_s``)."""
-        self._write([{"type": "live", "match": spec.match_id, "set": spec.set,
-                      "round": spec.round, "labels": spec.labels}])
+        if batch_s is None:
+            self._write()
+
+    def listening(self) -> bool:
+        """Whether its first batch is due (the referee tells it every event from then on)."""
+        return self._file is not None or time.monotonic() >= self._due
 
     def __call__(self, event: Mapping[str, Any]) -> None:
-        if self._batch_s is None:
-            self._write([event])
-            return
         self._kept.append(event)
-        if time.monotonic() >= self._due:
-            self._followed = True
-            self._write(self._kept)
-            self._kept.clear()
-            self._due = time.monotonic() + self._batch_s
+        if self._batch_s is None or time.monotonic() >= self._due:
+            self._write()
+            if self._batch_s is not None:
+                self._due = time.monotonic() + self._batch_s
 
-    def _write(self, events: list[Mapping[str, Any]]) -> None:
-        self._file.write("".join([_ENCODE(event) + "\n" for event in events]))
+    def _write(self) -> None:
+        """Write what is kept, the file made at its first write."""
+        if self._file is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("a", encoding="utf-8")
+        self._file.write("".join([_ENCODE(event) + "\n" for event in self._kept]))
         self._file.flush()
+        self._kept.clear()
 
     def close(self) -> None:
-        """Mark the match played (its record follows) and close the file."""
+        """Mark the match played (its record follows) and close the file, if it was made."""
+        if self._file is None:
+            return
         with contextlib.suppress(OSError, ValueError):
-            self._write([*(self._kept if self._followed else ()), {"type": "played"}])
+            self._kept.append({"type": "played"})
+            self._write()
             self._file.close()
 
 
@@ -93,16 +102,21 @@ class LocalWatch:
     of it on the hub. ``soon`` runs ``flush`` in the server's trio run (called in it: at
     once; from the runner's thread: ``run_sync_soon``, one pending at a time); ``watched``
     says whether anyone listens to the event now (else it waits in the match's list, where a
-    new subscriber's snapshot finds it)."""
+    new subscriber's snapshot finds it). With ``listening`` (someone follows the match now),
+    the referee tells it a deal's moves only once someone does, the deal in play so far at
+    once (:class:`arena.referee.loop._watch.PublicFeed`); the deals' starts and ends, which
+    the match list reads, always."""
 
     def __init__(self, match: InPlay, flush: Callable[[], None],
                  soon: Callable[[Callable[[], None]], None],
-                 watched: Callable[[Mapping[str, Any]], bool]) -> None:
+                 watched: Callable[[Mapping[str, Any]], bool],
+                 listening: Callable[[], bool] | None = None) -> None:
         self.match = match
         self._flush = flush
         self._soon = soon
         self._watched = watched
         self._pending = False
+        self.listening = listening
 
     def __call__(self, event: Mapping[str, Any]) -> None:
         self.match.events.append(event if type(event) is dict else dict(event))

@@ -26,14 +26,19 @@ if TYPE_CHECKING:
     from ._live import RunFolder
     from ._live_report import ReportBuilder
 
-__all__ = ["POLL_S", "STANDINGS_S", "STEP_S", "Follower"]
+__all__ = ["POLL_S", "STANDINGS_S", "STANDINGS_SHARE", "STEP_S", "Follower"]
 
 POLL_S = 0.25
 """How often the follower reads the run's folder for new records and live events."""
 STEP_S = 0.1
 """The least time between two of the follower's reads, however often it is poked."""
 STANDINGS_S = 1.0
-"""The least time between two computations of the standings published while records arrive."""
+"""The least time between two computations of the standings published while records arrive
+(and no less than ``STANDINGS_SHARE`` times the last one took)."""
+STANDINGS_SHARE = 4.0
+"""The standings of a long run take long (every record read, the ratings fitted): the next
+computation waits this many times the last one's time, so that the server (in ``arena run
+--serve``, in the runner's process) spends at most a fifth of its time on them."""
 
 
 class Follower:
@@ -52,6 +57,7 @@ class Follower:
         self._token: trio.lowlevel.TrioToken | None = None
         self._standings_due = False
         self._standings_at = float("-inf")
+        self._standings_pause = STANDINGS_S
         self._matches_due = False
         self._marked = True  # a marker left by a server stopped is removed at the first step
 
@@ -115,7 +121,8 @@ class Follower:
                 token.run_sync_soon(f)
 
         soon(lambda: self._begin(match))
-        return LocalWatch(match, flush, soon, watched)
+        return LocalWatch(match, flush, soon, watched,
+                          listening=lambda: bool(hub.subscribers(topic)))
 
     def _begin(self, match: InPlay) -> None:
         self.run.add_local(match)
@@ -196,8 +203,10 @@ class Follower:
         self._mark(any(t == "matches" or t.startswith("match:") for t in hub.topics()))
         if (self._standings_due  # the first ever, for a late subscriber, then as they listen
                 and (hub.subscribers("standings") or "standings" not in hub.last)
-                and trio.current_time() >= self._standings_at + STANDINGS_S):
+                and trio.current_time() >= self._standings_at + self._standings_pause):
             self._standings_due = False
             self._standings_at = trio.current_time()
-            hub.publish("standings", {"type": "standings",
-                                      "standings": await self.standings.get()})
+            standings = await self.standings.get()
+            took = trio.current_time() - self._standings_at
+            self._standings_pause = max(STANDINGS_S, STANDINGS_SHARE * took)
+            hub.publish("standings", {"type": "standings", "standings": standings})

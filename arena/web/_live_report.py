@@ -2,7 +2,9 @@
 
 The server builds ``arena.report``'s own report (its leaderboard, head to head, course and
 replay viewer: nothing drawn twice) into ``OUT/web/report/`` from ``OUT/records.jsonl``, at
-most every ``interval`` seconds while records arrive, in a thread. A replay file (a batch of
+most every ``interval`` seconds while records arrive and the report is read, in a child
+process at a lower priority (``arena run --serve`` runs its server in the runner's process:
+a build there would hold the runner's thread up). A replay file (a batch of
 matches' hands and moves) is served only when no match in it waits for its duplicate set.
 """
 
@@ -11,6 +13,8 @@ from __future__ import annotations
 import json
 import mimetypes
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -41,6 +45,11 @@ PEOPLE_REPORT = "people"
 """``/report/people/``, written to ``OUT/web/people/report/``: the people's tables' report."""
 
 _log = get_logger("arena.web")
+
+_CHILD = ("import os, sys; os.nice(10); from arena.report import write_report; "
+          "write_report(sys.argv[1], [sys.argv[2]], on_skip=lambda message: None, public=True)")
+"""A served report's build, in its child process at a lower priority
+(:meth:`ReportBuilder.build`): ``arena.report``'s one writer, as ``arena report`` calls it."""
 
 
 def safe_path(root: Path, relative: str) -> Path | None:
@@ -75,6 +84,7 @@ class ReportBuilder:
         self._built_for = -1
         self._wanted = True
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
+        self._child: subprocess.Popen[str] | None = None
 
     def want(self) -> None:
         """The report was asked for: build it again once the records grew."""
@@ -93,9 +103,12 @@ class ReportBuilder:
             if count and count != self._built_for and self.rebuilds.due() and (
                     self._wanted or (self.watched is not None and self.watched())):
                 wanted, self._wanted = self._wanted, False
-                # abandoned when the server stops: its end waits for no build
-                built = await trio.to_thread.run_sync(self.rebuilds.build,
-                                                      abandon_on_cancel=True)
+                try:  # abandoned when the server stops (its child killed): its end waits
+                    built = await trio.to_thread.run_sync(self.rebuilds.build,  # for no build
+                                                          abandon_on_cancel=True)
+                finally:
+                    if self._child is not None and self._child.poll() is None:
+                        self._child.kill()
                 self._built_for = count
                 self._wanted = self._wanted or (wanted and not built)
                 if built and self.on_built is not None:
@@ -109,8 +122,9 @@ class ReportBuilder:
         return self.rebuilds.builds
 
     def build(self) -> bool:
-        """One build (in a thread, through :attr:`rebuilds`, which logs a failure and keeps
-        the old report): whether it was built."""
+        """One build (in a child process started from a thread, through :attr:`rebuilds`,
+        which logs a failure, its last line of error, and keeps the old report): whether it
+        was built."""
         records = self.run.folder / RECORDS
         if not records.exists():
             return False
@@ -118,8 +132,18 @@ class ReportBuilder:
         config = self.run.folder / "config.yaml"
         if config.exists():
             shutil.copyfile(config, self.folder / "config.yaml")
-        write_report(self.folder, [records], on_skip=lambda message: None, public=True)
+        self._child = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(self.folder), str(records)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True)
+        _, error = self._child.communicate()
+        if self._child.returncode < 0:  # killed: the server stops
+            return False
+        if self._child.returncode:
+            lines = error.strip().splitlines() or [f"exit status {self._child.returncode}"]
+            raise RuntimeError(lines[-1][:300])
         return True
+
 
     def batch_ids(self, number: int) -> list[str] | None:
         """The match ids of replay file ``number`` (from the report's match index)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import pytest
 import trio
 
 from arena.referee import InlineHost, MatchSpec, play_match, run_match
@@ -120,3 +122,61 @@ def test_the_trio_driver_feeds_watch_too() -> None:
     moves = [(e["seat"], e["move"]) for e in events if e["type"] == "move"]
     deal = record["deals"][0]
     assert moves == list(zip(deal["movers"], deal["moves"], strict=True))
+
+
+class Listener:
+    """A watch that listens from its ``wake``-th look on (``listening``)."""
+
+    def __init__(self, wake: int) -> None:
+        self.wake = wake
+        self.looks = 0
+        self.events: list[dict[str, Any]] = []
+
+    def __call__(self, event: Mapping[str, Any]) -> None:
+        self.events.append(dict(event))
+
+    def listening(self) -> bool:
+        self.looks += 1
+        return self.looks >= self.wake
+
+
+
+PLAY = ("move", "out", "clear", "fault")
+"""The events of a deal's play: a watch that does not listen yet is not told them."""
+
+
+def _hosts(cheat: bool) -> list[InlineHost]:
+    return [InlineHost(ref(Cheater) if cheat else "random", {})] + [
+        InlineHost(name, {}) for name in BOTS[1:]]
+
+
+@pytest.mark.parametrize(("on_fault", "cheat"), [("pass", False), ("pass", True),
+                                                 ("forfeit", True)])
+def test_a_watch_that_listens_late_is_told_the_deal_in_play_as_it_was_played(
+        on_fault: str, cheat: bool) -> None:
+    """Until it listens, the deals' starts, exchanges and ends; then the current deal's play
+    so far, replayed: from its first move on, what a watch listening from the start was told."""
+    for seed in (5, 77, 4242):
+        data = table_data(seed=seed, rounds=3, rules={"on_fault": on_fault})
+        hosts = _hosts(cheat)
+        eager: list[dict[str, Any]] = []
+        record = run_match(match_spec(data, hosts), hosts=hosts, watch=eager.append)
+        looks = sum(len(d["moves"]) for d in record["deals"])
+        for wake in (1, 2, 7, looks // 3, looks // 2, looks - 1, looks + 50):
+            late = Listener(wake)
+            hosts = _hosts(cheat)
+            run_match(match_spec(data, hosts), hosts=hosts, watch=late)
+            told = late.events
+            assert [e for e in told if e["type"] not in PLAY] == [
+                e for e in eager if e["type"] not in PLAY]
+            first = next((e for e in told if e["type"] == "move"), None)
+            if first is None:  # never listened: no move told
+                assert wake > looks
+                continue
+            number = first["deal"]
+            assert [e for e in told if e["type"] in PLAY and e["deal"] >= number] == [
+                e for e in eager if e["type"] in PLAY and e["deal"] >= number]
+            start = next(e for e in eager if e["type"] == "move" and e["deal"] == number)
+            assert told[told.index(first):] == eager[eager.index(start):]
+            if wake <= 2:
+                assert told == eager

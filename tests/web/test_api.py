@@ -68,9 +68,9 @@ def test_the_league_of_a_run_that_is_none_is_a_404(served: str) -> None:
 
 def test_the_report_is_served_with_its_replays(served: str) -> None:
     with httpx.Client(base_url=served, timeout=30) as client:
-        for _ in range(100):  # the first build runs in a thread after the server starts
-            page = client.get("/report/")
-            if page.status_code == 200:
+        for _ in range(150):  # the first build runs in a child after the server starts (its
+            page = client.get("/report/")  # page says so meanwhile: building.html)
+            if page.status_code == 200 and "report.js" in page.text:
                 break
             trio_sleep(0.2)
         assert page.status_code == 200 and "report.js" in page.text
@@ -100,8 +100,8 @@ def test_a_match_waits_for_its_duplicate_set(finished_run: Path, tmp_path: Path)
             answer = await client.get(f"/api/matches/{first}")
             assert answer.status_code == 409 and "duplicate set" in answer.json()["error"]
             assert "deals" not in answer.text
-            for _ in range(100):
-                if (await client.get("/report/")).status_code == 200:
+            for _ in range(150):  # built (building.html meanwhile)
+                if "report.js" in (await client.get("/report/")).text:
                     break
                 await trio.sleep(0.2)
             replay = await client.get("/report/data/replays/00000.js")

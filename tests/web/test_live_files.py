@@ -11,7 +11,7 @@ import trio
 
 import arena.web._feed as live
 import arena.web._live_run as live_run
-from arena.referee import MatchSpec
+from arena.referee import MatchSpec, run_match
 from arena.tournament import run_tournament
 from arena.web import LIVE_DIR, Follower, Hub, LiveMatch, RunFolder, WebReporter
 from arena.web._api import StandingsCache
@@ -51,16 +51,51 @@ def test_a_live_file_holds_the_public_events_then_played(
     assert str(spec.seed) not in json.dumps(lines)
 
 
-def test_a_match_over_before_its_first_batch_writes_that_it_was_in_play(
+def test_a_match_over_before_its_first_batch_leaves_no_live_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(live, "BATCH_S", 60.0)
     _watched(tmp_path)
     LiveMatch(str(tmp_path))(SPEC)
-    assert [line["type"] for line in _lines(tmp_path)] == ["live", "played"]
+    assert list((tmp_path / LIVE_DIR).iterdir()) == [tmp_path / LIVE_DIR / WATCHED]
+
+
+def test_a_match_whose_first_batch_comes_mid_deal_writes_that_deal_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until its first batch the referee tells the file no move; then the deal in play so
+    far, replayed, and every event from there on: the same deal a page would have drawn."""
+    monkeypatch.setattr(live, "BATCH_S", 60.0)
+    clock = [0.0]
+    monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
+    looks = [0]
+
+    def watch(spec: MatchSpec) -> dict[str, Any]:  # the batch is due at the 30th look
+        file = live.LiveFile(tmp_path / LIVE_DIR / "m7.jsonl", spec, batch_s=60.0)
+        listening = file.listening
+
+        def look() -> bool:
+            looks[0] += 1
+            clock[0] = 61.0 if looks[0] >= 30 else 0.0
+            return listening()
+
+        file.listening = look  # type: ignore[method-assign]
+        try:
+            return run_match(spec, watch=file)
+        finally:
+            file.close()
+
+    record = watch(SPEC)
+    lines = _lines(tmp_path)
+    assert lines[0]["type"] == "live" and lines[-1] == {"type": "played"}
+    moves = [(e["deal"], e["seat"], e["move"]) for e in lines if e["type"] == "move"]
+    first = moves[0][0]
+    assert first == lines[[e["type"] for e in lines].index("move") - 1]["deal"]
+    assert moves == [(d["deal"], s, m) for d in record["deals"][first:]
+                     for s, m in zip(d["movers"], d["moves"], strict=True)]
 
 
 def test_a_match_nobody_follows_writes_no_live_file_and_the_same_record(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live, "BATCH_S", 0.0)  # a followed match's file is made at once
     unwatched = LiveMatch(str(tmp_path))(SPEC)
     assert not (tmp_path / LIVE_DIR).exists()
     _watched(tmp_path)
@@ -100,7 +135,7 @@ def test_a_match_longer_than_a_batch_writes_its_events_in_batches(
     events = [{"type": "move", "n": n} for n in range(3)]
     for event in events:
         file(event)
-    assert [line["type"] for line in _lines(tmp_path)] == ["live"]  # kept
+    assert not file.path.exists() and not file.listening()  # kept
     clock = [live.time.monotonic() + 61]
     monkeypatch.setattr(live.time, "monotonic", lambda: clock[0])
     file({"type": "move", "n": 3})  # its batch is due: the backlog goes with it
