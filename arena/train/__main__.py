@@ -38,17 +38,20 @@ from ._run import Plan, run
 @click.option("--exchange", type=click.Choice(["greedy", "network"]), default="greedy",
               show_default=True,
               help="Who gives the exchange returns: greedy's rule or the cloned exchange head.")
+@click.option("--backend", type=click.Choice(["numpy", "torch"]), default="numpy",
+              show_default=True,
+              help="Who computes the cloning's gradients: numpy, or PyTorch (the extra train).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="The network file to write [FOLDER/learned-PRESET.npz].")
 def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
-         exchange: str, out: Path | None) -> None:
+         exchange: str, backend: str, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
                     per_shard, budget, hidden, epochs, batch, rate, suits, out, features,
-                    exchange, Tuning(steps=steps, deals=step_deals, held=held_deals))
+                    exchange, Tuning(steps=steps, deals=step_deals, held=held_deals), backend)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     run(plan, click.echo)
