@@ -27,7 +27,7 @@ from bots.learned import FEATURE_LAYERS, LAYERS, Network
 
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
-from ._improve import Tuning, improve
+from ._improve import Tuning, improve, opponents
 from ._label import label_shards, load_shards
 from ._suits import permutations
 from ._torch import TorchTrainer, torch_missing
@@ -78,6 +78,7 @@ class Plan:
             raise ValueError(missing)
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
+        opponents(self.tuning.against)  # a ValueError naming a bad opponent
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
 
@@ -118,7 +119,9 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
     network = improve(Network(trainer.params, {"preset": plan.preset, "players": plan.players,
                                                "exchange": plan.exchange}),
                       derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
-                      f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
+                      f"epoch {trainer.epoch}, exchange {plan.exchange}"
+                      + ("" if plan.tuning.against == ("greedy",)
+                         else f", against {', '.join(plan.tuning.against)}"), progress,
                       clock.stage("improve"))
     return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS},
             network.meta["improved"])
