@@ -43,7 +43,7 @@ from ._hand import hand_cost, hand_mask, obvious, strength
 from ._policy import move_values, rank_counts
 
 __all__ = ["FEATURES", "WEIGHTS", "LearnedBot", "Network", "fits", "load_network",
-           "move_features", "observed_features", "supported"]
+           "move_features", "network_for", "observed_features", "policy_scores", "supported"]
 
 WEIGHTS = Path(__file__).parent / "weights"
 """Where the shipped networks lie, one ``learned-<preset>.npz`` per preset."""
@@ -186,21 +186,27 @@ class Network:
         np.maximum(h, 0, out=h)
         return h  # type: ignore[no-any-return]
 
-    def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8],
-            rules: Rules | None = None) -> int:
-        """The legal action of the highest score (the lowest such action on a tie). A
-        network with a features head adds the move features of each legal action
-        (:data:`bots.learned.FEATURES`, read from ``observation``, under ``rules``: the network's
-        preset's by default)."""
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
+    def scores(self, observation: npt.NDArray[np.int8], legal: npt.NDArray[np.intp],
+               rules: Rules | None = None) -> npt.NDArray[np.float32]:
+        """The score of each action of ``legal`` (the legal actions, increasing). A network
+        with a features head adds the move features of each legal action
+        (:data:`bots.learned.FEATURES`, read from ``observation``, under ``rules``: the
+        network's preset's by default)."""
         hidden = self.hidden(observation)
         scores = hidden @ self.wm[:, legal] + self.bm[legal]
         if self.wf is not None and self.bf is not None:
             coder = encoding(rules or Rules.preset(self.preset), self.players)
             scores += observed_features(coder, observation, legal) @ (hidden @ self.wf + self.bf)
-        return int(legal[int(np.argmax(scores))])
+        return scores  # type: ignore[no-any-return]
+
+    def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8],
+            rules: Rules | None = None) -> int:
+        """The legal action of the highest :meth:`scores` (the lowest such action on a
+        tie)."""
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        return int(legal[int(np.argmax(self.scores(observation, legal, rules)))])
 
     def gift(self, observation: npt.NDArray[np.int8], hand: list[Card], count: int) -> list[Card]:
         """The ``count`` natural cards of ``hand`` of the highest exchange scores."""
@@ -240,6 +246,31 @@ def fits(network: Network, rules: Rules, players: int) -> bool:
     coder = encoding(rules, players)
     return bool(coder.action_size == network.wm.shape[1]
                 and coder.segments[-1].offset + coder.segments[-1].length == network.w0.shape[0])
+
+
+def network_for(rules: Rules, players: int) -> Network | None:
+    """The shipped network that reads ``rules`` at ``players`` seats (:func:`fits`), if any."""
+    return next((n for n in map(_shipped, supported()) if fits(n, rules, players)), None)
+
+
+def policy_scores(view: View, network: Network | None = None) -> dict[Move, float]:
+    """The policy's score of each legal move of ``view`` (higher is better; ``learned``
+    plays the highest, its network's :meth:`Network.scores`): ``network``'s, by default the
+    shipped network of the view's rules (:func:`network_for`). A ``ValueError`` when no
+    network reads the view's rules and table size. The scores are a network's logits: a
+    softmax over them is the policy's distribution over the legal moves."""
+    if network is None:
+        network = network_for(view.rules, view.players)
+    if network is None or not fits(network, view.rules, view.players):
+        raise ValueError(f"no network of learned reads these rules at {view.players} seats "
+                         f"(trained for {', '.join(supported())} at 4)")
+    coder = encoding(view.rules, view.players)
+    moves = view.legal_moves()
+    observation = coder.observe(view, PlayedCards(view.players))
+    legal = np.asarray([coder.index(m) for m in moves], dtype=np.intp)
+    order = np.argsort(legal)
+    scores = network.scores(observation, legal[order], view.rules)
+    return {moves[int(i)]: float(s) for i, s in zip(order, scores, strict=True)}
 
 
 class LearnedBot(PolicyBot):

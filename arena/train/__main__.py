@@ -35,20 +35,27 @@ from ._run import Plan, run
               help="Deals per side of an improvement step (each once per seat).")
 @click.option("--held-deals", default=Tuning.held, show_default=True,
               help="Held-out deals of an improvement check.")
+@click.option("--against", multiple=True, default=Tuning.against, show_default=True,
+              help="An opponent of the improvement stage, filling the other seats in turn "
+                   "(repeat): NAME, an installed bot, or NAME:PLAYOUTS (mc:8, a cheaper mc).")
 @click.option("--exchange", type=click.Choice(["greedy", "network"]), default="greedy",
               show_default=True,
               help="Who gives the exchange returns: greedy's rule or the cloned exchange head.")
+@click.option("--backend", type=click.Choice(["numpy", "torch"]), default="numpy",
+              show_default=True,
+              help="Who computes the cloning's gradients: numpy, or PyTorch (the extra train).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="The network file to write [FOLDER/learned-PRESET.npz].")
 def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
-         exchange: str, out: Path | None) -> None:
+         against: tuple[str, ...], exchange: str, backend: str, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
                     per_shard, budget, hidden, epochs, batch, rate, suits, out, features,
-                    exchange, Tuning(steps=steps, deals=step_deals, held=held_deals))
+                    exchange, Tuning(steps=steps, deals=step_deals, held=held_deals,
+                           against=tuple(against)), backend)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     run(plan, click.echo)

@@ -28,6 +28,11 @@ Params = dict[str, npt.NDArray[np.float32]]
 Data = dict[str, npt.NDArray[Any]]
 Feats = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32]]
 """A batch's move features: per entry its row in the batch, its action and its features."""
+MoveBatch = tuple[npt.NDArray[np.int8], npt.NDArray[Any], npt.NDArray[np.integer[Any]],
+                  Feats | None]
+"""A batch of moves: observations, legal-action masks, the teacher's actions, features."""
+GiftBatch = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]
+"""A batch of exchange returns: observations, hands and the cards given, as card flags."""
 NEG = np.float32(-1e9)
 _SAVE: Callable[..., None] = np.savez
 
@@ -160,27 +165,37 @@ class Trainer:
         gift_batch = max(1, -(-len(gifts) // steps))
         move_total = gift_total = 0.0
         for k in range(steps):
-            grads = {name: np.zeros_like(v) for name, v in self.params.items()}
             obs_index, new_action, old_action = (
                 renamings[int(rng.integers(len(renamings)))] if renamings
                 else (slice(None), np.arange(actions), slice(None)))
             rows = moves[k * batch:(k + 1) * batch]
+            move_batch: MoveBatch | None = None
             if len(rows):
                 mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)[:, old_action]
-                feats = batch_features(data, rows, new_action)
-                move_total += self.move_loss(data["obs"][rows][:, obs_index], mask,
-                                             new_action[data["action"][rows]], grads,
-                                             feats) * len(rows)
-            rows = gifts[k * gift_batch:(k + 1) * gift_batch]
+                move_batch = (data["obs"][rows][:, obs_index], mask,
+                              new_action[data["action"][rows]],
+                              batch_features(data, rows, new_action))
+            gift_rows = gifts[k * gift_batch:(k + 1) * gift_batch]
             cards = (obs_index if isinstance(obs_index, slice)
                      else obs_index[:data["hand"].shape[1]])
-            if len(rows):
-                gift_total += self.gift_loss(data["gift_obs"][rows][:, obs_index],
-                                             data["hand"][rows][:, cards],
-                                             data["gift"][rows][:, cards], grads) * len(rows)
-            self.apply(grads)
+            gift_batch_: GiftBatch | None = None
+            if len(gift_rows):
+                gift_batch_ = (data["gift_obs"][gift_rows][:, obs_index],
+                               data["hand"][gift_rows][:, cards], data["gift"][gift_rows][:, cards])
+            move_loss, gift_loss = self.fit_batch(move_batch, gift_batch_)
+            move_total += move_loss * len(rows)
+            gift_total += gift_loss * len(gift_rows)
         self.epoch += 1
         return move_total / max(len(moves), 1), gift_total / max(len(gifts), 1)
+
+    def fit_batch(self, moves: MoveBatch | None, gifts: GiftBatch | None) -> tuple[float, float]:
+        """One Adam step on the summed losses of a batch of moves and one of exchange
+        returns (either may be none); the two mean losses."""
+        grads = {name: np.zeros_like(v) for name, v in self.params.items()}
+        move_loss = self.move_loss(*moves[:3], grads, moves[3]) if moves is not None else 0.0
+        gift_loss = self.gift_loss(*gifts, grads) if gifts is not None else 0.0
+        self.apply(grads)
+        return move_loss, gift_loss
 
     def save(self, path: Path) -> None:
         """The whole state, for resuming."""

@@ -15,8 +15,9 @@ every step, so a run resumes.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -24,12 +25,13 @@ import numpy.typing as npt
 
 from arena.bot import Bot
 from arena.game import Rules
+from arena.plugins import registry
 from arena.referee import play_bots
 from arena.seeds import derive
 from bots import GreedyBot
 from bots.learned import LearnedBot, Network
 
-__all__ = ["Tuning", "duplicate_points", "improve", "tuned"]
+__all__ = ["Tuning", "duplicate_points", "improve", "opponents", "tuned"]
 
 Vector = npt.NDArray[np.float64]
 
@@ -47,6 +49,34 @@ class Tuning:
     patience: int = 3
     sigma: float = 0.3
     rate: float = 0.1
+    against: tuple[str, ...] = ("greedy",)
+    """The opponents (:func:`opponents`), filling the other seats in turn."""
+
+
+def opponents(texts: Sequence[str]) -> list[Callable[[], Bot]]:
+    """A maker of a bot per text: ``NAME``, an installed bot, or ``NAME:PLAYOUTS``, the bot
+    made with that ``playouts`` (``mc:8``, a cheaper ``mc``); a ``ValueError`` naming a
+    bad one."""
+    makers: list[Callable[[], Bot]] = []
+    for text in texts:
+        name, _, playouts = text.partition(":")
+        params: dict[str, int] = {}
+        if playouts:
+            if not playouts.isdigit() or int(playouts) < 1:
+                raise ValueError(f"--against {text}: PLAYOUTS must be a positive whole number")
+            params["playouts"] = int(playouts)
+        try:
+            registry().create(name, **params)
+        except Exception as error:
+            raise ValueError(f"--against {text}: {error}") from None
+        makers.append(partial(_make, name, params))
+    if not makers:
+        raise ValueError("--against: at least one opponent")
+    return makers
+
+
+def _make(name: str, params: dict[str, int]) -> Bot:
+    return registry().create(name, **params)
 
 
 def tuned(network: Network, theta: Vector) -> Network:
@@ -61,13 +91,16 @@ def tuned(network: Network, theta: Vector) -> Network:
 
 
 def duplicate_points(network: Network, rules: Rules, seeds: list[int],
-                     opponent: Callable[[], Bot] = GreedyBot) -> float:
+                     against: Sequence[Callable[[], Bot]] = (GreedyBot,)) -> float:
     """The network's mean points a match over ``seeds``, each played once with the network
-    in every seat and ``opponent`` in the others."""
+    in every seat and the makers ``against`` filling the others in turn from the seat
+    after it."""
     total = 0.0
+    players = network.players
     for seed in seeds:
-        for seat in range(network.players):
-            bots: list[Bot] = [opponent() for _ in range(network.players)]
+        for seat in range(players):
+            bots: list[Bot] = [against[(j - seat - 1) % players % len(against)]()
+                               for j in range(players)]
             bots[seat] = LearnedBot.playing(network)
             total += play_bots(bots, rules, seed)["scores"][seat]
     return total / (len(seeds) * network.players)
@@ -95,6 +128,8 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         return network
     state = _state(path, size, basis)
     held = [derive(seed, "held", k) for k in range(plan.held)]
+    against = opponents(plan.against)
+    names = ", ".join(plan.against)
 
     def save() -> None:
         path.write_text(json.dumps(state))
@@ -104,18 +139,19 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         return np.asarray(state[name], dtype=np.float64)
 
     if state["best"] is None:
-        state["best"] = state["cloned"] = duplicate_points(network, rules, held)
+        state["best"] = state["cloned"] = duplicate_points(network, rules, held, against)
         save()
         progress(f"improve: the cloned network scores {state['best']:.3f} points a match "
-                 f"against greedy on {plan.held} held-out deals")
+                 f"against {names} on {plan.held} held-out deals")
     while not state["done"] and int(str(state["step"])) < plan.steps:
         step = int(str(state["step"]))
         rng = np.random.default_rng(derive(seed, "step", step) % 2**32)
         theta, m, v = vector("theta"), vector("m"), vector("v")
         direction = rng.standard_normal(size)
         seeds = [derive(seed, "step", step, k) for k in range(plan.deals)]
-        up = duplicate_points(tuned(network, theta + plan.sigma * direction), rules, seeds)
-        down = duplicate_points(tuned(network, theta - plan.sigma * direction), rules, seeds)
+        up = duplicate_points(tuned(network, theta + plan.sigma * direction), rules, seeds, against)
+        down = duplicate_points(tuned(network, theta - plan.sigma * direction), rules, seeds,
+                                against)
         gradient = (up - down) / (2 * plan.sigma) * direction
         m = 0.9 * m + 0.1 * gradient
         v = 0.999 * v + 0.001 * gradient * gradient
@@ -124,7 +160,7 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         state.update(step=step + 1, theta=theta.tolist(), m=m.tolist(), v=v.tolist())
         line = f"improve: step {step + 1}/{plan.steps}, points {up:.2f} / {down:.2f}"
         if (step + 1) % plan.check == 0:
-            score = duplicate_points(tuned(network, theta), rules, held)
+            score = duplicate_points(tuned(network, theta), rules, held, against)
             if score > float(str(state["best"])):
                 state.update(best=score, best_theta=theta.tolist(), best_step=step + 1,
                              stale=0)
@@ -137,5 +173,6 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
     network = tuned(network, vector("best_theta"))
     network.meta = network.meta | {"improved": {
         "steps": state["step"], "best_step": state.get("best_step", 0),
-        "held_points": {"cloned": state.get("cloned"), "best": state["best"]}}}
+        "held_points": {"cloned": state.get("cloned"), "best": state["best"]},
+        "against": list(plan.against)}}
     return network

@@ -27,9 +27,10 @@ from bots.learned import FEATURE_LAYERS, LAYERS, Network
 
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
-from ._improve import Tuning, improve
+from ._improve import Tuning, improve, opponents
 from ._label import label_shards, load_shards
 from ._suits import permutations
+from ._torch import TorchTrainer, torch_missing
 
 __all__ = ["Plan", "run"]
 
@@ -54,6 +55,9 @@ class Plan:
     features: bool = True
     exchange: str = "greedy"
     tuning: Tuning = field(default_factory=Tuning)
+    backend: str = "numpy"
+    """Who computes the cloning stage's gradients: ``numpy`` or ``torch``
+    (:mod:`arena.train._torch`)."""
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
@@ -68,8 +72,13 @@ class Plan:
             raise ValueError(f"--steps must be at least 0, not {self.tuning.steps}")
         if self.exchange not in ("greedy", "network"):
             raise ValueError(f"--exchange must be greedy or network, not {self.exchange!r}")
+        if self.backend not in ("numpy", "torch"):
+            raise ValueError(f"--backend must be numpy or torch, not {self.backend!r}")
+        if self.backend == "torch" and (missing := torch_missing()) is not None:
+            raise ValueError(missing)
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
+        opponents(self.tuning.against)  # a ValueError naming a bad opponent
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
 
@@ -110,7 +119,9 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
     network = improve(Network(trainer.params, {"preset": plan.preset, "players": plan.players,
                                                "exchange": plan.exchange}),
                       derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
-                      f"epoch {trainer.epoch}, exchange {plan.exchange}", progress,
+                      f"epoch {trainer.epoch}, exchange {plan.exchange}"
+                      + ("" if plan.tuning.against == ("greedy",)
+                         else f", against {', '.join(plan.tuning.against)}"), progress,
                       clock.stage("improve"))
     return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS},
             network.meta["improved"])
@@ -136,11 +147,12 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
 
     fitted = clock.stage("fit")
     state = plan.folder / "state.npz"
+    backend = TorchTrainer if plan.backend == "torch" else Trainer
     if state.exists():
-        trainer = Trainer.load(state)
+        trainer = backend.load(state)
         progress(f"fit: resumed after epoch {trainer.epoch}")
     else:
-        trainer = Trainer(init_params(obs_size, actions, cards, plan.hidden,
+        trainer = backend(init_params(obs_size, actions, cards, plan.hidden,
                                       derive(plan.seed, "init") % 2**32, plan.features),
                           plan.rate)
     renamings = permutations(coder) if plan.suits else None

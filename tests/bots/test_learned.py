@@ -21,6 +21,7 @@ from bots.learned import (
     fits,
     load_network,
     observed_features,
+    policy_scores,
     supported,
 )
 
@@ -90,6 +91,27 @@ def test_one_forward_pass_picks_the_best_legal_action() -> None:
             hidden @ network.wf + network.bf)
     scores[mask == 0] = -np.inf
     assert coder.index(bot.play(view)) == int(np.argmax(scores))
+
+
+@pytest.mark.parametrize("preset", TRAINED)
+def test_policy_scores_score_every_legal_move_and_the_best_is_learned_s(preset: str) -> None:
+    match = Match(Rules.preset(preset), 4, 11)
+    checked = 0
+    while match.pending is not None and checked < 40:
+        view = match.view(match.pending.seat)
+        if match.pending.kind == "exchange":
+            match.give(bound(GreedyBot(), view).exchange(view, match.pending.count))
+            continue
+        scores = policy_scores(view)
+        assert sorted(map(str, scores)) == sorted(map(str, view.legal_moves()))
+        move = bound(LearnedBot(), view).play(view)
+        if len(scores) > 1:
+            assert scores[move] == max(scores.values())
+            checked += 1
+        match.play(move)
+    assert checked == 40
+    with pytest.raises(ValueError, match="no network of learned reads these rules at 2 seats"):
+        policy_scores(position("4C 4D 9S KH 2S", "5H"))
 
 
 def test_without_a_network_for_the_rules_it_plays_greedy() -> None:

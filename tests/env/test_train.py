@@ -21,7 +21,7 @@ from arena.train._fit import batch_features
 from arena.train._improve import Tuning
 from arena.train._suits import permutations
 from bots import ExpertBot
-from bots.learned import LearnedBot, load_network
+from bots.learned import WEIGHTS, LearnedBot, load_network
 from tests.bots.test_legality import checked_match
 
 
@@ -165,3 +165,31 @@ def test_renaming_the_suits_of_a_deal_renames_its_observations_and_actions(seed:
         assert coder.index(twin) == new_action[coder.index(move)]
         deal.play(move)
         renamed.play(twin)
+
+
+def test_the_improvement_s_opponents_fill_the_other_seats_in_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.train import _improve
+    from bots import GreedyBot, McBot
+
+    greedy, mc = _improve.opponents(["greedy", "mc:3"])
+    assert isinstance(greedy(), GreedyBot) and not isinstance(greedy(), McBot)
+    made = mc()
+    assert isinstance(made, McBot) and made.playouts == 3
+    tables: list[list[str]] = []
+
+    def play(bots: list[object], rules: Rules, seed: int) -> dict[str, list[int]]:
+        tables.append([type(bot).__name__ for bot in bots])
+        return {"scores": [0, 1, 2, 3]}
+
+    monkeypatch.setattr(_improve, "play_bots", play)
+    network = load_network(WEIGHTS / "learned-runs.npz")
+    assert _improve.duplicate_points(network, Rules.preset("runs"), [7], [greedy, mc]) == 1.5
+    assert tables == [["LearnedBot", "GreedyBot", "McBot", "GreedyBot"],
+                      ["GreedyBot", "LearnedBot", "GreedyBot", "McBot"],
+                      ["McBot", "GreedyBot", "LearnedBot", "GreedyBot"],
+                      ["GreedyBot", "McBot", "GreedyBot", "LearnedBot"]]
+    for bad, said in [("nosuch", "--against nosuch: "), ("mc:x", "--against mc:x: PLAYOUTS"),
+                      ("greedy:3", "--against greedy:3: ")]:
+        with pytest.raises(ValueError, match=said):
+            Plan(Path("x"), tuning=Tuning(against=(bad,)))
