@@ -43,7 +43,7 @@ from ._hand import hand_cost, hand_mask, obvious, strength
 from ._policy import move_values, rank_counts
 
 __all__ = ["FEATURES", "WEIGHTS", "LearnedBot", "Network", "fits", "load_network",
-           "move_features", "observed_features", "supported"]
+           "move_features", "observed_features", "shipped", "supported"]
 
 WEIGHTS = Path(__file__).parent / "weights"
 """Where the shipped networks lie, one ``learned-<preset>.npz`` per preset."""
@@ -195,12 +195,18 @@ class Network:
         legal = np.flatnonzero(mask)
         if len(legal) == 1:
             return int(legal[0])
+        return int(legal[int(np.argmax(self.scores(observation, legal, rules)))])
+
+    def scores(self, observation: npt.NDArray[np.int8], legal: npt.NDArray[np.intp],
+               rules: Rules | None = None) -> npt.NDArray[np.float32]:
+        """The score of each of the actions ``legal`` (legal at ``observation``), as
+        :meth:`act` weighs them: higher is better (the policy's logits)."""
         hidden = self.hidden(observation)
         scores = hidden @ self.wm[:, legal] + self.bm[legal]
         if self.wf is not None and self.bf is not None:
             coder = encoding(rules or Rules.preset(self.preset), self.players)
             scores += observed_features(coder, observation, legal) @ (hidden @ self.wf + self.bf)
-        return int(legal[int(np.argmax(scores))])
+        return scores  # type: ignore[no-any-return]
 
     def gift(self, observation: npt.NDArray[np.int8], hand: list[Card], count: int) -> list[Card]:
         """The ``count`` natural cards of ``hand`` of the highest exchange scores."""
@@ -229,6 +235,11 @@ def _shipped(preset: str) -> Network:
 def supported() -> list[str]:
     """The presets the shipped weights were trained for."""
     return sorted(p.stem.removeprefix("learned-") for p in WEIGHTS.glob("learned-*.npz"))
+
+
+def shipped(rules: Rules, players: int) -> Network | None:
+    """The shipped network that reads the encoding of ``rules`` at ``players`` seats, if any."""
+    return next((n for n in map(_shipped, supported()) if fits(n, rules, players)), None)
 
 
 def fits(network: Network, rules: Rules, players: int) -> bool:
