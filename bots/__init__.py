@@ -6,6 +6,7 @@ same way as any third-party bot package, so it doubles as a worked example.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from arena.bot import Bot
@@ -67,3 +68,11 @@ def guided_bot(**params: Any) -> Bot:
     from ._guided import GuidedBot
 
     return GuidedBot(**params)
+
+
+# The parameters guided takes, for the registry's check of a bot's params (an unknown one is
+# named in one line): expert's, then its own (their defaults are GuidedBot's).
+setattr(guided_bot, "__signature__", inspect.Signature([  # noqa: B010
+    *inspect.signature(ExpertBot).parameters.values(),
+    *(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+      for name in ("prior", "temperature", "weights"))]))

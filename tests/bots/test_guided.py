@@ -12,7 +12,7 @@ import pytest
 
 from arena.bot import MatchInfo
 from arena.game import Match, Rules, View
-from arena.plugins import registry
+from arena.plugins import BotParamsError, registry
 from bots import ExpertBot
 from bots._expert import search
 from bots._guided import GuidedBot
@@ -112,3 +112,8 @@ def test_it_is_registered_stochastic_and_made_by_the_registry() -> None:
     bot.bind(1, rules, 4, random.Random(0))
     bot.start_match(MatchInfo(1, 4, rules, "t", ["b"] * 4))
     assert bot.network is not None
+
+
+def test_an_unknown_parameter_is_named_in_one_line() -> None:
+    with pytest.raises(BotParamsError, match=r"bot 'guided' does not accept params \['nosuch'\]"):
+        registry().create("guided", nosuch=1)
