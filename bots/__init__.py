@@ -6,6 +6,9 @@ same way as any third-party bot package, so it doubles as a worked example.
 
 from __future__ import annotations
 
+import inspect
+from typing import Any
+
 from arena.bot import Bot
 from arena.hookspecs import Register, hookimpl
 
@@ -45,6 +48,10 @@ def register_bots(register: Register) -> None:
              description="a policy network cloned from expert and tuned by play against "
                          "greedy, numpy only; trained for the presets runs and daifugo at 4 "
                          "players, plays greedy elsewhere")
+    register("guided", guided_bot, author=_AUTHOR, stochastic=True,
+             description="expert guided by the learned policy: the network's best move among "
+                         "the candidates and its softmax as the search's prior (runs and "
+                         "daifugo at 4 players; expert elsewhere)")
 
 
 def learned_bot(weights: str | None = None) -> Bot:
@@ -53,3 +60,19 @@ def learned_bot(weights: str | None = None) -> Bot:
     from .learned import LearnedBot
 
     return LearnedBot(weights)
+
+
+def guided_bot(**params: Any) -> Bot:
+    """The bot ``guided`` (:class:`bots._guided.GuidedBot`: ``expert``'s parameters, and
+    ``prior``, ``temperature``, ``weights``), imported when first made, as ``learned``."""
+    from ._guided import GuidedBot
+
+    return GuidedBot(**params)
+
+
+# The parameters guided takes, for the registry's check of a bot's params (an unknown one is
+# named in one line): expert's, then its own (their defaults are GuidedBot's).
+setattr(guided_bot, "__signature__", inspect.Signature([  # noqa: B010
+    *inspect.signature(ExpertBot).parameters.values(),
+    *(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+      for name in ("prior", "temperature", "weights"))]))

@@ -124,6 +124,7 @@ class ExpertBot(GreedyBot):
         candidates = self._candidates(view, moves)
         if len(candidates) == 1:
             return candidates[0]
+        prior = self._prior(view, candidates)
         weigh = self._timer(1 / 3)
         worlds = estimate(view, self.rng, self.samples, self.worlds, self.estimation, weigh)
         bases: list[Deal | None] = [None] * len(worlds)
@@ -142,7 +143,7 @@ class ExpertBot(GreedyBot):
 
         spread = float(max(points) - min(points)) or 1.0
         visits, _ = search(len(candidates), playout, len(worlds), self.budget, out_of_time,
-                           spread)
+                           spread, prior)
         self.playouts = sum(visits)
         return candidates[max(range(len(candidates)), key=lambda i: (visits[i], -i))]
 
@@ -150,6 +151,11 @@ class ExpertBot(GreedyBot):
         """Whether ``part`` of the time share is spent, from now."""
         deadline = time.perf_counter() + part * self.share * self.move_s
         return lambda: time.perf_counter() >= deadline
+
+    def _prior(self, view: View, candidates: list[Move]) -> list[float] | None:
+        """A bias per candidate for the search to try it more (``None``: none, UCB1 alone);
+        ``guided`` gives its policy's (:mod:`bots._guided`)."""
+        return None
 
     def _candidates(self, view: View, moves: list[Move]) -> list[Move]:
         """The ``width`` best-valued plays, best first, and the pass when it is legal."""
@@ -226,12 +232,17 @@ def play_out(deal: Deal, me: int, rng: random.Random, policy: Policy) -> int:
 
 
 def search(arms: int, playout: Callable[[int, int], float], worlds: int, budget: int | None,
-           out_of_time: Callable[[], bool], spread: float) -> tuple[list[int], list[float]]:
+           out_of_time: Callable[[], bool], spread: float,
+           prior: list[float] | None = None) -> tuple[list[int], list[float]]:
     """UCB1 over ``arms`` choices: ``playout(arm, world)`` scores one trial of ``arm`` on
     guess ``world`` (the n-th trial of every arm is on the n-th guess, so the arms are
     compared on the same guesses). Stops after ``budget`` trials, when ``out_of_time()``,
     or when the most tried arm's mean is clearly (two standard errors each side) above
-    every other. Every arm is tried once first. Returns the trials and total per arm."""
+    every other. Every arm is tried once first. Returns the trials and total per arm.
+
+    ``prior``, when given, adds ``prior[arm] * spread * sqrt(t) / (1 + trials of arm)`` to
+    an arm's bound, as PUCT does (AlphaZero's search): the arms a policy likes are tried
+    more while the playouts have not yet told them apart."""
     visits = [0] * arms
     totals = [0.0] * arms
     squares = [0.0] * arms
@@ -243,8 +254,14 @@ def search(arms: int, playout: Callable[[int, int], float], worlds: int, budget:
             arm = t
         else:
             log_t = math.log(t)
-            arm = max(range(arms), key=lambda i: totals[i] / visits[i]
-                      + c * math.sqrt(log_t / visits[i]))
+            if prior is None:
+                arm = max(range(arms), key=lambda i: totals[i] / visits[i]
+                          + c * math.sqrt(log_t / visits[i]))
+            else:
+                root = spread * math.sqrt(t)
+                arm = max(range(arms), key=lambda i: totals[i] / visits[i]
+                          + c * math.sqrt(log_t / visits[i])
+                          + prior[i] * root / (1 + visits[i]))
         score = playout(arm, visits[arm] % worlds)
         visits[arm] += 1
         totals[arm] += score

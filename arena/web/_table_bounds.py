@@ -23,9 +23,11 @@ __all__ = ["DEFAULT_BOTS", "KEEP_FINISHED", "MAX_PER_CLIENT", "MAX_ROUNDS", "MAX
            "TableBounds", "TableEnded", "digest_matches", "forget_finished", "play_bounded",
            "token_digest", "watch_presence"]
 
-DEFAULT_BOTS = ("greedy", "mc", "learned", "random", "lowest", "highest", "passer", "expert")
+DEFAULT_BOTS = ("greedy", "mc", "learned", "random", "lowest", "highest", "passer", "guided",
+                "expert")
 """The bots a browser may seat by default: the built-ins, the quick and sound ones first
-(the table page offers the first for each bot seat), ``expert``, the slowest, last."""
+(the table page offers the first for each bot seat), ``guided`` and ``expert``, the slowest,
+last."""
 MAX_ROUNDS = 100
 """The most deals a table's match may have (the ``uecda`` preset's own count)."""
 MAX_TABLE_S = 3 * 3600.0

@@ -15,7 +15,8 @@ from arena.seeds import bot_rng
 
 PRESETS = ["standard", "runs", "daifugo"]
 NAMES = registry().names()
-QUICK = {"mc": {"playouts": 2}, "expert": {"budget": 4, "samples": 4, "worlds": 2}}
+QUICK = {"mc": {"playouts": 2}, "expert": {"budget": 4, "samples": 4, "worlds": 2},
+         "guided": {"budget": 4, "samples": 4, "worlds": 2}}
 """Small budgets: what a bot may answer does not depend on how long it thinks."""
 
 

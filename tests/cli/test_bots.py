@@ -68,8 +68,8 @@ def test_names_select_bots_and_unknown_names_fail_in_one_line(install: Install) 
     code, out, err = run("nosuch")
     assert code == 2
     assert err.strip().splitlines() == [
-        "Error: unknown bot 'nosuch' (installed bots: expert, greedy, highest, learned, lowest, "
-        "mc, passer, random)"]
+        "Error: unknown bot 'nosuch' (installed bots: expert, greedy, guided, highest, learned, "
+        "lowest, mc, passer, random)"]
 
 
 def test_a_name_clash_is_one_warning_naming_both_plugins_and_blaming_neither(

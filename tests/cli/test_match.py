@@ -86,8 +86,8 @@ def test_a_command_bot_plays_through_cmd_prefix() -> None:
     "args, message",
     [(["random"], "2 to 8 bots"),
      (["random", "nosuch"], "unknown bot 'nosuch'"),
-     (["random", "grredy"], "unknown bot 'grredy' (installed bots: expert, greedy, highest, "
-      "learned, lowest, mc, passer, random); did you mean 'greedy'?"),
+     (["random", "grredy"], "unknown bot 'grredy' (installed bots: expert, greedy, guided, "
+      "highest, learned, lowest, mc, passer, random); did you mean 'greedy'?"),
      (["random", "random", "--rules", "bogus=1"], "bogus"),
      (["random", "random", "--rules", "novalue"], "KEY=VALUE"),
      (["random", "random", "--preset", "chess"], "chess"),
