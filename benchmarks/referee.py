@@ -138,18 +138,12 @@ def run_matches(
     host: str, bots: Sequence[str], seeds: Sequence[int], pool: ProcessPool | None,
     sandbox: bool = True,
 ) -> tuple[float, int, list[dict[str, Any]], float]:
-    """Seconds and decisions over the matches of ``seeds``, their records, and the CPU seconds
-    this process (the referee) spent on them; ``sandbox``: the bots run in the sandbox,
-    where this machine has one.
-
-    Time and CPU are counted from the moment the last seat's bot had started (its
-    ``start`` answered) to the moment the first was closed: a sandboxed bot's process is
-    never reused, so every match starts four and ends them, and their start-up and end
-    (``benchmarks/sandbox.py`` measures them) are not a decision's cost."""
+    """Seconds and decisions over the matches of ``seeds``, their records, and the referee's
+    CPU seconds, from the moment the last bot had started to the moment the first is closed
+    (a sandboxed process serves one match: its start and end are not a decision's cost);
+    ``sandbox``: the bots run in the sandbox, where this machine has one."""
     sandboxed = sandbox and sandbox_mechanism() is not None
-    total = cpu = 0.0
-    decisions = 0
-    records = []
+    total, cpu, decisions, records = 0.0, 0.0, 0, []
     for seed in seeds:
         s = spec(seed, bots, host, sandboxed)
         hosts = [make_host(seat, s.limits, pool) for seat in s.seats]
@@ -170,8 +164,7 @@ def run_matches(
 
 def _time_calls(host: Host, started: list[tuple[float, float]],
                 closed: list[tuple[float, float]]) -> None:
-    """Have ``host`` add the wall and CPU clocks to ``started`` when its bot has started,
-    and to ``closed`` when it is being closed."""
+    """Have ``host`` note the wall and CPU clocks once started, and as it is closed."""
     start, aclose = host.start, host.aclose
 
     async def timed_start(info: StartInfo, deadline: Deadline) -> None:
@@ -332,12 +325,14 @@ def main() -> None:
           + (f" | {'table':>6} {'process':>7} {'overhead':>8} {'ratio':>6}" if pin else ""))
     for i, row in enumerate(rows, 1):
         line = (f"{i:>5} {row.raw * 1e6:>6.1f} {row.table * 1e6:>6.1f} | "
-                f"{row.inline * 1e6:>6.1f} {row.process * 1e6:>7.1f} {row.overhead * 1e6:>8.1f} "
-                f"{row.ratio:>5.1f}x {row.think * 1e6:>5.0f} {row.bare * 1e6:>6.1f} "
-                f"{row.ratio_bare:>5.1f}x")
+                f"{row.inline * 1e6:>6.1f} {row.process * 1e6:>7.1f} "
+                f"{(row.process - row.inline) * 1e6:>8.1f} "
+                f"{row.ratio(row.process):>5.1f}x {row.think * 1e6:>5.0f} {row.bare * 1e6:>6.1f} "
+                f"{row.ratio(row.bare):>5.1f}x")
         if pin is not None:
             line += (f" | {row.table_one_cpu * 1e6:>6.1f} {row.one_cpu * 1e6:>7.1f} "
-                     f"{row.overhead_one_cpu * 1e6:>8.1f} {row.ratio_one_cpu:>5.1f}x")
+                     f"{(row.one_cpu - row.inline) * 1e6:>8.1f} "
+                     f"{row.ratio(row.one_cpu, row.table_one_cpu):>5.1f}x")
         print(line)
     print()
     print(f"raw rt: a one-line round trip between two Python processes over a pipe; table: "
@@ -345,21 +340,20 @@ def main() -> None:
           f"answer, as bots at a table do), the baseline."
           + (f" Right of the bar: the referee and its bots pinned to CPU {pin}." if pin else ""))
 
-    def median(values: Sequence[float]) -> float:
-        return statistics.median(values)
-
+    median = statistics.median
     table = median([row.table for row in rows])
-    overhead = median([row.overhead for row in rows])
-    ratio = median([row.ratio for row in rows])
+    overhead = median([row.process - row.inline for row in rows])
+    ratio = median([row.ratio(row.process) for row in rows])
     print(f"baseline (raw round trip to {len(bots)} echo processes in turn), median of "
           f"{len(rows)} rounds: {table * 1e6:.1f} us")
     print(f"process host overhead per decision (process minus inline), median: "
           f"{overhead * 1e6:.1f} us ({rows[0].decisions} decisions a round)")
     print(f"ratio (each round's overhead / its baseline), median: {ratio:.1f}x (target <= 3x) "
-          f"with the sandbox ({sandbox}), {median([row.ratio_bare for row in rows]):.1f}x "
-          f"without it ({median([row.overhead_bare for row in rows]) * 1e6:.1f} us overhead)")
+          f"with the sandbox ({sandbox}), {median([row.ratio(row.bare) for row in rows]):.1f}x "
+          f"without it ({median([row.bare - row.inline for row in rows]) * 1e6:.1f} us overhead)")
     if pin is not None:
-        print(f"pinned to one CPU, median ratio: {median([r.ratio_one_cpu for r in rows]):.1f}x")
+        pinned = median([r.ratio(r.one_cpu, r.table_one_cpu) for r in rows])
+        print(f"pinned to one CPU, median ratio: {pinned:.1f}x")
     print(f"the referee's own CPU time a decision (this process, its bots' processes not "
           f"counted), median: inline {median([r.inline_cpu for r in rows]) * 1e6:.1f} us, "
           f"process {median([r.process_cpu for r in rows]) * 1e6:.1f} us with the sandbox, "
@@ -389,36 +383,15 @@ class _Round:
     decisions: int
     table_one_cpu: float
     one_cpu: float
-    bare: float
-    """The process host with the sandbox off."""
-    inline_cpu: float
-    """The referee's CPU time a decision: inline, the process host, and with the sandbox off."""
+    bare: float  # the process host with the sandbox off
+    inline_cpu: float  # the referee's CPU time a decision: inline, process, sandbox off
     process_cpu: float
     bare_cpu: float
 
-    @property
-    def overhead(self) -> float:
-        return self.process - self.inline
-
-    @property
-    def ratio(self) -> float:
-        return self.overhead / self.table
-
-    @property
-    def overhead_bare(self) -> float:
-        return self.bare - self.inline
-
-    @property
-    def ratio_bare(self) -> float:
-        return self.overhead_bare / self.table
-
-    @property
-    def overhead_one_cpu(self) -> float:
-        return self.one_cpu - self.inline
-
-    @property
-    def ratio_one_cpu(self) -> float:
-        return self.overhead_one_cpu / self.table_one_cpu
+    def ratio(self, process: float, table: float | None = None) -> float:
+        """The overhead of ``process`` (seconds a decision) over inline, divided by ``table``
+        (the round's baseline by default)."""
+        return (process - self.inline) / (table or self.table)
 
 
 if __name__ == "__main__":

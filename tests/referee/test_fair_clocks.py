@@ -38,6 +38,7 @@ from arena.referee.lowlevel import Clock
 from arena.referee.sandbox._cputime import Meter
 from arena.referee.sandbox._proctimes import (
     TaskTimes,
+    _bot_task_scanned,
     bot_task,
     process_clock,
     process_cpu,
@@ -139,6 +140,7 @@ def test_the_bot_task_is_the_leader_or_the_bot_under_its_sandbox_launcher() -> N
                 cmdline = f.read()
             assert b"arena.referee.child" in cmdline, (sandbox, cmdline)
             assert (task != leader) is sandbox
+            assert task == _bot_task_scanned(leader)  # the kernel's lists of children or a scan
         finally:
             trio.run(host.aclose)
 

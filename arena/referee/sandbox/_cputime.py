@@ -10,7 +10,9 @@ thread) the nanoseconds it ran and the nanoseconds it waited on a run queue, rea
 running.
 
 A bot cannot fake any of these: they are the kernel's own accounting.
-:class:`Meter` reads them when a decision starts and, only if the answer
+:class:`Meter` reads them when a decision starts (the process host starts it
+only once the referee must wait for the answer, counting the time before as
+the bot's CPU time: a quick answer reads nothing) and, only if the answer
 came late, again when it ended, and says how much of the wall time was the
 bot's own (:meth:`Meter.own_time`): the larger of its CPU time and the
 wall time less its run-queue wait and the referee's. Anything the meter
@@ -142,7 +144,8 @@ def _own_times() -> TaskTimes | None:
 class Meter:
     """Scheduler accounting of one decision: the bot's process and the referee's own thread.
 
-    Start it right before the request is sent (:meth:`start`); call
+    Start it once the request is out (:meth:`start`, the time since then its
+    ``head``), at the latest before the referee waits for the answer; call
     :meth:`own_time` after the answer, only when the wall time was over
     the deadline (it reads ``/proc`` again, and on that path also looks for
     the bot's other processes).

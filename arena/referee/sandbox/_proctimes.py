@@ -205,8 +205,39 @@ def bot_task(leader: int) -> int:
     """The process that runs the bot in the process group led by ``leader``.
 
     The leader itself, unless it is a sandbox launcher (``bwrap``,
-    ``unshare``): then the process its chain of only children leads to.
+    ``unshare``): then the process its chain of only children leads to
+    (live processes of the group). Followed through the kernel's list of each
+    launcher's children, a few small reads; where the kernel keeps none, found
+    in a scan of every process (:func:`group`).
     """
+    task = leader
+    while True:
+        found = _member(task, leader)
+        if found is None or found not in LAUNCHERS:
+            return task
+        listed = read_proc(f"/proc/{task}/task/{task}/children")  # a launcher has one thread
+        if listed is None:
+            return _bot_task_scanned(leader)
+        children = [pid for pid in map(int, listed.split()) if _member(pid, leader) is not None]
+        if len(children) != 1:
+            return task
+        task = children[0]
+
+
+def _member(pid: int, pgid: int) -> bytes | None:
+    """The command name of ``pid`` if it is a live process of group ``pgid``, else None."""
+    stat = read_proc(f"/proc/{pid}/stat")
+    if not stat:
+        return None
+    close = stat.rfind(b")")
+    fields = stat[close + 2 :].split(maxsplit=3)
+    if len(fields) < 3 or int(fields[2]) != pgid or fields[0] in (b"Z", b"X"):
+        return None
+    return stat[stat.find(b"(") + 1 : close]
+
+
+def _bot_task_scanned(leader: int) -> int:
+    """:func:`bot_task` from a scan of every process."""
     members = group(leader)
     children: dict[int, list[int]] = {}
     for pid, (parent, _) in members.items():
