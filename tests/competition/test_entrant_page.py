@@ -10,6 +10,7 @@ import contextlib
 import gzip
 import json
 import os
+import queue
 import re
 import time
 import urllib.error
@@ -182,29 +183,56 @@ def test_the_logs_are_the_entrants_own(league: dict[str, str]) -> None:
     assert [v["label"] for v in hers["logs"]] == ["shedder"]
 
 
+FAULT = '"type": "fault"'
+
+
 def _live_events(url: str, seconds: float) -> str:
-    """The frames the spectators' socket sends of the matches in play, bob's among them
-    (the league plays in the server's process: its events go to the hub, not to a file),
-    until one tells of a fault, or ``seconds`` pass."""
+    """The frames the spectators' sockets send of bob's matches in play (the league plays in
+    the server's process: its events go to the hub, not to a file), one match after another
+    to its end, until one tells of a fault, or ``seconds`` pass (a bound on a hang: the
+    league goes on for ever and bob faults in most of its matches)."""
     import httpx
     from httpx_ws import connect_ws
 
     seen: list[str] = []
     deadline = time.monotonic() + seconds
     with httpx.Client(base_url=url, timeout=30) as client, \
-            connect_ws(url.replace("http", "ws") + "/ws", client) as ws:
-        ws.send_text(json.dumps({"subscribe": "matches"}))  # the run is watched from now
+            connect_ws(url.replace("http", "ws") + "/ws", client) as watcher:
+        watcher.send_text(json.dumps({"subscribe": "matches"}))  # the run is watched from now
         followed: set[str] = set()
-        while time.monotonic() < deadline and '"type": "fault"' not in "".join(seen):
+        while time.monotonic() < deadline and FAULT not in "".join(seen):
+            with contextlib.suppress(queue.Empty):  # the match list's frames, unread
+                while True:
+                    watcher.receive_text(timeout=0.01)
             playing = [m["id"] for m in client.get("/api/matches", params={
                 "state": "playing"}).json()["matches"] if "faulty" in m["labels"]]
-            for match_id in set(playing) - followed:
-                ws.send_text(json.dumps({"subscribe": f"match:{match_id}"}))
-                followed.add(match_id)
-            with contextlib.suppress(TimeoutError, Exception):
-                while True:
-                    seen.append(json.dumps(json.loads(ws.receive_text(timeout=0.5))))
+            fresh = [match_id for match_id in playing if match_id not in followed]
+            if not fresh:
+                time.sleep(0.1)
+                continue
+            followed.add(fresh[0])
+            seen.extend(_match_frames(client, url, fresh[0], deadline))
     return "".join(seen)
+
+
+def _match_frames(client: Any, url: str, match_id: str, deadline: float) -> list[str]:
+    """The frames of ``match_id`` on a socket of its own (a socket follows at most 8
+    topics): its state when subscribed, then its events until it is recorded (or was
+    already), a fault is told, or ``deadline``."""
+    from httpx_ws import connect_ws
+
+    frames: list[str] = []
+    with connect_ws(url.replace("http", "ws") + "/ws", client) as ws:
+        ws.send_text(json.dumps({"subscribe": f"match:{match_id}"}))
+        while time.monotonic() < deadline:
+            try:
+                frames.append(json.dumps(json.loads(ws.receive_text(timeout=1))))
+            except queue.Empty:
+                continue
+            if FAULT in frames[-1] or any(f'"type": "{end}"' in frames[-1]
+                                          for end in ("recorded", "unknown")):
+                break
+    return frames
 
 
 def _replay(data: bytes) -> str:
