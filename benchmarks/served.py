@@ -107,9 +107,9 @@ def run(config: Path, out: Path, mode: str, jobs: int,
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGINT)
     try:
-        proc.communicate(timeout=20)
+        proc.communicate(timeout=5)
     except subprocess.TimeoutExpired:  # its figures are in: the rest is Ctrl-C's business
-        print(f"  {mode}: not stopped 20 s after Ctrl-C, killed", flush=True)
+        print(f"  {mode}: not stopped 5 s after Ctrl-C, killed", flush=True)
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
     result = json.loads(text)

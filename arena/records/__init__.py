@@ -21,6 +21,7 @@ from ._reader import (
     records_path,
 )
 from ._schema import SCHEMA, RecordedMove, deal_movers, deal_moves
+from ._summary import SUMMARY, parse_summary
 from ._tail import TailReader, cut_torn_line
 from ._writer import RecordWriter
 
@@ -32,3 +33,4 @@ __all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
 __all__ += ["public_fault", "public_fault_detail", "public_record"]
 __all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]
 __all__ += ["TailReader", "cut_torn_line"]
+__all__ += ["SUMMARY", "parse_summary"]

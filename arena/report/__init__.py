@@ -21,6 +21,7 @@ from ._replay import (
 from ._saved import (
                      STANDINGS_CSV,
                      STANDINGS_JSON,
+                     GrowingStandings,
                      standings_document,
                      standings_text,
                      write_standings,
@@ -37,6 +38,7 @@ __all__ = [
     "STANDINGS_CSV",
     "STANDINGS_JSON",
     "Event",
+    "GrowingStandings",
     "Rebuilds",
     "ReplayError",
     "ReportRefresher",

@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.ratings import RESAMPLES, SEED, Results, finite, rate_results, read_many
+from arena.records import TailReader, parse_record
 from arena.tournament import Standings
 
 __all__ = ["CSV_COLUMNS", "LEAGUE_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON",
-           "standings_document", "standings_rows", "standings_text", "write_standings"]
+           "GrowingStandings", "standings_document", "standings_rows", "standings_text",
+           "write_standings"]
 
 STANDINGS_JSON = "standings.json"
 STANDINGS_CSV = "standings.csv"
@@ -103,26 +105,67 @@ def standings_document(
     ``folder/records.jsonl``): ``matches``, ``ranking`` (``"league"`` or ``"match_score"``:
     the order of ``standings``), ``standings`` (one flat row per bot) and ``ratings``
     (``Leaderboard.to_dict()``). The web server's ``/api/standings`` answers the same
-    document."""
+    document (:class:`GrowingStandings`, which reads each record once)."""
     folder = Path(folder)
     path = Path(records) if records is not None else folder / "records.jsonl"
-    results = Results()
-    standings = Standings([])
-    seen: set[str] = set()
+    tally = _Tally()
     for record in read_many([path], on_skip=lambda message: None):
-        if str(record.get("match_id")) in seen:
-            continue
-        seen.add(str(record.get("match_id")))
-        results.add(record)
-        standings.add(record)
-    board = rate_results(results, resamples=resamples, seed=seed)
-    table = standings.to_list()
-    ratings = finite(board.to_dict())
-    league = ratings["league"]
-    rows = standings_rows(table, ratings["deal_scores"],
-                          league["entrants"] if league is not None else None)
-    return {"matches": len(seen), "ranking": "league" if league is not None else "match_score",
-            "standings": rows, "ratings": ratings}
+        tally.add(record)
+    return tally.document(resamples, seed)
+
+
+class _Tally:
+    """The records counted so far (each match once): the standings and the ratings' results."""
+
+    def __init__(self) -> None:
+        self.results = Results()
+        self.standings = Standings([])
+        self.seen: set[str] = set()
+
+    def add(self, record: dict[str, Any]) -> None:
+        if str(record.get("match_id")) in self.seen:
+            return
+        self.seen.add(str(record.get("match_id")))
+        self.results.add(record)
+        self.standings.add(record)
+
+    def document(self, resamples: int, seed: int) -> dict[str, Any]:
+        board = rate_results(self.results, resamples=resamples, seed=seed)
+        table = self.standings.to_list()
+        ratings = finite(board.to_dict())
+        league = ratings["league"]
+        rows = standings_rows(table, ratings["deal_scores"],
+                              league["entrants"] if league is not None else None)
+        return {"matches": len(self.seen),
+                "ranking": "league" if league is not None else "match_score",
+                "standings": rows, "ratings": ratings}
+
+
+class GrowingStandings:
+    """:func:`standings_document` of a run's records file as it grows (a served run's): each
+    :meth:`document` reads only the lines added since the last (whole lines: one being
+    written waits), each record once, and fits the ratings again; a file replaced or cut is
+    read again from its start. The document is the one :func:`standings_document` gives of
+    the same lines."""
+
+    def __init__(self, path: str | os.PathLike[str], *, resamples: int = RESAMPLES,
+                 seed: int = SEED) -> None:
+        self.tail = TailReader(path)
+        self.resamples = resamples
+        self.seed = seed
+        self._tally = _Tally()
+
+    def document(self) -> dict[str, Any]:
+        """The standings document of the records so far (of none before the first)."""
+        if self.tail.restarted():
+            self._tally = _Tally()
+        for line in self.tail.lines():
+            if not line.strip():
+                continue
+            record = parse_record(line)
+            if not isinstance(record, str):
+                self._tally.add(record)
+        return self._tally.document(self.resamples, self.seed)
 
 
 def standings_text(document: Mapping[str, Any]) -> str:

@@ -6,9 +6,7 @@ Every answer is JSON; a bad id or path is a one-line JSON error with its status 
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -18,7 +16,7 @@ from starlette.routing import Route
 
 from arena.ratings import RatingsError
 from arena.records import RECORDS, public_record
-from arena.report import standings_document, standings_text
+from arena.report import GrowingStandings, standings_text
 
 from ._league_status import read_league_status
 from ._live import valid_id
@@ -52,8 +50,9 @@ class StandingsCache:
     """The standings document of the run's records, computed again only when they grew.
 
     It is :func:`arena.report.standings_document` with its defaults, the one computation
-    ``standings.json`` is written by: a finished run's ``/api/standings`` is that file's
-    text byte for byte (:meth:`text`)."""
+    ``standings.json`` is written by, read as the file grows (each record once:
+    :class:`arena.report.GrowingStandings`): a finished run's ``/api/standings`` is that
+    file's text byte for byte (:meth:`text`)."""
 
     def __init__(self, run: RunFolder) -> None:
         self.run = run
@@ -61,14 +60,14 @@ class StandingsCache:
         self._text: str | None = None
         self._document: dict[str, Any] | None = None
         self._lock = trio.Lock()
+        self._growing = GrowingStandings(run.folder / RECORDS)
 
     async def get(self) -> dict[str, Any]:
         """The document for the records read so far (computed in a thread)."""
         async with self._lock:
             key = len(self.run.records)
             if self._document is None or key != self._key:
-                folder = self.run.folder
-                self._document = await trio.to_thread.run_sync(lambda: _standings(folder))
+                self._document = await trio.to_thread.run_sync(self._growing.document)
                 self._text = None
                 self._key = key
             return self._document
@@ -79,15 +78,6 @@ class StandingsCache:
         if self._text is None:
             self._text = standings_text(document)
         return self._text
-
-
-def _standings(folder: Path) -> dict[str, Any]:
-    """``standings.json``'s document of the run; before its first record, that of none."""
-    if (folder / RECORDS).exists():
-        return standings_document(folder)
-    with tempfile.TemporaryDirectory() as empty:
-        (Path(empty) / RECORDS).touch()
-        return standings_document(empty)
 
 
 def _list_query(request: Request) -> tuple[list[str] | None, int, int | None, int | None]:

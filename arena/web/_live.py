@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.records import RECORDS, TABLE_RECORDS, TailReader, parse_record
+from arena.records import RECORDS, TABLE_RECORDS, TailReader, parse_record, parse_summary
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
 from ._in_play import InPlay
@@ -73,9 +73,10 @@ class RecordsFile:
         return self.tail.restarted()
 
     def read(self, skipped: list[str]) -> list[tuple[dict[str, Any], int, int]]:
-        """The records of the lines added since the last read (a line being written is read
-        next time), each with where its line is in the file (offset, length); what is no
-        record is told in ``skipped``."""
+        """The summaries of the records of the lines added since the last read (a line being
+        written is read next time: :func:`arena.records.parse_summary`, no record built), each
+        with where its line is in the file (offset, length); what is no record is told in
+        ``skipped``."""
         offset = self.tail.offset
         try:
             lines = self.tail.lines(READ_BYTES)
@@ -86,11 +87,11 @@ class RecordsFile:
             at, offset = offset, offset + len(line)
             if not line.strip():
                 continue
-            record = parse_record(line)
-            if isinstance(record, str):
-                skipped.append(record)
+            summary = parse_summary(line)
+            if isinstance(summary, str):
+                skipped.append(summary)
             else:
-                records.append((record, at, len(line)))
+                records.append((summary, at, len(line)))
         return records
 
     def at(self, offset: int, length: int) -> dict[str, Any] | None:
@@ -102,18 +103,6 @@ class RecordsFile:
         except OSError:
             return None
         return None if isinstance(record, str) else record
-
-
-_SUMMARY = ("match_id", "type", "set", "round", "scores", "ranking")
-"""What the server keeps of a finished match (beside its seats' labels and names): the
-match list's fields; the record itself is read again from its file when asked for."""
-
-
-def _summary(record: dict[str, Any]) -> dict[str, Any]:
-    summary = {key: record.get(key) for key in _SUMMARY}
-    summary["seats"] = [{"label": s.get("label"), "name": s.get("name")}
-                        for s in record.get("seats") or ()]
-    return summary
 
 
 class RunFolder:
@@ -179,7 +168,7 @@ class RunFolder:
                 match_id = str(record.get("match_id"))
                 if match_id in self.records or match_id in self.people:
                     continue
-                into[match_id] = _summary(record)
+                into[match_id] = record
                 self._lines[match_id] = (source, offset, length)
                 set_id = record.get("set")
                 if set_id is not None and into is self.records:

@@ -23,7 +23,7 @@ from arena.cli._show import print_match
 from arena.game import Rules
 from arena.ratings import Results, read_many
 from arena.ratings._scan import read_results
-from arena.records import read_records
+from arena.records import SUMMARY, parse_record, parse_summary, read_records
 from arena.referee import Limits, MatchSpec, Seat, run_match
 from arena.report import write_report
 
@@ -78,6 +78,12 @@ def check_every_reader(tmp_path: Path, line: str, *, commands: bool = True) -> N
     assert records[0] == GOOD
     assert len(records) + len(heard) == 2  # the line is read or skipped with one message
     assert all(message.startswith(f"{path}:2: ") for message in heard)
+    # the server's summary of a line (arena.web) takes exactly what the records reader does
+    whole = parse_record(line.encode())
+    assert parse_summary(line.encode()) == (whole if isinstance(whole, str) else {
+        **{key: whole.get(key) for key in SUMMARY},
+        "seats": [{"label": s.get("label"), "name": s.get("name")}
+                  for s in whole.get("seats") or ()]})
 
     plain = Results()
     plain.extend(read_many([path], lambda message: None))

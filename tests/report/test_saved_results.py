@@ -15,7 +15,7 @@ import arena.cli._run as run_cli
 from arena.cli import main
 from arena.ratings import rate_files
 from arena.referee import MatchSpec, run_match
-from arena.report import ReportRefresher
+from arena.report import GrowingStandings, ReportRefresher, standings_document
 from arena.tournament import run_tournament
 
 CONFIG = """\
@@ -89,3 +89,29 @@ def test_the_report_is_refreshed_during_the_run(tmp_path: Path) -> None:
     assert not refresher.busy
     assert refresher.builds >= 1
     assert (folder / "report" / "index.html").is_file()
+
+
+def test_growing_standings_are_the_standings_of_the_lines_so_far(
+        run_folder: Path, tmp_path: Path) -> None:
+    """A served run's standings read each record once as the file grows (a line being
+    written waits, a repeated match counts once, a file replaced is read again): the document
+    standings_document gives of the same lines, each time."""
+    lines = (run_folder / "records.jsonl").read_bytes().splitlines(keepends=True)
+    path = tmp_path / "records.jsonl"
+    whole = tmp_path / "whole.jsonl"
+    whole.write_bytes(b"")
+    growing = GrowingStandings(path, resamples=20)
+    assert growing.document() == standings_document(tmp_path, whole, resamples=20)  # none
+    written = 0
+    for count in (1, 2, 5, len(lines)):
+        with path.open("ab") as file:  # grown, with a match again and a line half written
+            file.write(b"".join([*lines[written:count], lines[0], lines[count - 1][:40]]))
+        whole.write_bytes(path.read_bytes()[:path.read_bytes().rindex(b"\n") + 1])
+        assert growing.document() == standings_document(tmp_path, whole, resamples=20)
+        with path.open("ab") as file:
+            file.write(lines[count - 1][40:])  # the half written line ends: a repeat
+        written = count
+    assert growing.document()["matches"] == len(lines)
+    path.unlink()
+    path.write_bytes(lines[0])  # replaced
+    assert growing.document()["matches"] == 1
