@@ -228,10 +228,12 @@ async def _lines(stream: trio.abc.ReceiveStream) -> AsyncIterator[str]:
             yield line.decode().strip()
 
 
-PAGE = ["/", "/static/common.js", "/static/live.js", "/static/live.css", "/api/standings",
-        "/api/matches", "/report/", "/report/report.js", "/report/report.css",
-        "/report/data/summary.js", "/report/data/matches.js"]
-"""Every resource of the run's page."""
+PAGE = ["/", "/static/live.css", "/static/i18n.css", "/static/i18n.js", "/static/common.js",
+        "/static/live.js", "/api/messages?lang=en", "/api/standings", "/api/matches?last=400",
+        "/report/", "/report/report.css", "/report/i18n.css", "/report/data/summary.js",
+        "/report/data/matches.js", "/report/data/messages.js", "/report/i18n.js",
+        "/report/report.js"]
+"""Every resource of the run's page (live.html, its scripts' requests, the report's frame)."""
 
 
 async def page_load(url: str, loads: int) -> tuple[float, float, int]:

@@ -78,6 +78,7 @@ class MatchIndex:
         self._moved = 0  # counts the updates that moved the list, but for a deal's scores
         self._live: dict[str, dict[str, Any]] = {}  # the entries of the matches in play
         self._live_at = (-1, float("-inf"))  # (self._moved, monotonic time) they were made
+        self._live_version = 0  # counts the changes of the entries of the matches in play
 
     def _update(self) -> None:
         run = self.run
@@ -137,18 +138,21 @@ class MatchIndex:
         moved, at = self._live_at
         if fresh or moved != self._moved or now >= at + LIVE_S:
             run = self.run
-            self._live = {match_id: _live_entry(match_id, match, run.held(match_id))
-                          for match_id, match in run.live.items()}
+            live = {match_id: _live_entry(match_id, match, run.held(match_id))
+                    for match_id, match in run.live.items()}
+            if live != self._live:
+                self._live = live
+                self._live_version += 1
             self._live_at = (self._moved, now)
         return self._live
 
     @property
-    def stamp(self) -> tuple[int, float]:
+    def stamp(self) -> tuple[int, int]:
         """Names the list as it is now (brought up to date): the same stamp, the same
         list (an answer of it may be kept until the stamp changes)."""
         self._update()
         self._live_entries()
-        return self._live_at
+        return self._moved, self._live_version
 
     def entries(self, states: Iterable[str] | None = None) -> list[dict[str, Any]]:
         """Every match, in the records' order, then the matches in play, then the people's
