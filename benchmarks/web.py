@@ -6,16 +6,19 @@
 
 One trio run holds the server (``arena.web.RunWeb`` on Hypercorn's trio worker, 127.0.0.1)
 and N tables: each table plays matches of four inline bots (greedy, lowest, highest, random)
-without end, through the trio driver (each decision a checkpoint, as a table with awaited
-seats has), its public events handed through the referee's ``watch`` argument to the
-server's follower (``Follower.feed``, as a people's table's are: straight to the hub), where
-spectator sockets (``--spectators`` of them, one per table, table after table; then again
-from the first table for more than N; plus one on the standings and one on the match list)
-hear them; meanwhile a client asks ``/api/matches`` in a loop and another loads the run's page
-(every resource of ``/``: its scripts and style, the API it asks, the
-report frame and its files) again and again. For each N it prints the decisions per second
-of all tables (and its ratio to the floor: the same N tables in the same run with no server
-and no spectator; medians of ``--runs``, in turn) and of one, the messages the spectators
+without end, through the trio driver (each decision a checkpoint after the server's work,
+``arena.web._priority.after_server``, as a people's table's stand-in waits), its public
+events handed through the referee's ``watch`` argument to the server's follower
+(``Follower.feed``, as a people's table's are: straight to the hub), where spectator
+sockets (``--spectators`` of them, one per table, table after table; then again from the
+first table for more than N; plus one on the standings and one on the match list)
+hear them; meanwhile a client asks ``/api/matches`` every 0.1 s and another loads the run's
+page (every resource of ``/``: its scripts and style, the API it asks, the report frame and
+its files) every 0.5 s (at once when the last took longer). For each N it prints the
+decisions per second of all tables (and its ratio to the floor: the same N tables in the same
+run with no server and no spectator; medians of ``--runs``, in turn; and the ratio of their
+decisions per second of the process's CPU time, which the machine's load moves less) and of
+one, the messages the spectators
 received per second, the median answer time of the API and the median time the page took
 to load (``/``, then its resources six at a time, as a browser fetches them). Before that,
 the page's load time with no table, against fetching one small static file as often.
@@ -47,6 +50,7 @@ from arena.game import View
 from arena.referee import Deadline, InlineHost, MatchSpec, play_match
 from arena.tournament import run_tournament
 from arena.web import RunWeb
+from arena.web._priority import after_server
 
 BOTS = ("greedy", "lowest", "highest", "random")
 RUN = {"name": "benchweb", "seed": 99, "players": 4, "format": {"type": "round_robin"},
@@ -54,10 +58,11 @@ RUN = {"name": "benchweb", "seed": 99, "players": 4, "format": {"type": "round_r
 
 
 class Awaited(InlineHost):
-    """An inline bot asked through the trio driver, with a checkpoint per decision."""
+    """An inline bot asked through the trio driver, with a checkpoint per decision: after
+    the server's work, as a people's table's instant seats wait (``after_server``)."""
 
     async def play(self, view: View, time_ms: int, deadline: Deadline) -> object:
-        await trio.lowlevel.checkpoint()
+        await after_server()
         return await super().play(view, time_ms, deadline)
 
 
@@ -76,6 +81,7 @@ class Counts:
         self.api: list[float] = []
         self.pages: list[float] = []
         self.connected = 0
+        self.cpu = 0.0
 
 
 async def table(number: int, counts: Counts, web: RunWeb | None) -> None:
@@ -116,12 +122,21 @@ async def spectator(url: str, topic: str, counts: Counts, shared: httpx.AsyncCli
             counts.received += 1
 
 
+API_S = 0.1
+"""How often the API's client asks ``/api/matches`` (start to start; at once when the last
+answer took longer)."""
+PAGE_S = 0.5
+"""How often the page's loader loads the run's page, the same way: the browsers ask as often
+however fast the server answers, so the served tables' share is measured under the same
+work."""
+
+
 async def api_client(http: httpx.AsyncClient, counts: Counts) -> None:
     while True:
         t0 = time.perf_counter()
         (await http.get("/api/matches")).raise_for_status()
         counts.api.append(time.perf_counter() - t0)
-        await trio.sleep(0.05)
+        await trio.sleep(max(0.0, API_S - (time.perf_counter() - t0)))
 
 
 async def page_client(http: httpx.AsyncClient, counts: Counts) -> None:
@@ -138,7 +153,7 @@ async def page_client(http: httpx.AsyncClient, counts: Counts) -> None:
             for lane in range(6):
                 nursery.start_soon(fetch, PAGE[1 + lane::6])
         counts.pages.append(time.perf_counter() - t0)
-        await trio.sleep(0.2)
+        await trio.sleep(max(0.0, PAGE_S - (time.perf_counter() - t0)))
 
 
 async def clients(url: str, n: int, spectators: int, seconds: float) -> None:
@@ -146,7 +161,7 @@ async def clients(url: str, n: int, spectators: int, seconds: float) -> None:
     the API's client and the page's loader; "ready" once the sockets are open, then on "go"
     ``seconds`` of them, then what they measured as one JSON line."""
     counts = Counts()
-    async with trio.open_nursery() as nursery, client(url) as shared:
+    async with client(url) as shared, trio.open_nursery() as nursery:
         topics = [f"match:b{t % n}" for t in range(spectators)]
         for topic in [*topics, "standings", "matches"]:
             nursery.start_soon(spectator, url, topic, counts, shared)
@@ -186,7 +201,9 @@ async def measure(n: int, seconds: float, url: str | None, web: RunWeb | None,
             assert process.stdin is not None
             await process.stdin.send_all(b"go\n")
         start = (counts.decisions, counts.table0)
+        cpu = time.process_time()
         await trio.sleep(seconds)
+        counts.cpu = time.process_time() - cpu
         counts.decisions -= start[0]
         counts.table0 -= start[1]
         if process is not None:
@@ -211,10 +228,12 @@ async def _lines(stream: trio.abc.ReceiveStream) -> AsyncIterator[str]:
             yield line.decode().strip()
 
 
-PAGE = ["/", "/static/common.js", "/static/live.js", "/static/live.css", "/api/standings",
-        "/api/matches", "/report/", "/report/report.js", "/report/report.css",
-        "/report/data/summary.js", "/report/data/matches.js"]
-"""Every resource of the run's page."""
+PAGE = ["/", "/static/live.css", "/static/i18n.css", "/static/i18n.js", "/static/common.js",
+        "/static/live.js", "/api/messages?lang=en", "/api/standings", "/api/matches?last=400",
+        "/report/", "/report/report.css", "/report/i18n.css", "/report/data/summary.js",
+        "/report/data/matches.js", "/report/data/messages.js", "/report/i18n.js",
+        "/report/report.js"]
+"""Every resource of the run's page (live.html, its scripts' requests, the report's frame)."""
 
 
 async def page_load(url: str, loads: int) -> tuple[float, float, int]:
@@ -250,6 +269,7 @@ async def main(args: argparse.Namespace, out: Path) -> None:
         print(f"page load (every resource of /, {size / 1024:.0f} KiB): median "
               f"{page * 1000:.1f} ms; floor (as many fetches of live.css) {floor * 1000:.1f} ms")
         print(f"{'tables':>6} {'spect.':>6} {'decisions/s':>12} {'floor':>8} {'ratio':>6} "
+              f"{'cpu ratio':>9} "
               f"{'one table':>10} {'msgs/s heard':>13} {'api median ms':>14} "
               f"{'page median ms':>15} {'load':>6}")
         for n in sizes:
@@ -260,12 +280,15 @@ async def main(args: argparse.Namespace, out: Path) -> None:
             bare = statistics.median(c.decisions for c in bares) / args.seconds
             served = statistics.median(c.decisions for c in serveds) / args.seconds
             one = statistics.median(c.table0 for c in serveds) / args.seconds
+            per_cpu = (statistics.median(c.decisions / max(c.cpu, 1e-9) for c in serveds)
+                       / max(statistics.median(c.decisions / max(c.cpu, 1e-9) for c in bares),
+                             1))
             heard = statistics.median(c.received for c in serveds) / args.seconds
             api = _median_ms([t for c in serveds for t in c.api])
             pages = _median_ms([t for c in serveds for t in c.pages])
             print(f"{n:>6} {args.spectators:>6} {served:>12.0f} {bare:>8.0f} "
-                  f"{served / max(bare, 1):>6.2f} {one:>10.1f} {heard:>13.0f} {api:>14.1f} "
-                  f"{pages:>15.0f} {os.getloadavg()[0]:>6.2f}")
+                  f"{served / max(bare, 1):>6.2f} {per_cpu:>9.2f} {one:>10.1f} {heard:>13.0f} "
+                  f"{api:>14.1f} {pages:>15.0f} {os.getloadavg()[0]:>6.2f}")
         nursery.cancel_scope.cancel()
 
 

@@ -6,7 +6,7 @@ import contextlib
 import functools
 import importlib
 import importlib.util
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,9 +26,10 @@ from ._follower import Follower
 from ._headers import SECURITY_HEADERS, SecurityHeaders
 from ._hub import Hub
 from ._live import RunFolder
-from ._live_report import STATIC, ReportBuilder, report_routes
+from ._live_report import STATIC, ReportBuilder, report_routes, safe_path
 from ._server import serve
 from ._socket import spectator_socket
+from ._static import package_file
 
 if TYPE_CHECKING:
     from arena.referee import MatchSpec
@@ -54,12 +55,18 @@ __all__ = ["RunWeb", "Tables", "create_app"]
 
 
 class _Static(StaticFiles):
-    """The package's static files; a path no file can have (a NUL byte in it, which the
-    file system refuses with a ValueError) is a 404 like any missing file."""
+    """The package's static files, a GET's answered from memory (:func:`package_file`); a
+    path no file can have (a NUL byte in it, which the file system refuses with a
+    ValueError) is a 404 like any missing file."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         if "\0" in path:
             raise HTTPException(status_code=404)
+        if scope["method"] == "GET":
+            found = safe_path(STATIC, path)
+            answer = None if found is None else package_file(Request(scope), found)
+            if answer is not None:
+                return answer
         return await super().get_response(path, scope)
 
 
@@ -130,11 +137,17 @@ class RunWeb:
     def _app(self, extra: Sequence[BaseRoute]) -> Starlette:
         run, follower = self.run, self.follower
 
-        async def index(request: Request) -> Response:
-            return FileResponse(STATIC / "live.html", media_type="text/html")
+        def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+            async def answer(request: Request) -> Response:
+                if request.method == "GET":
+                    kept = package_file(request, STATIC / name, "text/html")
+                    if kept is not None:
+                        return kept
+                return FileResponse(STATIC / name, media_type="text/html")
 
-        async def match_page(request: Request) -> Response:
-            return FileResponse(STATIC / "match.html", media_type="text/html")
+            return answer
+
+        index, match_page = page("live.html"), page("match.html")
 
         routes: list[BaseRoute] = [
             Route("/", index),

@@ -4,9 +4,10 @@ server's own process, through a live file when it is played in another.
 A match played in the server's process (a people's table in the server's trio run; a run's
 match played in the runner's thread of ``arena run --serve`` with one job) hands its events
 to a :class:`LocalWatch`: they join the follower's list of matches in play and are published
-on the hub at once (from the runner's thread, through one ``run_sync_soon`` at a time, and
-only while someone listens). A match played in a worker process or a Dask task writes them to
-its live file (:class:`LiveFile`, through :class:`LiveMatch`), which the follower reads.
+on the hub (from the runner's thread through one ``run_sync_soon`` at a time, in the server's
+run at the follower's next step; only while someone listens). A match played in a worker
+process or a Dask task writes them to its live file (:class:`LiveFile`, through
+:class:`LiveMatch`), which the follower reads.
 """
 
 from __future__ import annotations
@@ -99,13 +100,13 @@ class LiveFile:
 class LocalWatch:
     """The ``watch`` of a match played in the server's own process: each event joins the
     match in play (``match``, which the follower lists) and ``flush`` publishes what is new
-    of it on the hub. ``soon`` runs ``flush`` in the server's trio run (called in it: at
-    once; from the runner's thread: ``run_sync_soon``, one pending at a time); ``watched``
-    says whether anyone listens to the event now (else it waits in the match's list, where a
-    new subscriber's snapshot finds it). With ``listening`` (someone follows the match now),
-    the referee tells it a deal's moves only once someone does, the deal in play so far at
-    once (:class:`arena.referee.loop._watch.PublicFeed`); the deals' starts and ends, which
-    the match list reads, always."""
+    of it on the hub. ``soon`` runs ``flush`` in the server's trio run (called in it: at the
+    follower's next step; from the runner's thread: ``run_sync_soon``), one pending at a
+    time; ``watched`` says whether anyone listens to the event now (else it waits in the
+    match's list, where a new subscriber's snapshot finds it). With ``listening`` (someone
+    follows the match now), the referee tells it a deal's moves only once someone does, the
+    deal in play so far at once (:class:`arena.referee.loop._watch.PublicFeed`); the deals'
+    starts and ends, which the match list reads, always."""
 
     def __init__(self, match: InPlay, flush: Callable[[], None],
                  soon: Callable[[Callable[[], None]], None],

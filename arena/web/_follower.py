@@ -60,6 +60,7 @@ class Follower:
         self._standings_pause = STANDINGS_S
         self._matches_due = False
         self._marked = True  # a marker left by a server stopped is removed at the first step
+        self._flushes: list[Callable[[], None]] = []  # matches in process with events to publish
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs)."""
@@ -111,7 +112,7 @@ class Follower:
 
         if not threadsafe:
             self._begin(match)
-            return LocalWatch(match, flush, lambda f: f(), watched)
+            return LocalWatch(match, flush, self._later, watched)
         token = self._token
         if token is None:
             raise RuntimeError("the follower is not running")
@@ -123,6 +124,17 @@ class Follower:
         soon(lambda: self._begin(match))
         return LocalWatch(match, flush, soon, watched,
                           listening=lambda: bool(hub.subscribers(topic)))
+
+    def _later(self, flush: Callable[[], None]) -> None:
+        """Publish a match in process's new events at the follower's next step (at most
+        ``STEP_S`` away while they come; a spectator hears a frame at most every ``FRAME_S``
+        anyway): a table's decisions cost it an append each, not a publication each. Before
+        the follower runs, at once."""
+        if self._token is None:
+            flush()
+            return
+        self._flushes.append(flush)
+        self._wake.set()
 
     def _begin(self, match: InPlay) -> None:
         self.run.add_local(match)
@@ -171,6 +183,9 @@ class Follower:
         event read is published exactly once and a new subscriber's snapshot (the events
         published so far) meets the stream where it goes on."""
         run, hub = self.run, self.hub
+        flushes, self._flushes = self._flushes, []
+        for flush in flushes:
+            flush()
         recorded, grown = run.refresh()
         for match_id in [*grown, *recorded]:
             self.publish_match(match_id)

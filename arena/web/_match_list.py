@@ -2,13 +2,16 @@
 
 Each finished match's entry is computed once, and again only when its duplicate set moves
 (a record of the set added, a match of the set begun or gone, the run's config read); the
-matches in play, a few hundred at most, are computed when asked. So the list of a run of a
-million records costs what changed, and the ``matches`` topic publishes that alone
-(:meth:`MatchIndex.changes`).
+matches in play, a few hundred at most, are computed when asked, at most every ``LIVE_S``
+while no match begins or ends (a deal's scores in the list are that late at most). So the
+list of a run of a million records costs what changed, the ``matches`` topic publishes that
+alone (:meth:`MatchIndex.changes`), and the API answers the same list with the same bytes
+until it moves (:attr:`MatchIndex.stamp`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -17,12 +20,15 @@ if TYPE_CHECKING:
 
     from ._in_play import InPlay
 
-__all__ = ["LATEST", "STATES", "MatchIndex"]
+__all__ = ["LATEST", "LIVE_S", "STATES", "MatchIndex"]
 
 STATES = ("finished", "waiting", "error", "playing", "held")
 """A match's states in the list (docs/web.md, ``/api/matches``)."""
 LATEST = 200
 """The finished matches the ``matches`` topic's first message holds (the latest)."""
+LIVE_S = 0.1
+"""How old the list's entries of the matches in play may be (their scores after a deal)
+while none begins or ends: 200 tables of instant bots end a deal every few milliseconds."""
 
 
 class Matches(Protocol):
@@ -69,11 +75,18 @@ class MatchIndex:
         self._live_sets: dict[str, str | None] = {}
         self._changed: dict[str, None] = {}
         self._sent: dict[str, dict[str, Any]] = {}  # matches in play as last published
+        self._moved = 0  # counts the updates that moved the list, but for a deal's scores
+        self._live: dict[str, dict[str, Any]] = {}  # the entries of the matches in play
+        self._live_at = (-1, float("-inf"))  # (self._moved, monotonic time) they were made
+        self._live_version = 0  # counts the changes of the entries of the matches in play
 
     def _update(self) -> None:
         run = self.run
         generation, done, people = self._seen
         dirty: set[str] = set()
+        if (generation, done, people) != (run.generation, len(run.added),
+                                          len(run.people_added)):
+            self._moved += 1
         if generation != run.generation:
             self._entries.clear()
             self._people.clear()
@@ -92,6 +105,9 @@ class MatchIndex:
             self._changed[match_id] = None
         self._seen = (run.generation, len(run.added), len(run.people_added))
         live = {match_id: match.set for match_id, match in run.live.items()}
+        if live.keys() != self._live_sets.keys() or (
+                run.config is not None and not self._configured):
+            self._moved += 1
         for match_id in live.keys() ^ self._live_sets.keys():
             set_id = live.get(match_id, self._live_sets.get(match_id))
             if set_id is not None:
@@ -115,10 +131,28 @@ class MatchIndex:
                 "labels": [s.get("label") for s in record.get("seats") or ()],
                 "scores": record.get("scores"), "ranking": record.get("ranking")}
 
-    def _live_entries(self) -> dict[str, dict[str, Any]]:
-        run = self.run
-        return {match_id: _live_entry(match_id, match, run.held(match_id))
-                for match_id, match in run.live.items()}
+    def _live_entries(self, fresh: bool = False) -> dict[str, dict[str, Any]]:
+        """The matches in play's entries: made again when the list moved, when ``fresh``,
+        or ``LIVE_S`` after they were last made."""
+        now = time.monotonic()
+        moved, at = self._live_at
+        if fresh or moved != self._moved or now >= at + LIVE_S:
+            run = self.run
+            live = {match_id: _live_entry(match_id, match, run.held(match_id))
+                    for match_id, match in run.live.items()}
+            if live != self._live:
+                self._live = live
+                self._live_version += 1
+            self._live_at = (self._moved, now)
+        return self._live
+
+    @property
+    def stamp(self) -> tuple[int, int]:
+        """Names the list as it is now (brought up to date): the same stamp, the same
+        list (an answer of it may be kept until the stamp changes)."""
+        self._update()
+        self._live_entries()
+        return self._moved, self._live_version
 
     def entries(self, states: Iterable[str] | None = None) -> list[dict[str, Any]]:
         """Every match, in the records' order, then the matches in play, then the people's
@@ -148,7 +182,7 @@ class MatchIndex:
         """What changed since the last :meth:`latest` or :meth:`changes`: the entries new or
         changed, and the ids of the matches in play that went unrecorded."""
         self._update()
-        live = self._live_entries()
+        live = self._live_entries(fresh=True)
         changed = [self._entries.get(i) or self._people[i] for i in self._changed
                    if i in self._entries or i in self._people]
         changed += [entry for match_id, entry in live.items()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from arena.referee import BotRef, Host, InlineHost
 
 from ._person import Absent, PersonSeat
+from ._priority import after_server
 
 if TYPE_CHECKING:
     from arena.game import View
@@ -20,7 +21,8 @@ __all__ = ["PersonHost"]
 class PersonHost(Host):
     """The host of a person's seat (kind ``web``): the referee asks the seat's page. A
     ``stand_in`` (an inline host of a bot the server trusts) decides for a seat left
-    longer than its absence limit, until a page is open on it again."""
+    longer than its absence limit, until a page is open on it again, after the server's work
+    (:func:`~arena.web._priority.after_server`: a table of stand-ins decides at once)."""
 
     kind = "web"
     timed = False
@@ -45,12 +47,14 @@ class PersonHost(Host):
         try:
             return await self.person.decide("play", view, 0, deadline)
         except Absent as absent:
+            await after_server()
             return self._stand_in(absent, "play", view, 0)
 
     async def exchange(self, view: View, count: int, time_ms: int, deadline: Deadline) -> object:
         try:
             return await self.person.decide("exchange", view, count, deadline)
         except Absent as absent:
+            await after_server()
             return self._stand_in(absent, "exchange", view, count)
 
     def _stand_in(self, absent: Absent, kind: str, view: View, count: int) -> object:

@@ -35,10 +35,13 @@ MAX_TOPICS = 8
 FRAME_S = 0.1
 """The least time between two messages of one topic to a socket: what came meanwhile goes
 together (a match's events as one ``batch``), so a page draws at most 10 times a second."""
-BUDGET = 500
+BUDGET = 250
 """Messages a second the spectators' sockets are sent together, at most (each topic's frame
-grows beyond ``FRAME_S`` with the topics followed): a server of hundreds of spectators
-spends its time on the tables, not on sends."""
+grows beyond ``FRAME_S`` with the topics followed: 200 spectators hear a frame each 0.8 s): a
+server of hundreds of spectators spends its time on the tables, not on sends, which were
+its largest cost (a message is a JSON encoding, a deflate, a socket write and a timer; at 500
+a second, 200 tables of instant bots kept a third of their pace, at 250 two thirds:
+docs/web.md, "How much one server holds")."""
 LAG = 64
 """Events of one topic waiting for a socket beyond which it gets the topic's state now (a
 match's current deal) instead of the backlog: a table faster than a page can draw."""

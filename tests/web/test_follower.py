@@ -10,6 +10,7 @@ import pytest
 import trio
 
 import arena.web._follower as app
+from arena.referee import MatchSpec
 from arena.web import Hub
 from arena.web._api import StandingsCache
 from arena.web._live import RunFolder
@@ -96,5 +97,29 @@ def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
             watching.append(True)  # a page follows the report's builds
             await built(3)
             nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+def test_a_match_in_process_is_published_at_the_next_step(tmp_path: Path) -> None:
+    spec = MatchSpec.from_dict({
+        "match_id": "here", "seed": 1, "rules": {"rounds": 1},
+        "seats": [{"label": b, "name": b, "host": "inline"}
+                  for b in ("greedy", "lowest", "highest", "random")]})
+
+    async def main() -> None:
+        hub = Hub()
+        run = RunFolder(tmp_path)
+        follower = app.Follower(run, hub, StandingsCache(run))
+        follower.bind()  # as the server's lifespan does
+        async with hub.subscribe("match:here") as events:
+            feed = follower.feed(spec)
+            for number in range(5):
+                feed({"type": "move", "deal": 0, "seat": number % 4, "move": "pass", "left": 8})
+            # an append each, no publication yet
+            assert len(run.live["here"].events) == 5 and "match:here" not in hub.last
+            await follower.step()
+            heard = [events.receive_nowait()["seat"] for _ in range(5)]
+            assert heard == [0, 1, 2, 3, 0]
 
     trio.run(main)

@@ -123,3 +123,32 @@ def test_the_server_keeps_a_summary_of_each_record_and_reads_the_record_when_ask
         assert "deals" not in kept and kept["scores"] == record["scores"]
         assert run.record(record["match_id"]) == record
     assert run.record("no-such-match") is None
+
+
+def test_the_api_answers_the_list_gzipped_and_kept_until_it_moves(finished_run: Path) -> None:
+    async def main() -> None:
+        web = RunWeb(finished_run)
+        async with trio.open_nursery() as nursery:
+            url = await nursery.start(web.serve, "127.0.0.1", 0)
+            async with httpx.AsyncClient(base_url=url) as client:
+                zipped = await client.get("/api/matches")  # httpx accepts gzip
+                assert zipped.headers["content-encoding"] == "gzip"
+                assert "Content-Security-Policy" in zipped.headers
+                plain = await client.get("/api/matches",
+                                         headers={"Accept-Encoding": "identity"})
+                assert "content-encoding" not in plain.headers
+                assert plain.json() == zipped.json() and plain.json()["total"] == 4
+                again = await client.get("/api/matches", headers={"Accept-Encoding": "identity"})
+                assert again.content == plain.content  # kept while the list is the same
+                feed = web.follower.feed(SPEC)  # a match in process begins: the list moves
+                moved = (await client.get("/api/matches?state=playing")).json()
+                assert [(m["id"], m["scores"]) for m in moved["matches"]] == [("fast", None)]
+                with trio.fail_after(30):
+                    await play_match(SPEC, watch=feed)
+                    await trio.sleep(0.15)  # LIVE_S: a deal's scores may be that late
+                played = (await client.get("/api/matches?state=playing")).json()
+                assert played["matches"][0]["scores"] is not None
+                feed.close()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
