@@ -8,19 +8,12 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from rich.console import Console, Group, RenderableType
-from rich.live import Live
-from rich.progress import TaskID
-from rich.table import Table
-from rich.text import Text
 
 from arena.cli import main
 from arena.cli._closing import closing_status, log_to_folder
-from arena.cli._leaderboard import fitted_table
-from arena.cli._progress import LineReporter, RateMeter, RunProgress, plan_lines, sprt_line
 from arena.cli._report import save_results
 from arena.cli._start_checks import (
     refuse_unstartable,
@@ -46,6 +39,12 @@ from arena.tournament import (
     tournament_format,
 )
 
+if TYPE_CHECKING:  # rich is imported where something is drawn: a --quiet run never does
+    from rich.console import Console, RenderableType
+    from rich.live import Live
+    from rich.progress import TaskID
+    from rich.table import Table
+
 _LIVE_ROWS = 12
 
 
@@ -65,6 +64,8 @@ def standings_table(rows: list[dict[str, Any]], *, title: str = "Standings",
                     limit: int | None = None, console: Console | None = None) -> Table:
     """A rich table of standings rows (``Standings.to_list()``); given the ``console``, it
     fits its width (``_STANDINGS_DROPPED_FIRST``), a bot's label folded, never cut."""
+    from arena.cli._leaderboard import fitted_table
+
     shown = rows if limit is None else rows[:limit]
     columns: dict[str, list[str]] = {name: [] for name in (
         "#", "bot", "matches", "match score", "wins", "points/match", "faults", "timeouts")}
@@ -87,6 +88,8 @@ class LiveReporter(Reporter):
     standings."""
 
     def __init__(self, console: Console, name: str, *, bounded: bool = False) -> None:
+        from arena.cli._progress import RateMeter, RunProgress
+
         self.console = console
         self.name = name
         self.bounded = bounded
@@ -99,6 +102,11 @@ class LiveReporter(Reporter):
         self.league_status: LeagueStatus | None = None
 
     def _render(self) -> RenderableType:
+        from rich.console import Group
+        from rich.text import Text
+
+        from arena.cli._progress import sprt_line
+
         parts: list[RenderableType] = [self.progress]
         if self.status is not None:
             parts.append(Text(sprt_line(self.status), style="bold"))
@@ -111,6 +119,10 @@ class LiveReporter(Reporter):
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
         """Show the bar, starting at the matches already recorded."""
+        from rich.live import Live
+
+        from arena.cli._progress import plan_lines
+
         self.standings = standings
         # A league's length is not known in advance (total 0): its bar counts without an end.
         self.task = self.progress.add_task(self.name, total=total or None)
@@ -185,16 +197,21 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         cfg = load_config(config)
     except ConfigError as exc:
         _config_error(exc)
-    console = Console()
-    if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings
-        console = Console(width=max(console.width, 120))
+    console: Console | None = None
     reporter: Reporter | None = None
     if not quiet and not as_json:
+        from rich.console import Console
+
+        from arena.cli._progress import LineReporter
+
+        console = Console()
+        if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings
+            console = Console(width=max(console.width, 120))
         shown = LiveReporter if console.is_terminal else LineReporter
         reporter = shown(console, cfg.name, bounded=tournament_format(cfg.format.type).bounded)
     folder = output_dir(cfg, out)
     header = sandbox_header(cfg, sandbox)
-    if not quiet and not as_json:
+    if console is not None:
         console.print(header, highlight=False)
     # Before any match: an entrant that cannot start would fault in every match it plays.
     refuse_unstartable_entrants(cfg, sandbox, private=[folder, Path(config)])
@@ -242,15 +259,15 @@ def _play(config: str, folder: Path, serve: str | None, live: bool, reporter: Re
                                  after=finish, **options)
 
 
-def _finish(console: Console, folder: Path, started: float, result: TournamentResult, *,
-            as_json: bool, quiet: bool, report: bool) -> None:
+def _finish(console: Console | None, folder: Path, started: float, result: TournamentResult,
+            *, as_json: bool, quiet: bool, report: bool) -> None:
     """Save the standings (and the report), then print the result: as JSON, or the final
     standings, a league's read from the standings document just written."""
     elapsed = time.perf_counter() - started
     document = save_results(folder, report=report, quiet=quiet or as_json)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
-    elif not quiet:
+    elif not quiet and console is not None:
         _print_final(console, result, elapsed, document)
 
 

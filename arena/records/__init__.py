@@ -1,8 +1,8 @@
 """Match records: the JSONL files that ratings, reports, replays and resumes read.
 
 Records are data and logs are for people: :class:`RecordWriter` writes one
-JSON line per finished match to its own file through its own structlog
-logger, and :func:`configure_logging` sends operational logs to stderr.
+JSON line per finished match to its own file, and :func:`configure_logging`
+sends operational logs (structlog's) to stderr.
 docs/records.md documents the schema.
 """
 

@@ -1,4 +1,4 @@
-"""Writing match records: one JSON line per match, through structlog, to its own file."""
+"""Writing match records: one JSON line per match, to its own file."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from types import TracebackType
 from typing import IO, Any
 
 import msgspec
-import structlog
 
 __all__ = ["RecordWriter"]
 
@@ -26,10 +25,9 @@ def _serializer(obj: Any, **kwargs: Any) -> str:
 class RecordWriter:
     """Appends match records to a JSONL file, one line per match, flushed at once.
 
-    Records go through their own structlog logger, whose only processor is
-    the JSON renderer and whose only sink is this file: no timestamps, log
-    levels or operational messages ever reach it, and nothing this writer
-    writes reaches the operational log. Each record is written as a single
+    Records are written here alone, never through the operational logs (structlog):
+    no timestamps, log levels or operational messages ever reach the file, and
+    nothing this writer writes reaches the operational log. Each record is written as a single
     ``write`` of one complete line followed by a flush and an ``fsync``, so
     a killed writer leaves at most one torn last line, which
     :func:`read_records` reports and skips. Opening a file whose last line
@@ -45,12 +43,6 @@ class RecordWriter:
         if self._file.tell() > 0 and not self._ends_with_newline():
             self._file.write("\n")
             self._file.flush()
-        self._logger = structlog.wrap_logger(
-            structlog.WriteLogger(self._file),
-            processors=[structlog.processors.JSONRenderer(serializer=_serializer)],
-            wrapper_class=structlog.BoundLogger,  # never filtered by the logging level
-            cache_logger_on_first_use=True,
-        )
         self.written = 0
         """Records written by this writer."""
 
@@ -61,9 +53,9 @@ class RecordWriter:
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record as one line and make it durable before returning."""
-        if "event" in record:
+        if "event" in record:  # the operational logs' key: a record is never mistaken for one
             raise ValueError("a record may not have an 'event' key (reserved by structlog)")
-        self._logger.msg(**record)
+        self._file.write(_serializer(record) + "\n")
         self._file.flush()
         if self._fsync:
             os.fsync(self._file.fileno())

@@ -17,6 +17,11 @@ loop and its drivers), ``hosts``, ``child`` (child processes and the protocol),
 ``sandbox`` and ``uecda`` (docs/architecture.md, "The referee's rooms").
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._faults import BotFault, timeout_fault
 from ._kinds import HOST_KINDS, HostKind
 from ._limits import NO_DEADLINE, Deadline, Limits
@@ -24,11 +29,31 @@ from ._loading import BotRef
 from ._referee import make_host, play_match, process_pool, run_match
 from ._selfplay import Places, compare, play_bots, play_on
 from ._spec import CopyLabels, MatchSpec, MatchSpecError, Seat
-from ._trial import try_starts
 from .hosts._host import Host, InlineHost, StartInfo
-from .hosts._process import CommandHost, ProcessHost, ProcessPool
-from .sandbox._sandbox import mechanism as sandbox_mechanism
-from .sandbox._sandbox import unavailable_reason as sandbox_unavailable_reason
+
+if TYPE_CHECKING:
+    from ._trial import try_starts
+    from .hosts._process import CommandHost, ProcessHost, ProcessPool
+    from .sandbox._sandbox import mechanism as sandbox_mechanism
+    from .sandbox._sandbox import unavailable_reason as sandbox_unavailable_reason
+
+# Imported when first read: the process hosts and the sandbox bring trio and the sandbox's
+# machinery, which a run of inline bots never uses (docs/architecture.md, "Start-up").
+_LAZY = {"try_starts": ("._trial", "try_starts"),
+         "CommandHost": (".hosts._process", "CommandHost"),
+         "ProcessHost": (".hosts._process", "ProcessHost"),
+         "ProcessPool": (".hosts._process", "ProcessPool"),
+         "sandbox_mechanism": (".sandbox._sandbox", "mechanism"),
+         "sandbox_unavailable_reason": (".sandbox._sandbox", "unavailable_reason")}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where[0], __name__), where[1])
+    globals()[name] = value
+    return value
 
 __all__ = [
     "HOST_KINDS",

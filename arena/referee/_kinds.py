@@ -14,16 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._limits import Limits
 from .hosts._host import Host, InlineHost
-from .hosts._process import CommandHost, ProcessHost, ProcessPool
-from .uecda._host import UecdaHost
+
+if TYPE_CHECKING:  # the makers import their hosts: trio's, which inline seats never need
+    from .hosts._process import ProcessPool
 
 __all__ = ["HOST_KINDS", "HostKind"]
 
-Maker = Callable[[str, dict[str, Any], Limits, ProcessPool | None, Sequence[str]], Host]
+Maker = Callable[[str, dict[str, Any], Limits, "ProcessPool | None", Sequence[str]], Host]
 """Makes a seat's host from what the seat gives (its bot name or its command line), its
 ``params``, the match's limits, the pool of processes to reuse and the paths to hide."""
 
@@ -55,16 +56,22 @@ def _inline(name: str, params: dict[str, Any], limits: Limits, pool: ProcessPool
 
 def _process(name: str, params: dict[str, Any], limits: Limits, pool: ProcessPool | None,
              private: Sequence[str]) -> Host:
+    from .hosts._process import ProcessHost
+
     return ProcessHost(name, params, limits=limits, pool=pool, private=private)
 
 
 def _command(command: str, params: dict[str, Any], limits: Limits, pool: ProcessPool | None,
              private: Sequence[str]) -> Host:
+    from .hosts._process import CommandHost
+
     return CommandHost(command, limits=limits, pool=pool, private=private)
 
 
 def _uecda(command: str, params: dict[str, Any], limits: Limits, pool: ProcessPool | None,
            private: Sequence[str]) -> Host:
+    from .uecda._host import UecdaHost
+
     return UecdaHost(command, limits=limits)
 
 

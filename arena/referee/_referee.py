@@ -16,9 +16,7 @@ import atexit
 import contextlib
 import os
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-import trio
+from typing import TYPE_CHECKING, Any
 
 from arena.game import Match
 
@@ -26,11 +24,12 @@ from ._kinds import HOST_KINDS
 from ._limits import Limits
 from ._spec import MatchSpec, MatchSpecError, Seat
 from .hosts._host import Host, InlineHost
-from .hosts._process import ProcessPool
 from .loop._drive_inline import play_inline
-from .loop._drive_trio import play_trio
 from .loop._loop import MatchLoop
 from .loop._watch import Watch
+
+if TYPE_CHECKING:
+    from .hosts._process import ProcessPool
 
 __all__ = ["make_host", "play_match", "process_pool", "run_match"]
 
@@ -107,7 +106,11 @@ async def play_match(
     """
     loop, hosts_ = prepare_match(spec, hosts, pool, watch=watch)
     inline = inline_only(hosts_)
-    return play_inline(loop, inline) if inline is not None else await play_trio(loop, hosts_)
+    if inline is not None:
+        return play_inline(loop, inline)
+    from .loop._drive_trio import play_trio
+
+    return await play_trio(loop, hosts_)
 
 
 _shared_pool: tuple[int, ProcessPool] | None = None
@@ -115,6 +118,8 @@ _shared_pool: tuple[int, ProcessPool] | None = None
 
 def _pool() -> ProcessPool:
     """This process's pool; a forked worker gets its own, never its parent's processes."""
+    from .hosts._process import ProcessPool
+
     global _shared_pool
     if _shared_pool is None or _shared_pool[0] != os.getpid():
         pool = ProcessPool()
@@ -134,15 +139,24 @@ def run_match(
     With ``reuse_processes`` (the default) bot processes are kept between
     calls in this process and killed when it exits. ``watch`` is :func:`play_match`'s.
     """
-    loop, hosts_ = prepare_match(spec, hosts, _pool() if reuse_processes else None,
-                                 watch=watch)
+    pooled = reuse_processes and hosts is None and not all(
+        seat.host == "inline" for seat in spec.seats)  # inline seats keep no process
+    loop, hosts_ = prepare_match(spec, hosts, _pool() if pooled else None, watch=watch)
     inline = inline_only(hosts_)
-    return play_inline(loop, inline) if inline is not None else trio.run(play_trio, loop, hosts_)
+    if inline is not None:
+        return play_inline(loop, inline)
+    import trio  # a run of inline bots never needs it
+
+    from .loop._drive_trio import play_trio
+
+    return trio.run(play_trio, loop, hosts_)
 
 
 @contextlib.contextmanager
 def process_pool() -> Iterator[ProcessPool]:
     """A :class:`ProcessPool` that is closed (its processes killed) on exit."""
+    from .hosts._process import ProcessPool
+
     pool = ProcessPool()
     try:
         yield pool

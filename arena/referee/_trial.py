@@ -11,16 +11,18 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Sequence
-
-import trio
+from typing import TYPE_CHECKING
 
 from arena.game import Rules
 
 from ._faults import BotFault
 from ._limits import NO_DEADLINE, Deadline, Limits
-from ._referee import make_host
+from ._referee import inline_only, make_host
 from ._spec import Seat
 from .hosts._host import Host, StartInfo
+
+if TYPE_CHECKING:
+    import trio
 
 __all__ = ["try_starts"]
 
@@ -61,6 +63,15 @@ def try_starts(
             infos.append(StartInfo(0, size, rules, TRIAL_ID, table, seed, limits.to_dict()))
     hosts = [make_host(seat, limits, None, private) for seat in seats]  # MatchSpecError
     faults: list[BotFault | None] = [None] * len(seats)
+    inline = inline_only(hosts)
+    if inline is not None:  # started as a match of inline bots starts them: no event loop
+        for index, host in enumerate(inline):
+            try:
+                host.start_now(infos[index])
+            except BotFault as fault:
+                faults[index] = fault
+        return faults
+    import trio
 
     async def trial(index: int, limiter: trio.CapacityLimiter) -> None:
         async with limiter:
@@ -81,6 +92,8 @@ def try_starts(
 async def _start_once(host: Host, info: StartInfo, allowed: float) -> BotFault | None:
     """``host.start(info, deadline)`` within ``allowed`` seconds (unbounded for a person),
     then close."""
+    import trio
+
     try:
         await host.start(info, Deadline.after(trio.current_time(), allowed) if host.timed
                          else NO_DEADLINE)

@@ -13,9 +13,13 @@ and the rest). The users' tier is :mod:`arena.referee`; the scripted host for
 tests is :mod:`arena.referee.testing`.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ._limits import Clock
 from ._loading import default_host, make_bot, resolve
-from .child._process import ChildProcess
 from .child._protocol import (
     MAX_BLANK_LINES,
     MAX_LINE,
@@ -25,7 +29,6 @@ from .child._protocol import (
     decode,
     encode,
 )
-from .child._talk import start_message
 from .child._wire import (
     DeltaDecoder,
     DeltaEncoder,
@@ -34,7 +37,6 @@ from .child._wire import (
     view_from_dict,
     view_to_wire,
 )
-from .hosts._scoped import ScopedHost
 from .loop._loop import MatchLoop
 from .loop._watch import Watch
 from .sandbox._cgroup import CGROUP_ENV, memory_bound
@@ -42,6 +44,24 @@ from .sandbox._cputime import Meter
 from .sandbox._layout import BOT_UID
 from .sandbox._sandbox import WRITABLE_ENV, SandboxUnavailable, sandbox_argv, sandbox_fds
 from .uecda import _tables as uecda
+
+if TYPE_CHECKING:
+    from .child._process import ChildProcess
+    from .child._talk import start_message
+    from .hosts._scoped import ScopedHost
+
+# Imported when first read: they bring trio, which a run of inline bots never needs.
+_LAZY = {"ChildProcess": ".child._process", "start_message": ".child._talk",
+         "ScopedHost": ".hosts._scoped"}
+
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __package__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "BOT_UID",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -54,3 +55,34 @@ def test_a_command_runs_from_its_registration_alone() -> None:
     result = CliRunner().invoke(group, ["bots", "greedy", "--json"])
     assert result.exit_code == 0 and '"greedy"' in result.stdout
     assert "bots" in group.commands
+
+
+INLINE_RUN = """\
+name: inline
+seed: 1
+rules: {preset: runs}
+players: 4
+format: {type: round_robin}
+jobs: 1
+bots:
+  - {name: random}
+  - {name: lowest}
+  - {name: highest}
+  - {name: passer}
+"""
+
+UNUSED_BY_INLINE = ("trio", "structlog", "asyncio", "rich")
+"""What a quiet run of inline bots never uses: the process hosts' event loop, the operational
+logs (nothing is logged) and their asyncio, the terminal's drawing."""
+
+
+def test_a_quiet_run_of_inline_bots_imports_no_event_loop_logs_or_drawing(tmp_path: Path) -> None:
+    config = tmp_path / "inline.yaml"
+    config.write_text(INLINE_RUN)
+    args = ["run", str(config), "--out", str(tmp_path / "out"), "--quiet"]
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(heavy=UNUSED_BY_INLINE), *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "out" / "records.jsonl").read_text().count("\n") == 1
+    assert (tmp_path / "out" / "standings.json").is_file()
+    assert proc.stderr.strip().splitlines()[-1:] in ([], [""]), proc.stderr
