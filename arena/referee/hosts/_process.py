@@ -284,6 +284,7 @@ class _ChildHost(Host):
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        proc.before_wait = None  # a pooled process keeps no hold on this host
         if self._pool is not None and not self._faulted and proc.poll() is None:
             self._pool.release(self._pool_key(), proc)
         else:
