@@ -75,7 +75,16 @@ def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
         async def records(count: int) -> None:
             (folder / "records.jsonl").write_text("".join(lines[:count]))
             run.refresh()
-            await trio.sleep(0.6)  # the builder looks every 0.25 s
+
+        async def built(count: int) -> None:
+            """Until ``count`` builds are done (a build, in a thread, may take seconds at
+            load), then as long again as the builder takes to look twice (every 0.25 s):
+            no build more."""
+            with trio.fail_after(60):
+                while builder.builds < count:
+                    await trio.sleep(0.05)
+            await trio.sleep(0.6)
+            assert builder.builds == count
 
         async def built(count: int) -> None:  # a build is a child process: a second or so
             with trio.fail_after(60):
@@ -89,11 +98,11 @@ def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
             await records(1)
             await built(1)  # the first records: nothing was built yet
             await records(2)
-            assert builder.builds == 1  # grown, unread
+            await built(1)  # grown, unread
             builder.want()  # a file of the report asked for
             await built(2)
             await records(3)
-            assert builder.builds == 2
+            await built(2)
             watching.append(True)  # a page follows the report's builds
             await built(3)
             nursery.cancel_scope.cancel()
