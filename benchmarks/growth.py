@@ -1,6 +1,7 @@
 """Benchmark: how the server, `arena ratings` and `arena report` grow with the records.
 
-    .venv/bin/python benchmarks/growth.py [--sizes 1000,10000,100000] [--timeout 300]
+    .venv/bin/python benchmarks/growth.py [--sizes 1000,10000,100000,1000000]
+        [--timeout 300] [--report-max 100000] [--tmp DIR]
 
 For each size N, a run folder of N matches (the demo tournament's records copied under fresh
 ids, ``benchmarks/_records.py``) and its config; then, timed:
@@ -11,9 +12,13 @@ ids, ``benchmarks/_records.py``) and its config; then, timed:
   one more record (what changed only: ``MatchIndex.changes``), and a page of the API
   (``last=200``), with the server's memory (its process's peak RSS growth);
 - ``arena ratings OUT --json --resamples 0`` and ``arena report OUT``, whole commands
-  (start-up included), each given ``--timeout`` seconds.
+  (start-up included), each given ``--timeout`` seconds (the report only up to
+  ``--report-max`` matches: beyond, it is hours).
 
-The load average is printed beside each size: compare sizes measured in the same run.
+Each size's folder is written in ``--tmp`` (a fresh folder in it, removed at the end) and
+removed once measured; a size whose records would not fit in the free space there (with a
+tenth to spare) is refused before it is written. The load average is printed beside each
+size: compare sizes measured in the same run.
 """
 
 from __future__ import annotations
@@ -85,15 +90,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--report-max", type=int, default=100_000)
+    parser.add_argument("--tmp", type=Path, default=None)
     options = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'matches':>8} {'MB':>7} {'read s':>7} {'list s':>7} {'change ms':>9} "
           f"{'page ms':>8} {'RSS MB':>7} {'ratings s':>9} {'report s':>9} {'load':>5}")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=options.tmp) as tmp:
         source = Path(tmp) / "source"
         run_tournament(demo_config(1), out=source, jobs=1)
         lines = (source / "records.jsonl").read_bytes().splitlines(keepends=True)
+        per_match = sum(map(len, lines)) / len(lines)
         for size in [int(n) for n in options.sizes.split(",")]:
+            free = shutil.disk_usage(tmp).free
+            if size * per_match * 1.1 > free:
+                print(f"{size:>8} matches: {size * per_match / 2**30:.1f} GB do not fit in the "
+                      f"{free / 2**30:.1f} GB free in {tmp}", flush=True)
+                continue
             folder = Path(tmp) / f"n{size}"
             folder.mkdir()
             shutil.copyfile(source / "config.yaml", folder / "config.yaml")
@@ -103,12 +116,14 @@ def main() -> None:
             read, listed, delta, page, rss = serve_times(folder, extra)
             ratings = command(["ratings", str(folder), "--json", "--resamples", "0"],
                               options.timeout)
-            report = command(["report", str(folder)], options.timeout)
+            report = command(["report", str(folder)], options.timeout) \
+                if size <= options.report_max else None
 
             limit = options.timeout
             print(f"{size:>8} {megabytes:>7.1f} {read:>7.2f} {listed:>7.2f} "
                   f"{delta * 1000:>9.1f} {page * 1000:>8.1f} {rss:>7.0f} "
-                  f"{shown(ratings, limit)} {shown(report, limit)} "
+                  f"{shown(ratings, limit)} "
+                  f"{shown(report, limit) if size <= options.report_max else '-':>9} "
                   f"{os.getloadavg()[0]:>5.1f}", flush=True)
             shutil.rmtree(folder)
 

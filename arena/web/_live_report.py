@@ -69,8 +69,9 @@ def safe_path(root: Path, relative: str) -> Path | None:
 
 class ReportBuilder:
     """Rebuilds the served report when the records grew, one build at a time, and no more
-    often than it is read: the first build comes with the first records, the next once the
-    report was asked for since (a file of it, or ``watched()``: a page follows its builds)."""
+    often than it is read: a build once the report was asked for since the last (a file of
+    it, or ``watched()``: a page follows its builds); until the first, its page says it is
+    being built."""
 
     def __init__(self, run: RunFolder, interval: float = 5.0,
                  on_built: Callable[[int], None] | None = None,
@@ -82,7 +83,7 @@ class ReportBuilder:
         self.folder = run.folder / WEB_DIR
         self.rebuilds = Rebuilds(self.build, interval, what="building the served report")
         self._built_for = -1
-        self._wanted = True
+        self._wanted = False
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
         self._child: subprocess.Popen[str] | None = None
 

@@ -96,7 +96,9 @@ def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
         async with trio.open_nursery() as nursery:
             nursery.start_soon(builder.run_forever)
             await records(1)
-            await built(1)  # the first records: nothing was built yet
+            assert builder.builds == 0  # unread
+            builder.want()  # a file of the report asked for
+            await built(1)
             await records(2)
             await built(1)  # grown, unread
             builder.want()  # a file of the report asked for

@@ -52,6 +52,7 @@ def _served(out: Path) -> tuple[bytes, dict[str, Any]]:
             answer = await client.get("/api/standings")
             assert answer.status_code == 200, answer.text
             summary = out / "web" / "report" / "data" / "summary.js"
+            await client.get("/report/")  # asked for: built (no sooner)
             with trio.fail_after(120):
                 while not summary.exists():
                     await trio.sleep(0.1)
