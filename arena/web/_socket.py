@@ -68,33 +68,43 @@ def _topic(message: str) -> str | None:
     return None
 
 
+class _States:
+    """Each topic's state now (:func:`_current`) with its JSON; a match's encoded once for
+    every socket behind it until it moves (200 spectators of one fast table each fall behind
+    every frame)."""
+
+    def __init__(self, hub: Hub, run: RunFolder) -> None:
+        self.hub = hub
+        self.run = run
+        self._kept: dict[str, tuple[object, int, bool, dict[str, Any], str]] = {}
+
+    def current(self, topic: str) -> tuple[dict[str, Any], str]:
+        """``topic``'s state now and its JSON."""
+        run = self.run
+        match_id = topic[len("match:"):] if topic.startswith("match:") else None
+        live = run.live.get(match_id) if match_id is not None else None
+        if live is None or match_id is None:
+            state = _current(topic, self.hub, run)
+            return state, json.dumps(state, separators=(",", ":"))
+        held = run.held(match_id)
+        kept = self._kept.get(topic)
+        if kept is not None and kept[0] is live and kept[1:3] == (live.published, held):
+            return kept[3], kept[4]
+        state = _current(topic, self.hub, run)
+        if len(self._kept) >= MAX_STATES:
+            self._kept.clear()
+        text = json.dumps(state, separators=(",", ":"))
+        self._kept[topic] = (live, live.published, held, state, text)
+        return state, text
+
+
 def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] = lambda t: None
                      ) -> Callable[[WebSocket], Awaitable[None]]:
     """The WebSocket endpoint of spectators. ``catch_up(topic)`` publishes what is new of a
     topic before a subscriber's snapshot is taken (a match played in this process)."""
 
     following = [0]  # the topics all sockets follow now
-    states: dict[str, tuple[object, int, bool, dict[str, Any], str]] = {}
-
-    def current(topic: str) -> tuple[dict[str, Any], str]:
-        """The topic's state now (:func:`_current`) and its JSON; a match's, encoded once
-        for every socket behind it until it moves (200 spectators of one fast table each
-        fall behind every frame)."""
-        match_id = topic[len("match:"):] if topic.startswith("match:") else None
-        live = run.live.get(match_id) if match_id is not None else None
-        if live is None or match_id is None:
-            state = _current(topic, hub, run)
-            return state, json.dumps(state, separators=(",", ":"))
-        held = run.held(match_id)
-        kept = states.get(topic)
-        if kept is not None and kept[0] is live and kept[1:3] == (live.published, held):
-            return kept[3], kept[4]
-        state = _current(topic, hub, run)
-        if len(states) >= MAX_STATES:
-            states.clear()
-        states[topic] = (live, live.published, held, state,
-                         json.dumps(state, separators=(",", ":")))
-        return state, states[topic][4]
+    current = _States(hub, run).current
 
     async def endpoint(socket: WebSocket) -> None:
         await socket.accept()
