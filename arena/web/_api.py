@@ -114,6 +114,25 @@ def _gzip_accepted(request: Request) -> bool:
                for part in request.headers.get("accept-encoding", "").split(","))
 
 
+def _list_answer(request: Request, run: RunFolder, answers: ListAnswers,
+                 query: tuple[list[str] | None, int, int | None, int | None]) -> Response:
+    """``/api/matches``' answer to ``query`` (:func:`_list_query`), gzipped when accepted."""
+
+    def make() -> dict[str, Any]:
+        states, offset, limit, last = query
+        entries = run.index.entries(states)
+        if last is not None:
+            entries = entries[len(entries) - min(last, len(entries)):]
+        page = entries[offset:None if limit is None else offset + limit]
+        return {"matches": page, "total": len(entries)}
+
+    body, zipped = answers.get(run.index.stamp, (tuple(query[0] or ()), *query[1:]), make)
+    if _gzip_accepted(request):
+        return Response(zipped, media_type="application/json",
+                        headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+    return Response(body, media_type="application/json", headers={"Vary": "Accept-Encoding"})
+
+
 def _list_query(request: Request) -> tuple[list[str] | None, int, int | None, int | None]:
     """``/api/matches``' query: ``state`` (comma-separated), ``offset``, ``limit``, ``last``;
     a ValueError names a bad one."""
@@ -155,21 +174,7 @@ def api_routes(run: RunFolder, standings: StandingsCache, sync: Callable[[], Non
         except ValueError as exc:
             return error(400, str(exc))
         sync()
-
-        def make() -> dict[str, Any]:
-            states, offset, limit, last = query
-            entries = run.index.entries(states)
-            if last is not None:
-                entries = entries[len(entries) - min(last, len(entries)):]
-            page = entries[offset:None if limit is None else offset + limit]
-            return {"matches": page, "total": len(entries)}
-
-        body, zipped = answers.get(run.index.stamp, (tuple(query[0] or ()), *query[1:]), make)
-        if _gzip_accepted(request):
-            return Response(zipped, media_type="application/json",
-                            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
-        return Response(body, media_type="application/json",
-                        headers={"Vary": "Accept-Encoding"})
+        return _list_answer(request, run, answers, query)
 
     async def get_match(request: Request) -> Response:
         match_id = request.path_params["match_id"]

@@ -45,6 +45,8 @@ docs/web.md, "How much one server holds")."""
 LAG = 64
 """Events of one topic waiting for a socket beyond which it gets the topic's state now (a
 match's current deal) instead of the backlog: a table faster than a page can draw."""
+MAX_STATES = 256
+"""Matches whose state now is kept encoded for the sockets behind them."""
 POLICY_VIOLATION = 1008
 _TOPICS = ("standings", "matches", "report", "progress")
 """Every run's topics; a format adds its own (``format_topics``: ``sprt``, ``league``)."""
@@ -66,27 +68,59 @@ def _topic(message: str) -> str | None:
     return None
 
 
+class _States:
+    """Each topic's state now (:func:`_current`) with its JSON; a match's encoded once for
+    every socket behind it until it moves (200 spectators of one fast table each fall behind
+    every frame)."""
+
+    def __init__(self, hub: Hub, run: RunFolder) -> None:
+        self.hub = hub
+        self.run = run
+        self._kept: dict[str, tuple[object, int, bool, dict[str, Any], str]] = {}
+
+    def current(self, topic: str) -> tuple[dict[str, Any], str]:
+        """``topic``'s state now and its JSON."""
+        run = self.run
+        match_id = topic[len("match:"):] if topic.startswith("match:") else None
+        live = run.live.get(match_id) if match_id is not None else None
+        if live is None or match_id is None:
+            state = _current(topic, self.hub, run)
+            return state, json.dumps(state, separators=(",", ":"))
+        held = run.held(match_id)
+        kept = self._kept.get(topic)
+        if kept is not None and kept[0] is live and kept[1:3] == (live.published, held):
+            return kept[3], kept[4]
+        state = _current(topic, self.hub, run)
+        if len(self._kept) >= MAX_STATES:
+            self._kept.clear()
+        text = json.dumps(state, separators=(",", ":"))
+        self._kept[topic] = (live, live.published, held, state, text)
+        return state, text
+
+
 def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] = lambda t: None
                      ) -> Callable[[WebSocket], Awaitable[None]]:
     """The WebSocket endpoint of spectators. ``catch_up(topic)`` publishes what is new of a
     topic before a subscriber's snapshot is taken (a match played in this process)."""
 
     following = [0]  # the topics all sockets follow now
+    current = _States(hub, run).current
 
     async def endpoint(socket: WebSocket) -> None:
         await socket.accept()
         send_lock = trio.Lock()
 
-        async def send(item: dict[str, Any]) -> None:
+        async def send(item: dict[str, Any] | str) -> None:
+            text = item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
             async with send_lock:
-                await socket.send_text(json.dumps(item, separators=(",", ":")))
+                await socket.send_text(text)
 
         async def follow(topic: str) -> None:
             catch_up(topic)
             async with hub.subscribe(topic) as events:
                 following[0] += 1
                 try:
-                    await send(_current(topic, hub, run))
+                    await send(current(topic)[1])
                     await _relay(topic, events)
                 finally:
                     following[0] -= 1
@@ -103,8 +137,8 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
                 lagged = any(e.get("type") == "lagged" for e in batch)
                 ended = any(e.get("type") == "recorded" for e in batch)
                 if lagged or (len(batch) > LAG and not ended):
-                    now = _current(topic, hub, run)  # the latest state, at once
-                    await send(now)
+                    now, text = current(topic)  # the latest state, at once
+                    await send(text)
                     if ended and now.get("type") != "recorded":
                         await send({"topic": topic, "type": "recorded"})
                 elif len(batch) > 1 and topic.startswith("match:"):

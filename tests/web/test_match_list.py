@@ -12,6 +12,7 @@ import httpx
 import trio
 from httpx_ws import aconnect_ws
 
+import arena.web._socket as sockets
 from arena.referee import MatchSpec, play_match
 from arena.web import RunWeb
 
@@ -149,6 +150,38 @@ def test_the_api_answers_the_list_gzipped_and_kept_until_it_moves(finished_run: 
                 played = (await client.get("/api/matches?state=playing")).json()
                 assert played["matches"][0]["scores"] is not None
                 feed.close()
+            nursery.cancel_scope.cancel()
+
+    trio.run(main)
+
+
+def test_spectators_of_one_match_share_its_state_encoded_once(
+        finished_run: Path, monkeypatch: Any) -> None:
+    made: list[str] = []
+    real = sockets._current
+
+    def counted(topic: str, hub: Any, run: Any) -> dict[str, Any]:
+        made.append(topic)
+        return real(topic, hub, run)
+
+    monkeypatch.setattr(sockets, "_current", counted)
+
+    async def main() -> None:
+        web = RunWeb(finished_run)
+        async with trio.open_nursery() as nursery, httpx.AsyncClient() as client:
+            url = await nursery.start(web.serve, "127.0.0.1", 0)
+            feed = web.follower.feed(SPEC)
+            feed({"type": "match_start", "match": "fast", "labels": SPEC.labels, "rounds": 2,
+                  "players": 4})
+            web.follower.catch_up("match:fast")
+            firsts = []
+            for _ in range(3):
+                async with aconnect_ws(url.replace("http", "ws") + "/ws", client) as ws:
+                    await ws.send_text(json.dumps({"subscribe": "match:fast"}))
+                    firsts.append(await _receive(ws))
+            assert firsts[0]["type"] == "events" and firsts[0] == firsts[1] == firsts[2]
+            assert made.count("match:fast") == 1  # encoded once for the three
+            feed.close()
             nursery.cancel_scope.cancel()
 
     trio.run(main)
