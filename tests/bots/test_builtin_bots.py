@@ -83,35 +83,6 @@ def test_random_is_reproducible_from_its_seed() -> None:
     assert choices(5) != choices(6)
 
 
-@pytest.mark.parametrize("hand", ["5C 8D KS 2H", "3C 4D 5H 6S 8C 9D TH JS 3H 4H 5D 2C",
-                                  "3H 4H 5H 6H 7H 8H 9H TH JH 3C 3D 3S"])
-def test_random_draws_the_moves_its_generator_choice_draws(hand: str) -> None:
-    # RandomBot.play unrolls random.Random.choice: the same moves, seed by seed, whatever
-    # the number of moves (a power of two or not: choice draws again above it).
-    for pile in (None, "4C", "JC QC KC"):
-        view = position(hand, pile, preset="runs")
-        legal = view.legal_moves()
-        for seed in range(40):
-            bot = bound(RandomBot(), view, seed=seed)
-            twin = random.Random(seed)
-            assert [bot.play(view) for _ in range(12)] == [twin.choice(legal)
-                                                           for _ in range(12)]
-
-
-class _Generator(random.Random):
-    """A generator of the bot's own: RandomBot asks its choice()."""
-
-    def choice(self, seq: Any) -> Any:
-        return seq[-1]
-
-
-def test_random_asks_a_generator_of_its_own_kind_for_its_choice() -> None:
-    view = position("5C 8D KS 2H", "7H")
-    bot = RandomBot()
-    bot.bind(0, view.rules, 2, _Generator(1))
-    assert bot.play(view) == view.legal_moves()[-1]
-
-
 def test_random_exchange_gives_held_cards_of_the_right_count() -> None:
     view = position("3C 4D 5H 6S 8C 9D TH JS", None)
     bot = bound(RandomBot(), view, seed=3)
