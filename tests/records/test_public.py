@@ -32,7 +32,11 @@ from arena.referee.hosts._host import _crash_detail
 from tests.matchspecs import match_spec
 
 SECRET = "MARKER7f3aSECRET"
-LIMITS = {"move_ms": 400, "start_ms": 3000, "grace_ms": 300}
+LIMITS = {"move_ms": 5000, "start_ms": 30000, "grace_ms": 300}
+"""Roomy: a bot that faults by its own act does so before any timeout, however slow its
+start and answers at load (a timeout's wording names no secret)."""
+WAITED = {"start-silent": {"start_ms": 3000}, "sleep": {"move_ms": 400}}
+"""The bots that say nothing, whose timeout is their fault: a short one each."""
 
 # A protocol bot (docs/protocol.md) that says the secret on stderr, then faults as its mode
 # says: at start (``start-exit``, ``start-silent``), or at its first play.
@@ -93,18 +97,22 @@ class PlayRaiser(Bot):
         raise type(SECRET, (Exception,), {})(SECRET)
 
 
-def play(seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """The record of one match of ``seats`` and two ``random`` bots."""
+def play(seats: list[dict[str, Any]], limits: dict[str, int] | None = None
+         ) -> dict[str, Any]:
+    """The record of one match of ``seats`` and two ``random`` bots (``limits`` over
+    :data:`LIMITS`)."""
     spec = match_spec({"match_id": "public", "seed": 7, "rules": {"rounds": 1},
                        "seats": [*seats, {"label": "r1", "name": "random"},
-                                 {"label": "r2", "name": "random"}], "limits": LIMITS})
+                                 {"label": "r2", "name": "random"}],
+                       "limits": {**LIMITS, **(limits or {})}})
     hosts = [make_host(seat, spec.limits) for seat in spec.seats]
     return trio.run(lambda: play_match(spec, hosts=hosts))
 
 
-def details(seats: list[dict[str, Any]]) -> list[str]:
+def details(seats: list[dict[str, Any]], limits: dict[str, int] | None = None) -> list[str]:
     """The fault details of one match of ``seats`` and two ``random`` bots."""
-    return [str(f["detail"]) for deal in play(seats)["deals"] for f in deal["faults"]]
+    return [str(f["detail"]) for deal in play(seats, limits)["deals"]
+            for f in deal["faults"]]
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +121,7 @@ def wordings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     script = tmp_path_factory.mktemp("bots") / "protocol_bot.py"
     script.write_text(PROTOCOL_BOT, encoding="utf-8")
     out = {mode: details([{"label": mode, "host": "command",
-                           "command": f"{sys.executable} {script} {mode}"}])
+                           "command": f"{sys.executable} {script} {mode}"}], WAITED.get(mode))
            for mode in MODES}
     for cls in (StartRaiser, PlayRaiser, Cheater):
         out[cls.__name__] = details([{"label": cls.__name__, "host": "inline",
