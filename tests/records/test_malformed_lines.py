@@ -118,6 +118,8 @@ def test_a_line_with_any_value_replaced_never_makes_a_reader_raise(
     (("ranking",), [99, 0, 1]),               # a ranking entry out of range
     (("deals", 0, "movers", 0), 10**400),     # an integer of 400 digits
     (("deals", 0, "movers", 0), -1),          # a negative seat, silently another seat
+    (("deals", 0, "movers", 0), True),        # a boolean, equal to seat 1 but no seat
+    (("deals", 0, "movers", 0), 1.0),         # a number that is no whole seat
     (("deals", 0, "finish_order"), [-1, 0, 1]),
     (("deals", 1, "leader"), 10**400),
     (("deals", 0, "faults"), [{"seat": -1, "kind": "crash", "detail": "x"}]),

@@ -17,8 +17,10 @@ from arena.referee.testing import MemoryHost
 from arena.tournament import TournamentConfig
 
 # Every module that defines a Host outside the referee (a person's seat, the terminal's
-# player, the watched host of ``arena match --verbose``).
-HOST_MODULES = ("arena.web._person_host", "arena.cli._play", "arena.cli._watch")
+# player, the watched host of ``arena match --verbose``), and the referee's own that its
+# makers import when first used (docs/architecture.md, "Start-up").
+HOST_MODULES = ("arena.web._person_host", "arena.cli._play", "arena.cli._watch",
+                "arena.referee.hosts._process", "arena.referee.uecda._host")
 
 
 def subclasses(cls: type) -> list[type]:

@@ -114,3 +114,23 @@ def test_a_missing_file_has_no_records(tmp_path: Path) -> None:
 def test_event_key_is_refused_rather_than_mangled(tmp_path: Path) -> None:
     with RecordWriter(tmp_path / "r.jsonl") as writer, pytest.raises(ValueError, match="event"):
         writer.write({"schema": 1, "event": "x"})
+
+
+def test_logging_configured_before_structlog_is_imported_applies_at_the_first_message(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "arena.log"
+    program = textwrap.dedent(f"""
+        import sys
+        from arena.records import configure_logging, get_logger
+        configure_logging("INFO", json_logs=True, file={str(log)!r})
+        logger = get_logger("arena.test")
+        assert "structlog" not in sys.modules  # nothing logged yet: not imported
+        logger.info("first message", seat=2)
+        assert "structlog" in sys.modules
+    """)
+    subprocess.run([sys.executable, "-c", program], check=True, timeout=60,
+                   env={k: v for k, v in os.environ.items() if k != "ARENA_LOG_FILE"})
+    (line,) = log.read_text().splitlines()
+    entry = json.loads(line)
+    assert (entry["event"], entry["seat"], entry["level"]) == ("first message", 2, "info")

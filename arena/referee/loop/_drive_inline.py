@@ -55,7 +55,7 @@ def decide(loop: MatchLoop, hosts: Sequence[InlineHost], routes: OutputRoutes,
     match = loop.match
     tails = [host.output_tail() for host in hosts]
     bots = cast("list[Bot]", [host.bot for host in hosts])  # None only for refused seats
-    clock = perf_counter
+    clock, view_of = perf_counter, match.deal.view  # the deal's, until it ends
     stdout, stderr = routes.stdout, routes.stderr
     settle = loop.settle
     # The bots started before the first decision: a seat's refusal holds for the match.
@@ -67,7 +67,7 @@ def decide(loop: MatchLoop, hosts: Sequence[InlineHost], routes: OutputRoutes,
             ended = settle(decision, None, 0.0, fault)
         else:
             bot = bots[seat]
-            view = match.deal.view(seat)
+            view = view_of(seat)
             routes.tail = tails[seat]
             t0 = clock()
             try:
@@ -81,6 +81,7 @@ def decide(loop: MatchLoop, hosts: Sequence[InlineHost], routes: OutputRoutes,
                 routes.restore()  # the bot set them itself
             ended = settle(decision, answer, elapsed, fault)
         if ended:
+            view_of = match.deal.view
             _end_deal(loop, hosts)
             if until_deal is not None and match.deal_number > until_deal:
                 return

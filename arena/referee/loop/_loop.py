@@ -17,7 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.game import AnswerError, Decision, Match, give_cards, play_move, restore_docstrings
+from arena.game import (
+    AnswerError,
+    Decision,
+    IllegalMove,
+    Match,
+    Move,
+    give_cards,
+    play_move,
+    restore_docstrings,
+)
 from arena.records import MAX_DETAIL, clip, get_logger
 
 from .._faults import BotFault, timeout_fault
@@ -103,7 +112,13 @@ class MatchLoop:
         if fault is None:
             try:  # the one judge of an answer (arena.game), the engine's reasons
                 if play:
-                    play_move(match, answer, parse_move)
+                    if answer.__class__ is Move:  # play_move's common case, without its call
+                        try:
+                            match.play(answer)  # a Move: checked above
+                        except IllegalMove:  # unchanged: play_move says why, in its words
+                            play_move(match, answer, parse_move)
+                    else:
+                        play_move(match, answer, parse_move)
                     self._think.append(elapsed)  # a play adds exactly one move
                     if match.deal is deal and not deal.finished:
                         return False  # the common case: the deal goes on
