@@ -78,7 +78,9 @@ def print_match(console: Console, record: Mapping[str, Any], deal: int | None = 
         order = ", ".join(f"{place}. {labels[seat]} ({entry['points'][seat]})"
                           for place, seat in enumerate(entry["finish_order"], start=1))
         console.print(Text(f"  finishing order (points): {order}"), soft_wrap=True)
-    scores = ", ".join(f"{labels[seat]} {record['scores'][seat]}" for seat in record["ranking"])
+    totals, ranking = record.get("scores"), record.get("ranking")
+    scores = ("not recorded" if totals is None or ranking is None
+              else ", ".join(f"{labels[seat]} {totals[seat]}" for seat in ranking))
     console.print()
     console.print(Text(f"final: {scores}", style="bold"), soft_wrap=True)
 

@@ -184,3 +184,15 @@ def test_a_line_that_is_json_but_no_object_is_skipped(tmp_path: Path) -> None:
     assert list(read_records(path, on_skip=skipped.append)) == [GOOD]
     assert [message.split(": ", 1)[1] for message in skipped] == [
         "not a record (no 'schema' field); skipped"] * 3
+
+
+@pytest.mark.parametrize("key", ["scores", "ranking"])
+def test_a_record_without_its_totals_is_read_and_shown_as_not_recorded(tmp_path: Path,
+                                                                         key: str) -> None:
+    # The reader checks these where present: null is a record every reader takes, and
+    # ``arena show`` prints its deals and says the final totals are not recorded.
+    line = json.dumps(replaced(GOOD, (key,), None))
+    check_every_reader(tmp_path, line)
+    console = Console(file=io.StringIO(), width=100)
+    print_match(console, json.loads(line))
+    assert "final: not recorded" in console.file.getvalue()  # type: ignore[attr-defined]
