@@ -24,8 +24,8 @@ format: {type: round_robin}
 duplicate: false  # no sets: every match may be watched in play (tests/web/test_set_rule.py
 repeat: 12        # holds a set's matches back until it is complete)
 rules: {rounds: 4}
-bots:
-  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 20}}
+bots:  # mc thinks 10 ms by its clock a decision: a match lasts half a second on any machine
+  - {name: mc, label: mc-a, params: {playouts: 1000000, share: 0.5, move_ms: 20}}
   - greedy
   - lowest
   - random
