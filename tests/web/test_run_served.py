@@ -24,8 +24,8 @@ format: {type: round_robin}
 duplicate: false  # no sets: every match may be watched in play (tests/web/test_set_rule.py
 repeat: 12        # holds a set's matches back until it is complete)
 rules: {rounds: 4}
-bots:
-  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 20}}
+bots:  # mc thinks 10 ms by its clock a decision: a match lasts half a second on any machine
+  - {name: mc, label: mc-a, params: {playouts: 1000000, share: 0.5, move_ms: 20}}
   - greedy
   - lowest
   - random
@@ -75,7 +75,7 @@ bots:
   - lowest
   - highest
   - random
-  - mc
+  - {name: mc, params: {playouts: 1000000, share: 0.5, move_ms: 20}}
 limits: {move_ms: 3000}
 """
 
@@ -83,8 +83,10 @@ limits: {move_ms: 3000}
 def test_a_running_league_is_watched_live(tmp_path: Path) -> None:
     """The league's status (its round, deals, fit) is served as it goes, round by round,
     beside its standings, and stays after the league stops."""
-    # mc takes milliseconds a move, so the league is not over between two looks however fast
-    # the referee is (a league of instant bots once ran its 48 deals between two of them).
+    # mc thinks 10 ms by its clock a move (a playout budget it does not reach, which a fast
+    # engine would spend in a millisecond), so the league is not over between two looks
+    # however fast the referee is (a league of instant bots once ran its 48 deals between
+    # two of them).
     config = tmp_path / "league.yaml"
     config.write_text(LEAGUE)
     out = tmp_path / "out"

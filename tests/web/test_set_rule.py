@@ -147,8 +147,8 @@ seed: 77
 players: 3
 rules: {rounds: 3}
 format: {type: sprt, challenger: mc-a, baseline: greedy, max_sets: 4}
-bots:
-  - {name: mc, label: mc-a, params: {playouts: 8, move_ms: 20}}
+bots:  # mc thinks 10 ms by its clock a decision: a set's matches end apart on any machine
+  - {name: mc, label: mc-a, params: {playouts: 1000000, share: 0.5, move_ms: 20}}
   - greedy
 limits: {move_ms: 3000}
 """
