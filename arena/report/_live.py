@@ -13,7 +13,11 @@ from arena.tournament import Reporter, Standings
 
 from ._build import write_report
 
-__all__ = ["Rebuilds", "ReportRefresher"]
+__all__ = ["SHARE", "Rebuilds", "ReportRefresher"]
+
+SHARE = 4.0
+"""A rebuild waits this many times the last build's time: a report of a long run takes long
+to build (every match's replay), and the run or the server beside it comes first."""
 
 _log = get_logger("arena.report")
 
@@ -23,11 +27,11 @@ class Rebuilds:
     and the build itself (called in a thread of the caller's: a run's reporter, the web
     server's trio run).
 
-    One build at a time, the next no sooner than ``interval`` seconds, nor than the last
-    build took, after the last one ended (a large run spends at most half its time building
-    reports); the first at once, or after ``interval`` with ``wait_first``. ``build`` returns
-    whether it built; a failed build is logged (``what`` says which) and the old report
-    stays."""
+    One build at a time, the next no sooner than ``interval`` seconds, nor than ``SHARE``
+    times the last build took, after the last one ended (a large run spends at most a fifth
+    of its time building reports); the first at once, or after ``interval`` with
+    ``wait_first``. ``build`` returns whether it built; a failed build is logged (``what``
+    says which) and the old report stays."""
 
     def __init__(self, build: Callable[[], bool], interval: float, *, what: str,
                  wait_first: bool = False) -> None:
@@ -52,7 +56,7 @@ class Rebuilds:
             built = False
         finally:
             self._last = time.monotonic()
-            self._pause = max(self.interval, self._last - started)
+            self._pause = max(self.interval, SHARE * (self._last - started))
         self.builds += built
         return built
 
@@ -62,8 +66,8 @@ class ReportRefresher(Reporter):
 
     The report is built in a background thread from the records written so far (the matches
     themselves run in worker processes), one build at a time, and the next starts no sooner
-    than ``interval`` seconds, nor than the last build took, after the last one ended: a
-    large run spends at most half its time building reports. It is one of a run's
+    than ``interval`` seconds, nor than four times the last build took, after the last one
+    ended: a large run spends at most a fifth of its time building reports. It is one of a run's
     reporters (:class:`arena.tournament.Reporters`). A failed build is logged and the run
     goes on.
     """

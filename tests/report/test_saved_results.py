@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 import arena.cli._run as run_cli
+import arena.report._live as report_live
 from arena.cli import main
 from arena.ratings import rate_files
 from arena.referee import MatchSpec, run_match
-from arena.report import GrowingStandings, ReportRefresher, standings_document
+from arena.report import GrowingStandings, Rebuilds, ReportRefresher, standings_document
 from arena.tournament import run_tournament
 
 CONFIG = """\
@@ -115,3 +116,22 @@ def test_growing_standings_are_the_standings_of_the_lines_so_far(
     path.unlink()
     path.write_bytes(lines[0])  # replaced
     assert growing.document()["matches"] == 1
+
+
+def test_a_rebuild_waits_four_times_as_long_as_the_last_took(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report rebuilt while its records grow takes at most a fifth of the time: the next
+    build no sooner than ``interval``, nor than four times the last one's time."""
+    clock = [100.0]
+    monkeypatch.setattr(report_live.time, "monotonic", lambda: clock[0])
+
+    def build() -> bool:
+        clock[0] += 10.0  # a build of ten seconds
+        return True
+
+    rebuilds = Rebuilds(build, 5.0, what="building")
+    assert rebuilds.due() and rebuilds.build() and rebuilds.builds == 1
+    clock[0] += 39.0
+    assert not rebuilds.due()
+    clock[0] += 1.0
+    assert rebuilds.due()
