@@ -115,6 +115,16 @@ def _state(path: Path, size: int, basis: str) -> dict[str, object]:
             "best": None, "best_theta": [0.0] * size, "stale": 0, "done": False}
 
 
+def _adam(theta: Vector, m: Vector, v: Vector, gradient: Vector, rate: float,
+          step: int) -> tuple[Vector, Vector, Vector]:
+    """One ascent step of Adam at ``step`` (from 0): the new numbers and moments."""
+    m = 0.9 * m + 0.1 * gradient
+    v = 0.999 * v + 0.001 * gradient * gradient
+    theta = theta + rate * (m / (1 - 0.9 ** (step + 1))) / (
+        np.sqrt(v / (1 - 0.999 ** (step + 1))) + 1e-8)
+    return theta, m, v
+
+
 def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = "",
             progress: Callable[[str], None] = print,
             spent: Callable[[], None] = lambda: None) -> Network:
@@ -153,10 +163,7 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         down = duplicate_points(tuned(network, theta - plan.sigma * direction), rules, seeds,
                                 against)
         gradient = (up - down) / (2 * plan.sigma) * direction
-        m = 0.9 * m + 0.1 * gradient
-        v = 0.999 * v + 0.001 * gradient * gradient
-        theta = theta + plan.rate * (m / (1 - 0.9 ** (step + 1))) / (
-            np.sqrt(v / (1 - 0.999 ** (step + 1))) + 1e-8)
+        theta, m, v = _adam(theta, m, v, gradient, plan.rate, step)
         state.update(step=step + 1, theta=theta.tolist(), m=m.tolist(), v=v.tolist())
         line = f"improve: step {step + 1}/{plan.steps}, points {up:.2f} / {down:.2f}"
         if (step + 1) % plan.check == 0:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -208,8 +209,8 @@ def test_t_at_run_time_falls_back_to_english_with_one_warning(
     monkeypatch.setitem(_i18n._own("en"), "only.english", "Only {what}")
     monkeypatch.setattr(_i18n, "_warned", set())
     warnings: list[dict[str, object]] = []
-    monkeypatch.setattr(_i18n._log, "warning",
-                        lambda event, **kw: warnings.append({"event": event, **kw}))
+    monkeypatch.setattr(_i18n, "_log", SimpleNamespace(
+        warning=lambda event, **kw: warnings.append({"event": event, **kw})))
     assert _i18n.t("da", "only.english", what="English") == "Only English"
     assert _i18n.t("da", "only.english", what="again") == "Only again"
     assert _i18n.t("da", "never.anywhere") == "never.anywhere"
