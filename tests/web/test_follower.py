@@ -77,20 +77,13 @@ def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
             run.refresh()
 
         async def built(count: int) -> None:
-            """Until ``count`` builds are done (a build, in a thread, may take seconds at
+            """Until ``count`` builds are done (a build, a child process, may take seconds at
             load), then as long again as the builder takes to look twice (every 0.25 s):
             no build more."""
             with trio.fail_after(60):
                 while builder.builds < count:
                     await trio.sleep(0.05)
             await trio.sleep(0.6)
-            assert builder.builds == count
-
-        async def built(count: int) -> None:  # a build is a child process: a second or so
-            with trio.fail_after(60):
-                while builder.builds < count:
-                    await trio.sleep(0.05)
-            await trio.sleep(0.6)  # and no other follows
             assert builder.builds == count
 
         async with trio.open_nursery() as nursery:
