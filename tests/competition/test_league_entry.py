@@ -100,4 +100,4 @@ def test_a_submission_longer_than_the_doors_bound_is_taken(served: tuple[str, Pa
     bot.write_bytes(BOT + b"\n# " + b"x" * 6000 + b"\n")
     done = runner.invoke(main, ["submit", url, str(bot), "--token", token, "--label", "wordy"])
     assert done.exit_code == 0, done.output
-    assert httpx.post(f"{url}/api/entrants", content=b"x" * 6000).status_code == 413
+    assert httpx.post(f"{url}/api/entrants", content=b"x" * 6000, timeout=60).status_code == 413

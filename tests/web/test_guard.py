@@ -33,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
 
 
 def _tables(url: str) -> int:
-    return len(httpx.get(f"{url}/api/tables").json())
+    return len(httpx.get(f"{url}/api/tables", timeout=60).json())
 
 
 def _other_origin(url: str) -> str:
@@ -53,26 +53,28 @@ def test_a_post_from_another_origin_opens_no_table(server: tuple[str, int]) -> N
     ]
     for headers in foreign:
         answer = httpx.post(f"{url}/api/tables", content=str(SEATS).replace("'", '"'),
-                            headers={"Content-Type": "text/plain", **headers})
+                            headers={"Content-Type": "text/plain", **headers}, timeout=60)
         assert answer.status_code == 403, (headers, answer.text)
         assert "error" in answer.json()
     assert _tables(url) == before
     # The page's own POST (same origin, as fetch() sends it) opens one.
     own = httpx.post(f"{url}/api/tables", json=SEATS,
-                     headers={"Origin": url, "Sec-Fetch-Site": "same-origin"})
+                     headers={"Origin": url, "Sec-Fetch-Site": "same-origin"}, timeout=60)
     assert own.status_code == 200, own.text
     assert _tables(url) == before + 1
 
 
 def test_sockets_from_another_origin_are_refused(server: tuple[str, int]) -> None:
     url, _ = server
-    link = httpx.post(f"{url}/api/tables", json=SEATS).json()["links"][0]
+    link = httpx.post(f"{url}/api/tables", json=SEATS, timeout=60).json()["links"][0]
     seat = re.sub(r"^(http://[^/]+)/t/", r"\1/ws/t/", link)
     for target in (f"{url}/ws", seat):
-        with httpx.Client(headers={"Origin": _other_origin(url)}) as client, pytest.raises(
+        with httpx.Client(headers={"Origin": _other_origin(url)},
+                          timeout=60) as client, pytest.raises(
                 WebSocketUpgradeError), connect_ws(target, client):
             pass
-        with httpx.Client(headers={"Origin": url}) as client, connect_ws(target, client) as ws:
+        with httpx.Client(headers={"Origin": url}, timeout=60) as client, connect_ws(
+                target, client) as ws:
             ws.send_text('{"subscribe": "matches"}' if target.endswith("/ws") else
                          '{"type": "name", "name": "Ann"}')
             assert ws.receive_text(timeout=10)
@@ -82,13 +84,13 @@ def test_another_host_name_gets_nothing(server: tuple[str, int]) -> None:
     url, _ = server
     port = urlsplit(url).port
     for name in ("attacker.example", f"attacker.example:{port}", "127.0.0.1.nip.io", ""):
-        answer = httpx.get(f"{url}/api/tables", headers={"Host": name})
+        answer = httpx.get(f"{url}/api/tables", headers={"Host": name}, timeout=60)
         assert answer.status_code == 421, name
-        with httpx.Client(headers={"Host": name}) as client, pytest.raises(
+        with httpx.Client(headers={"Host": name}, timeout=60) as client, pytest.raises(
                 WebSocketUpgradeError), connect_ws(f"{url}/ws", client):
             pass
     for name in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost"):
-        assert httpx.get(f"{url}/api/tables", headers={"Host": name}).status_code == 200
+        assert httpx.get(f"{url}/api/tables", headers={"Host": name}, timeout=60).status_code == 200
 
 
 def test_the_names_a_server_answers_to() -> None:
@@ -105,7 +107,7 @@ def _peak_kb(pid: int) -> int:
 
 def test_a_big_body_is_refused_before_it_is_read(server: tuple[str, int]) -> None:
     url, pid = server
-    answer = httpx.post(f"{url}/api/tables", content=b"x" * 5000)
+    answer = httpx.post(f"{url}/api/tables", content=b"x" * 5000, timeout=60)
     assert answer.status_code == 413 and "4096" in answer.json()["error"]
     # A 100 MB chunked body: the 413 comes after the first 4 KiB; the server's memory
     # peak does not move by the body's size.
@@ -144,11 +146,12 @@ def test_a_name_given_is_answered_to(tmp_path: Path) -> None:
                                 "--name", "arena.example.org")
     try:
         netloc = f"arena.example.org:{urlsplit(url).port}"
-        assert httpx.get(f"{url}/api/tables", headers={"Host": netloc}).status_code == 200
+        assert httpx.get(f"{url}/api/tables", headers={"Host": netloc},
+                         timeout=60).status_code == 200
         answer = httpx.post(f"{url}/api/tables", json=SEATS,
-                            headers={"Host": netloc, "Origin": f"http://{netloc}"})
+                            headers={"Host": netloc, "Origin": f"http://{netloc}"}, timeout=60)
         assert answer.status_code == 200, answer.text
-        other = httpx.get(f"{url}/api/tables", headers={"Host": "other.example.org"})
+        other = httpx.get(f"{url}/api/tables", headers={"Host": "other.example.org"}, timeout=60)
         assert other.status_code == 421
     finally:
         stop(process)

@@ -19,7 +19,8 @@ __all__ = ["server"]  # a fixture, used by name
 
 
 def _open(url: str, seats: list[str], **more: Any) -> dict[str, Any]:
-    answer = httpx.post(f"{url}/api/tables", json={"seats": seats, "preset": "runs", **more})
+    answer = httpx.post(f"{url}/api/tables", json={"seats": seats, "preset": "runs", **more},
+                        timeout=60)
     assert answer.status_code == 200, answer.text
     opened: dict[str, Any] = answer.json()
     return opened
@@ -46,7 +47,8 @@ def test_the_table_link_seats_each_browser_once_then_shows_the_match(
     table = opened["table"].rsplit("/", 1)[1]
     assert opened["table"] == f"{url}/t/{table}"
     seats = [link.removeprefix(url) for link in opened["links"]]
-    with httpx.Client() as ann, httpx.Client() as bo, httpx.Client() as late:
+    with (httpx.Client(timeout=60) as ann, httpx.Client(timeout=60) as bo,
+          httpx.Client(timeout=60) as late):
         first = _seat_of(ann, opened["table"])
         assert _seat(first) == _seat(seats[0]) and first != seats[0]
         cookie = ann.cookies.jar
@@ -61,10 +63,10 @@ def test_the_table_link_seats_each_browser_once_then_shows_the_match(
         # another table's seat's token is no seat here: the next free one is given
         token = next(iter(cookie)).value or ""
         other = _open(url, ["person", "person", "greedy"], rounds=1)
-        with httpx.Client(headers={"Cookie": f"arena-seat={token}"}) as stranger:
+        with httpx.Client(headers={"Cookie": f"arena-seat={token}"}, timeout=60) as stranger:
             assert _seat(_seat_of(stranger, other["table"])) == _seat(
                 other["links"][0].removeprefix(url))
-    assert httpx.get(f"{url}/t/nosuchtable").status_code == 404
+    assert httpx.get(f"{url}/t/nosuchtable", timeout=60).status_code == 404
 
 
 def test_a_seat_whose_own_link_was_opened_is_not_given_by_the_table_link(
@@ -73,7 +75,7 @@ def test_a_seat_whose_own_link_was_opened_is_not_given_by_the_table_link(
     opened = _open(url, ["person", "person", "greedy"], rounds=1)
     with connect(opened["links"][0]) as ws:
         _next(ws, "start")
-        with httpx.Client() as bo:
+        with httpx.Client(timeout=60) as bo:
             assert _seat(_seat_of(bo, opened["table"])) == _seat(
                 opened["links"][1].removeprefix(url))
 
@@ -150,30 +152,31 @@ def test_the_people_play_again_at_the_same_seats_with_the_same_links(tmp_path: P
         old = opened["table"].rsplit("/", 1)[1]
         tokens = dict(zip((0, 2), (link.partition("?token=")[2] for link in opened["links"]),
                           strict=True))
-        with httpx.Client() as ann:  # Ann takes seat 0 through the table's link
+        with httpx.Client(timeout=60) as ann:  # Ann takes seat 0 through the table's link
             assert _seat(_seat_of(ann, opened["table"])).endswith("/0")
             again = f"{url}/api/tables/{old}/again"
-            assert httpx.post(again, json={"token": tokens[0]}).status_code == 409  # playing
+            playing = httpx.post(again, json={"token": tokens[0]}, timeout=60)
+            assert playing.status_code == 409  # playing
             end = time.monotonic() + 60  # the stand-in plays for both
             while not (tmp_path / "tables" / "records.jsonl").exists():
                 assert time.monotonic() < end
                 time.sleep(0.2)
             time.sleep(0.5)
             for bad in ({"token": "x" * 32}, {"token": 5}, [], "{"):
-                answer = httpx.post(again, json=bad) if bad != "{" else httpx.post(
-                    again, content=b"{")
+                answer = httpx.post(again, json=bad, timeout=60) if bad != "{" else httpx.post(
+                    again, content=b"{", timeout=60)
                 assert answer.status_code == 404, (bad, answer.text)
-            first = httpx.post(again, json={"token": tokens[2]}).json()
+            first = httpx.post(again, json={"token": tokens[2]}, timeout=60).json()
             new = first["table"].rsplit("/", 1)[1]
             assert new != old and first["link"] == f"/t/{new}/2?token={tokens[2]}"
             # the others' own links: the same token at the same seat
-            assert httpx.post(again, json={"token": tokens[0]}).json() == {
+            assert httpx.post(again, json={"token": tokens[0]}, timeout=60).json() == {
                 "table": first["table"], "link": f"/t/{new}/0?token={tokens[0]}"}
             # the same table link, the same browser: its seat at the new table
             assert _seat(_seat_of(ann, opened["table"])) == f"/t/{new}/0"
             # a page of the old seat hears where the table plays again
             with connect(opened["links"][0]) as ws:
                 assert _next(ws, "match_end")["again"] == new
-            assert httpx.get(f"{url}/t/{new}/0?token={tokens[0]}").status_code == 200
+            assert httpx.get(f"{url}/t/{new}/0?token={tokens[0]}", timeout=60).status_code == 200
     finally:
         stop(process)

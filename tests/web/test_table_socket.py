@@ -49,7 +49,7 @@ class Socket:
 def connect(link: str) -> Iterator[Socket]:
     """The socket of the seat whose link is ``link``."""
     url = re.sub(r"^(http://[^/]+)/t/", r"\1/ws/t/", link)
-    with httpx.Client() as client, connect_ws(url, client) as ws:
+    with httpx.Client(timeout=60) as client, connect_ws(url, client) as ws:
         yield Socket(ws)
 
 
@@ -90,7 +90,8 @@ def read_links(process: subprocess.Popen[str], count: int) -> list[str]:
 
 
 def _open(url: str, seats: list[str], **more: Any) -> list[str]:
-    answer = httpx.post(f"{url}/api/tables", json={"seats": seats, "preset": "runs", **more})
+    answer = httpx.post(f"{url}/api/tables", json={"seats": seats, "preset": "runs", **more},
+                        timeout=60)
     assert answer.status_code == 200, answer.text
     links: list[str] = answer.json()["links"]
     return links
@@ -123,7 +124,7 @@ def test_the_cli_prints_one_link_per_person_each_with_its_own_token(
     assert len(links) == 2 and all(link.startswith(url + "/t/") for link in links)
     tokens = {link.partition("?token=")[2] for link in links}
     assert len(tokens) == 2 and all(len(t) >= 32 for t in tokens)
-    listed = httpx.get(f"{url}/api/tables").json()
+    listed = httpx.get(f"{url}/api/tables", timeout=60).json()
     assert listed and not any(t in json.dumps(listed) for t in tokens)
 
 
@@ -131,9 +132,9 @@ def test_a_wrong_token_gets_nothing(server: tuple[str, Path, list[str]]) -> None
     url, _, _ = server
     link = _open(url, ["person", "greedy", "random"])[0]
     wrong = link[:-2] + ("AA" if not link.endswith("AA") else "BB")
-    assert httpx.get(link).status_code == 200
+    assert httpx.get(link, timeout=60).status_code == 200
     for bad in (wrong, link.partition("?")[0], link.replace("/t/", "/t/x")):
-        page = httpx.get(bad)
+        page = httpx.get(bad, timeout=60)
         assert page.status_code == 404 and "token" not in page.text
         with pytest.raises(WebSocketUpgradeError), connect(bad):
             pass
@@ -285,7 +286,7 @@ def test_a_bad_table_request_is_a_clear_error(server: tuple[str, Path, list[str]
                          ({"seats": "person"}, "seats"),
                          ({"seats": ["person", "greedy"], "rounds": 0}, "rounds"),
                          ({"seats": ["person", "greedy"], "x": 1}, "unknown")):
-        answer = httpx.post(f"{url}/api/tables", json=body)
+        answer = httpx.post(f"{url}/api/tables", json=body, timeout=60)
         assert answer.status_code == 400 and needle in answer.json()["error"], answer.text
-    answer = httpx.post(f"{url}/api/tables", content=b"{oops")
+    answer = httpx.post(f"{url}/api/tables", content=b"{oops", timeout=60)
     assert answer.status_code == 400
