@@ -23,14 +23,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from arena.bot import MatchInfo
-from arena.env import encoding
 from arena.game import Move, Rules, View
 
 from ._expert import ExpertBot
-from .learned import Network, fits, load_network, network_for
+from .learned import Network, fits, load_network, network_for, policy_scores
 
 
 class GuidedBot(ExpertBot):
@@ -83,10 +80,7 @@ class GuidedBot(ExpertBot):
         network = self.network
         if network is None or view.players != network.players:
             return {}
-        coder = encoding(view.rules, view.players)
-        legal = np.array([coder.index(m) for m in moves], dtype=np.intp)
-        scores = network.scores(coder.observe(view), legal, view.rules)
-        return {m: float(s) for m, s in zip(moves, scores, strict=True)}
+        return policy_scores(view, network)
 
     def _prior(self, view: View, candidates: list[Move]) -> list[float] | None:
         """The softmax of the network's scores over the candidates, times ``prior``."""

@@ -64,8 +64,6 @@ ALLOWED: set[tuple[str, str]] = {
     # The built-in learned plays a network over the environments' encoding; bots/__init__.py
     # imports it only when such a bot is made, so the other built-ins do not load arena.env.
     ("bots/learned.py", "arena.env"),
-    # guided scores its root moves with that network, made by bots/__init__.py the same way.
-    ("bots/_guided.py", "arena.env"),
 }
 
 
