@@ -6,7 +6,6 @@ use, so ``import arena.game`` stays cheap for bots and simulations.
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from arena.tournament import load_config as load_config
     from arena.tournament import run_tournament as run_tournament
 
+from arena._lazy import lazy_attribute
 from arena._version import __version__ as __version__
 
 # Public name -> the module that defines it, imported when the name is first used.
@@ -56,12 +56,7 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'arena' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return lazy_attribute(__name__, _LAZY, name)
 
 
 __all__ = ["Bot", "MatchInfo", "TournamentConfig", "hookimpl", "load_config", "run_tournament"]

@@ -19,8 +19,9 @@ loop and its drivers), ``hosts``, ``child`` (child processes and the protocol),
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from arena._lazy import lazy_attribute
 
 from ._faults import BotFault, timeout_fault
 from ._kinds import HOST_KINDS, HostKind
@@ -39,21 +40,16 @@ if TYPE_CHECKING:
 
 # Imported when first read: the process hosts and the sandbox bring trio and the sandbox's
 # machinery, which a run of inline bots never uses (docs/architecture.md, "Start-up").
-_LAZY = {"try_starts": ("._trial", "try_starts"),
-         "CommandHost": (".hosts._process", "CommandHost"),
-         "ProcessHost": (".hosts._process", "ProcessHost"),
-         "ProcessPool": (".hosts._process", "ProcessPool"),
-         "sandbox_mechanism": (".sandbox._sandbox", "mechanism"),
-         "sandbox_unavailable_reason": (".sandbox._sandbox", "unavailable_reason")}
+_LAZY = {"try_starts": "arena.referee._trial",
+         "CommandHost": "arena.referee.hosts._process",
+         "ProcessHost": "arena.referee.hosts._process",
+         "ProcessPool": "arena.referee.hosts._process",
+         "sandbox_mechanism": "arena.referee.sandbox._sandbox:mechanism",
+         "sandbox_unavailable_reason": "arena.referee.sandbox._sandbox:unavailable_reason"}
 
 
 def __getattr__(name: str) -> Any:
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where[0], __name__), where[1])
-    globals()[name] = value
-    return value
+    return lazy_attribute(__name__, _LAZY, name)
 
 __all__ = [
     "HOST_KINDS",

@@ -15,8 +15,9 @@ tests is :mod:`arena.referee.testing`.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from arena._lazy import lazy_attribute
 
 from ._limits import Clock
 from ._loading import default_host, make_bot, resolve
@@ -51,17 +52,13 @@ if TYPE_CHECKING:
     from .hosts._scoped import ScopedHost
 
 # Imported when first read: they bring trio, which a run of inline bots never needs.
-_LAZY = {"ChildProcess": ".child._process", "start_message": ".child._talk",
-         "ScopedHost": ".hosts._scoped"}
+_LAZY = {"ChildProcess": "arena.referee.child._process",
+         "start_message": "arena.referee.child._talk",
+         "ScopedHost": "arena.referee.hosts._scoped"}
 
 
 def __getattr__(name: str) -> Any:
-    where = _LAZY.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(where, __package__), name)
-    globals()[name] = value
-    return value
+    return lazy_attribute(__name__, _LAZY, name)
 
 __all__ = [
     "BOT_UID",
