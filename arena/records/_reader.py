@@ -199,12 +199,8 @@ def _entries(value: object, fields: tuple[str, ...], n: int) -> bool:
     if not isinstance(value, list):
         return False
     for entry in value:  # a loop: a deal's faults may be many
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict) or not all(_seat(entry.get(key), n) for key in fields):
             return False
-        for key in fields:
-            seat = entry.get(key)
-            if seat.__class__ is not int or not 0 <= seat < n:
-                return False
     return True
 
 
