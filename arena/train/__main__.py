@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ._bar import progress_bar
 from ._improve import Tuning
 from ._run import Plan, run
 
@@ -38,6 +39,16 @@ from ._run import Plan, run
 @click.option("--against", multiple=True, default=Tuning.against, show_default=True,
               help="An opponent of the improvement stage, filling the other seats in turn "
                    "(repeat): NAME, an installed bot, or NAME:PLAYOUTS (mc:8, a cheaper mc).")
+@click.option("--league", default=Tuning.league, show_default=True,
+              help="Improve against a league: keep the numbers every N steps as a snapshot, "
+                   "each seat beside the network a snapshot or an --against bot (0: none).")
+@click.option("--ab-every", default=Tuning.ab_every, show_default=True,
+              help="Every N improvement checks (and on the cloned network), an arena ab "
+                   "test against each --ab-against (0: none).")
+@click.option("--ab-sets", default=Tuning.ab_sets, show_default=True,
+              help="The most duplicate sets of an improvement A/B check.")
+@click.option("--ab-against", multiple=True, default=Tuning.ab_against, show_default=True,
+              help="A baseline of the A/B checks (repeat): NAME or NAME:PLAYOUTS.")
 @click.option("--exchange", type=click.Choice(["greedy", "network"]), default="greedy",
               show_default=True,
               help="Who gives the exchange returns: greedy's rule or the cloned exchange head.")
@@ -49,16 +60,19 @@ from ._run import Plan, run
 def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
-         against: tuple[str, ...], exchange: str, backend: str, out: Path | None) -> None:
+         against: tuple[str, ...], league: int, ab_every: int, ab_sets: int,
+         ab_against: tuple[str, ...], exchange: str, backend: str, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
                     per_shard, budget, hidden, epochs, batch, rate, suits, out, features,
                     exchange, Tuning(steps=steps, deals=step_deals, held=held_deals,
-                           against=tuple(against)), backend)
+                           against=tuple(against), league=league, ab_every=ab_every,
+                           ab_sets=ab_sets, ab_against=tuple(ab_against)), backend)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    run(plan, click.echo)
+    with progress_bar(click.echo) as (line, bar):
+        run(plan, line, bar)
 
 
 if __name__ == "__main__":

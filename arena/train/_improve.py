@@ -10,15 +10,25 @@ numbers by Adam along the difference of their mean points. Every ``check`` steps
 numbers are scored on held-out deals, and the best so far is kept; the stage stops when
 ``patience`` checks in a row have not beaten it, or at ``steps``. Its state is saved after
 every step, so a run resumes.
+
+Two things are opt-in. A **league** (``league`` steps apart): the cloned numbers and then
+every ``league`` steps' numbers are kept as snapshots, and each seat beside the network is,
+with even chance, a snapshot drawn from them (:func:`league_draw`) or the built-in whose
+turn it is; the held-out checks still play the built-ins alone, so checks stay comparable
+as the league grows. **A/B checks** (every ``ab_every`` checks, and on the cloned network):
+the numbers of the check played against each of ``ab_against`` in the duplicate sets and
+sequential test of ``arena ab`` (:func:`ab_check`), at most ``ab_sets`` sets each.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,14 +36,23 @@ import numpy.typing as npt
 from arena.bot import Bot
 from arena.game import Rules
 from arena.plugins import registry
-from arena.referee import play_bots
+from arena.referee import InlineHost, play_bots, run_match
 from arena.seeds import derive
 from bots import GreedyBot
 from bots.learned import LearnedBot, Network
 
-__all__ = ["Tuning", "duplicate_points", "improve", "opponents", "tuned"]
+if TYPE_CHECKING:
+    from arena.ratings import SprtStatus
+
+__all__ = ["LEAGUE_SHARE", "Tuning", "ab_check", "described", "duplicate_points", "improve",
+           "league_draw", "opponents", "tuned"]
 
 Vector = npt.NDArray[np.float64]
+Bar = Callable[[int, int, str], None]
+"""A progress bar: told the matches played, the matches planned and what is being done."""
+
+LEAGUE_SHARE = 0.5
+"""The chance that a seat beside the network is a snapshot of the league (else a built-in)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +70,26 @@ class Tuning:
     rate: float = 0.1
     against: tuple[str, ...] = ("greedy",)
     """The opponents (:func:`opponents`), filling the other seats in turn."""
+    league: int = 0
+    """Steps between the league's snapshots (0: no league, the built-ins alone)."""
+    ab_every: int = 0
+    """Checks between A/B checks (0: none)."""
+    ab_sets: int = 8
+    """The most duplicate sets of an A/B check."""
+    ab_against: tuple[str, ...] = ("greedy", "mc")
+    """The baselines of the A/B checks (:func:`opponents`' texts)."""
+
+
+def described(tuning: Tuning) -> str:
+    """The tuning as a network's meta shows it: its fields, the league's and the A/B checks'
+    only when they are on (a network made without them says what it always said)."""
+    fields = asdict(tuning)
+    if not tuning.league:
+        del fields["league"]
+    if not tuning.ab_every:
+        for name in ("ab_every", "ab_sets", "ab_against"):
+            del fields[name]
+    return str(fields)
 
 
 def opponents(texts: Sequence[str]) -> list[Callable[[], Bot]]:
@@ -90,20 +129,69 @@ def tuned(network: Network, theta: Vector) -> Network:
     return Network(arrays, network.meta)
 
 
+def league_draw(seed: int, step: int, deals: int, players: int,
+                snapshots: int) -> npt.NDArray[np.int64]:
+    """Who sits beside the network in step ``step``'s matches when a league of ``snapshots``
+    plays: at ``[k, seat, place]`` (deal ``k``, the network in ``seat``, the seat ``place + 1``
+    places after it), a snapshot's index with chance :data:`LEAGUE_SHARE`, else -1, the
+    built-in whose turn it is; drawn from ``derive(seed, "league", step)``."""
+    rng = np.random.default_rng(derive(seed, "league", step) % 2**32)
+    shape = (deals, players, players - 1)
+    snapshot = rng.random(shape) < LEAGUE_SHARE
+    return np.where(snapshot, rng.integers(snapshots, size=shape), -1)
+
+
 def duplicate_points(network: Network, rules: Rules, seeds: list[int],
-                     against: Sequence[Callable[[], Bot]] = (GreedyBot,)) -> float:
+                     against: Sequence[Callable[[], Bot]] = (GreedyBot,),
+                     league: tuple[Sequence[Callable[[], Bot]], npt.NDArray[np.int64]]
+                     | None = None, played: Callable[[], None] = lambda: None) -> float:
     """The network's mean points a match over ``seeds``, each played once with the network
     in every seat and the makers ``against`` filling the others in turn from the seat
-    after it."""
+    after it; with a ``league`` (the snapshots' makers and :func:`league_draw`'s table), a
+    snapshot where the table names one. ``played()`` is called after each match."""
     total = 0.0
     players = network.players
-    for seed in seeds:
+    for k, seed in enumerate(seeds):
         for seat in range(players):
             bots: list[Bot] = [against[(j - seat - 1) % players % len(against)]()
                                for j in range(players)]
+            if league is not None:
+                makers, table = league
+                for place, index in enumerate(table[k, seat]):
+                    if index >= 0:
+                        bots[(seat + place + 1) % players] = makers[index]()
             bots[seat] = LearnedBot.playing(network)
             total += play_bots(bots, rules, seed)["scores"][seat]
+            played()
     return total / (len(seeds) * network.players)
+
+
+def ab_check(network: Network, against: str, sets: int,
+             played: Callable[[], None] = lambda: None) -> SprtStatus:
+    """What ``arena ab learned NAME --preset P --max-sets SETS`` (seed 0) says with
+    ``network`` as ``learned`` and ``against`` (``NAME`` or ``NAME:PLAYOUTS``) as the
+    baseline: the same duplicate sets, fed to the same test, played inline here.
+    ``played()`` is called after each match."""
+    from arena.tournament import Schedule, ab_config, validate_config
+    from arena.tournament._formats._sprt import sprt_plan
+    from arena.tournament._sprt import SprtFeed
+
+    name = against.partition(":")[0]
+    baseline = opponents([against])[0]
+    config = validate_config(ab_config(
+        [{"label": "learned", "name": "learned"}, {"label": name, "name": name}],
+        players=network.players, preset=network.preset, max_sets=sets), source="--ab-against")
+    plan = sprt_plan(Schedule(config))
+    feed = SprtFeed(plan)
+    index = 0
+    while not feed.finished:
+        for spec in plan.specs(index):
+            bots = [LearnedBot.playing(network) if seat.label == plan.challenger else baseline()
+                    for seat in spec.seats]
+            feed.add(run_match(spec, hosts=[InlineHost.from_bot(bot) for bot in bots]))
+            played()
+        index += 1
+    return feed.status()
 
 
 def _state(path: Path, size: int, basis: str) -> dict[str, object]:
@@ -125,21 +213,46 @@ def _adam(theta: Vector, m: Vector, v: Vector, gradient: Vector, rate: float,
     return theta, m, v
 
 
+def _planned(plan: Tuning, players: int, steps: int) -> int:
+    """The matches of the stage's first ``steps`` steps, its checks and A/B checks included
+    (each A/B check counted at its most sets)."""
+    checks = steps // plan.check
+    matches = (steps * 2 * plan.deals + (1 + checks) * plan.held) * players
+    if plan.ab_every:
+        per_set = players * (2 if players >= 3 else 1)
+        matches += ((1 + checks // plan.ab_every) * len(plan.ab_against) * plan.ab_sets
+                    * per_set)
+    return matches
+
+
 def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = "",
             progress: Callable[[str], None] = print,
-            spent: Callable[[], None] = lambda: None) -> Network:
+            spent: Callable[[], None] = lambda: None, bar: Bar | None = None) -> Network:
     """Tune ``network`` (which has a features head) as the module says; its state in
     ``path`` (JSON), resumed where it was saved for the same ``basis`` (what the network
-    is: a state for another is started afresh); the network with the best numbers found."""
+    is: a state for another is started afresh); the network with the best numbers found.
+    ``bar`` is told the matches played after each one."""
     rules = Rules.preset(network.preset)
     size = len(network.bf) + 1 if network.bf is not None else 0
     if size == 0:
         progress("improve: the network has no features head; nothing to tune")
         return network
+    if plan.league:
+        basis += f", league {plan.league}"
     state = _state(path, size, basis)
+    if plan.league:
+        state.setdefault("snapshots", [[0.0] * size])
     held = [derive(seed, "held", k) for k in range(plan.held)]
     against = opponents(plan.against)
     names = ", ".join(plan.against)
+    players = network.players
+    total = _planned(plan, players, plan.steps)
+    done = [_planned(plan, players, int(str(state["step"])))]
+
+    def played() -> None:
+        done[0] += 1
+        if bar is not None:
+            bar(done[0], total, f"improve: step {int(str(state['step'])) + 1}/{plan.steps}")
 
     def save() -> None:
         path.write_text(json.dumps(state))
@@ -148,26 +261,64 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
     def vector(name: str) -> Vector:
         return np.asarray(state[name], dtype=np.float64)
 
+    def snapshots() -> list[list[float]]:
+        kept: list[list[float]] = state["snapshots"]  # type: ignore[assignment]
+        return kept
+
+    def ab_checks() -> None:
+        """The A/B checks due at the step reached, unless the state has them already."""
+        step = int(str(state["step"]))
+        if not plan.ab_every or step % (plan.check * plan.ab_every) or any(
+                entry["step"] == step for entry in state.get("ab", [])):  # type: ignore[attr-defined]
+            return
+        results = []
+        current = tuned(network, vector("theta"))
+        for text in plan.ab_against:
+            since = time.process_time()
+            status = ab_check(current, text, plan.ab_sets, played)
+            cpu = time.process_time() - since
+            results.append({"step": step, "against": text, "decision": status.decision,
+                            "sets": status.sets, "elo": status.elo,
+                            "elo_low": status.elo_low, "elo_high": status.elo_high,
+                            "cpu_s": round(cpu, 1)})
+            progress(f"improve: ab at step {step} against {text}: {status.summary()} "
+                     f"({cpu:.0f} CPU s)")
+        state["ab"] = [*state.get("ab", []), *results]  # type: ignore[misc]
+        save()
+
     if state["best"] is None:
-        state["best"] = state["cloned"] = duplicate_points(network, rules, held, against)
+        state["best"] = state["cloned"] = duplicate_points(network, rules, held, against,
+                                                           played=played)
         save()
         progress(f"improve: the cloned network scores {state['best']:.3f} points a match "
-                 f"against {names} on {plan.held} held-out deals")
+                 f"against {names} on {plan.held} held-out deals"
+                 + (" (the checks play these, not the league)" if plan.league else ""))
+    ab_checks()
     while not state["done"] and int(str(state["step"])) < plan.steps:
         step = int(str(state["step"]))
         rng = np.random.default_rng(derive(seed, "step", step) % 2**32)
         theta, m, v = vector("theta"), vector("m"), vector("v")
         direction = rng.standard_normal(size)
         seeds = [derive(seed, "step", step, k) for k in range(plan.deals)]
-        up = duplicate_points(tuned(network, theta + plan.sigma * direction), rules, seeds, against)
+        league = None
+        if plan.league:
+            kept = [partial(LearnedBot.playing, tuned(network, np.asarray(numbers)))
+                    for numbers in snapshots()]
+            league = (kept, league_draw(seed, step, plan.deals, players, len(kept)))
+        up = duplicate_points(tuned(network, theta + plan.sigma * direction), rules, seeds,
+                              against, league, played)
         down = duplicate_points(tuned(network, theta - plan.sigma * direction), rules, seeds,
-                                against)
+                                against, league, played)
         gradient = (up - down) / (2 * plan.sigma) * direction
         theta, m, v = _adam(theta, m, v, gradient, plan.rate, step)
         state.update(step=step + 1, theta=theta.tolist(), m=m.tolist(), v=v.tolist())
         line = f"improve: step {step + 1}/{plan.steps}, points {up:.2f} / {down:.2f}"
+        if plan.league and (step + 1) % plan.league == 0:
+            snapshots().append(theta.tolist())
+            line += f"; kept as snapshot {len(snapshots()) - 1} of the league"
         if (step + 1) % plan.check == 0:
-            score = duplicate_points(tuned(network, theta), rules, held, against)
+            score = duplicate_points(tuned(network, theta), rules, held, against,
+                                     played=played)
             if score > float(str(state["best"])):
                 state.update(best=score, best_theta=theta.tolist(), best_step=step + 1,
                              stale=0)
@@ -177,9 +328,15 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
             line += f"; held out {score:.3f} (best {float(str(state['best'])):.3f})"
         save()
         progress(line)
+        ab_checks()
     network = tuned(network, vector("best_theta"))
-    network.meta = network.meta | {"improved": {
+    improved: dict[str, object] = {
         "steps": state["step"], "best_step": state.get("best_step", 0),
         "held_points": {"cloned": state.get("cloned"), "best": state["best"]},
-        "against": list(plan.against)}}
+        "against": list(plan.against)}
+    if plan.league:
+        improved["league"] = {"every": plan.league, "snapshots": len(snapshots())}
+    if "ab" in state:
+        improved["ab"] = state["ab"]
+    network.meta = network.meta | {"improved": improved}
     return network

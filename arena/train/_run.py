@@ -27,7 +27,7 @@ from bots.learned import FEATURE_LAYERS, LAYERS, Network
 
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
-from ._improve import Tuning, improve, opponents
+from ._improve import Bar, Tuning, described, improve, opponents
 from ._label import label_shards, load_shards
 from ._suits import permutations
 from ._torch import TorchTrainer, torch_missing
@@ -64,12 +64,15 @@ class Plan:
         numbers = {"players": self.players, "shards": self.shards,
                    "per-shard": self.per_shard, "budget": self.budget,
                    "hidden": self.hidden, "epochs": self.epochs, "batch": self.batch,
-                   "step-deals": self.tuning.deals, "held-deals": self.tuning.held}
+                   "step-deals": self.tuning.deals, "held-deals": self.tuning.held,
+                   "ab-sets": self.tuning.ab_sets}
         for name, value in numbers.items():
             if value < 1:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
-        if self.tuning.steps < 0:
-            raise ValueError(f"--steps must be at least 0, not {self.tuning.steps}")
+        for name, value in {"steps": self.tuning.steps, "league": self.tuning.league,
+                            "ab-every": self.tuning.ab_every}.items():
+            if value < 0:
+                raise ValueError(f"--{name} must be at least 0, not {value}")
         if self.exchange not in ("greedy", "network"):
             raise ValueError(f"--exchange must be greedy or network, not {self.exchange!r}")
         if self.backend not in ("numpy", "torch"):
@@ -79,6 +82,7 @@ class Plan:
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
         opponents(self.tuning.against)  # a ValueError naming a bad opponent
+        opponents(self.tuning.ab_against)
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
 
@@ -110,8 +114,8 @@ class _Clock:
         self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
 
 
-def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None]
-              ) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
+def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None],
+              bar: Bar | None = None) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
     """The cloned network after the improvement stage (when the plan has one), and what the
     stage did."""
     if not (plan.features and plan.tuning.steps):
@@ -122,13 +126,14 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
                       f"epoch {trainer.epoch}, exchange {plan.exchange}"
                       + ("" if plan.tuning.against == ("greedy",)
                          else f", against {', '.join(plan.tuning.against)}"), progress,
-                      clock.stage("improve"))
+                      clock.stage("improve"), bar)
     return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS},
             network.meta["improved"])
 
 
-def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
-    """Run ``plan`` to its end; the path of the exported network."""
+def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = None) -> Path:
+    """Run ``plan`` to its end; the path of the exported network. ``bar`` shows the
+    improvement stage's progress (:func:`arena.train._improve.improve`)."""
     plan.folder.mkdir(parents=True, exist_ok=True)
     clock = _Clock(plan.folder / "cpu.json")
     coder = encoding(Rules.preset(plan.preset), plan.players)
@@ -166,10 +171,11 @@ def run(plan: Plan, progress: Callable[[str], None] = print) -> Path:
                  f"{agreement(trainer, held, actions):.1%}")
     fitted()
 
-    params, improved = _improved(plan, trainer, clock, progress)
+    params, improved = _improved(plan, trainer, clock, progress, bar)
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
-            "plan": {k: str(v) for k, v in asdict(plan).items() if k not in ("folder", "out")},
+            "plan": {k: described(plan.tuning) if k == "tuning" else str(v)
+                     for k, v in asdict(plan).items() if k not in ("folder", "out")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
