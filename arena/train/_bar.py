@@ -23,7 +23,8 @@ __all__ = ["progress_bar"]
 
 
 class _Bar:
-    """Draws itself when first told of a match; stops at :meth:`stop`."""
+    """Draws itself when first told of a match; stops when all are played, or at
+    :meth:`stop`."""
 
     def __init__(self, echo: Callable[[str], None]) -> None:
         self.echo = echo
@@ -35,12 +36,14 @@ class _Bar:
 
     def line(self, text: str) -> None:
         """A line of the run, above the bar while it is drawn."""
-        if self.console is not None:
+        if self.live is not None and self.console is not None:
             self.console.print(text, soft_wrap=True, highlight=False)
         else:
             self.echo(text)
 
     def __call__(self, done: int, total: int, what: str) -> None:
+        if self.live is None and done >= total:
+            return
         if self.progress is None:
             from rich.console import Console
             from rich.live import Live
@@ -59,6 +62,8 @@ class _Bar:
         self.meter.update(done)
         self.progress.update(self.task, completed=done, total=max(total, done),
                              description=what)
+        if done >= total:
+            self.stop()
 
     def stop(self) -> None:
         if self.live is not None:
@@ -70,10 +75,10 @@ class _Bar:
 def progress_bar(echo: Callable[[str], None]) -> Iterator[tuple[Callable[[str], None],
                                                                  Callable[[int, int, str], None]
                                                                  | None]]:
-    """``(line, bar)``: where stderr is a terminal, a bar (the stage's lines printed above it
-    through ``line``); elsewhere (a log file) ``echo`` alone and no bar, each step's line
-    being its progress."""
-    if not sys.stderr.isatty():
+    """``(line, bar)``: where stdout and stderr are a terminal, a bar on stderr (the lines
+    printed above it through ``line`` while it is drawn, through ``echo`` otherwise);
+    elsewhere (a log file) ``echo`` and no bar, each step's line being its progress."""
+    if not (sys.stdout.isatty() and sys.stderr.isatty()):
         yield echo, None
         return
     bar = _Bar(echo)

@@ -92,25 +92,25 @@ def described(tuning: Tuning) -> str:
     return str(fields)
 
 
-def opponents(texts: Sequence[str]) -> list[Callable[[], Bot]]:
+def opponents(texts: Sequence[str], option: str = "--against") -> list[Callable[[], Bot]]:
     """A maker of a bot per text: ``NAME``, an installed bot, or ``NAME:PLAYOUTS``, the bot
     made with that ``playouts`` (``mc:8``, a cheaper ``mc``); a ``ValueError`` naming a
-    bad one."""
+    bad one and its ``option``."""
     makers: list[Callable[[], Bot]] = []
     for text in texts:
         name, _, playouts = text.partition(":")
         params: dict[str, int] = {}
         if playouts:
             if not playouts.isdigit() or int(playouts) < 1:
-                raise ValueError(f"--against {text}: PLAYOUTS must be a positive whole number")
+                raise ValueError(f"{option} {text}: PLAYOUTS must be a positive whole number")
             params["playouts"] = int(playouts)
         try:
             registry().create(name, **params)
         except Exception as error:
-            raise ValueError(f"--against {text}: {error}") from None
+            raise ValueError(f"{option} {text}: {error}") from None
         makers.append(partial(_make, name, params))
     if not makers:
-        raise ValueError("--against: at least one opponent")
+        raise ValueError(f"{option}: at least one opponent")
     return makers
 
 
@@ -177,7 +177,7 @@ def ab_check(network: Network, against: str, sets: int,
     from arena.tournament._sprt import SprtFeed
 
     name = against.partition(":")[0]
-    baseline = opponents([against])[0]
+    baseline = opponents([against], "--ab-against")[0]
     config = validate_config(ab_config(
         [{"label": "learned", "name": "learned"}, {"label": name, "name": name}],
         players=network.players, preset=network.preset, max_sets=sets), source="--ab-against")
@@ -231,7 +231,7 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
     """Tune ``network`` (which has a features head) as the module says; its state in
     ``path`` (JSON), resumed where it was saved for the same ``basis`` (what the network
     is: a state for another is started afresh); the network with the best numbers found.
-    ``bar`` is told the matches played after each one."""
+    ``bar`` is told the matches played after each one, and the stage's end."""
     rules = Rules.preset(network.preset)
     size = len(network.bf) + 1 if network.bf is not None else 0
     if size == 0:
@@ -247,7 +247,8 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
     names = ", ".join(plan.against)
     players = network.players
     total = _planned(plan, players, plan.steps)
-    done = [_planned(plan, players, int(str(state["step"])))]
+    done = [_planned(plan, players, int(str(state["step"]))) if state["best"] is not None
+            else 0]
 
     def played() -> None:
         done[0] += 1
@@ -329,6 +330,8 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
         save()
         progress(line)
         ab_checks()
+    if bar is not None:
+        bar(done[0], done[0], "improve: done")  # the stage may stop before its plan
     network = tuned(network, vector("best_theta"))
     improved: dict[str, object] = {
         "steps": state["step"], "best_step": state.get("best_step", 0),

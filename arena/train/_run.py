@@ -82,7 +82,9 @@ class Plan:
         if self.shards < 2:
             raise ValueError("--shards must be at least 2: the last one is held out")
         opponents(self.tuning.against)  # a ValueError naming a bad opponent
-        opponents(self.tuning.ab_against)
+        opponents(self.tuning.ab_against, "--ab-against")
+        if "learned" in [text.partition(":")[0] for text in self.tuning.ab_against]:
+            raise ValueError("--ab-against learned: the network under test plays as learned")
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
 

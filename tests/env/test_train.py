@@ -5,22 +5,25 @@ entered as a bot."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from arena.bot import Bot
 from arena.env import encoding
 from arena.game import Card, Deal, Match, Move, Rules
 from arena.train import Plan, Samples, Trainer, init_params, label_match, run
 from arena.train._feats import shard_features
 from arena.train._fit import batch_features
-from arena.train._improve import Tuning
+from arena.train._improve import Tuning, described
 from arena.train._suits import permutations
-from bots import ExpertBot
+from bots import ExpertBot, GreedyBot
 from bots.learned import WEIGHTS, LearnedBot, load_network
 from tests.bots.test_legality import checked_match
 
@@ -193,3 +196,113 @@ def test_the_improvement_s_opponents_fill_the_other_seats_in_turn(
                       ("greedy:3", "--against greedy:3: ")]:
         with pytest.raises(ValueError, match=said):
             Plan(Path("x"), tuning=Tuning(against=(bad,)))
+
+
+def test_a_league_seats_its_snapshots_from_the_seed_and_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.train import _improve
+
+    network = load_network(WEIGHTS / "learned-runs.npz")
+    plan = Tuning(steps=4, deals=1, held=1, check=2, patience=5, league=2)
+    tables: list[list[object]] = []
+    play = _improve.play_bots
+
+    def seen(bots: list[Bot], rules: Rules, seed: int) -> dict[str, Any]:
+        tables.append(list(bots))
+        return play(bots, rules, seed)
+
+    monkeypatch.setattr(_improve, "play_bots", seen)
+    lines: list[str] = []
+    whole = _improve.improve(network, 7, plan, tmp_path / "whole.json", progress=lines.append)
+    state = json.loads((tmp_path / "whole.json").read_text())
+    assert state["basis"].endswith("league 2")
+    snapshots = state["snapshots"]
+    assert len(snapshots) == 3 and snapshots[0] == [0.0] * 17  # the cloned, steps 2 and 4
+    assert snapshots[1] != snapshots[0] and snapshots[2] == state["theta"]
+    assert any("kept as snapshot 1 of the league" in line for line in lines)
+    assert whole.meta["improved"]["league"] == {"every": 2, "snapshots": 3}
+    kept = _improve.tuned(network, np.asarray(snapshots[1])).bf
+
+    def beside(table: list[object]) -> bool:  # snapshot 1 sits at the table
+        return any(isinstance(bot, LearnedBot) and np.array_equal(bot.networks[0].bf, kept)
+                   for bot in table)
+
+    # the matches of the cloned check and steps 1 and 2 (4 + 8 + 8) come before it is kept
+    assert not any(beside(table) for table in tables[:20])
+    assert any(beside(table) for table in tables[20:])
+    assert any(isinstance(bot, GreedyBot) and not isinstance(bot, LearnedBot)
+               for table in tables[20:] for bot in table)  # the built-ins still play
+    draw = _improve.league_draw(7, 3, 8, 4, 2)
+    assert np.array_equal(draw, _improve.league_draw(7, 3, 8, 4, 2))
+    assert not np.array_equal(draw, _improve.league_draw(8, 3, 8, 4, 2))
+    assert set(np.unique(draw)) == {-1, 0, 1}
+
+    saves = [0]
+
+    def interrupted() -> None:
+        saves[0] += 1
+        if saves[0] == 4:  # the cloned check's save, then steps 1, 2 and 3
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _improve.improve(network, 7, plan, tmp_path / "cut.json", progress=lines.append,
+                         spent=interrupted)
+    cut = json.loads((tmp_path / "cut.json").read_text())
+    assert cut["step"] == 3 and len(cut["snapshots"]) == 2
+    again = _improve.improve(network, 7, plan, tmp_path / "cut.json", progress=lines.append)
+    assert (tmp_path / "cut.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
+    assert again.bf is not None and whole.bf is not None
+    assert np.array_equal(again.bf, whole.bf) and np.array_equal(again.wm, whole.wm)
+
+
+def test_without_a_league_the_built_ins_alone_sit_beside_the_network(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.train import _improve
+
+    tables: list[list[str]] = []
+
+    def play(bots: list[Bot], rules: Rules, seed: int) -> dict[str, list[int]]:
+        tables.append([type(bot).__name__ for bot in bots])
+        return {"scores": [seed % 7, 1, 2, 3]}
+
+    monkeypatch.setattr(_improve, "play_bots", play)
+    network = load_network(WEIGHTS / "learned-runs.npz")
+    tuned = _improve.improve(network, 7, TINY, tmp_path / "improve.json", progress=print)
+    assert len(tables) == 4 + 2 * 8 + 2 * 4
+    assert all(sorted(table) == ["GreedyBot"] * 3 + ["LearnedBot"] for table in tables)
+    state = json.loads((tmp_path / "improve.json").read_text())
+    assert "snapshots" not in state and "ab" not in state
+    assert not {"league", "ab"} & set(tuned.meta["improved"])
+    # a network's meta says of a plan without a league or A/B checks what it always said
+    before = ("steps", "deals", "check", "held", "patience", "sigma", "rate", "against")
+    assert described(TINY) == str({name: getattr(TINY, name) for name in before})
+    assert "'league': 3" in described(replace(TINY, league=3))
+    assert "'ab_against'" in described(replace(TINY, ab_every=1))
+
+
+def test_an_ab_check_is_what_arena_ab_says(tmp_path: Path) -> None:
+    from arena.tournament import ab_config, run_tournament
+    from arena.train import _improve
+
+    network = load_network(WEIGHTS / "learned-runs.npz")
+    played: list[int] = []
+    status = _improve.ab_check(network, "greedy", 2, lambda: played.append(1))
+    assert status.sets == 2 and status.decision == "inconclusive" and len(played) == 16
+    # arena ab learned greedy --preset runs --max-sets 2: the shipped network is the same one
+    seats = [{"label": "learned", "name": "learned"}, {"label": "greedy", "name": "greedy"}]
+    result = run_tournament(ab_config(seats, preset="runs", max_sets=2), out=tmp_path / "ab",
+                            jobs=1)
+    assert result.sprt == status.to_dict()
+    cheap = _improve.ab_check(network, "mc:1", 1)
+    assert cheap.sets == 1 and 0.0 <= cheap.score <= 1.0
+
+
+def test_bad_league_and_ab_options_are_refused_in_one_line() -> None:
+    for tuning, said in [(Tuning(league=-1), "--league must be at least 0, not -1"),
+                         (Tuning(ab_every=-2), "--ab-every must be at least 0, not -2"),
+                         (Tuning(ab_sets=0), "--ab-sets must be at least 1, not 0"),
+                         (Tuning(ab_against=("nosuch",)), "--ab-against nosuch: "),
+                         (Tuning(ab_against=("mc:0",)), "--ab-against mc:0: PLAYOUTS"),
+                         (Tuning(ab_against=("learned",)), "--ab-against learned: the network")]:
+        with pytest.raises(ValueError, match=said):
+            Plan(Path("x"), tuning=tuning)
