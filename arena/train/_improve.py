@@ -283,7 +283,7 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
                             "elo_low": status.elo_low, "elo_high": status.elo_high,
                             "cpu_s": round(cpu, 1)})
             progress(f"improve: ab at step {step} against {text}: {status.summary()} "
-                     f"({cpu:.0f} CPU s)")
+                     f"({cpu:.1f} CPU s)")
         state["ab"] = [*state.get("ab", []), *results]  # type: ignore[misc]
         save()
 
