@@ -267,8 +267,14 @@ def test_without_a_league_the_built_ins_alone_sit_beside_the_network(
 
     monkeypatch.setattr(_improve, "play_bots", play)
     network = load_network(WEIGHTS / "learned-runs.npz")
-    tuned = _improve.improve(network, 7, TINY, tmp_path / "improve.json", progress=print)
+    shown: list[tuple[int, int, str]] = []
+    tuned = _improve.improve(network, 7, TINY, tmp_path / "improve.json", progress=print,
+                             bar=lambda done, total, what: shown.append((done, total, what)))
     assert len(tables) == 4 + 2 * 8 + 2 * 4
+    # the bar counts every match, and the plan foresaw them all
+    assert [done for done, _, _ in shown[:-1]] == list(range(1, len(tables) + 1))
+    assert {total for _, total, _ in shown} == {len(tables)}
+    assert shown[4][2] == "improve: step 1/2" and shown[-1][2] == "improve: done"
     assert all(sorted(table) == ["GreedyBot"] * 3 + ["LearnedBot"] for table in tables)
     state = json.loads((tmp_path / "improve.json").read_text())
     assert "snapshots" not in state and "ab" not in state
