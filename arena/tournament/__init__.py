@@ -52,6 +52,7 @@ from ._runner import (
     run_tournament,
 )
 from ._schedule import Schedule, Table
+from ._sprt import SprtFeed, SprtPlan
 from ._standings import Standing, Standings
 
 __all__ = [
@@ -74,7 +75,9 @@ __all__ = [
     "RoundRobinFormat",
     "Schedule",
     "SerialExecutor",
+    "SprtFeed",
     "SprtFormat",
+    "SprtPlan",
     "Standing",
     "Standings",
     "SwissFormat",

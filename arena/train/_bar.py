@@ -1,8 +1,7 @@
 """The progress bar of ``python -m arena.train``'s improvement stage, on a terminal.
 
-The bar is :class:`arena.cli._progress.RunProgress` (the bar of ``arena run``: matches done
-of those planned, elapsed time, time left, matches a second), drawn by rich on stderr; the
-stage's lines are printed above it. rich is imported when the bar is first drawn.
+rich's bar (imported when it is first drawn) on stderr: the matches played of those
+planned, the elapsed time and the time left; the stage's lines are printed above it.
 """
 
 from __future__ import annotations
@@ -14,10 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from rich.console import Console
-    from rich.live import Live
-
-    from arena.cli._progress import RateMeter, RunProgress
+    from rich.progress import Progress
 
 __all__ = ["progress_bar"]
 
@@ -28,47 +24,46 @@ class _Bar:
 
     def __init__(self, echo: Callable[[str], None]) -> None:
         self.echo = echo
-        self.console: Console | None = None
-        self.live: Live | None = None
-        self.meter: RateMeter | None = None
-        self.progress: RunProgress | None = None
+        self.progress: Progress | None = None
         self.task: Any = None
 
     def line(self, text: str) -> None:
         """A line of the run, above the bar while it is drawn."""
-        if self.live is not None and self.console is not None:
-            self.console.print(text, soft_wrap=True, highlight=False)
+        if self.progress is not None:
+            self.progress.console.print(text, soft_wrap=True, highlight=False)
         else:
             self.echo(text)
 
     def __call__(self, done: int, total: int, what: str) -> None:
-        if self.live is None and done >= total:
-            return
         if self.progress is None:
+            if done >= total:
+                return
             from rich.console import Console
-            from rich.live import Live
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
-            from arena.cli._progress import RateMeter, RunProgress
-
-            self.console = Console(stderr=True)
-            self.meter = RateMeter()
-            self.meter.start(done - 1)
-            self.progress = RunProgress(self.meter, self.console)
+            self.progress = Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("matches"), TimeElapsedColumn(), TextColumn("left"),
+                TimeRemainingColumn(), console=Console(stderr=True), transient=True)
             self.task = self.progress.add_task(what, total=total, completed=done - 1)
-            self.live = Live(self.progress, console=self.console, refresh_per_second=4,
-                             transient=True)
-            self.live.start()
-        assert self.meter is not None
-        self.meter.update(done)
+            self.progress.start()
         self.progress.update(self.task, completed=done, total=max(total, done),
                              description=what)
         if done >= total:
             self.stop()
 
     def stop(self) -> None:
-        if self.live is not None:
-            self.live.stop()
-            self.live = None
+        """Take the bar away."""
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
 
 
 @contextmanager

@@ -172,16 +172,15 @@ def ab_check(network: Network, against: str, sets: int,
     ``network`` as ``learned`` and ``against`` (``NAME`` or ``NAME:PLAYOUTS``) as the
     baseline: the same duplicate sets, fed to the same test, played inline here.
     ``played()`` is called after each match."""
-    from arena.tournament import Schedule, ab_config, validate_config
-    from arena.tournament._formats._sprt import sprt_plan
-    from arena.tournament._sprt import SprtFeed
+    from arena.tournament import Schedule, SprtFeed, SprtPlan, ab_config, validate_config
 
     name = against.partition(":")[0]
     baseline = opponents([against], "--ab-against")[0]
     config = validate_config(ab_config(
         [{"label": "learned", "name": "learned"}, {"label": name, "name": name}],
         players=network.players, preset=network.preset, max_sets=sets), source="--ab-against")
-    plan = sprt_plan(Schedule(config))
+    schedule = Schedule(config)
+    plan = SprtPlan(schedule.config, schedule.rules, schedule.limits)
     feed = SprtFeed(plan)
     index = 0
     while not feed.finished:
