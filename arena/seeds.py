@@ -67,10 +67,12 @@ SEED_LIMIT: Final = 2**63
 
 
 def _part(value: str | int) -> bytes:
-    if isinstance(value, bool) or not isinstance(value, str | int):
+    if isinstance(value, str):
+        tag, data = b"s", value.encode()
+    elif isinstance(value, int) and not isinstance(value, bool):
+        tag, data = b"i", str(value).encode()
+    else:
         raise TypeError(f"a seed path holds names and integers, not {type(value).__name__}")
-    tag, text = (b"s", value) if isinstance(value, str) else (b"i", str(value))
-    data = text.encode()
     return tag + len(data).to_bytes(4, "big") + data
 
 
@@ -86,7 +88,7 @@ def derive(seed: int, *path: str | int) -> int:
     key = seed.to_bytes(max(8, (seed.bit_length() + 7) // 8), "big")
     if len(key) > 64:
         raise ValueError("a seed has at most 512 bits")
-    digest = hashlib.blake2b(b"".join(_part(p) for p in path), key=key, digest_size=8).digest()
+    digest = hashlib.blake2b(b"".join([_part(p) for p in path]), key=key, digest_size=8).digest()
     return int.from_bytes(digest, "big") % SEED_LIMIT
 
 

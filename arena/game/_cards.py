@@ -137,3 +137,19 @@ def cards_of(mask: int, jokers: int = 0) -> list[Card]:
     out.extend([JOKER] * jokers)
     return out
 
+
+def card_texts(mask: int, jokers: int = 0) -> list[str]:
+    """``[str(card) for card in cards_of(mask, jokers)]``, without making the list of cards
+    (a record writes every dealt hand so)."""
+    out: list[str] = []
+    while mask:
+        low = mask & -mask
+        out.append(_TEXTS[low.bit_length() - 1])
+        mask ^= low
+    if jokers:
+        out.extend(["JK"] * jokers)
+    return out
+
+
+_TEXTS: Final = [str(card) for card in CARDS]
+

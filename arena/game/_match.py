@@ -48,6 +48,16 @@ class Decision:
 # The play decisions, one per seat: ``Match.pending`` hands these out instead of making one
 # at every move (decisions are immutable, so sharing them is safe).
 _PLAYS: Final[tuple[Decision, ...]] = tuple(Decision("play", seat) for seat in range(8))
+_EXCHANGES: Final[dict[int, Decision]] = {}
+"""The exchange decisions handed out so far, by ``count << 3 | seat``: shared likewise."""
+
+
+def _exchange(seat: int, count: int) -> Decision:
+    key = count << 3 | seat
+    decision = _EXCHANGES.get(key)
+    if decision is None:
+        decision = _EXCHANGES[key] = Decision("exchange", seat, count)
+    return decision
 
 
 def _strength(card: Card) -> int:
@@ -93,6 +103,7 @@ class Match:
         self.players = players
         self.seed = seed
         self.points = rules.points_for(players)
+        self._pairs = rules.exchange_pairs(players)
         self.scores = [0] * players
         self.roles: list[str | None] = [None] * players
         self._summaries: list[dict[str, Any]] = []  # per finished deal, "moves": None
@@ -119,7 +130,7 @@ class Match:
             return None
         if self._returns:
             seat, _, count = self._returns[0]
-            return Decision("exchange", seat, count)
+            return _exchange(seat, count)
         to_move = self.deal.to_move
         assert to_move is not None
         return _PLAYS[to_move]
@@ -261,9 +272,10 @@ class Match:
             order = self._last_places
             self.roles = roles_for(order, self.players)
             self._leader = order[-1]
-            for high, low, count in self.rules.exchange_pairs(self.players):
+            for high, low, count in self._pairs:
                 receiver, giver = order[high], order[low]
-                gift = highest_cards(deal.hand(giver), count)
+                # highest_cards of a sorted hand: its last cards, highest first.
+                gift = deal.hand(giver)[::-1][:count]
                 deal.transfer(giver, receiver, gift)
                 self._record_exchange(giver, receiver, gift, "gift")
                 self._returns.append((receiver, giver, count))
@@ -313,7 +325,7 @@ class Match:
         self._summaries.append({
             "deal": deal.number,
             "seed": deal.seed,
-            "hands": [[str(c) for c in deal.dealt_hand(s)] for s in range(self.players)],
+            "hands": [deal.dealt_texts(s) for s in range(self.players)],
             "roles": list(self.roles),
             "exchanges": self._exchanges,
             "leader": self._leader,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ._cards import Card, cards_of
+from ._cards import Card, card_texts, cards_of
 from ._judge import Judge, judge_of, suit_letters
 from ._moves import Move
 from ._rules import Rules
@@ -142,6 +142,12 @@ class DealState:
         mask, jokers = self._dealt[seat]
         return cards_of(mask, jokers)
 
+    def dealt_texts(self, seat: int) -> list[str]:
+        """:meth:`dealt_hand` as the cards' texts (``["3C", "5H", "JK"]``), as records
+        write it."""
+        mask, jokers = self._dealt[seat]
+        return card_texts(mask, jokers)
+
     def card_count(self, seat: int) -> int:
         """How many cards seat ``seat`` holds."""
         return self._counts[seat]
@@ -237,7 +243,7 @@ class DealState:
         return {
             "deal": self.number,
             "seed": self.seed,
-            "hands": [[str(c) for c in self.dealt_hand(s)] for s in range(self.players)],
+            "hands": [self.dealt_texts(s) for s in range(self.players)],
             "moves": [{"seat": s, "move": m.text} for s, m in self.moves],
             "forfeits": [{"seat": s, "move": i} for s, i in self.forfeits],
             "finish_order": self.finish_order,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,16 @@ def short_detail(detail: str, limit: int = 160) -> str:
             text = f"{last[-1]} ({head.strip()})"
     text = " ".join(printable(text).split())  # shown on a terminal: none of the bot's escapes
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _countable(movers: Sequence[int]) -> Sequence[int]:
+    """``movers`` as bytes, whose ``count`` of a seat is a scan of memory where a list's
+    compares every entry as an object (a deal's movers are some hundred); the list itself
+    when it holds anything but seats from 0 to 255 (``count`` then counts as before)."""
+    try:
+        return bytes(movers)
+    except (TypeError, ValueError):
+        return movers
 
 
 @dataclass
@@ -106,7 +116,8 @@ class FaultLog:
         if record.get("type", "match") != "match":
             return
         labels = [str(seat["label"]) for seat in record["seats"]]
-        rows = [self.bots.setdefault(label, BotFaults(label)) for label in labels]
+        bots = self.bots
+        rows = [bots.get(label) or bots.setdefault(label, BotFaults(label)) for label in labels]
         for row in rows:
             row.matches += 1
         seen: set[tuple[int, str, bool]] = set()
@@ -114,7 +125,7 @@ class FaultLog:
         # Unless a fault forfeits the deal, the referee plays one move for the seat.
         forced_moves = (record.get("rules") or {}).get("on_fault", "forfeit") != "forfeit"
         for deal in record.get("deals") or []:
-            movers = deal_movers(deal)  # list.count runs in C
+            movers = _countable(deal_movers(deal))
             forced = ([f["seat"] for f in deal.get("faults") or ()
                        if f.get("stage", "play") == "play"] if forced_moves else [])
             for seat, row in enumerate(rows):

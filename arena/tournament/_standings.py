@@ -89,6 +89,12 @@ class Standings:
         ranking = record["ranking"]
         scores = record.get("scores") or [0] * len(seats)
         m = len(seats)
+        faulted: dict[Any, list[int]] = {}  # seat: [faults, timeouts], read in one pass
+        for deal in record.get("deals") or []:
+            for fault in deal.get("faults") or []:
+                counts = faulted.setdefault(fault["seat"], [0, 0])
+                counts[0] += 1
+                counts[1] += fault.get("kind") == "timeout"
         for place, seat in enumerate(ranking):
             label = seats[seat]["label"]
             row = self._rows.get(label)
@@ -98,11 +104,10 @@ class Standings:
             row.units += (m - 1 - place) * _UNIT // (m - 1) if m > 1 else 0
             row.wins += place == 0
             row.points += int(scores[seat])
-            for deal in record.get("deals") or []:
-                for fault in deal.get("faults") or []:
-                    if fault["seat"] == seat:
-                        row.faults += 1
-                        row.timeouts += fault.get("kind") == "timeout"
+            if faulted:
+                faults, timeouts = faulted.get(seat, (0, 0))
+                row.faults += faults
+                row.timeouts += timeouts
 
     def add_bye(self, label: str) -> None:
         """Count a Swiss bye (no match, no score)."""

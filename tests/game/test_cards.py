@@ -141,3 +141,14 @@ def test_jokers_are_wild_in_sets_and_runs() -> None:
     assert move("9C JK") in found
     assert move("9C TC JK=JC") in found
     assert move("JK=8C 9C TC") in found
+
+
+@pytest.mark.parametrize("jokers", [0, 1, 2])
+def test_a_dealt_hand_written_as_texts_is_the_hand_s_cards_each_as_text(jokers: int) -> None:
+    rules = Rules(jokers=jokers)
+    for seed in range(20):
+        deal = Deal.dealt(rules, 4, seed, seed % 5)
+        for seat in range(4):
+            hand = deal.dealt_hand(seat)
+            assert deal.dealt_texts(seat) == [str(card) for card in hand]
+            assert sorted(hand) == hand and hand  # sorted, jokers last, never empty

@@ -114,3 +114,17 @@ def test_the_fault_log_counts_matches_kinds_and_moves(schema: int) -> None:
     assert log.silent() == [] and log.counts() == {"a": 0, "b": 3}
     log.add(record([(0, "crash", "start failed: boom")], [1]))
     assert log.bots["a"].line() == "a: crash at start in 1/3 matches: boom"
+
+
+@pytest.mark.parametrize("stray", [1.0, True, 300, -1])
+def test_moves_are_counted_alike_whatever_the_movers_hold(stray: object) -> None:
+    def record(movers: list[object]) -> dict[str, object]:
+        return {"type": "match", "seats": [{"label": "a"}, {"label": "b"}],
+                "rules": {"on_fault": "forfeit"}, "deals": [{"movers": movers, "faults": []}]}
+
+    plain, odd = FaultLog(), FaultLog()
+    plain.add(record([0, 1, 0, 1, 1]))
+    odd.add(record([0, 1, 0, stray, 1]))
+    counted = 1 if stray == 1 else 0  # what equals seat 1 counts for it, as before
+    assert (odd.bots["a"].moves, odd.bots["b"].moves) == (2, 2 + counted)
+    assert (plain.bots["a"].moves, plain.bots["b"].moves) == (2, 3)
