@@ -97,6 +97,9 @@ class ExpertBot(GreedyBot):
         """Playouts behind the last decision (for tests and benchmarks)."""
         self.solved = False
         """Whether the last decision was the exact endgame's."""
+        self.visits: list[tuple[Move, int]] = []
+        """The playouts of each candidate move of the last decision (empty when no search
+        chose it: an obvious move, the exact endgame's, a single candidate)."""
 
     def start_match(self, info: MatchInfo) -> None:
         """Take the match's move limit, when the match tells one."""
@@ -111,6 +114,7 @@ class ExpertBot(GreedyBot):
         out_of_time = self._timer()
         self.playouts = 0
         self.solved = False
+        self.visits = []
         moves = view.legal_moves()
         plays = [m for m in moves if m.kind != "pass"]
         sure = obvious(plays, len(view.hand))
@@ -145,6 +149,7 @@ class ExpertBot(GreedyBot):
         visits, _ = search(len(candidates), playout, len(worlds), self.budget, out_of_time,
                            spread, prior)
         self.playouts = sum(visits)
+        self.visits = list(zip(candidates, visits, strict=True))
         return candidates[max(range(len(candidates)), key=lambda i: (visits[i], -i))]
 
     def _timer(self, part: float = 1.0) -> Callable[[], bool]:

@@ -22,15 +22,15 @@ from bots.learned import FEATURE_LAYERS, FEATURES, LAYERS
 from ._label import SAVEZ
 from ._suits import Renaming
 
-__all__ = ["Trainer", "export", "init_params"]
+__all__ = ["Trainer", "batch_targets", "export", "init_params"]
 
 Params = dict[str, npt.NDArray[np.float32]]
 Data = dict[str, npt.NDArray[Any]]
 Feats = tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], npt.NDArray[np.float32]]
 """A batch's move features: per entry its row in the batch, its action and its features."""
-MoveBatch = tuple[npt.NDArray[np.int8], npt.NDArray[Any], npt.NDArray[np.integer[Any]],
-                  Feats | None]
-"""A batch of moves: observations, legal-action masks, the teacher's actions, features."""
+MoveBatch = tuple[npt.NDArray[np.int8], npt.NDArray[Any], npt.NDArray[Any], Feats | None]
+"""A batch of moves: observations, legal-action masks, the teacher's actions (or a
+distribution over the actions a move, :func:`batch_targets`), features."""
 GiftBatch = tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]
 """A batch of exchange returns: observations, hands and the cards given, as card flags."""
 NEG = np.float32(-1e9)
@@ -98,7 +98,8 @@ class Trainer:
     def move_loss(self, obs: npt.NDArray[np.int8], mask: npt.NDArray[Any],
                   action: npt.NDArray[np.integer[Any]], grads: Params | None = None,
                   feats: Feats | None = None) -> float:
-        """Cross-entropy of the masked softmax; adds its gradient to ``grads``. ``feats``
+        """Cross-entropy of the masked softmax against ``action`` (the teacher's actions, or
+        rows of distributions over the actions); adds its gradient to ``grads``. ``feats``
         (the legal actions' move features) are weighed by the head ``wf`` when the
         network has one."""
         p = self.params
@@ -112,8 +113,11 @@ class Trainer:
             g = h2 @ p["wf"] + p["bf"]
             raw[rows, acts] += (g[rows] * values).sum(axis=1)
         logits = np.where(mask > 0, raw, NEG).astype(np.float32)
-        target = np.zeros_like(logits)
-        target[np.arange(len(action)), action] = 1
+        if action.ndim == 2:
+            target = action.astype(np.float32)
+        else:
+            target = np.zeros_like(logits)
+            target[np.arange(len(action)), action] = 1
         loss, d = _softmax_grad(logits, target)
         if grads is not None:
             grads["wm"] += h2.T @ d
@@ -156,9 +160,12 @@ class Trainer:
                 np.float32)
 
     def epoch_pass(self, data: Data, actions: int, batch: int, rng: np.random.Generator,
-                   renamings: list[Renaming] | None = None) -> tuple[float, float]:
+                   renamings: list[Renaming] | None = None, soft: float = 0.0
+                   ) -> tuple[float, float]:
         """One pass over ``data`` in shuffled batches, each batch's suits renamed by one of
-        ``renamings`` drawn at random (none: as labelled); the mean move and gift losses."""
+        ``renamings`` drawn at random (none: as labelled); the mean move and gift losses.
+        With ``soft`` above 0, a move's target is ``soft`` of the teacher's playouts'
+        distribution over its candidates and the rest its choice (:func:`batch_targets`)."""
         moves = rng.permutation(len(data["action"]))
         gifts = rng.permutation(len(data["gift"]))
         steps = max(1, -(-len(moves) // batch))
@@ -173,7 +180,8 @@ class Trainer:
             if len(rows):
                 mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)[:, old_action]
                 move_batch = (data["obs"][rows][:, obs_index], mask,
-                              new_action[data["action"][rows]],
+                              batch_targets(data, rows, new_action, actions, soft)
+                              if soft else new_action[data["action"][rows]],
                               batch_features(data, rows, new_action))
             gift_rows = gifts[k * gift_batch:(k + 1) * gift_batch]
             cards = (obs_index if isinstance(obs_index, slice)
@@ -236,6 +244,32 @@ def batch_features(data: Data, rows: npt.NDArray[np.intp],
         acts = new_action[acts]
     return (np.repeat(np.arange(len(rows)), lens), acts,
             data["feat"][entries].astype(np.float32))
+
+
+def batch_targets(data: Data, rows: npt.NDArray[np.intp], new_action: npt.NDArray[np.intp],
+                  actions: int, soft: float) -> npt.NDArray[np.float32]:
+    """The targets of ``data``'s decisions ``rows`` (their actions renamed by
+    ``new_action``): ``1 - soft`` on the teacher's action and ``soft`` spread over its
+    candidates in proportion to their playouts (``soft_*``, :class:`arena.train.Samples`)."""
+    if "soft_count" not in data:
+        raise ValueError("soft targets need labels with the teacher's playouts "
+                         "(shards labelled before they were kept): label again or --soft 0")
+    if "soft_start" not in data:
+        data["soft_start"] = np.concatenate([[0], np.cumsum(data["soft_count"])])
+    starts = data["soft_start"][rows]
+    lens = data["soft_count"][rows]
+    ends = np.cumsum(lens)
+    entries = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - lens, lens)
+    entries += np.repeat(starts, lens)
+    row = np.repeat(np.arange(len(rows)), lens)
+    visits = data["soft_visits"][entries].astype(np.float32)
+    totals = np.zeros(len(rows), dtype=np.float32)
+    np.add.at(totals, row, visits)
+    target = np.zeros((len(rows), actions), dtype=np.float32)
+    np.add.at(target, (row, new_action[data["soft_action"][entries]]),
+              soft * visits / np.maximum(totals[row], 1))
+    target[np.arange(len(rows)), new_action[data["action"][rows]]] += 1 - soft
+    return target
 
 
 def scores(trainer: Trainer, data: Data, rows: npt.NDArray[np.intp],

@@ -3,15 +3,20 @@
 A match is played by the teacher in every seat (``expert`` with a fixed playout budget, so
 the labels replay from the seed), observed as the environments observe it;
 every decision with more than one legal action is kept as its observation, its
-legal-action mask (bit-packed) and the action the teacher chose, and every exchange return
-as its observation, the hand and the cards given. Matches are labelled in shards of a
-fixed number of matches, each saved when done, so an interrupted run resumes at the first
-missing shard.
+legal-action mask (bit-packed), the action the teacher chose and the playouts its search
+gave each candidate action (``soft_*``: one playout on its choice when no search chose),
+and every exchange return as its observation, the hand and the cards given. Matches are
+labelled in shards of a fixed number of matches, each saved when done, so an interrupted
+run resumes at the first missing shard; shards may be labelled in several processes at
+once, and a shard is the same whichever labels it.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,8 +37,10 @@ SAVEZ: Callable[..., None] = np.savez_compressed
 
 @dataclass
 class Samples:
-    """Labelled decisions: moves (``obs``, packed ``mask``, ``action``) and exchange returns
-    (``gift_obs``, ``hand`` and ``gift`` as card-field flags)."""
+    """Labelled decisions: moves (``obs``, packed ``mask``, ``action``; the playouts of the
+    teacher's candidates as ``soft_count`` actions a move, listed in ``soft_action`` and
+    ``soft_visits``) and exchange returns (``gift_obs``, ``hand`` and ``gift`` as card-field
+    flags)."""
 
     obs: list[npt.NDArray[np.int8]] = field(default_factory=list)
     mask: list[npt.NDArray[np.uint8]] = field(default_factory=list)
@@ -41,6 +48,9 @@ class Samples:
     gift_obs: list[npt.NDArray[np.int8]] = field(default_factory=list)
     hand: list[npt.NDArray[np.int8]] = field(default_factory=list)
     gift: list[npt.NDArray[np.int8]] = field(default_factory=list)
+    soft_count: list[int] = field(default_factory=list)
+    soft_action: list[int] = field(default_factory=list)
+    soft_visits: list[int] = field(default_factory=list)
 
     def arrays(self, obs_size: int, cards: int) -> dict[str, npt.NDArray[np.generic]]:
         """The samples as arrays, empty ones shaped right."""
@@ -54,7 +64,10 @@ class Samples:
                 "action": np.asarray(self.action, dtype=np.int32),
                 "gift_obs": stack(list(self.gift_obs), obs_size, np.int8),
                 "hand": stack(list(self.hand), cards, np.int8),
-                "gift": stack(list(self.gift), cards, np.int8)}
+                "gift": stack(list(self.gift), cards, np.int8),
+                "soft_count": np.asarray(self.soft_count, dtype=np.int32),
+                "soft_action": np.asarray(self.soft_action, dtype=np.int32),
+                "soft_visits": np.asarray(self.soft_visits, dtype=np.int32)}
 
 
 def _flags(cards: list[Card], size: int) -> npt.NDArray[np.int8]:
@@ -97,35 +110,73 @@ def label_match(rules: Rules, players: int, seed: int, teacher: Teacher,
             samples.obs.append(observation)
             samples.mask.append(np.packbits(mask.astype(np.uint8)))
             samples.action.append(coder.index(move))
+            visits = getattr(bots[seat], "visits", None) or [(move, 1)]
+            samples.soft_count.append(len(visits))
+            samples.soft_action.extend(coder.index(m) for m, _ in visits)
+            samples.soft_visits.extend(n for _, n in visits)
         match.play(move)
+
+
+_JOB: tuple[Rules, int, int, int, Teacher, Path, int, int] | None = None
+"""The labelling job of a pool's workers (set before they fork: a teacher need not pickle)."""
+
+
+def _label_shard(shard: int) -> tuple[int, int, int, float]:
+    """Label shard ``shard`` of the job in force and write it; its moves, exchanges and the
+    CPU seconds it took."""
+    assert _JOB is not None
+    rules, players, seed, per_shard, teacher, folder, obs_size, cards = _JOB
+    started = time.process_time()
+    samples = Samples()
+    for k in range(shard * per_shard, (shard + 1) * per_shard):
+        label_match(rules, players, derive(seed, "label", k), teacher, samples)
+    path = folder / f"shard-{shard:04d}.npz"
+    partial = path.with_suffix(".part.npz")
+    SAVEZ(partial, **samples.arrays(obs_size, cards))
+    partial.replace(path)
+    return shard, len(samples.action), len(samples.gift), time.process_time() - started
 
 
 def label_shards(folder: Path, preset: str, players: int, seed: int, shards: int,
                  per_shard: int, teacher: Teacher,
                  progress: Callable[[str], None] = print,
-                 saved: Callable[[], None] = lambda: None) -> list[Path]:
+                 saved: Callable[[float], None] = lambda cpu: None, jobs: int = 1
+                 ) -> list[Path]:
     """Label ``shards`` shards of ``per_shard`` matches into ``folder`` (``shard-K.npz``),
-    skipping those already there, calling ``saved()`` after each one written; the match
-    seeds are ``derive(seed, "label", k)``."""
+    skipping those already there, in ``jobs`` processes, calling ``saved(cpu)`` after each
+    one written (``cpu``: the seconds other processes spent on it, 0 when labelled here);
+    the match seeds are ``derive(seed, "label", k)``, whatever ``jobs``."""
+    global _JOB
     rules = Rules.preset(preset)
     coder = encoding(rules, players)
     obs_size = coder.segments[-1].offset + coder.segments[-1].length
     folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for shard in range(shards):
-        path = folder / f"shard-{shard:04d}.npz"
-        paths.append(path)
-        if path.exists():
-            continue
-        samples = Samples()
-        for k in range(shard * per_shard, (shard + 1) * per_shard):
-            label_match(rules, players, derive(seed, "label", k), teacher, samples)
-        partial = path.with_suffix(".part.npz")
-        SAVEZ(partial, **samples.arrays(obs_size, coder.segments[0].length))
-        partial.replace(path)
-        saved()
-        progress(f"label {preset}: shard {shard + 1}/{shards}, {len(samples.action)} moves, "
-                 f"{len(samples.gift)} exchanges")
+    paths = [folder / f"shard-{shard:04d}.npz" for shard in range(shards)]
+    missing = [shard for shard, path in enumerate(paths) if not path.exists()]
+    _JOB = (rules, players, seed, per_shard, teacher, folder, obs_size,
+            coder.segments[0].length)
+    done = 0
+
+    def report(moves: int, gifts: int) -> None:
+        nonlocal done
+        done += 1
+        progress(f"label {preset}: shard {shards - len(missing) + done}/{shards}, "
+                 f"{moves} moves, {gifts} exchanges")
+
+    try:
+        if jobs <= 1 or len(missing) <= 1:
+            for shard in missing:
+                _, moves, gifts, _ = _label_shard(shard)
+                saved(0.0)
+                report(moves, gifts)
+        else:
+            with ProcessPoolExecutor(min(jobs, len(missing)),
+                                     multiprocessing.get_context("fork")) as pool:
+                for _, moves, gifts, cpu in pool.map(_label_shard, missing):
+                    saved(cpu)
+                    report(moves, gifts)
+    finally:
+        _JOB = None
     return paths
 
 

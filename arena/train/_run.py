@@ -58,6 +58,11 @@ class Plan:
     backend: str = "numpy"
     """Who computes the cloning stage's gradients: ``numpy`` or ``torch``
     (:mod:`arena.train._torch`)."""
+    jobs: int = 1
+    """Processes labelling shards at once (the shards are the same whatever their number)."""
+    soft: float = 0.0
+    """The share of a move's target spread over the teacher's candidates by their playouts
+    (0: the teacher's choice alone)."""
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
@@ -65,7 +70,7 @@ class Plan:
                    "per-shard": self.per_shard, "budget": self.budget,
                    "hidden": self.hidden, "epochs": self.epochs, "batch": self.batch,
                    "step-deals": self.tuning.deals, "held-deals": self.tuning.held,
-                   "ab-sets": self.tuning.ab_sets}
+                   "ab-sets": self.tuning.ab_sets, "jobs": self.jobs}
         for name, value in numbers.items():
             if value < 1:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
@@ -85,6 +90,8 @@ class Plan:
         opponents(self.tuning.ab_against, "--ab-against")
         if "learned" in [text.partition(":")[0] for text in self.tuning.ab_against]:
             raise ValueError("--ab-against learned: the network under test plays as learned")
+        if not 0 <= self.soft <= 1:
+            raise ValueError(f"--soft must be between 0 and 1, not {self.soft}")
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
 
@@ -101,18 +108,20 @@ class _Clock:
         self.path = path
         self.spent: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
 
-    def stage(self, name: str) -> Callable[[], None]:
-        """A function that adds the CPU time spent since its last call (or now) to ``name``."""
+    def stage(self, name: str) -> Callable[..., None]:
+        """A function that adds the CPU time spent since its last call (or now) to ``name``,
+        and the seconds it is given (spent by other processes)."""
         since = [time.process_time()]
 
-        def spent() -> None:
-            self.add(name, since[0])
+        def spent(elsewhere: float = 0.0) -> None:
+            self.add(name, since[0], elsewhere)
             since[0] = time.process_time()
 
         return spent
 
-    def add(self, stage: str, since: float) -> None:
-        self.spent[stage] = self.spent.get(stage, 0.0) + time.process_time() - since
+    def add(self, stage: str, since: float, elsewhere: float = 0.0) -> None:
+        self.spent[stage] = (self.spent.get(stage, 0.0) + time.process_time() - since
+                             + elsewhere)
         self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
 
 
@@ -126,6 +135,7 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
                                                "exchange": plan.exchange}),
                       derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
                       f"epoch {trainer.epoch}, exchange {plan.exchange}"
+                      + (f", soft {plan.soft}" if plan.soft else "")
                       + ("" if plan.tuning.against == ("greedy",)
                          else f", against {', '.join(plan.tuning.against)}"), progress,
                       clock.stage("improve"), bar)
@@ -145,7 +155,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
 
     paths = label_shards(plan.folder / "labels", plan.preset, plan.players,
                          derive(plan.seed, "labels"), plan.shards, plan.per_shard,
-                         _teacher(plan.budget), progress, clock.stage("label"))
+                         _teacher(plan.budget), progress, clock.stage("label"), plan.jobs)
     train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
     if plan.features:
         train, held = attach(coder, train, paths[:-1]), attach(coder, held, paths[-1:])
@@ -165,7 +175,8 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
     renamings = permutations(coder) if plan.suits else None
     while trainer.epoch < plan.epochs:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
-        move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng, renamings)
+        move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng, renamings,
+                                                   plan.soft)
         trainer.save(state)
         fitted()
         progress(f"fit: epoch {trainer.epoch}/{plan.epochs}, move loss {move_loss:.3f}, "
@@ -177,7 +188,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
             "plan": {k: described(plan.tuning) if k == "tuning" else str(v)
-                     for k, v in asdict(plan).items() if k not in ("folder", "out")},
+                     for k, v in asdict(plan).items() if k not in ("folder", "out", "jobs")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},

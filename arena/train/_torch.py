@@ -61,7 +61,8 @@ class TorchTrainer(Trainer):
                 raw = raw.index_put((rows, acts), weighed, accumulate=True)
             logits = torch.where(torch.from_numpy(mask > 0), raw, neg)
             loss = torch.nn.functional.cross_entropy(
-                logits, torch.from_numpy(action.astype(np.int64)))
+                logits, torch.from_numpy(action.astype(np.float32 if action.ndim == 2
+                                                       else np.int64)))
             total = total + loss
             losses[0] = float(loss.detach())
         if gifts is not None:

@@ -18,9 +18,9 @@ import pytest
 from arena.bot import Bot
 from arena.env import encoding
 from arena.game import Card, Deal, Match, Move, Rules
-from arena.train import Plan, Samples, Trainer, init_params, label_match, run
+from arena.train import Plan, Samples, Trainer, init_params, label_match, label_shards, run
 from arena.train._feats import shard_features
-from arena.train._fit import batch_features
+from arena.train._fit import batch_features, batch_targets
 from arena.train._improve import Tuning, described
 from arena.train._suits import permutations
 from bots import ExpertBot, GreedyBot
@@ -47,9 +47,58 @@ def test_labels_are_legal_choices_of_the_teacher_and_replay() -> None:
     assert (data["gift"] <= data["hand"]).all() and (data["gift"].sum(axis=1) > 0).all()
     again, _ = _tiny_data.__wrapped__()
     assert all(np.array_equal(data[k], again[k]) for k in data)
+    # the teacher's playouts: its choice among its candidates, the most played where it searched
+    assert len(data["soft_count"]) == len(data["action"]) and (data["soft_count"] > 0).all()
+    starts = np.concatenate([[0], np.cumsum(data["soft_count"])])
+    searched = 0
+    for k, action in enumerate(data["action"]):
+        acts = data["soft_action"][starts[k]:starts[k + 1]]
+        visits = data["soft_visits"][starts[k]:starts[k + 1]]
+        assert mask[k, acts].all() and action == acts[visits.argmax()]
+        searched += len(acts) > 1
+    assert searched > 10
 
 
-@pytest.mark.parametrize("head", ["move", "features", "gift"])
+def test_shards_labelled_in_several_processes_are_the_ones_labelled_in_one(
+        tmp_path: Path) -> None:
+    def teacher() -> ExpertBot:
+        return ExpertBot(budget=2, move_ms=10**7)
+
+    made: dict[int, list[bytes]] = {}
+    for jobs in (1, 2):
+        spent: list[float] = []
+        paths = label_shards(tmp_path / str(jobs), "runs", 4, 5, 3, 1, teacher,
+                             lambda line: None, spent.append, jobs)
+        made[jobs] = [path.read_bytes() for path in paths]
+        assert len(spent) == 3 and (min(spent) > 0) == (jobs > 1)  # the workers' CPU
+    assert made[1] == made[2]
+
+
+def test_soft_targets_spread_the_teacher_s_playouts() -> None:
+    data, actions = _tiny_data()
+    data = dict(data)
+    rows = np.arange(len(data["action"]))
+    same = np.arange(actions)
+    hard = batch_targets(data, rows, same, actions, 0.0)
+    assert np.array_equal(hard.argmax(axis=1), data["action"]) and (hard.max(axis=1) == 1).all()
+    half = batch_targets(data, rows, same, actions, 0.5)
+    assert np.allclose(half.sum(axis=1), 1)
+    mask = np.unpackbits(data["mask"], axis=1, count=actions)
+    assert (half[mask == 0] == 0).all()
+    assert (half.max(axis=1) < 1).sum() > 10  # spread where the teacher searched
+    coder = encoding(Rules.preset("runs"), 4)
+    _, new_action, _ = permutations(coder)[5]
+    renamed = batch_targets(data, rows, new_action, actions, 0.5)
+    assert np.allclose(renamed[:, new_action], half)
+    trainer = Trainer(init_params(data["obs"].shape[1], actions, data["hand"].shape[1], 8, 1))
+    assert trainer.move_loss(data["obs"], mask, hard) == pytest.approx(
+        trainer.move_loss(data["obs"], mask, data["action"]))
+    with pytest.raises(ValueError, match="soft targets need labels with the teacher's"):
+        batch_targets({k: v for k, v in data.items() if not k.startswith("soft")}, rows,
+                      same, actions, 0.5)
+
+
+@pytest.mark.parametrize("head", ["move", "features", "gift", "soft"])
 def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
     data, actions = _tiny_data()
     coder = encoding(Rules.preset("runs"), 4)
@@ -61,15 +110,16 @@ def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
     def loss(grads: dict[str, np.ndarray] | None = None) -> float:
         if head != "gift":
             mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)
-            return trainer.move_loss(data["obs"][rows], mask, data["action"][rows], grads,
-                                     feats)
+            target = (batch_targets(dict(data), rows, np.arange(actions), actions, 0.7)
+                      if head == "soft" else data["action"][rows])
+            return trainer.move_loss(data["obs"][rows], mask, target, grads, feats)
         return trainer.gift_loss(data["gift_obs"][:3], data["hand"][:3], data["gift"][:3], grads)
 
     grads = {k: np.zeros_like(v) for k, v in trainer.params.items()}
     loss(grads)
     rng = np.random.default_rng(0)
-    names = {"move": ("w0", "b1", "wm"), "features": ("w0", "wf", "bf", "wm"),
-             "gift": ("w0", "b1", "wg")}[head]
+    names = {"move": ("w0", "b1", "wm"), "soft": ("w0", "b1", "wm"),
+             "features": ("w0", "wf", "bf", "wm"), "gift": ("w0", "b1", "wg")}[head]
     for name in names:
         weights = trainer.params[name]
         nonzero = np.flatnonzero(grads[name])
@@ -89,7 +139,7 @@ TINY = Tuning(steps=2, deals=1, held=1, check=1, patience=5)
 
 def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
     plan = Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=2,
-                tuning=TINY)
+                tuning=TINY, soft=0.5)
     lines: list[str] = []
     out = run(plan, lines.append)
     assert out == tmp_path / "run" / "learned-runs.npz"
@@ -97,6 +147,7 @@ def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
     assert any("improve: step 2/2" in line for line in lines)
     network = load_network(out)
     assert network.meta["preset"] == "runs" and network.meta["moves"] > 50
+    assert network.meta["plan"]["soft"] == "0.5"
     assert set(network.meta["cpu_seconds"]) == {"label", "fit", "improve"}
     assert network.meta["cpu_seconds"]["label"] > 0
     assert network.wf is not None and network.bf is not None
@@ -137,6 +188,10 @@ def test_bad_plans_are_refused_in_one_line() -> None:
         Plan(Path("x"), tuning=Tuning(held=0))
     with pytest.raises(ValueError, match="--exchange must be greedy or network, not 'x'"):
         Plan(Path("x"), exchange="x")
+    with pytest.raises(ValueError, match="--jobs must be at least 1, not 0"):
+        Plan(Path("x"), jobs=0)
+    with pytest.raises(ValueError, match=r"--soft must be between 0 and 1, not 1\.5"):
+        Plan(Path("x"), soft=1.5)
 
 
 @pytest.mark.parametrize("seed", [1, 2])

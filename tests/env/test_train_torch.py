@@ -26,7 +26,8 @@ needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
 
 
 @needs_torch
-def test_both_backends_fit_the_same_network() -> None:
+@pytest.mark.parametrize("soft", [0.0, 0.5])
+def test_both_backends_fit_the_same_network(soft: float) -> None:
     from arena.train._torch import TorchTrainer
 
     data, actions = _tiny_data()
@@ -37,7 +38,7 @@ def test_both_backends_fit_the_same_network() -> None:
         trainer = backend(init_params(data["obs"].shape[1], actions, data["hand"].shape[1],
                                       16, 1, features=True))
         losses = [trainer.epoch_pass(data, actions, 32, np.random.default_rng(epoch),
-                                     permutations(coder)) for epoch in range(2)]
+                                     permutations(coder), soft) for epoch in range(2)]
         fitted.append((losses, trainer.params))
     (numpy_losses, numpy_params), (torch_losses, torch_params) = fitted
     assert np.allclose(numpy_losses, torch_losses, rtol=1e-5)
