@@ -12,8 +12,9 @@ would make, the network scores the legal moves once, and
 
 The rest is ``expert``'s: the exact endgame, the weighted hand estimation, the playouts,
 the exchange search, the budget and the clock. Where no shipped network reads the match's
-rules (``learned``'s presets are ``runs`` and ``daifugo`` at four seats) it plays as
-``expert``. Every choice is a function of the view and the bot's own generator.
+rules (``learned``'s presets are ``runs`` and ``daifugo`` at four seats, ``uecda`` at
+five) it plays as ``expert``. Every choice is a function of the view and the bot's own
+generator.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ class GuidedBot(ExpertBot):
     """``expert`` with the learned policy as the prior of its search."""
 
     description = ("expert guided by the learned policy: the network's best move among "
-                   "the candidates and its softmax as the search's prior (runs and daifugo "
-                   "at 4 seats; expert elsewhere)")
+                   "the candidates and its softmax as the search's prior (at learned's "
+                   "tables; expert elsewhere)")
 
     def __init__(self, prior: float = 0.5, temperature: float = 1.0,
                  weights: str | None = None, **params: Any) -> None:

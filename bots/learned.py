@@ -263,7 +263,8 @@ def policy_scores(view: View, network: Network | None = None) -> dict[Move, floa
         network = network_for(view.rules, view.players)
     if network is None or not fits(network, view.rules, view.players):
         raise ValueError(f"no network of learned reads these rules at {view.players} seats "
-                         f"(trained for {', '.join(supported())} at 4)")
+                         "(trained for "
+                         + ", ".join(f"{p} at {_shipped(p).players}" for p in supported()) + ")")
     coder = encoding(view.rules, view.players)
     moves = view.legal_moves()
     observation = coder.observe(view, PlayedCards(view.players))
@@ -276,9 +277,9 @@ def policy_scores(view: View, network: Network | None = None) -> dict[Move, floa
 class LearnedBot(PolicyBot):
     """Plays the network trained for the match's encoding, ``greedy`` where it has none."""
 
-    description = ("a policy network cloned from expert and tuned by play against greedy, "
-                   "numpy only; trained for the presets runs and daifugo at 4 players, "
-                   "plays greedy elsewhere")
+    description = ("a policy network cloned from expert, numpy only: runs and daifugo at 4 "
+                   "players (tuned by play against greedy) and uecda at 5; plays greedy "
+                   "elsewhere")
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__()

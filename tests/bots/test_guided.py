@@ -1,7 +1,8 @@
 """``guided``: ``expert`` with the learned policy as its search's prior. The same seed gives
 the same moves; its moves are legal under the presets the network reads; the network's
-best move is a candidate and its softmax the prior; where no network reads the rules it
-plays as ``expert``; the prior steers the search's trials."""
+best move is a candidate and its softmax the prior; at the ``uecda`` table of five its
+network moves it off ``expert``'s choices; where no network reads the rules it plays as
+``expert``; the prior steers the search's trials."""
 
 from __future__ import annotations
 
@@ -27,13 +28,16 @@ def _guided() -> GuidedBot:
     return GuidedBot(**QUICK)
 
 
-@pytest.mark.parametrize("preset", ["runs", "daifugo"])
-def test_the_same_seed_gives_the_same_legal_moves(preset: str) -> None:
+@pytest.mark.parametrize(("preset", "names"), [
+    ("runs", ["guided", "expert", "guided", "expert"]),
+    ("daifugo", ["guided", "expert", "guided", "expert"]),
+    ("uecda", ["guided", "expert", "guided", "expert", "greedy"])])
+def test_the_same_seed_gives_the_same_legal_moves(preset: str, names: list[str]) -> None:
     rules = Rules.preset(preset, rounds=2)
 
     def moves() -> list[object]:
-        match = checked_match(["guided", "expert", "guided", "expert"], rules, 5,
-                              {"guided": _guided})
+        match = checked_match(names, rules, 5,
+                              {"guided": _guided, "expert": lambda: ExpertBot(**QUICK)})
         return [[entry["moves"], entry["exchanges"]] for entry in match.history]
 
     first = moves()
@@ -68,6 +72,27 @@ def test_the_network_s_best_move_is_a_candidate_and_its_softmax_the_prior(preset
     favourite = candidates[max(range(len(candidates)), key=lambda i: prior[i])]
     assert favourite == best
     assert bound(GuidedBot(prior=0, **QUICK), view)._prior(view, candidates) is None
+
+
+def test_at_a_uecda_table_of_five_its_network_guides_it_off_expert_s_moves() -> None:
+    """The shipped ``uecda`` network reads the preset's table of five: on the decisions of
+    a seeded deal, with the same seed, ``guided`` plays some move ``expert`` does not."""
+    rules = Rules.preset("uecda")
+    match = Match(rules, 5, 7)
+    differ = 0
+    for _ in range(40):
+        view = match.view(match.deal.to_move)
+        moves = view.legal_moves()
+        if len(moves) > 2:
+            guided = bound(GuidedBot(**QUICK), view, seed=4)
+            expert = bound(ExpertBot(**QUICK), view, seed=4)
+            assert isinstance(guided, GuidedBot) and guided.network is not None
+            assert guided.network.preset == "uecda" and guided.network.players == 5
+            differ += guided.play(view) != expert.play(view)
+        match.play(moves[0])
+        if match.deal.finished:
+            break
+    assert differ > 0
 
 
 def test_without_a_network_for_the_rules_it_plays_expert() -> None:

@@ -20,6 +20,7 @@ from bots.learned import (
     Network,
     fits,
     load_network,
+    network_for,
     observed_features,
     policy_scores,
     supported,
@@ -29,18 +30,23 @@ from .botcase import bound, position
 from .test_legality import checked_match
 
 TRAINED = ["daifugo", "runs"]
+"""The presets of the shipped networks of four seats (``uecda``'s is of five)."""
+TABLES = {"daifugo": 4, "runs": 4, "uecda": 5}
 
 
 def test_the_shipped_networks_load_and_are_small() -> None:
-    assert supported() == TRAINED
-    for preset in TRAINED:
+    assert supported() == sorted(TABLES)
+    for preset, players in TABLES.items():
         path = WEIGHTS / f"learned-{preset}.npz"
         assert path.stat().st_size < 4_000_000
         network = load_network(path)
-        assert network.preset == preset and network.players == 4
-        assert fits(network, Rules.preset(preset, rounds=3), 4)
-        assert not fits(network, Rules.preset(preset), 5)
+        assert network.preset == preset and network.players == players
+        assert fits(network, Rules.preset(preset, rounds=3), players)
+        assert not fits(network, Rules.preset(preset), 9 - players)
         assert network.meta["moves"] > 0 and 0 < network.meta["agreement"] <= 1
+        assert network.wf is not None and network.meta["exchange"] == "greedy"
+    uecda = network_for(Rules.preset("uecda"), 5)
+    assert uecda is not None and uecda.preset == "uecda"
 
 
 @pytest.mark.parametrize("preset", TRAINED)
