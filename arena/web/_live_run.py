@@ -189,7 +189,7 @@ class RunServer:
         self.folder.mkdir(parents=True, exist_ok=True)
         tables = self.make_tables(self.hub) if self.make_tables is not None else None
         web = RunWeb(self.folder, self.hub, tables=tables, extra=self.extra,
-                     bodies=self.bodies)
+                     bodies=self.bodies, standings_apart=True)
         with trio.CancelScope() as scope:
             self._scope, self._token = scope, trio.lowlevel.current_trio_token()
             async with trio.open_nursery() as nursery:

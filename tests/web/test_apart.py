@@ -1,0 +1,108 @@
+"""The served standings computed in a child process (``arena run --serve``): the same
+documents as the server's own computation, record by record, and the same again when the
+child dies; and the runner's pokes that come together."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from arena.report import standings_document, standings_text
+from arena.web import Hub
+from arena.web._apart import ApartStandings
+from arena.web._api import StandingsCache
+from arena.web._follower import Follower
+from arena.web._live import RunFolder
+
+
+def _grow(finished_run: Path, tmp_path: Path) -> tuple[Path, list[str]]:
+    folder = tmp_path / "growing"
+    folder.mkdir()
+    shutil.copyfile(finished_run / "config.yaml", folder / "config.yaml")
+    return folder, (finished_run / "records.jsonl").read_text().splitlines(keepends=True)
+
+
+def test_the_childs_documents_are_the_servers_as_the_records_grow(
+        finished_run: Path, tmp_path: Path) -> None:
+    folder, lines = _grow(finished_run, tmp_path)
+    records = folder / "records.jsonl"
+    apart = ApartStandings(records)
+    pids = []
+    try:
+        for count in range(1, len(lines) + 1):
+            records.write_text("".join(lines[:count]))
+            assert apart.document() == standings_document(folder), count
+            pids.append(None if apart._pool is None else list(apart._pool._processes))
+    finally:
+        apart.close()
+    assert pids[0] is None  # the first in this process: a run nobody watches starts no child
+    assert len({tuple(p or ()) for p in pids[1:]}) == 1 and pids[1]  # then one child, kept
+
+
+def test_a_dead_childs_documents_are_computed_here(finished_run: Path, tmp_path: Path) -> None:
+    folder, lines = _grow(finished_run, tmp_path)
+    records = folder / "records.jsonl"
+    records.write_text("".join(lines[:2]))
+    apart = ApartStandings(records)
+    try:
+        apart.document()
+        apart.document()
+        assert apart._pool is not None
+        for pid in list(apart._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        records.write_text("".join(lines))
+        assert apart.document() == standings_document(folder)
+        assert apart._pool is None and apart._state == "here"
+    finally:
+        apart.close()
+
+
+def test_the_cache_apart_answers_the_saved_file(finished_run: Path) -> None:
+    """A finished run's standings, computed apart, are ``standings.json``'s text."""
+    cache = StandingsCache(RunFolder(finished_run), apart=True)
+
+    async def main() -> list[str]:
+        cache.run.refresh()
+        return [await cache.text(), await _again(cache)]
+
+    try:
+        texts = trio.run(main)
+    finally:
+        cache.close()
+    assert texts == [standings_text(standings_document(finished_run))] * 2
+
+
+async def _again(cache: StandingsCache) -> str:
+    cache._document = None  # computed again: by the child this time
+    cache._text = None
+    return await cache.text()
+
+
+def test_pokes_before_a_read_come_together(tmp_path: Path) -> None:
+    run = RunFolder(tmp_path)
+    hub = Hub()
+    follower = Follower(run, hub, StandingsCache(run))
+
+    async def main() -> list[int]:
+        follower.bind()
+        woken = []
+        for _ in range(3):
+            follower.poke()
+        await trio.testing.wait_all_tasks_blocked()
+        woken.append(follower._wake.is_set())
+        follower._wake = trio.Event()
+        follower.poke()  # not read yet: no second wake
+        await trio.testing.wait_all_tasks_blocked()
+        woken.append(follower._wake.is_set())
+        follower.sync()  # read: the next record pokes again
+        follower.poke()
+        await trio.testing.wait_all_tasks_blocked()
+        woken.append(follower._wake.is_set())
+        return woken
+
+    assert trio.run(main) == [True, False, True]
