@@ -1,6 +1,7 @@
-"""The served standings computed in a child process (``arena run --serve``): the same
-documents as the server's own computation, record by record, and the same again when the
-child dies; and the runner's pokes that come together."""
+"""The served run's work apart from the runner's (``arena run --serve``): the standings
+computed in a child process, the same documents as the server's own computation, record by
+record, and the same again when the child dies; the report's builds in one child kept from
+build to build; the runner's pokes that come together."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import shutil
 import signal
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
@@ -18,6 +20,7 @@ from arena.web._apart import ApartStandings
 from arena.web._api import StandingsCache
 from arena.web._follower import Follower
 from arena.web._live import RunFolder
+from arena.web._live_report import ReportBuilder
 
 
 def _grow(finished_run: Path, tmp_path: Path) -> tuple[Path, list[str]]:
@@ -106,3 +109,34 @@ def test_pokes_before_a_read_come_together(tmp_path: Path) -> None:
         return woken
 
     assert trio.run(main) == [True, False, True]
+
+
+def test_the_reports_builds_share_one_child_and_outlive_its_death(
+        finished_run: Path, tmp_path: Path) -> None:
+    """The served report's builds go to one child process, kept from one build to the next;
+    a build's error is the build's failure (the child goes on), a dead child's next build
+    starts another, and the builder's end ends it."""
+    folder, lines = _grow(finished_run, tmp_path)
+    (folder / "records.jsonl").write_text("".join(lines))
+    builder = ReportBuilder(RunFolder(folder))
+    try:
+        assert builder.build()
+        assert builder._child is not None
+        first = builder._child.pid
+        assert (builder.root / "index.html").is_file()
+        assert builder.build() and builder._child.pid == first
+        records = folder / "records.jsonl"
+        records.rename(folder / "kept")
+        records.mkdir()  # no records file to read
+        with pytest.raises(RuntimeError, match="no records"):  # the writer's own words
+            builder.build()
+        records.rmdir()
+        (folder / "kept").rename(records)
+        assert builder._child.pid == first and builder.build()
+        os.kill(first, signal.SIGKILL)
+        builder._child.wait()
+        assert builder.build() and builder._child.pid != first
+        child = builder._child
+    finally:
+        builder.close()
+    assert child.poll() is not None and builder._child is None
