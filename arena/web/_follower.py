@@ -35,10 +35,11 @@ STEP_S = 0.1
 STANDINGS_S = 1.0
 """The least time between two computations of the standings published while records arrive
 (and no less than ``STANDINGS_SHARE`` times the last one took)."""
-STANDINGS_SHARE = 4.0
+STANDINGS_SHARE = 20.0
 """The standings of a long run take long (every record read, the ratings fitted): the next
-computation waits this many times the last one's time, so that the server (in ``arena run
---serve``, in the runner's process) spends at most a fifth of its time on them."""
+computation waits this many times the last one's time, so that they take at most a
+twenty-first of the time (in ``arena run --serve`` in a child process, beside the run on the
+same machine)."""
 
 
 class Follower:

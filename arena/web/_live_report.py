@@ -36,8 +36,8 @@ STATIC = Path(str(resources.files("arena.web") / "static"))
 if TYPE_CHECKING:
     from ._live import RunFolder
 
-__all__ = ["PEOPLE_REPORT", "STATIC", "WEB_DIR", "PeopleReport", "ReportBuilder", "report_routes",
-           "safe_path"]
+__all__ = ["PEOPLE_REPORT", "SHARE", "STATIC", "WEB_DIR", "PeopleReport", "ReportBuilder",
+           "report_routes", "safe_path"]
 
 WEB_DIR = "web"
 """``OUT/web/``: what the server writes (its report), beside the run's own files."""
@@ -45,6 +45,12 @@ PEOPLE_REPORT = "people"
 """``/report/people/``, written to ``OUT/web/people/report/``: the people's tables' report."""
 
 _log = get_logger("arena.web")
+
+SHARE = 20.0
+"""A served report's next build waits this many times the last one took (at most a
+twenty-first of the time, where ``arena run --report`` takes a fifth): the server shares the
+machine with the run it serves, and a page follows the run by its standings, redrawn each
+second, more than by its report."""
 
 _CHILD = ("import json, os, sys; os.nice(10); from arena.report import write_report\n"
           "for line in sys.stdin:\n"
@@ -84,13 +90,14 @@ class ReportBuilder:
 
     def __init__(self, run: RunFolder, interval: float = 5.0,
                  on_built: Callable[[int], None] | None = None,
-                 watched: Callable[[], bool] | None = None) -> None:
+                 watched: Callable[[], bool] | None = None, share: float = SHARE) -> None:
         self.run = run
         self.interval = interval
         self.on_built = on_built
         self.watched = watched
         self.folder = run.folder / WEB_DIR
-        self.rebuilds = Rebuilds(self.build, interval, what="building the served report")
+        self.rebuilds = Rebuilds(self.build, interval, what="building the served report",
+                                 share=share)
         self._built_for = -1
         self._wanted = False
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
