@@ -34,7 +34,6 @@ from ._executor import (
     SerialExecutor,
     default_jobs,
     referee_match,
-    worker_init,
 )
 from ._formats import TournamentFormat, format_topics, tournament_format
 from ._formats._gauntlet import GauntletFormat
@@ -103,5 +102,4 @@ from arena.tournament._league_status import LeagueStatus
 
 __all__ += ["LeagueStatus"]  # a league's state before each round (live standings, result)
 __all__ += ["LEAGUE_LOG"]  # a league's journal: each round's field (a competition reads it)
-__all__ += ["worker_init"]  # a helper process's set-up: Ctrl-C left to its parent, gone with it
 __all__ += ["default_jobs"]  # the one default number of worker processes (the report's too)

@@ -176,7 +176,7 @@ def in_spec_order(
             cancel([handle for _, handle in pending])
 
 
-def worker_init() -> None:
+def _worker_init() -> None:
     """Set a worker up to leave cleanly however the scheduler stops or dies.
 
     Ctrl-C reaches the whole process group, and only the scheduler handles it, so
@@ -217,7 +217,7 @@ _forked = False
 def _fork_init() -> None:
     global _forked
     _forked = True
-    worker_init()
+    _worker_init()
 
 
 def _start_method() -> str:
@@ -266,7 +266,7 @@ class LocalExecutor:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.jobs,
                 mp_context=multiprocessing.get_context(method),
-                initializer=_fork_init if method == "fork" else worker_init,
+                initializer=_fork_init if method == "fork" else _worker_init,
             )
         return self._pool
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import mimetypes
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -29,6 +27,7 @@ from arena.records import RECORDS, TABLE_RECORDS, get_logger
 from arena.report import REPORT_DIR, Rebuilds, write_report
 
 from ._api import error
+from ._child import Child
 
 STATIC = Path(str(resources.files("arena.web") / "static"))
 """The package's pages, scripts and styles."""
@@ -52,7 +51,9 @@ twenty-first of the time, where ``arena run --report`` takes a fifth): the serve
 machine with the run it serves, and a page follows the run by its standings, redrawn each
 second, more than by its report."""
 
-_CHILD = ("import json, os, sys; os.nice(10); from arena.report import write_report\n"
+_CHILD = ("import json, sys\n"
+          "from arena.report import write_report\n"
+          "print(flush=True)\n"
           "for line in sys.stdin:\n"
           "    folder, records = json.loads(line)\n"
           "    try:\n"
@@ -62,9 +63,9 @@ _CHILD = ("import json, os, sys; os.nice(10); from arena.report import write_rep
           "    else:\n"
           "        print(flush=True)\n")
 """The served report's builds, in a child process at a lower priority kept from one build to
-the next (:meth:`ReportBuilder.build`: its imports once, not once a build): a line, the JSON
-list of the report's folder and records file, asks for one build by ``arena.report``'s one
-writer, as ``arena report`` calls it; an empty line answers it built, else its error."""
+the next (:class:`~arena.web._child.Child`: its imports once, not once a build): a line, the
+JSON list of the report's folder and records file, asks for one build by ``arena.report``'s
+one writer, as ``arena report`` calls it; an empty line answers it built, else its error."""
 
 
 def safe_path(root: Path, relative: str) -> Path | None:
@@ -101,7 +102,7 @@ class ReportBuilder:
         self._built_for = -1
         self._wanted = False
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
-        self._child: subprocess.Popen[str] | None = None
+        self.child = Child(_CHILD)
 
     def want(self) -> None:
         """The report was asked for: build it again once the records grew."""
@@ -150,21 +151,10 @@ class ReportBuilder:
         config = self.run.folder / "config.yaml"
         if config.exists():
             shutil.copyfile(config, self.folder / "config.yaml")
-        child = self._child
-        if child is None or child.poll() is not None:
-            child = self._child = subprocess.Popen(
-                [sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, text=True)
-        assert child.stdin is not None and child.stdout is not None
-        try:
-            child.stdin.write(json.dumps([str(self.folder), str(records)]) + "\n")
-            child.stdin.flush()
-            answer = child.stdout.readline()
-        except (OSError, ValueError):  # its pipes closed: killed as the server stops
-            answer = ""
-        if not answer:  # the child ended: killed (the server stops), or it died
-            status = child.wait()
-            if status < 0:
+        answer = self.child.ask(json.dumps([str(self.folder), str(records)]))
+        if answer is None:  # the child ended: killed (the server stops), or it died
+            status = self.child.status
+            if status is None or status < 0:
                 return False
             raise RuntimeError(f"the report's child process ended (exit status {status})")
         if answer.strip():
@@ -173,10 +163,7 @@ class ReportBuilder:
 
     def close(self) -> None:
         """End the builds' child process, if any."""
-        child, self._child = self._child, None
-        if child is not None and child.poll() is None:
-            child.kill()
-            child.wait()
+        self.child.close()
 
     def batch_ids(self, number: int) -> list[str] | None:
         """The match ids of replay file ``number`` (from the report's match index)."""
