@@ -63,9 +63,13 @@ class ApartStandings:
             if self._state == "first":
                 self._state = "apart"
             elif self._state == "apart":
+                process = self.child.process
                 try:
-                    self.child.start()
-                    answer = self.child.ask("") if self.child.ready() else ""
+                    if process is not None and process.poll() is not None:
+                        answer = None  # it died: not started again
+                    else:
+                        self.child.start()
+                        answer = self.child.ask("") if self.child.ready() else ""
                 except OSError as exc:  # no child process to be had
                     answer = None
                     _log.warning("the standings' child process did not start: they are "

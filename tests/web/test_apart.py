@@ -71,6 +71,7 @@ def test_a_dead_childs_documents_are_computed_here(finished_run: Path, tmp_path:
         apart.document()
         assert apart.child.process is not None and apart._here is None
         os.kill(apart.child.process.pid, signal.SIGKILL)
+        apart.child.process.wait()
         records.write_text("".join(lines))
         assert apart.document() == standings_document(folder)
         assert apart.child.process is None and apart._state == "here"
