@@ -27,16 +27,17 @@ class Rebuilds:
     and the build itself (called in a thread of the caller's: a run's reporter, the web
     server's trio run).
 
-    One build at a time, the next no sooner than ``interval`` seconds, nor than ``SHARE``
-    times the last build took, after the last one ended (a large run spends at most a fifth
-    of its time building reports); the first at once, or after ``interval`` with
-    ``wait_first``. ``build`` returns whether it built; a failed build is logged (``what``
+    One build at a time, the next no sooner than ``interval`` seconds, nor than ``share``
+    (:data:`SHARE`) times the last build took, after the last one ended (a large run spends
+    at most a fifth of its time building reports); the first at once, or after ``interval``
+    with ``wait_first``. ``build`` returns whether it built; a failed build is logged (``what``
     says which) and the old report stays."""
 
     def __init__(self, build: Callable[[], bool], interval: float, *, what: str,
-                 wait_first: bool = False) -> None:
+                 wait_first: bool = False, share: float = SHARE) -> None:
         self._build = build
         self.interval = interval
+        self.share = share
         self.what = what
         self.builds = 0
         self._last = time.monotonic() if wait_first else float("-inf")
@@ -56,7 +57,7 @@ class Rebuilds:
             built = False
         finally:
             self._last = time.monotonic()
-            self._pause = max(self.interval, SHARE * (self._last - started))
+            self._pause = max(self.interval, self.share * (self._last - started))
         self.builds += built
         return built
 

@@ -19,6 +19,7 @@ from arena.ratings import RatingsError
 from arena.records import RECORDS, public_record
 from arena.report import GrowingStandings, standings_text
 
+from ._apart import ApartStandings
 from ._league_status import read_league_status
 from ._live import valid_id
 from ._match_list import STATES
@@ -53,15 +54,19 @@ class StandingsCache:
     It is :func:`arena.report.standings_document` with its defaults, the one computation
     ``standings.json`` is written by, read as the file grows (each record once:
     :class:`arena.report.GrowingStandings`): a finished run's ``/api/standings`` is that
-    file's text byte for byte (:meth:`text`)."""
+    file's text byte for byte (:meth:`text`). With ``apart`` (``arena run --serve``, whose
+    server shares the runner's process) it is computed in a child process
+    (:class:`~arena.web._apart.ApartStandings`), else in a thread of this one."""
 
-    def __init__(self, run: RunFolder) -> None:
+    def __init__(self, run: RunFolder, *, apart: bool = False) -> None:
         self.run = run
         self._key: int | None = None
         self._text: str | None = None
         self._document: dict[str, Any] | None = None
         self._lock = trio.Lock()
-        self._growing = GrowingStandings(run.folder / RECORDS)
+        self._growing: GrowingStandings | ApartStandings = (
+            ApartStandings(run.folder / RECORDS) if apart
+            else GrowingStandings(run.folder / RECORDS))
 
     async def get(self) -> dict[str, Any]:
         """The document for the records read so far (computed in a thread)."""
@@ -72,6 +77,11 @@ class StandingsCache:
                 self._text = None
                 self._key = key
             return self._document
+
+    def close(self) -> None:
+        """End the child process that computes them, if any."""
+        if isinstance(self._growing, ApartStandings):
+            self._growing.close()
 
     async def text(self) -> str:
         """The document as ``standings.json`` spells it."""

@@ -90,19 +90,21 @@ class RunWeb:
     the hub directly. ``extra`` routes are served beside the run's (a competition's
     endpoints, ``arena.competition``), ``bodies`` bound the request bodies of those of its
     paths that take more than the server's door lets by. Every answer of every route carries
-    the security headers (:class:`~arena.web._headers.SecurityHeaders`).
+    the security headers (:class:`~arena.web._headers.SecurityHeaders`). With
+    ``standings_apart`` the standings are computed in a child process (``arena run --serve``:
+    the server shares the runner's process, :class:`~arena.web._apart.ApartStandings`).
     """
 
     def __init__(self, out: Path, hub: Hub | None = None, *, tables: Tables | None = None,
-                 extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None
-                 ) -> None:
+                 extra: Sequence[BaseRoute] = (), bodies: Mapping[str, int] | None = None,
+                 standings_apart: bool = False) -> None:
         self.out = Path(out)
         self.hub = hub or Hub()
         self.tables = tables
         self.bodies = dict(bodies or {})
         self.run = RunFolder(self.out)
         hub = self.hub
-        self.standings = StandingsCache(self.run)
+        self.standings = StandingsCache(self.run, apart=standings_apart)
         self.report = ReportBuilder(
             self.run, on_built=lambda n: hub.publish("report", {"type": "report", "build": n}),
             watched=lambda: bool(hub.subscribers("report")))
@@ -118,14 +120,18 @@ class RunWeb:
         and its follower, which routes served beside the run's (``extra``) read."""
         self.hub.bind()
         self.follower.bind()  # before the matches of this process may publish
-        async with trio.open_nursery() as nursery:
-            await self.follower.step()
-            nursery.start_soon(self.follower.run_forever)
-            if self.tables is not None:
-                await nursery.start(self.tables.run)
-            with local_feed(self.out, functools.partial(self.follower.feed, threadsafe=True)):
-                yield {"run": self.run, "follower": self.follower}
-            nursery.cancel_scope.cancel()
+        try:
+            async with trio.open_nursery() as nursery:
+                await self.follower.step()
+                nursery.start_soon(self.follower.run_forever)
+                if self.tables is not None:
+                    await nursery.start(self.tables.run)
+                with local_feed(self.out, functools.partial(self.follower.feed,
+                                                            threadsafe=True)):
+                    yield {"run": self.run, "follower": self.follower}
+                nursery.cancel_scope.cancel()
+        finally:
+            self.standings.close()
 
     async def serve(self, host: str, port: int, *, names: Iterable[str] = (),
                     task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:

@@ -172,7 +172,7 @@ class LiveMatch:
     def __call__(self, spec: MatchSpec) -> dict[str, Any]:
         if not os.path.exists(os.path.join(self.folder, LIVE_DIR, WATCHED)):
             return run_match(spec)
-        local = _LOCAL.get(str(Path(self.folder).resolve()))
+        local = _LOCAL.get(str(Path(self.folder).resolve())) if _LOCAL else None  # a worker's: none
         live: Feed
         if local is not None and local[0] == os.getpid():
             live = local[1](spec)

@@ -35,10 +35,11 @@ STEP_S = 0.1
 STANDINGS_S = 1.0
 """The least time between two computations of the standings published while records arrive
 (and no less than ``STANDINGS_SHARE`` times the last one took)."""
-STANDINGS_SHARE = 4.0
+STANDINGS_SHARE = 20.0
 """The standings of a long run take long (every record read, the ratings fitted): the next
-computation waits this many times the last one's time, so that the server (in ``arena run
---serve``, in the runner's process) spends at most a fifth of its time on them."""
+computation waits this many times the last one's time, so that they take at most a
+twenty-first of the time (in ``arena run --serve`` in a child process, beside the run on the
+same machine)."""
 
 
 class Follower:
@@ -61,10 +62,14 @@ class Follower:
         self._matches_due = False
         self._marked = True  # a marker left by a server stopped is removed at the first step
         self._flushes: list[Callable[[], None]] = []  # matches in process with events to publish
+        self._poked = False  # a poke on its way, not yet answered by a read of the folder
 
     def poke(self) -> None:
-        """Look now rather than at the next poll (safe from any thread, once it runs)."""
-        if self._token is not None:
+        """Look now rather than at the next poll (safe from any thread, once it runs). Pokes
+        before the next read of the folder come together: the runner's thread, which pokes
+        at each record, wakes the server's at most once a read."""
+        if self._token is not None and not self._poked:
+            self._poked = True
             with contextlib.suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self._wake.set)
 
@@ -183,6 +188,7 @@ class Follower:
         event read is published exactly once and a new subscriber's snapshot (the events
         published so far) meets the stream where it goes on."""
         run, hub = self.run, self.hub
+        self._poked = False  # a record written from now on pokes again
         flushes, self._flushes = self._flushes, []
         for flush in flushes:
             flush()

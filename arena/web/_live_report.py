@@ -13,8 +13,6 @@ from __future__ import annotations
 import json
 import mimetypes
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -29,6 +27,7 @@ from arena.records import RECORDS, TABLE_RECORDS, get_logger
 from arena.report import REPORT_DIR, Rebuilds, write_report
 
 from ._api import error
+from ._child import Child
 
 STATIC = Path(str(resources.files("arena.web") / "static"))
 """The package's pages, scripts and styles."""
@@ -36,8 +35,8 @@ STATIC = Path(str(resources.files("arena.web") / "static"))
 if TYPE_CHECKING:
     from ._live import RunFolder
 
-__all__ = ["PEOPLE_REPORT", "STATIC", "WEB_DIR", "PeopleReport", "ReportBuilder", "report_routes",
-           "safe_path"]
+__all__ = ["PEOPLE_REPORT", "SHARE", "STATIC", "WEB_DIR", "PeopleReport", "ReportBuilder",
+           "report_routes", "safe_path"]
 
 WEB_DIR = "web"
 """``OUT/web/``: what the server writes (its report), beside the run's own files."""
@@ -46,10 +45,27 @@ PEOPLE_REPORT = "people"
 
 _log = get_logger("arena.web")
 
-_CHILD = ("import os, sys; os.nice(10); from arena.report import write_report; "
-          "write_report(sys.argv[1], [sys.argv[2]], on_skip=lambda message: None, public=True)")
-"""A served report's build, in its child process at a lower priority
-(:meth:`ReportBuilder.build`): ``arena.report``'s one writer, as ``arena report`` calls it."""
+SHARE = 20.0
+"""A served report's next build waits this many times the last one took (at most a
+twenty-first of the time, where ``arena run --report`` takes a fifth): the server shares the
+machine with the run it serves, and a page follows the run by its standings, redrawn each
+second, more than by its report."""
+
+_CHILD = ("import json, sys\n"
+          "from arena.report import write_report\n"
+          "print(flush=True)\n"
+          "for line in sys.stdin:\n"
+          "    folder, records = json.loads(line)\n"
+          "    try:\n"
+          "        write_report(folder, [records], on_skip=lambda message: None, public=True)\n"
+          "    except Exception as exc:\n"
+          "        print(' '.join(str(exc).split())[:300] or type(exc).__name__, flush=True)\n"
+          "    else:\n"
+          "        print(flush=True)\n")
+"""The served report's builds, in a child process at a lower priority kept from one build to
+the next (:class:`~arena.web._child.Child`: its imports once, not once a build): a line, the
+JSON list of the report's folder and records file, asks for one build by ``arena.report``'s
+one writer, as ``arena report`` calls it; an empty line answers it built, else its error."""
 
 
 def safe_path(root: Path, relative: str) -> Path | None:
@@ -75,17 +91,18 @@ class ReportBuilder:
 
     def __init__(self, run: RunFolder, interval: float = 5.0,
                  on_built: Callable[[int], None] | None = None,
-                 watched: Callable[[], bool] | None = None) -> None:
+                 watched: Callable[[], bool] | None = None, share: float = SHARE) -> None:
         self.run = run
         self.interval = interval
         self.on_built = on_built
         self.watched = watched
         self.folder = run.folder / WEB_DIR
-        self.rebuilds = Rebuilds(self.build, interval, what="building the served report")
+        self.rebuilds = Rebuilds(self.build, interval, what="building the served report",
+                                 share=share)
         self._built_for = -1
         self._wanted = False
         self._ids: tuple[float, list[str], int] | None = None  # matches.js: mtime, ids, batch
-        self._child: subprocess.Popen[str] | None = None
+        self.child = Child(_CHILD)
 
     def want(self) -> None:
         """The report was asked for: build it again once the records grew."""
@@ -98,24 +115,25 @@ class ReportBuilder:
 
     async def run_forever(self) -> None:
         """Build whenever the records grew and the report is read, at most every
-        ``interval`` seconds."""
-        while True:
-            count = len(self.run.records)
-            if count and count != self._built_for and self.rebuilds.due() and (
-                    self._wanted or (self.watched is not None and self.watched())):
-                wanted, self._wanted = self._wanted, False
-                try:  # abandoned when the server stops (its child killed): its end waits
-                    built = await trio.to_thread.run_sync(self.rebuilds.build,  # for no build
+        ``interval`` seconds (the builds' child ended as it ends)."""
+        try:
+            while True:
+                count = len(self.run.records)
+                if count and count != self._built_for and self.rebuilds.due() and (
+                        self._wanted or (self.watched is not None and self.watched())):
+                    wanted, self._wanted = self._wanted, False
+                    # abandoned when the server stops (its child killed below): its end
+                    # waits for no build
+                    built = await trio.to_thread.run_sync(self.rebuilds.build,
                                                           abandon_on_cancel=True)
-                finally:
-                    if self._child is not None and self._child.poll() is None:
-                        self._child.kill()
-                self._built_for = count
-                self._wanted = self._wanted or (wanted and not built)
-                if built and self.on_built is not None:
-                    self.on_built(self.builds)
-            else:
-                await trio.sleep(0.25)
+                    self._built_for = count
+                    self._wanted = self._wanted or (wanted and not built)
+                    if built and self.on_built is not None:
+                        self.on_built(self.builds)
+                else:
+                    await trio.sleep(0.25)
+        finally:
+            self.close()
 
     @property
     def builds(self) -> int:
@@ -123,9 +141,9 @@ class ReportBuilder:
         return self.rebuilds.builds
 
     def build(self) -> bool:
-        """One build (in a child process started from a thread, through :attr:`rebuilds`,
-        which logs a failure, its last line of error, and keeps the old report): whether it
-        was built."""
+        """One build (in the child process, started at the first and kept, from a thread,
+        through :attr:`rebuilds`, which logs a failure, its error, and keeps the old report):
+        whether it was built."""
         records = self.run.folder / RECORDS
         if not records.exists():
             return False
@@ -133,18 +151,19 @@ class ReportBuilder:
         config = self.run.folder / "config.yaml"
         if config.exists():
             shutil.copyfile(config, self.folder / "config.yaml")
-        self._child = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(self.folder), str(records)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            text=True)
-        _, error = self._child.communicate()
-        if self._child.returncode < 0:  # killed: the server stops
-            return False
-        if self._child.returncode:
-            lines = error.strip().splitlines() or [f"exit status {self._child.returncode}"]
-            raise RuntimeError(lines[-1][:300])
+        answer = self.child.ask(json.dumps([str(self.folder), str(records)]))
+        if answer is None:  # the child ended: killed (the server stops), or it died
+            status = self.child.status
+            if status is None or status < 0:
+                return False
+            raise RuntimeError(f"the report's child process ended (exit status {status})")
+        if answer.strip():
+            raise RuntimeError(answer.strip())
         return True
 
+    def close(self) -> None:
+        """End the builds' child process, if any."""
+        self.child.close()
 
     def batch_ids(self, number: int) -> list[str] | None:
         """The match ids of replay file ``number`` (from the report's match index)."""

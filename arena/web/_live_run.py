@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -30,7 +31,11 @@ if TYPE_CHECKING:
     from ._app import RunWeb
     from ._tables import Tables
 
-__all__ = ["KEEP_S", "RunServer", "WebReporter"]
+__all__ = ["KEEP_S", "SWEEP_S", "RunServer", "WebReporter"]
+
+SWEEP_S = 1.0
+"""How often the runner's reporter removes the live files of the matches recorded
+``KEEP_S`` ago or more."""
 
 
 class WebReporter(Reporter):
@@ -55,6 +60,7 @@ class WebReporter(Reporter):
         self.poke = poke
         self.begin = begin
         self._recorded: collections.deque[tuple[float, str]] = collections.deque()
+        self._swept = float("-inf")
         self._writer: ThreadPoolExecutor | None = None
 
     def start(self, total: int, done: int, standings: Standings, jobs: int) -> None:
@@ -93,11 +99,26 @@ class WebReporter(Reporter):
             self.poke()
 
     def _remove_live(self, before: float) -> None:
-        """Remove the live files of the matches recorded before ``before`` (monotonic)."""
+        """Remove the live files of the matches recorded before ``before`` (monotonic), at
+        most every ``SWEEP_S`` (a file stays ``KEEP_S`` to ``KEEP_S + SWEEP_S``): one look
+        at the live folder a sweep, not a removal a record on the runner's thread, most
+        matches having no file (nobody followed them, or they were over in their first
+        batch's time)."""
         recorded = self._recorded
+        if not recorded or recorded[0][0] > before or (
+                before != float("inf") and time.monotonic() < self._swept + SWEEP_S):
+            return
+        self._swept = time.monotonic()
+        due = set()
         while recorded and recorded[0][0] <= before:
-            _, match_id = recorded.popleft()
-            (self.folder / LIVE_DIR / f"{match_id}.jsonl").unlink(missing_ok=True)
+            due.add(f"{recorded.popleft()[1]}.jsonl")
+        live = self.folder / LIVE_DIR
+        try:
+            names = os.listdir(live)
+        except OSError:  # no live folder: no file
+            return
+        for name in due.intersection(names):
+            (live / name).unlink(missing_ok=True)
 
     def _publish(self, topic: str, event: Mapping[str, Any]) -> None:
         if self.hub is not None:
@@ -189,7 +210,7 @@ class RunServer:
         self.folder.mkdir(parents=True, exist_ok=True)
         tables = self.make_tables(self.hub) if self.make_tables is not None else None
         web = RunWeb(self.folder, self.hub, tables=tables, extra=self.extra,
-                     bodies=self.bodies)
+                     bodies=self.bodies, standings_apart=True)
         with trio.CancelScope() as scope:
             self._scope, self._token = scope, trio.lowlevel.current_trio_token()
             async with trio.open_nursery() as nursery:

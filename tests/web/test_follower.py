@@ -70,7 +70,7 @@ def test_the_report_is_built_no_more_often_than_it_is_read(finished_run: Path,
     async def main() -> None:
         run = RunFolder(folder)
         watching: list[bool] = []
-        builder = ReportBuilder(run, interval=0.0, watched=lambda: bool(watching))
+        builder = ReportBuilder(run, interval=0.0, watched=lambda: bool(watching), share=0.0)
 
         async def records(count: int) -> None:
             (folder / "records.jsonl").write_text("".join(lines[:count]))

@@ -182,3 +182,22 @@ def test_a_record_pokes_the_follower_only_while_someone_subscribes(tmp_path: Pat
         assert pokes == [1]
 
     trio.run(main)
+
+
+def test_the_live_files_of_recorded_matches_go_a_sweep_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner's reporter removes recorded matches' live files at most every SWEEP_S,
+    with one look at the live folder, not a removal a record; the run's end, all."""
+    monkeypatch.setattr(live_run, "KEEP_S", 0.0)
+    monkeypatch.setattr(live_run, "SWEEP_S", 3600.0)
+    live = tmp_path / LIVE_DIR
+    live.mkdir()
+    for name in ("m0", "m1", "m2"):
+        (live / f"{name}.jsonl").write_text('{"type": "live"}\n')
+    reporter = WebReporter(tmp_path)
+    reporter.match({"match_id": "m0"}, None)  # type: ignore[arg-type]
+    assert sorted(p.name for p in live.glob("*.jsonl")) == ["m1.jsonl", "m2.jsonl"]
+    reporter.match({"match_id": "m1"}, None)  # type: ignore[arg-type]
+    assert sorted(p.name for p in live.glob("*.jsonl")) == ["m1.jsonl", "m2.jsonl"]
+    reporter.stop()
+    assert list(live.glob("*.jsonl")) == []
