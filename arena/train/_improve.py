@@ -51,6 +51,9 @@ Vector = npt.NDArray[np.float64]
 Bar = Callable[[int, int, str], None]
 """A progress bar: told the matches played, the matches planned and what is being done."""
 
+League = tuple[Sequence[Callable[[], Bot]], npt.NDArray[np.int64]]
+"""A league's snapshots (their makers) and :func:`league_draw`'s table of who sits where."""
+
 LEAGUE_SHARE = 0.5
 """The chance that a seat beside the network is a snapshot of the league (else a built-in)."""
 
@@ -143,8 +146,8 @@ def league_draw(seed: int, step: int, deals: int, players: int,
 
 def duplicate_points(network: Network, rules: Rules, seeds: list[int],
                      against: Sequence[Callable[[], Bot]] = (GreedyBot,),
-                     league: tuple[Sequence[Callable[[], Bot]], npt.NDArray[np.int64]]
-                     | None = None, played: Callable[[], None] = lambda: None) -> float:
+                     league: League | None = None,
+                     played: Callable[[], None] = lambda: None) -> float:
     """The network's mean points a match over ``seeds``, each played once with the network
     in every seat and the makers ``against`` filling the others in turn from the seat
     after it; with a ``league`` (the snapshots' makers and :func:`league_draw`'s table), a
@@ -224,101 +227,113 @@ def _planned(plan: Tuning, players: int, steps: int) -> int:
     return matches
 
 
-def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = "",
-            progress: Callable[[str], None] = print,
-            spent: Callable[[], None] = lambda: None, bar: Bar | None = None) -> Network:
-    """Tune ``network`` (which has a features head) as the module says; its state in
-    ``path`` (JSON), resumed where it was saved for the same ``basis`` (what the network
-    is: a state for another is started afresh); the network with the best numbers found.
-    ``bar`` is told the matches played after each one, and the stage's end."""
-    rules = Rules.preset(network.preset)
-    size = len(network.bf) + 1 if network.bf is not None else 0
-    if size == 0:
-        progress("improve: the network has no features head; nothing to tune")
-        return network
-    if plan.league:
-        basis += f", league {plan.league}"
-    state = _state(path, size, basis)
-    if plan.league:
-        state.setdefault("snapshots", [[0.0] * size])
-    held = [derive(seed, "held", k) for k in range(plan.held)]
-    against = opponents(plan.against)
-    names = ", ".join(plan.against)
-    players = network.players
-    total = _planned(plan, players, plan.steps)
-    done = [_planned(plan, players, int(str(state["step"]))) if state["best"] is not None
-            else 0]
+class _Stage:
+    """One run of the stage: its plan, its state (saved after each step) and its progress."""
 
-    def played() -> None:
-        done[0] += 1
-        if bar is not None:
-            bar(done[0], total, f"improve: step {int(str(state['step'])) + 1}/{plan.steps}")
+    def __init__(self, network: Network, seed: int, plan: Tuning, path: Path, basis: str,
+                 progress: Callable[[str], None], spent: Callable[[], None],
+                 bar: Bar | None, size: int) -> None:
+        self.network, self.seed, self.plan, self.path = network, seed, plan, path
+        self.progress, self.spent, self.bar, self.size = progress, spent, bar, size
+        self.rules = Rules.preset(network.preset)
+        if plan.league:
+            basis += f", league {plan.league}"
+        self.state = _state(path, size, basis)
+        if plan.league:
+            self.state.setdefault("snapshots", [[0.0] * size])
+        self.held = [derive(seed, "held", k) for k in range(plan.held)]
+        self.against = opponents(plan.against)
+        self.total = _planned(plan, network.players, plan.steps)
+        self.done = (_planned(plan, network.players, self.step)
+                     if self.state["best"] is not None else 0)
 
-    def save() -> None:
-        path.write_text(json.dumps(state))
-        spent()
+    @property
+    def step(self) -> int:
+        return int(str(self.state["step"]))
 
-    def vector(name: str) -> Vector:
-        return np.asarray(state[name], dtype=np.float64)
+    def played(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            self.bar(self.done, self.total, f"improve: step {self.step + 1}/{self.plan.steps}")
 
-    def snapshots() -> list[list[float]]:
-        kept: list[list[float]] = state["snapshots"]  # type: ignore[assignment]
+    def save(self) -> None:
+        self.path.write_text(json.dumps(self.state))
+        self.spent()
+
+    def vector(self, name: str) -> Vector:
+        return np.asarray(self.state[name], dtype=np.float64)
+
+    def snapshots(self) -> list[list[float]]:
+        kept: list[list[float]] = self.state["snapshots"]  # type: ignore[assignment]
         return kept
 
-    def ab_checks() -> None:
+    def points(self, network: Network, seeds: list[int], league: League | None = None
+               ) -> float:
+        return duplicate_points(network, self.rules, seeds, self.against, league,
+                                self.played)
+
+    def ab_checks(self) -> None:
         """The A/B checks due at the step reached, unless the state has them already."""
-        step = int(str(state["step"]))
+        step, plan = self.step, self.plan
         if not plan.ab_every or step % (plan.check * plan.ab_every) or any(
-                entry["step"] == step for entry in state.get("ab", [])):  # type: ignore[attr-defined]
+                entry["step"] == step for entry in self.state.get("ab", [])):  # type: ignore[attr-defined]
             return
         results = []
-        current = tuned(network, vector("theta"))
+        current = tuned(self.network, self.vector("theta"))
         for text in plan.ab_against:
             since = time.process_time()
-            status = ab_check(current, text, plan.ab_sets, played)
+            status = ab_check(current, text, plan.ab_sets, self.played)
             cpu = time.process_time() - since
             results.append({"step": step, "against": text, "decision": status.decision,
                             "sets": status.sets, "elo": status.elo,
                             "elo_low": status.elo_low, "elo_high": status.elo_high,
                             "cpu_s": round(cpu, 1)})
-            progress(f"improve: ab at step {step} against {text}: {status.summary()} "
-                     f"({cpu:.1f} CPU s)")
-        state["ab"] = [*state.get("ab", []), *results]  # type: ignore[misc]
-        save()
+            self.progress(f"improve: ab at step {step} against {text}: {status.summary()} "
+                          f"({cpu:.1f} CPU s)")
+        self.state["ab"] = [*self.state.get("ab", []), *results]  # type: ignore[misc]
+        self.save()
 
-    if state["best"] is None:
-        state["best"] = state["cloned"] = duplicate_points(network, rules, held, against,
-                                                           played=played)
-        save()
-        progress(f"improve: the cloned network scores {state['best']:.3f} points a match "
-                 f"against {names} on {plan.held} held-out deals"
-                 + (" (the checks play these, not the league)" if plan.league else ""))
-    ab_checks()
-    while not state["done"] and int(str(state["step"])) < plan.steps:
-        step = int(str(state["step"]))
-        rng = np.random.default_rng(derive(seed, "step", step) % 2**32)
-        theta, m, v = vector("theta"), vector("m"), vector("v")
-        direction = rng.standard_normal(size)
-        seeds = [derive(seed, "step", step, k) for k in range(plan.deals)]
-        league = None
-        if plan.league:
-            kept = [partial(LearnedBot.playing, tuned(network, np.asarray(numbers)))
-                    for numbers in snapshots()]
-            league = (kept, league_draw(seed, step, plan.deals, players, len(kept)))
-        up = duplicate_points(tuned(network, theta + plan.sigma * direction), rules, seeds,
-                              against, league, played)
-        down = duplicate_points(tuned(network, theta - plan.sigma * direction), rules, seeds,
-                                against, league, played)
+    def start(self) -> None:
+        """The cloned network's held-out score, unless the state has it."""
+        if self.state["best"] is None:
+            self.state["best"] = self.state["cloned"] = self.points(self.network, self.held)
+            self.save()
+            self.progress(f"improve: the cloned network scores {self.state['best']:.3f} "
+                          f"points a match against {', '.join(self.plan.against)} on "
+                          f"{self.plan.held} held-out deals"
+                          + (" (the checks play these, not the league)"
+                             if self.plan.league else ""))
+        self.ab_checks()
+
+    def league(self, step: int) -> League | None:
+        """The snapshots and who sits where at ``step``, with a league."""
+        if not self.plan.league:
+            return None
+        kept: list[Callable[[], Bot]] = [
+            partial(LearnedBot.playing, tuned(self.network, np.asarray(numbers)))
+            for numbers in self.snapshots()]
+        return kept, league_draw(self.seed, step, self.plan.deals, self.network.players,
+                                 len(kept))
+
+    def advance(self) -> None:
+        """One step: the antithetic pair, Adam's move, a snapshot and a check when due."""
+        step, plan, state = self.step, self.plan, self.state
+        rng = np.random.default_rng(derive(self.seed, "step", step) % 2**32)
+        theta, m, v = self.vector("theta"), self.vector("m"), self.vector("v")
+        direction = rng.standard_normal(self.size)
+        seeds = [derive(self.seed, "step", step, k) for k in range(plan.deals)]
+        league = self.league(step)
+        up = self.points(tuned(self.network, theta + plan.sigma * direction), seeds, league)
+        down = self.points(tuned(self.network, theta - plan.sigma * direction), seeds, league)
         gradient = (up - down) / (2 * plan.sigma) * direction
         theta, m, v = _adam(theta, m, v, gradient, plan.rate, step)
         state.update(step=step + 1, theta=theta.tolist(), m=m.tolist(), v=v.tolist())
         line = f"improve: step {step + 1}/{plan.steps}, points {up:.2f} / {down:.2f}"
         if plan.league and (step + 1) % plan.league == 0:
-            snapshots().append(theta.tolist())
-            line += f"; kept as snapshot {len(snapshots()) - 1} of the league"
+            self.snapshots().append(theta.tolist())
+            line += f"; kept as snapshot {len(self.snapshots()) - 1} of the league"
         if (step + 1) % plan.check == 0:
-            score = duplicate_points(tuned(network, theta), rules, held, against,
-                                     played=played)
+            score = self.points(tuned(self.network, theta), self.held)
             if score > float(str(state["best"])):
                 state.update(best=score, best_theta=theta.tolist(), best_step=step + 1,
                              stale=0)
@@ -326,19 +341,40 @@ def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = 
                 state["stale"] = int(str(state["stale"])) + 1
                 state["done"] = int(str(state["stale"])) >= plan.patience
             line += f"; held out {score:.3f} (best {float(str(state['best'])):.3f})"
-        save()
-        progress(line)
-        ab_checks()
-    if bar is not None:
-        bar(done[0], done[0], "improve: done")  # the stage may stop before its plan
-    network = tuned(network, vector("best_theta"))
-    improved: dict[str, object] = {
-        "steps": state["step"], "best_step": state.get("best_step", 0),
-        "held_points": {"cloned": state.get("cloned"), "best": state["best"]},
-        "against": list(plan.against)}
-    if plan.league:
-        improved["league"] = {"every": plan.league, "snapshots": len(snapshots())}
-    if "ab" in state:
-        improved["ab"] = state["ab"]
-    network.meta = network.meta | {"improved": improved}
-    return network
+        self.save()
+        self.progress(line)
+        self.ab_checks()
+
+    def result(self) -> Network:
+        """The network with the best numbers, its meta telling how they were found."""
+        if self.bar is not None:
+            self.bar(self.done, self.done, "improve: done")  # the stage may stop early
+        network = tuned(self.network, self.vector("best_theta"))
+        improved: dict[str, object] = {
+            "steps": self.state["step"], "best_step": self.state.get("best_step", 0),
+            "held_points": {"cloned": self.state.get("cloned"), "best": self.state["best"]},
+            "against": list(self.plan.against)}
+        if self.plan.league:
+            improved["league"] = {"every": self.plan.league, "snapshots": len(self.snapshots())}
+        if "ab" in self.state:
+            improved["ab"] = self.state["ab"]
+        network.meta = network.meta | {"improved": improved}
+        return network
+
+
+def improve(network: Network, seed: int, plan: Tuning, path: Path, basis: str = "",
+            progress: Callable[[str], None] = print,
+            spent: Callable[[], None] = lambda: None, bar: Bar | None = None) -> Network:
+    """Tune ``network`` (which has a features head) as the module says; its state in
+    ``path`` (JSON), resumed where it was saved for the same ``basis`` (what the network
+    is: a state for another is started afresh); the network with the best numbers found.
+    ``bar`` is told the matches played after each one, and the stage's end."""
+    size = len(network.bf) + 1 if network.bf is not None else 0
+    if size == 0:
+        progress("improve: the network has no features head; nothing to tune")
+        return network
+    stage = _Stage(network, seed, plan, path, basis, progress, spent, bar, size)
+    stage.start()
+    while not stage.state["done"] and stage.step < plan.steps:
+        stage.advance()
+    return stage.result()
