@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.tournament import format_topics
 
+from ._frame_clock import sleep_until
 from ._league_status import read_league_status
 from ._live import valid_id
 
@@ -112,8 +113,16 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
 
         async def send(item: dict[str, Any] | str) -> None:
             text = item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
-            async with send_lock:
+            # one message at a time on the socket (a deflated frame's context is the one
+            # before it); a free lock is taken without the two turns of trio's acquire
+            try:
+                send_lock.acquire_nowait()
+            except trio.WouldBlock:
+                await send_lock.acquire()
+            try:
                 await socket.send_text(text)
+            finally:
+                send_lock.release()
 
         async def follow(topic: str) -> None:
             catch_up(topic)
@@ -130,10 +139,13 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
             """The topic's events as they come, at most one message per frame (longer as
             more sockets follow: ``BUDGET``), the topic's state now when they pile up."""
             sent = trio.current_time()
+            match = topic.startswith("match:")
             async for event in events:
-                await trio.sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
+                await sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
                 sent = trio.current_time()
                 batch = [event, *_waiting(events)]
+                if match:
+                    batch = _flat(batch)
                 lagged = any(e.get("type") == "lagged" for e in batch)
                 ended = any(e.get("type") == "recorded" for e in batch)
                 if lagged or (len(batch) > LAG and not ended):
@@ -141,10 +153,12 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
                     await send(text)
                     if ended and now.get("type") != "recorded":
                         await send({"topic": topic, "type": "recorded"})
-                elif len(batch) > 1 and topic.startswith("match:"):
+                elif len(batch) > 1 and match:
                     # (a match's last events and its end come whole, however many: nothing
                     # follows them, and its state now would no longer hold its last deal)
                     await send({"topic": topic, "type": "batch", "events": batch})
+                elif match:
+                    await send({"topic": topic, **batch[0]})
                 else:
                     for item in batch:
                         await send(item)
@@ -198,6 +212,18 @@ def _waiting(events: trio.MemoryReceiveChannel[dict[str, Any]]) -> list[dict[str
             found.append(events.receive_nowait())
         except trio.WouldBlock:
             return found
+
+
+def _flat(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A match topic's items as its events in order, without the topic: each batch the
+    follower published (several events at a time) opened, anything else as it is."""
+    events: list[dict[str, Any]] = []
+    for item in items:
+        if item.get("type") == "batch":
+            events += item["events"]
+        else:
+            events.append({k: v for k, v in item.items() if k != "topic"})
+    return events
 
 
 def _tail(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -123,7 +123,11 @@ def test_a_match_in_process_is_published_at_the_next_step(tmp_path: Path) -> Non
             # an append each, no publication yet
             assert len(run.live["here"].events) == 5 and "match:here" not in hub.last
             await follower.step()
-            heard = [events.receive_nowait()["seat"] for _ in range(5)]
-            assert heard == [0, 1, 2, 3, 0]
+            # what came since the last step, as one item: a batch of the events in order
+            heard = events.receive_nowait()
+            assert heard["type"] == "batch"
+            assert [e["seat"] for e in heard["events"]] == [0, 1, 2, 3, 0]
+            with pytest.raises(trio.WouldBlock):
+                events.receive_nowait()
 
     trio.run(main)
