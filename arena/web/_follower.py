@@ -157,7 +157,7 @@ class Follower:
             # costs the hub one item per subscriber a step, not one per event
             hub.publish(topic, new[0] if len(new) == 1 else {"type": "batch", "events": new})
         match.published = end
-        if live and any(e.get("type") == "deal_end" for e in new):
+        if live and not self._matches_due and any(e.get("type") == "deal_end" for e in new):
             self._matches_due = True  # its scores: at the next step, with what else changed
 
     def catch_up(self, topic: str) -> None:
