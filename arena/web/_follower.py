@@ -9,6 +9,7 @@ when a record is added, ``match:<id>`` with a match's new public events.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ import trio
 from ._feed import LocalWatch
 from ._in_play import InPlay
 from ._live import LIVE_DIR, WATCHED
+from ._socket import frame_s
 
 if TYPE_CHECKING:
     from arena.referee import MatchSpec
@@ -61,6 +63,7 @@ class Follower:
         self._matches_due = False
         self._marked = True  # a marker left by a server stopped is removed at the first step
         self._flushes: list[Callable[[], None]] = []  # matches in process with events to publish
+        self._flushed_at = float("-inf")
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs)."""
@@ -128,8 +131,10 @@ class Follower:
     def _later(self, flush: Callable[[], None]) -> None:
         """Publish a match in process's new events at the follower's next step (at most
         ``STEP_S`` away while they come; a spectator hears a frame at most every ``FRAME_S``
-        anyway): a table's decisions cost it an append each, not a publication each. Before
-        the follower runs, at once."""
+        anyway), and no sooner than half a spectator's frame after the last publication
+        (``_socket.frame_s``: 0.4 s with 200 spectators, who each hear a frame every 0.8 s):
+        a table's decisions cost it an append each, not a publication each. Before the
+        follower runs, at once."""
         if self._token is None:
             flush()
             return
@@ -185,9 +190,12 @@ class Follower:
         event read is published exactly once and a new subscriber's snapshot (the events
         published so far) meets the stream where it goes on."""
         run, hub = self.run, self.hub
-        flushes, self._flushes = self._flushes, []
-        for flush in flushes:
-            flush()
+        now = time.monotonic()
+        if self._flushes and now >= self._flushed_at + frame_s(hub.subscriptions()) / 2:
+            self._flushed_at = now
+            flushes, self._flushes = self._flushes, []
+            for flush in flushes:
+                flush()
         recorded, grown = run.refresh()
         for match_id in [*grown, *recorded]:
             self.publish_match(match_id)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ._hub import Hub
     from ._live import RunFolder
 
-__all__ = ["MAX_TOPICS", "RATE", "spectator_socket"]
+__all__ = ["MAX_TOPICS", "RATE", "frame_s", "spectator_socket"]
 
 RATE = 20
 """Messages a browser may send per second before it is disconnected."""
@@ -49,8 +49,15 @@ match's current deal) instead of the backlog: a table faster than a page can dra
 MAX_STATES = 256
 """Matches whose state now is kept encoded for the sockets behind them."""
 POLICY_VIOLATION = 1008
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 _TOPICS = ("standings", "matches", "report", "progress")
 """Every run's topics; a format adds its own (``format_topics``: ``sprt``, ``league``)."""
+
+
+def frame_s(subscriptions: int) -> float:
+    """The least time between two messages of one topic to a socket while the sockets follow
+    ``subscriptions`` topics in all (``FRAME_S``, longer as more follow: ``BUDGET``)."""
+    return max(FRAME_S, subscriptions / BUDGET)
 
 
 def _topic(message: str) -> str | None:
@@ -86,7 +93,7 @@ class _States:
         live = run.live.get(match_id) if match_id is not None else None
         if live is None or match_id is None:
             state = _current(topic, self.hub, run)
-            return state, json.dumps(state, separators=(",", ":"))
+            return state, _ENCODE(state)
         held = run.held(match_id)
         kept = self._kept.get(topic)
         if kept is not None and kept[0] is live and kept[1:3] == (live.published, held):
@@ -94,7 +101,7 @@ class _States:
         state = _current(topic, self.hub, run)
         if len(self._kept) >= MAX_STATES:
             self._kept.clear()
-        text = json.dumps(state, separators=(",", ":"))
+        text = _ENCODE(state)
         self._kept[topic] = (live, live.published, held, state, text)
         return state, text
 
@@ -104,7 +111,6 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
     """The WebSocket endpoint of spectators. ``catch_up(topic)`` publishes what is new of a
     topic before a subscriber's snapshot is taken (a match played in this process)."""
 
-    following = [0]  # the topics all sockets follow now
     current = _States(hub, run).current
 
     async def endpoint(socket: WebSocket) -> None:
@@ -112,7 +118,7 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
         send_lock = trio.Lock()
 
         async def send(item: dict[str, Any] | str) -> None:
-            text = item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
+            text = item if isinstance(item, str) else _ENCODE(item)
             # one message at a time on the socket (a deflated frame's context is the one
             # before it); a free lock is taken without the two turns of trio's acquire
             try:
@@ -127,12 +133,8 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
         async def follow(topic: str) -> None:
             catch_up(topic)
             async with hub.subscribe(topic) as events:
-                following[0] += 1
-                try:
-                    await send(current(topic)[1])
-                    await _relay(topic, events)
-                finally:
-                    following[0] -= 1
+                await send(current(topic)[1])
+                await _relay(topic, events)
 
         async def _relay(topic: str, events: trio.MemoryReceiveChannel[dict[str, Any]]
                          ) -> None:
@@ -141,7 +143,7 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
             sent = trio.current_time()
             match = topic.startswith("match:")
             async for event in events:
-                await sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
+                await sleep_until(sent + frame_s(hub.subscriptions()))
                 sent = trio.current_time()
                 batch = [event, *_waiting(events)]
                 if match:
