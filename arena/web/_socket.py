@@ -162,7 +162,7 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
                 elif match:
                     await send({"topic": topic, **batch[0]})
                 else:
-                    for item in batch:
+                    for item in _merged(batch):
                         await send(item)
 
         try:
@@ -226,6 +226,26 @@ def _flat(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:
             events.append({k: v for k, v in item.items() if k != "topic"})
     return events
+
+
+def _merged(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A topic's items of one frame, the match list's changes that follow one another as one
+    (each entry as last changed, the ids gone in all): what a page makes of them in turn."""
+    out: list[dict[str, Any]] = []
+    for item in items:
+        if not (item.get("type") == "changed" and out and out[-1].get("type") == "changed"):
+            out.append(item)
+            continue
+        entries = {entry["id"]: entry for entry in out[-1]["matches"]}
+        gone = dict.fromkeys(out[-1]["gone"])
+        for entry in item["matches"]:
+            entries[entry["id"]] = entry
+            gone.pop(entry["id"], None)
+        for match_id in item["gone"]:
+            entries.pop(match_id, None)
+            gone[match_id] = None
+        out[-1] = {**item, "matches": list(entries.values()), "gone": list(gone)}
+    return out
 
 
 def _tail(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
