@@ -36,6 +36,7 @@ class Hub:
             str, set[tuple[trio.MemorySendChannel[dict[str, Any]],
                            trio.MemoryReceiveChannel[dict[str, Any]]]]] = {}
         self._token: trio.lowlevel.TrioToken | None = None
+        self._count = 0
         self.last: dict[str, dict[str, Any]] = {}
         """The last event of each topic, for a page that subscribes late."""
 
@@ -79,6 +80,10 @@ class Hub:
         """How many subscribe to ``topic`` now."""
         return len(self._subscribers.get(topic, ()))
 
+    def subscriptions(self) -> int:
+        """How many subscriptions there are now, of every topic."""
+        return self._count
+
     @contextlib.asynccontextmanager
     async def subscribe(self, topic: str) -> AsyncIterator[
             trio.MemoryReceiveChannel[dict[str, Any]]]:
@@ -86,9 +91,11 @@ class Hub:
         send, receive = trio.open_memory_channel[dict[str, Any]](self.buffer)
         pair = (send, receive)
         self._subscribers.setdefault(topic, set()).add(pair)
+        self._count += 1
         try:
             yield receive
         finally:
+            self._count -= 1
             group = self._subscribers.get(topic)
             if group is not None:
                 group.discard(pair)

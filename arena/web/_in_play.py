@@ -27,6 +27,9 @@ class InPlay:
     local: bool = False
     published: int = 0
     """How many of its events the hub has had (a new subscriber's snapshot ends there)."""
+    scores: tuple[int, list[int] | None] = (0, None)
+    """The totals after its last deal ended among its first N events (N, totals): the match
+    list reads only the events that came since (``_match_list._scores``)."""
     closed_at: float | None = None
     """When a local match was played (monotonic): listed until its record is read, or
     ``LOCAL_KEEP_S`` after that for one that has none (a table that ended unrecorded)."""

@@ -137,8 +137,9 @@ class MatchIndex:
         now = time.monotonic()
         moved, at = self._live_at
         if fresh or moved != self._moved or now >= at + LIVE_S:
-            run = self.run
-            live = {match_id: _live_entry(match_id, match, run.held(match_id))
+            run, last = self.run, self._live
+            live = {match_id: _live_entry(match_id, match, run.held(match_id),
+                                          last.get(match_id))
                     for match_id, match in run.live.items()}
             if live != self._live:
                 self._live = live
@@ -203,10 +204,15 @@ def _last(entries: dict[str, dict[str, Any]], count: int) -> list[dict[str, Any]
     return out[::-1]
 
 
-def _live_entry(match_id: str, match: InPlay, held: bool) -> dict[str, Any]:
-    return {"id": match_id, "state": "held" if held else "playing", "set": match.set,
-            "round": match.round, "labels": match.labels,
-            "scores": None if held else _scores(match.events), "ranking": None}
+def _live_entry(match_id: str, match: InPlay, held: bool,
+                last: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A match in play's entry; ``last``, its entry as last made, when nothing changed."""
+    state = "held" if held else "playing"
+    scores = None if held else _scores(match)
+    if last is not None and last["scores"] is scores and last["state"] == state:
+        return last  # (the same totals are the same list: _scores makes one per deal's end)
+    return {"id": match_id, "state": state, "set": match.set, "round": match.round,
+            "labels": match.labels, "scores": scores, "ranking": None}
 
 
 def _people_entry(match_id: str, record: dict[str, Any]) -> dict[str, Any]:
@@ -216,8 +222,15 @@ def _people_entry(match_id: str, record: dict[str, Any]) -> dict[str, Any]:
             "scores": record.get("scores"), "ranking": record.get("ranking")}
 
 
-def _scores(events: list[dict[str, Any]]) -> list[int] | None:
-    for event in reversed(events):
-        if event.get("type") == "deal_end":
-            return list(event.get("scores") or [])
-    return None
+def _scores(match: InPlay) -> list[int] | None:
+    """The totals after the match's last deal (None before its first ended), from the
+    events that came since the last look only (the list of 200 tables' matches is made
+    again every 0.1 s; a deal's events were read back to its start each time)."""
+    events = match.events
+    seen, scores = match.scores
+    for index in range(len(events) - 1, seen - 1, -1):
+        if events[index].get("type") == "deal_end":
+            scores = list(events[index].get("scores") or [])
+            break
+    match.scores = (len(events), scores)
+    return scores

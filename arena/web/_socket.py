@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from arena.tournament import format_topics
 
+from ._frame_clock import sleep_until
 from ._league_status import read_league_status
 from ._live import valid_id
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from ._hub import Hub
     from ._live import RunFolder
 
-__all__ = ["MAX_TOPICS", "RATE", "spectator_socket"]
+__all__ = ["MAX_TOPICS", "RATE", "frame_s", "spectator_socket"]
 
 RATE = 20
 """Messages a browser may send per second before it is disconnected."""
@@ -48,8 +49,15 @@ match's current deal) instead of the backlog: a table faster than a page can dra
 MAX_STATES = 256
 """Matches whose state now is kept encoded for the sockets behind them."""
 POLICY_VIOLATION = 1008
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
 _TOPICS = ("standings", "matches", "report", "progress")
 """Every run's topics; a format adds its own (``format_topics``: ``sprt``, ``league``)."""
+
+
+def frame_s(subscriptions: int) -> float:
+    """The least time between two messages of one topic to a socket while the sockets follow
+    ``subscriptions`` topics in all (``FRAME_S``, longer as more follow: ``BUDGET``)."""
+    return max(FRAME_S, subscriptions / BUDGET)
 
 
 def _topic(message: str) -> str | None:
@@ -85,7 +93,7 @@ class _States:
         live = run.live.get(match_id) if match_id is not None else None
         if live is None or match_id is None:
             state = _current(topic, self.hub, run)
-            return state, json.dumps(state, separators=(",", ":"))
+            return state, _ENCODE(state)
         held = run.held(match_id)
         kept = self._kept.get(topic)
         if kept is not None and kept[0] is live and kept[1:3] == (live.published, held):
@@ -93,7 +101,7 @@ class _States:
         state = _current(topic, self.hub, run)
         if len(self._kept) >= MAX_STATES:
             self._kept.clear()
-        text = json.dumps(state, separators=(",", ":"))
+        text = _ENCODE(state)
         self._kept[topic] = (live, live.published, held, state, text)
         return state, text
 
@@ -103,7 +111,6 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
     """The WebSocket endpoint of spectators. ``catch_up(topic)`` publishes what is new of a
     topic before a subscriber's snapshot is taken (a match played in this process)."""
 
-    following = [0]  # the topics all sockets follow now
     current = _States(hub, run).current
 
     async def endpoint(socket: WebSocket) -> None:
@@ -111,29 +118,36 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
         send_lock = trio.Lock()
 
         async def send(item: dict[str, Any] | str) -> None:
-            text = item if isinstance(item, str) else json.dumps(item, separators=(",", ":"))
-            async with send_lock:
+            text = item if isinstance(item, str) else _ENCODE(item)
+            # one message at a time on the socket (a deflated frame's context is the one
+            # before it); a free lock is taken without the two turns of trio's acquire
+            try:
+                send_lock.acquire_nowait()
+            except trio.WouldBlock:
+                await send_lock.acquire()
+            try:
                 await socket.send_text(text)
+            finally:
+                send_lock.release()
 
         async def follow(topic: str) -> None:
             catch_up(topic)
             async with hub.subscribe(topic) as events:
-                following[0] += 1
-                try:
-                    await send(current(topic)[1])
-                    await _relay(topic, events)
-                finally:
-                    following[0] -= 1
+                await send(current(topic)[1])
+                await _relay(topic, events)
 
         async def _relay(topic: str, events: trio.MemoryReceiveChannel[dict[str, Any]]
                          ) -> None:
             """The topic's events as they come, at most one message per frame (longer as
             more sockets follow: ``BUDGET``), the topic's state now when they pile up."""
             sent = trio.current_time()
+            match = topic.startswith("match:")
             async for event in events:
-                await trio.sleep_until(sent + max(FRAME_S, following[0] / BUDGET))
+                await sleep_until(sent + frame_s(hub.subscriptions()))
                 sent = trio.current_time()
                 batch = [event, *_waiting(events)]
+                if match:
+                    batch = _flat(batch)
                 lagged = any(e.get("type") == "lagged" for e in batch)
                 ended = any(e.get("type") == "recorded" for e in batch)
                 if lagged or (len(batch) > LAG and not ended):
@@ -141,12 +155,14 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
                     await send(text)
                     if ended and now.get("type") != "recorded":
                         await send({"topic": topic, "type": "recorded"})
-                elif len(batch) > 1 and topic.startswith("match:"):
+                elif len(batch) > 1 and match:
                     # (a match's last events and its end come whole, however many: nothing
                     # follows them, and its state now would no longer hold its last deal)
                     await send({"topic": topic, "type": "batch", "events": batch})
+                elif match:
+                    await send({"topic": topic, **batch[0]})
                 else:
-                    for item in batch:
+                    for item in _merged(batch):
                         await send(item)
 
         try:
@@ -198,6 +214,38 @@ def _waiting(events: trio.MemoryReceiveChannel[dict[str, Any]]) -> list[dict[str
             found.append(events.receive_nowait())
         except trio.WouldBlock:
             return found
+
+
+def _flat(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A match topic's items as its events in order, without the topic: each batch the
+    follower published (several events at a time) opened, anything else as it is."""
+    events: list[dict[str, Any]] = []
+    for item in items:
+        if item.get("type") == "batch":
+            events += item["events"]
+        else:
+            events.append({k: v for k, v in item.items() if k != "topic"})
+    return events
+
+
+def _merged(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A topic's items of one frame, the match list's changes that follow one another as one
+    (each entry as last changed, the ids gone in all): what a page makes of them in turn."""
+    out: list[dict[str, Any]] = []
+    for item in items:
+        if not (item.get("type") == "changed" and out and out[-1].get("type") == "changed"):
+            out.append(item)
+            continue
+        entries = {entry["id"]: entry for entry in out[-1]["matches"]}
+        gone = dict.fromkeys(out[-1]["gone"])
+        for entry in item["matches"]:
+            entries[entry["id"]] = entry
+            gone.pop(entry["id"], None)
+        for match_id in item["gone"]:
+            entries.pop(match_id, None)
+            gone[match_id] = None
+        out[-1] = {**item, "matches": list(entries.values()), "gone": list(gone)}
+    return out
 
 
 def _tail(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

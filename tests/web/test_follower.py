@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from arena.web import Hub
 from arena.web._api import StandingsCache
 from arena.web._live import RunFolder
 from arena.web._live_report import ReportBuilder
+from arena.web._socket import frame_s
 
 
 class Counted(StandingsCache):
@@ -123,7 +125,55 @@ def test_a_match_in_process_is_published_at_the_next_step(tmp_path: Path) -> Non
             # an append each, no publication yet
             assert len(run.live["here"].events) == 5 and "match:here" not in hub.last
             await follower.step()
-            heard = [events.receive_nowait()["seat"] for _ in range(5)]
-            assert heard == [0, 1, 2, 3, 0]
+            # what came since the last step, as one item: a batch of the events in order
+            heard = events.receive_nowait()
+            assert heard["type"] == "batch"
+            assert [e["seat"] for e in heard["events"]] == [0, 1, 2, 3, 0]
+            with pytest.raises(trio.WouldBlock):
+                events.receive_nowait()
+
+    trio.run(main)
+
+
+def test_a_match_in_process_is_published_no_sooner_than_half_a_frame_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """200 spectators hear a frame each 0.8 s (frame_s): a table's new events go to the hub
+    at most every 0.4 s, not at every step; with one spectator, at every step."""
+    spec = MatchSpec.from_dict({
+        "match_id": "here", "seed": 1, "rules": {"rounds": 1},
+        "seats": [{"label": b, "name": b, "host": "inline"}
+                  for b in ("greedy", "lowest", "highest", "random")]})
+    clock = [100.0]
+    monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
+    move = {"type": "move", "deal": 0, "seat": 0, "move": "pass", "left": 8}
+
+    async def main() -> None:
+        hub = Hub()
+        run = RunFolder(tmp_path)
+        follower = app.Follower(run, hub, StandingsCache(run))
+        follower.bind()
+        async with contextlib.AsyncExitStack() as stack:
+            events = await stack.enter_async_context(hub.subscribe("match:here"))
+            for n in range(199):
+                await stack.enter_async_context(hub.subscribe(f"match:other{n}"))
+            assert frame_s(hub.subscriptions()) == pytest.approx(0.8)
+            feed = follower.feed(spec)
+            feed(move)
+            follower.sync()
+            assert events.receive_nowait()["type"] == "move"  # the first at once
+            feed(move)
+            clock[0] += 0.3
+            follower.sync()  # within half a frame of the last: kept
+            with pytest.raises(trio.WouldBlock):
+                events.receive_nowait()
+            clock[0] += 0.15
+            follower.sync()
+            assert events.receive_nowait()["type"] == "move"
+            await stack.aclose()
+            async with hub.subscribe("match:here") as alone:  # one spectator: every step
+                feed(move)
+                clock[0] += 0.06
+                follower.sync()
+                assert alone.receive_nowait()["type"] == "move"
 
     trio.run(main)

@@ -13,6 +13,7 @@ import trio
 from httpx_ws import WebSocketDisconnect, aconnect_ws
 
 from arena.web import Hub
+from arena.web._socket import _merged
 
 from .serving import serving
 
@@ -139,3 +140,36 @@ def test_a_slow_subscriber_is_told_it_lagged_not_the_publishers_time() -> None:
             assert [e["n"] for e in got[1:]] == list(range(100 - len(got) + 1, 100))
 
     trio.run(main)
+
+
+def _page(messages: list[dict[str, Any]]) -> tuple[dict[str, dict[str, Any]], int | None]:
+    """The match list as live.js keeps it after ``messages`` (mergeMatches), and its total."""
+    shown: dict[str, dict[str, Any]] = {}
+    total = None
+    for message in messages:
+        for entry in message["matches"]:
+            shown[entry["id"]] = entry
+        for match_id in message["gone"]:
+            shown.pop(match_id, None)
+        total = message["total"]
+    return shown, total
+
+
+def test_the_match_lists_changes_of_one_frame_go_as_one() -> None:
+    def entry(match_id: str, score: int) -> dict[str, Any]:
+        return {"id": match_id, "state": "playing", "scores": [score]}
+
+    items = [{"topic": "matches", "type": "changed", "matches": [entry("a", 1), entry("b", 1)],
+              "gone": [], "total": 5},
+             {"topic": "matches", "type": "changed", "matches": [entry("c", 0), entry("a", 2)],
+              "gone": ["b"], "total": 5},
+             {"topic": "matches", "type": "changed", "matches": [entry("d", 0)],
+              "gone": ["c", "x"], "total": 4}]
+    [merged] = _merged(items)
+    assert merged["type"] == "changed" and merged["topic"] == "matches"
+    assert _page([merged]) == _page(items)
+    assert merged["matches"] == [entry("a", 2), entry("d", 0)]
+    assert sorted(merged["gone"]) == ["b", "c", "x"]
+    # anything else keeps its place: a snapshot is not merged into
+    snapshot = {"topic": "matches", "type": "matches", "matches": [], "total": 0}
+    assert _merged([items[0], snapshot, items[1]]) == [items[0], snapshot, items[1]]
