@@ -141,29 +141,10 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
             """The topic's events as they come, at most one message per frame (longer as
             more sockets follow: ``BUDGET``), the topic's state now when they pile up."""
             sent = trio.current_time()
-            match = topic.startswith("match:")
             async for event in events:
                 await sleep_until(sent + frame_s(hub.subscriptions()))
                 sent = trio.current_time()
-                batch = [event, *_waiting(events)]
-                if match:
-                    batch = _flat(batch)
-                lagged = any(e.get("type") == "lagged" for e in batch)
-                ended = any(e.get("type") == "recorded" for e in batch)
-                if lagged or (len(batch) > LAG and not ended):
-                    now, text = current(topic)  # the latest state, at once
-                    await send(text)
-                    if ended and now.get("type") != "recorded":
-                        await send({"topic": topic, "type": "recorded"})
-                elif len(batch) > 1 and match:
-                    # (a match's last events and its end come whole, however many: nothing
-                    # follows them, and its state now would no longer hold its last deal)
-                    await send({"topic": topic, "type": "batch", "events": batch})
-                elif match:
-                    await send({"topic": topic, **batch[0]})
-                else:
-                    for item in _merged(batch):
-                        await send(item)
+                await _forward(topic, [event, *_waiting(events)], current, send)
 
         try:
             async with trio.open_nursery() as nursery:
@@ -172,6 +153,32 @@ def spectator_socket(hub: Hub, run: RunFolder, catch_up: Callable[[str], None] =
             pass  # the browser went away (or sent bytes: receive_text's KeyError)
 
     return endpoint
+
+
+async def _forward(topic: str, batch: list[dict[str, Any]],
+                   current: Callable[[str], tuple[dict[str, Any], str]],
+                   send: Callable[[dict[str, Any] | str], Awaitable[None]]) -> None:
+    """One frame's events of ``topic`` sent: the topic's state now when they piled up, a
+    match's events as one batch, the match list's changes merged."""
+    match = topic.startswith("match:")
+    if match:
+        batch = _flat(batch)
+    lagged = any(e.get("type") == "lagged" for e in batch)
+    ended = any(e.get("type") == "recorded" for e in batch)
+    if lagged or (len(batch) > LAG and not ended):
+        now, text = current(topic)  # the latest state, at once
+        await send(text)
+        if ended and now.get("type") != "recorded":
+            await send({"topic": topic, "type": "recorded"})
+    elif len(batch) > 1 and match:
+        # (a match's last events and its end come whole, however many: nothing follows
+        # them, and its state now would no longer hold its last deal)
+        await send({"topic": topic, "type": "batch", "events": batch})
+    elif match:
+        await send({"topic": topic, **batch[0]})
+    else:
+        for item in _merged(batch):
+            await send(item)
 
 
 _GONE = (WebSocketDisconnect, KeyError, RuntimeError, OSError, trio.BrokenResourceError,
