@@ -1,7 +1,7 @@
 """Benchmark: how the server, `arena ratings` and `arena report` grow with the records.
 
     .venv/bin/python benchmarks/growth.py [--sizes 1000,10000,100000,1000000]
-        [--timeout 300] [--report-max 100000] [--tmp DIR]
+        [--timeout 300] [--report-max 100000] [--tmp DIR] [--measure serve,ratings,report]
 
 For each size N, a run folder of N matches (the demo tournament's records copied under fresh
 ids, ``benchmarks/_records.py``) and its config; then, timed:
@@ -13,7 +13,9 @@ ids, ``benchmarks/_records.py``) and its config; then, timed:
   (``last=200``), with the server's memory (its process's peak RSS growth);
 - ``arena ratings OUT --json --resamples 0`` and ``arena report OUT``, whole commands
   (start-up included), each given ``--timeout`` seconds (the report only up to
-  ``--report-max`` matches: beyond, it is hours).
+  ``--report-max`` matches).
+
+``--measure`` names what is measured (all three by default; a column not measured shows -).
 
 Each size's folder is written in ``--tmp`` (a fresh folder in it, removed at the end) and
 removed once measured; a size whose records would not fit in the free space there (with a
@@ -92,7 +94,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--report-max", type=int, default=100_000)
     parser.add_argument("--tmp", type=Path, default=None)
+    parser.add_argument("--measure", default="serve,ratings,report")
     options = parser.parse_args()
+    measured = set(options.measure.split(","))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'matches':>8} {'MB':>7} {'read s':>7} {'list s':>7} {'change ms':>9} "
           f"{'page ms':>8} {'RSS MB':>7} {'ratings s':>9} {'report s':>9} {'load':>5}")
@@ -113,17 +117,20 @@ def main() -> None:
             replicate(source / "records.jsonl", folder / "records.jsonl", matches=size)
             extra = lines[0].replace(b'"match_id":"', b'"match_id":"extra-', 1)
             megabytes = (folder / "records.jsonl").stat().st_size / 2**20
-            read, listed, delta, page, rss = serve_times(folder, extra)
-            ratings = command(["ratings", str(folder), "--json", "--resamples", "0"],
-                              options.timeout)
-            report = command(["report", str(folder)], options.timeout) \
-                if size <= options.report_max else None
-
+            served = f"{'-':>7} {'-':>7} {'-':>9} {'-':>8} {'-':>7}"
+            if "serve" in measured:
+                read, listed, delta, page, rss = serve_times(folder, extra)
+                served = (f"{read:>7.2f} {listed:>7.2f} {delta * 1000:>9.1f} "
+                          f"{page * 1000:>8.2f} {rss:>7.0f}")
             limit = options.timeout
-            print(f"{size:>8} {megabytes:>7.1f} {read:>7.2f} {listed:>7.2f} "
-                  f"{delta * 1000:>9.1f} {page * 1000:>8.1f} {rss:>7.0f} "
-                  f"{shown(ratings, limit)} "
-                  f"{shown(report, limit) if size <= options.report_max else '-':>9} "
+            ratings = f"{'-':>9}"
+            if "ratings" in measured:
+                ratings = shown(command(["ratings", str(folder), "--json", "--resamples", "0"],
+                                        limit), limit)
+            report = f"{'-':>9}"
+            if "report" in measured and size <= options.report_max:
+                report = shown(command(["report", str(folder)], limit), limit)
+            print(f"{size:>8} {megabytes:>7.1f} {served} {ratings} {report} "
                   f"{os.getloadavg()[0]:>5.1f}", flush=True)
             shutil.rmtree(folder)
 
