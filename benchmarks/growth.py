@@ -1,7 +1,8 @@
 """Benchmark: how the server, `arena ratings` and `arena report` grow with the records.
 
     .venv/bin/python benchmarks/growth.py [--sizes 1000,10000,100000,1000000]
-        [--timeout 300] [--report-max 100000] [--tmp DIR]
+        [--timeout 300] [--report-max 1000000] [--tmp DIR] [--measure serve,ratings,report]
+        [--replays N]
 
 For each size N, a run folder of N matches (the demo tournament's records copied under fresh
 ids, ``benchmarks/_records.py``) and its config; then, timed:
@@ -13,7 +14,10 @@ ids, ``benchmarks/_records.py``) and its config; then, timed:
   (``last=200``), with the server's memory (its process's peak RSS growth);
 - ``arena ratings OUT --json --resamples 0`` and ``arena report OUT``, whole commands
   (start-up included), each given ``--timeout`` seconds (the report only up to
-  ``--report-max`` matches: beyond, it is hours).
+  ``--report-max`` matches), and the CPU seconds each took, its workers included (``cpu``:
+  what the machine's load does not change). ``--replays N`` is given to the report.
+
+``--measure`` names what is measured (all three by default; a column not measured shows -).
 
 Each size's folder is written in ``--tmp`` (a fresh folder in it, removed at the end) and
 removed once measured; a size whose records would not fit in the free space there (with a
@@ -65,9 +69,9 @@ def serve_times(folder: Path, extra: bytes) -> tuple[float, float, float, float,
     delta = time.perf_counter() - t0
     assert len(changed) >= 1
     t0 = time.perf_counter()
-    entries = run.index.entries()
-    _ = entries[len(entries) - 200:]
+    matches, _ = run.index.page(last=200)  # /api/matches?last=200
     page = time.perf_counter() - t0
+    assert len(matches) == 200
     return read, listed, delta, page, _rss_mb() - rss
 
 
@@ -76,26 +80,44 @@ def shown(value: float | None, timeout: float) -> str:
     return f"{value:9.1f}" if value is not None else f"{'>' + str(int(timeout)):>9}"
 
 
-def command(args: list[str], timeout: float) -> float | None:
-    t0 = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def command(args: list[str], timeout: float) -> tuple[float | None, float]:
+    """A whole command's seconds (None past ``timeout``), and the CPU seconds it and its
+    workers took (what the machine's load does not change)."""
+    t0, cpu = time.perf_counter(), _children_cpu()
     try:
         subprocess.run([sys.executable, "-c", "from arena.cli import main; main()", *args],
                        check=True, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None
-    return time.perf_counter() - t0
+        return None, _children_cpu() - cpu
+    return time.perf_counter() - t0, _children_cpu() - cpu
+
+
+def timed(args: list[str], timeout: float) -> str:
+    """A command's seconds and its CPU seconds, as the table shows them."""
+    seconds, cpu = command(args, timeout)
+    return f"{shown(seconds, timeout)} {cpu:>7.1f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--timeout", type=float, default=300.0)
-    parser.add_argument("--report-max", type=int, default=100_000)
+    parser.add_argument("--report-max", type=int, default=1_000_000)
     parser.add_argument("--tmp", type=Path, default=None)
+    parser.add_argument("--measure", default="serve,ratings,report")
+    parser.add_argument("--replays", type=int, default=None,
+                        help="arena report's --replays (default: its own).")
     options = parser.parse_args()
+    measured = set(options.measure.split(","))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'matches':>8} {'MB':>7} {'read s':>7} {'list s':>7} {'change ms':>9} "
-          f"{'page ms':>8} {'RSS MB':>7} {'ratings s':>9} {'report s':>9} {'load':>5}")
+          f"{'page ms':>8} {'RSS MB':>7} {'ratings s':>9} {'cpu':>7} {'report s':>9} {'cpu':>7} "
+          f"{'load':>5}")
     with tempfile.TemporaryDirectory(dir=options.tmp) as tmp:
         source = Path(tmp) / "source"
         run_tournament(demo_config(1), out=source, jobs=1)
@@ -113,17 +135,20 @@ def main() -> None:
             replicate(source / "records.jsonl", folder / "records.jsonl", matches=size)
             extra = lines[0].replace(b'"match_id":"', b'"match_id":"extra-', 1)
             megabytes = (folder / "records.jsonl").stat().st_size / 2**20
-            read, listed, delta, page, rss = serve_times(folder, extra)
-            ratings = command(["ratings", str(folder), "--json", "--resamples", "0"],
-                              options.timeout)
-            report = command(["report", str(folder)], options.timeout) \
-                if size <= options.report_max else None
-
+            served = f"{'-':>7} {'-':>7} {'-':>9} {'-':>8} {'-':>7}"
+            if "serve" in measured:
+                read, listed, delta, page, rss = serve_times(folder, extra)
+                served = (f"{read:>7.2f} {listed:>7.2f} {delta * 1000:>9.1f} "
+                          f"{page * 1000:>8.2f} {rss:>7.0f}")
             limit = options.timeout
-            print(f"{size:>8} {megabytes:>7.1f} {read:>7.2f} {listed:>7.2f} "
-                  f"{delta * 1000:>9.1f} {page * 1000:>8.1f} {rss:>7.0f} "
-                  f"{shown(ratings, limit)} "
-                  f"{shown(report, limit) if size <= options.report_max else '-':>9} "
+            ratings = f"{'-':>9} {'-':>7}"
+            if "ratings" in measured:
+                ratings = timed(["ratings", str(folder), "--json", "--resamples", "0"], limit)
+            report = f"{'-':>9} {'-':>7}"
+            if "report" in measured and size <= options.report_max:
+                replays = [] if options.replays is None else ["--replays", str(options.replays)]
+                report = timed(["report", str(folder), *replays], limit)
+            print(f"{size:>8} {megabytes:>7.1f} {served} {ratings} {report} "
                   f"{os.getloadavg()[0]:>5.1f}", flush=True)
             shutil.rmtree(folder)
 

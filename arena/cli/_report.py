@@ -29,8 +29,11 @@ from arena.records import TABLE_RECORDS, no_records_here
               help="Show each fault's detail as a served run does: the referee's words, "
                    "without the bots' own (their output, their exceptions). For a report "
                    "to publish.")
+@click.option("--replays", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Replay the latest N matches (default 100,000); the older are listed "
+                   "with their results, without their replay (arena show replays one).")
 def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet: bool,
-                   lang: str, people: bool, public: bool) -> None:
+                   lang: str, people: bool, public: bool, replays: int | None) -> None:
     """Write OUT/report/: leaderboard, head to head, course, matches and replays of a run.
 
     OUT is the folder of a run (arena run --out), holding records.jsonl and config.yaml. The
@@ -41,12 +44,13 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     """
     from arena.cli._people import people_note
     from arena.ratings import RatingsError
-    from arena.report import LANGUAGES, write_report
+    from arena.report import LANGUAGES, REPLAYS, write_report
     from arena.tournament import default_jobs
 
     if lang not in LANGUAGES:
         raise InputError(f"--lang {lang[:20]!r}: the report speaks {', '.join(LANGUAGES)}")
     folder = Path(out)
+    kept = REPLAYS if replays is None else replays
     if people:
         if records:
             raise InputError("--people reports OUT/tables/records.jsonl: give no --records")
@@ -61,7 +65,8 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
         result = write_report(folder, records or None,
                               on_skip=lambda message: click.echo(f"warning: {message}", err=True),
                               jobs=default_jobs(),  # every core, as arena run plays
-                              people=people, lang=lang, public=public)
+                              people=people, lang=lang, public=public,
+                              replays=kept)
     except RatingsError as exc:
         raise InputError(str(exc)) from None
     except OSError as exc:
@@ -71,6 +76,9 @@ def report_command(out: str, records: tuple[str, ...], open_browser: bool, quiet
     if not quiet:
         what = "people's tables' matches" if people else "matches"
         click.echo(f"report of {result.matches} {what}: {result.index}")
+        if result.unreplayed:
+            click.echo(f"the oldest {result.unreplayed} are listed without their replay "
+                       f"(--replays: the latest {kept:,} are replayed)")
     if not people and not records and not quiet:
         people_note([out], "arena report", "not in this report")
     if open_browser and not _open(result.index):

@@ -20,7 +20,7 @@ from ._reader import (
     record_lines,
     records_path,
 )
-from ._schema import SCHEMA, RecordedMove, deal_movers, deal_moves
+from ._schema import SCHEMA, RecordedMove, deal_movers, deal_moves, deal_times
 from ._summary import SUMMARY, parse_summary
 from ._tail import TailReader, cut_torn_line
 from ._writer import RecordWriter
@@ -29,7 +29,7 @@ __all__ = ["RECORDS", "RecordError", "RecordWriter", "configure_logging", "get_l
            "read_records", "records_path"]
 __all__ += ["FLAG_MIN_MATCHES", "LOG_FILE_ENV", "BotFaults", "FaultLog", "short_detail"]
 __all__ += ["TABLE_RECORDS", "no_records_here", "parse_record", "record_lines"]
-__all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
+__all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves", "deal_times"]
 __all__ += ["public_fault", "public_fault_detail", "public_record"]
 __all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]
 __all__ += ["TailReader", "cut_torn_line"]

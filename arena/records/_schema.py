@@ -3,7 +3,8 @@
 Schema 2 writes a deal's moves as three arrays of one entry per move (``movers``,
 ``moves``, ``think_us``); schema 1 wrote one object per move (``{"seat", "move",
 "ms"}``). Every reader of moves goes through :func:`deal_moves` or :func:`deal_movers`,
-so files of both versions (a tournament resumed across versions holds both) read alike.
+so files of both versions (a tournament resumed across versions holds both) read alike
+(:func:`deal_times`, the seats and times alone, checked as :func:`deal_moves` checks them).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-__all__ = ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves"]
+__all__ = ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves", "deal_times"]
 
 SCHEMA = 2
 """The version of the record format this arena writes (docs/records.md)."""
@@ -42,26 +43,43 @@ def deal_moves(deal: Mapping[str, Any]) -> list[RecordedMove]:
             out.append(_checked(index, entry.get("seat"), entry.get("move"),
                                 float(ms) if isinstance(ms, int | float) else None))
         return out
+    movers, moves, times = _arrays(deal)
+    return list(map(RecordedMove, movers, moves, times))
+
+
+def deal_times(deal: Mapping[str, Any]) -> tuple[Sequence[int], Sequence[float | None]]:
+    """The seat and the think time (milliseconds, None where none) of each move of a deal
+    record (either schema), in order: what counting moves and times needs, without an
+    object a move (schema 2's seats are the record's own list). Raises ``ValueError`` as
+    :func:`deal_moves` does."""
+    if "movers" not in deal:
+        moves = deal_moves(deal)
+        return [move.seat for move in moves], [move.ms for move in moves]
+    movers, _, times = _arrays(deal)
+    return movers, times
+
+
+def _arrays(deal: Mapping[str, Any]) -> tuple[list[int], list[str], list[float | None]]:
+    """A schema 2 deal's seats, moves and think times (milliseconds), checked as
+    :func:`deal_moves` says."""
     movers, moves, think = deal["movers"], deal.get("moves"), deal.get("think_us")
     if not isinstance(movers, list) or not isinstance(moves, list) or \
             len(movers) != len(moves):
         raise ValueError(f"'movers' and 'moves' must be lists of one length, got "
                          f"{_size(movers)} and {_size(moves)}")
     if think is None:
-        return [_checked(i, s, m, None) for i, (s, m) in enumerate(zip(movers, moves, strict=True))]
-    if not isinstance(think, list) or len(think) != len(moves):
+        times: list[float | None] = [None] * len(moves)
+    elif not isinstance(think, list) or len(think) != len(moves):
         raise ValueError(f"'think_us' must be a list as long as 'moves' ({len(moves)}), "
                          f"got {_size(think)}")
-    return [_checked(i, s, m, _ms(us)) for i, (s, m, us) in enumerate(zip(movers, moves, think,
-                                                                          strict=True))]
-
-
-def _ms(us: object) -> float | None:
-    """A think time in milliseconds; None for what is no time (text, an integer of 400
-    digits)."""
-    if isinstance(us, int | float) and abs(us) < 2**53:
-        return us / 1000
-    return None
+    else:
+        times = [us / 1000 if isinstance(us, int | float) and abs(us) < 2**53 else None
+                 for us in think]  # None for what is no time (text, 400 digits)
+    if not (all(seat.__class__ is int for seat in movers)
+            and all(move.__class__ is str for move in moves)):
+        for index, (seat, move) in enumerate(zip(movers, moves, strict=True)):
+            _checked(index, seat, move, None)  # raises at the first of them
+    return movers, moves, times
 
 
 def deal_movers(deal: Mapping[str, Any]) -> Sequence[int]:

@@ -5,7 +5,7 @@ folder that opens from the file system with no server and no network. :func:`rep
 replays a record through the rules engine as events a viewer shows. See docs/report.md.
 """
 
-from ._build import BATCH, REPORT_DIR, ReportResult, write_report
+from ._build import BATCH, REPLAYS, REPORT_DIR, ReportResult, write_report
 from ._live import Rebuilds, ReportRefresher
 from ._messages import LANGUAGES
 from ._replay import (
@@ -33,6 +33,7 @@ __all__ = [
     "FORFEIT",
     "LANGUAGES",
     "OUT",
+    "REPLAYS",
     "REPORT_DIR",
     "REVOLUTION",
     "STANDINGS_CSV",

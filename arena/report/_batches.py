@@ -23,10 +23,16 @@ from arena._version import __version__
 
 from ._replay import ReplayError, moves_as_recorded, replay_deals
 
-__all__ = ["BATCH", "MatchIndex", "Replays", "read_js"]
+__all__ = ["BATCH", "REPLAYS", "MatchIndex", "Replays", "read_js"]
 
 BATCH = 200
 """Matches per replay file: small enough to load at once, few enough files for 100,000."""
+
+REPLAYS = 100_000
+"""The latest matches a report replays (:func:`arena.report.write_report`'s ``replays``):
+a replay costs some 2 ms of CPU a match and 1.7 kB of the report, ten times a match listed
+alone, so the report of a run of a million matches costs about what a listed match does
+(docs/report.md, "Files, and large runs")."""
 
 FORMAT = 1
 """Version of the replay files; a report of another format or arena version is not reused."""
@@ -42,8 +48,12 @@ class Replays:
     at once, a few batches ahead of the index, which takes them in order.
     """
 
-    def __init__(self, building: Path, target: Path, index: MatchIndex, jobs: int = 1) -> None:
+    def __init__(self, building: Path, target: Path, index: MatchIndex, jobs: int = 1,
+                 before: int = 0) -> None:
         self.building = building
+        self.before = before
+        """A batch wholly within the records' first ``before`` lines is not replayed."""
+        self.line = 0  # the line of the latest record added
         self.target = target
         self.index = index
         self.jobs = jobs
@@ -55,6 +65,7 @@ class Replays:
         self.pending: list[Mapping[str, Any]] = []
         self.batches = 0
         self.reused = 0
+        self.listed_only = 0  # matches listed without their replay
         self.unreplayable: list[str] = []
         self.old_keys: list[str] = []
         self.old_errors: dict[str, str] = {}
@@ -67,8 +78,10 @@ class Replays:
             self.old_keys = [str(k) for k in old.get("keys") or []]
             self.old_errors = {str(k): str(v) for k, v in (old.get("errors") or {}).items()}
 
-    def add(self, record: Mapping[str, Any]) -> None:
+    def add(self, record: Mapping[str, Any], line: int = 0) -> None:
+        """Add the next match, read from the records' line ``line`` (from 1)."""
         self.pending.append(record)
+        self.line = line
         if len(self.pending) == BATCH:
             self._hand_out()
 
@@ -91,7 +104,11 @@ class Replays:
         key = batch_key(records)
         name = Path("data", "replays", f"{number:05d}.js")
         old = self.target / name
-        if len(records) == BATCH and number < len(self.old_keys) \
+        if self.line <= self.before:  # listed alone: no replay file
+            self.queue.append((records, [None] * len(records)))
+            self.index.replayed_from = number + 1
+            self.listed_only += len(records)
+        elif len(records) == BATCH and number < len(self.old_keys) \
                 and self.old_keys[number] == key and old.is_file():
             shutil.copyfile(old, self.building / name)
             self.queue.append((records, [self.old_errors.get(str(first + offset))
@@ -167,6 +184,8 @@ class MatchIndex:
         self.errors: dict[int, str] = {}
         self.stand_in: dict[int, list[int]] = {}  # the seats a stand-in played for, partly
         self.keys: list[str] = []  # per replay file: what its matches were
+        self.replayed_from = 0
+        """The first batch replayed: the matches of those before have no replay file."""
 
     def add(self, record: Mapping[str, Any], error: str | None) -> None:
         position = len(self.ids)
@@ -196,6 +215,7 @@ class MatchIndex:
             "stand_in": self.stand_in,
             "batch": BATCH,
             "keys": self.keys,
+            "replayed_from": self.replayed_from,
             "format": [FORMAT, __version__],
         }
 

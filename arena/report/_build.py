@@ -7,7 +7,8 @@ Layout of ``OUT/report/`` (docs/report.md):
 - ``data/matches.js``: the match list, column by column;
 - ``data/replays/NNNNN.js``: the replays of one batch of matches, gzip-compressed and
   base64-encoded, loaded by a ``<script>`` tag when a match of the batch is opened (``fetch``
-  does not work from ``file://``).
+  does not work from ``file://``): the batches of the latest :data:`REPLAYS` matches (the
+  older are listed, each with its results, and not replayed: ``arena show`` replays one).
 
 The report is written beside the old one and swapped in at the end, so a browser (or a run
 refreshing its report) never sees a half-written report.
@@ -15,6 +16,8 @@ refreshing its report) never sees a half-written report.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import os
 import shutil
@@ -33,14 +36,14 @@ from arena.ratings import (
     rate_results,
     read_many,
 )
-from arena.records import FaultLog, public_record
+from arena.records import FaultLog, public_record, record_lines, records_path
 from arena.tournament import ConfigError, Standings, parse_config
 
-from ._batches import BATCH, MatchIndex, Replays
+from ._batches import BATCH, REPLAYS, MatchIndex, Replays
 from ._messages import LANGUAGES, copy_i18n, write_messages
 from ._stats import BotStats, bot_summary, count_moves, course
 
-__all__ = ["BATCH", "REPORT_DIR", "ReportResult", "write_report"]
+__all__ = ["BATCH", "REPLAYS", "REPORT_DIR", "ReportResult", "write_report"]
 
 REPORT_DIR = "report"
 _STATIC = ("index.html", "report.js", "report.css")
@@ -57,17 +60,19 @@ class ReportResult:
     skipped: list[str] = field(default_factory=list)
     reused: int = 0
     """Replay files copied from the report this one replaced (their matches unchanged)."""
+    unreplayed: int = 0
+    """The oldest matches listed without their replay (beyond ``replays``)."""
 
 
 class _Pass:
     """The one pass over the records: every figure the report draws, each match once."""
 
-    def __init__(self, building: Path, target: Path, jobs: int) -> None:
+    def __init__(self, building: Path, target: Path, jobs: int, before: int) -> None:
         self.results = Results()
         self.standings = Standings([])
         self.stats: dict[str, BotStats] = {}
         self.index = MatchIndex()
-        self.replays = Replays(building, target, self.index, jobs)
+        self.replays = Replays(building, target, self.index, jobs, before)
         self.versions: set[str] = set()
         self.seen: set[str] = set()
         self.faults = FaultLog()
@@ -75,21 +80,41 @@ class _Pass:
         """Matches partly played by a person's stand-in (a people's table's)."""
 
     def read(self, paths: list[Path], skip: Callable[[str], None], public: bool) -> None:
-        for record in read_many(paths, skip):
-            record = public_record(record) if public else record
-            match_id = str(record.get("match_id"))
-            if match_id in self.seen:  # counted once, as the ratings count it
-                continue
-            self.seen.add(match_id)
-            self.results.add(record)
-            self.standings.add(record)
-            self.versions.add(str(record.get("arena_version")))
-            count_moves(record, self.stats)
-            self.faults.add(record)
-            self.replays.add(record)
-            self.stood_in += any(isinstance(s, dict) and s.get("stand_in")
-                                 for s in record.get("seats") or ())
-        self.replays.flush()
+        line = 0  # the lines read so far: the records' and those skipped
+
+        def skipped(message: str) -> None:
+            nonlocal line
+            line += 1
+            skip(message)
+
+        # What the pass keeps (the list, the results, the counts) grows with the records,
+        # and each full collection of the garbage collector walked all of it: some 30% of
+        # a match's cost at 30,000. It is frozen each batch (gc.freeze: kept out of the
+        # collections, still freed when no longer referred to), and let go at the end;
+        # unless the process froze objects of its own, which are then left as they are.
+        freezing = gc.isenabled() and gc.get_freeze_count() == 0
+        try:
+            for record in read_many(paths, skipped):
+                line += 1
+                record = public_record(record) if public else record
+                match_id = str(record.get("match_id"))
+                if match_id in self.seen:  # counted once, as the ratings count it
+                    continue
+                self.seen.add(match_id)
+                self.results.add(record)
+                self.standings.add(record)
+                self.versions.add(str(record.get("arena_version")))
+                count_moves(record, self.stats)
+                self.faults.add(record)
+                self.replays.add(record, line)
+                self.stood_in += any(isinstance(s, dict) and s.get("stand_in")
+                                     for s in record.get("seats") or ())
+                if freezing and len(self.seen) % BATCH == 0:
+                    gc.freeze()
+            self.replays.flush()
+        finally:
+            if freezing:
+                gc.unfreeze()
 
 
 def write_report(
@@ -104,6 +129,7 @@ def write_report(
     people: bool = False,
     lang: str = LANGUAGES[0],
     public: bool = False,
+    replays: int | None = REPLAYS,
 ) -> ReportResult:
     """Write ``folder/report/`` from the records of a run (default ``folder/records.jsonl``).
 
@@ -117,8 +143,10 @@ def write_report(
     report is titled so. ``lang``: the language the report opens in (one of
     :data:`arena.report.LANGUAGES`; its page's ``?lang=`` and language menu choose another).
     ``public``: its faults' details are the referee's words alone
-    (:func:`arena.records.public_record`), as a served run's report shows them. Raises
-    :class:`arena.ratings.RatingsError` for a missing or unreadable records file.
+    (:func:`arena.records.public_record`), as a served run's report shows them.
+    ``replays``: the matches of the records' last ``replays`` lines are replayed (their
+    batches whole), the older listed with their results alone; None replays every one.
+    Raises :class:`arena.ratings.RatingsError` for a missing or unreadable records file.
     """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (the report speaks {', '.join(LANGUAGES)})")
@@ -136,7 +164,8 @@ def write_report(
         if on_skip is not None:
             on_skip(message)
 
-    scan = _Pass(building, target, jobs)
+    before = 0 if replays is None else max(0, _lines(paths) - replays)
+    scan = _Pass(building, target, jobs, before)
     scan.read(paths, skip, public)
     board = rate_results(scan.results, confidence=confidence, resamples=resamples, seed=seed)
     summary = _summary(folder, paths, scan, finite(board.to_dict()), people)
@@ -150,7 +179,18 @@ def write_report(
         (building / name).write_bytes((static / name).read_bytes())
     _swap(building, target)
     return ReportResult(target / "index.html", len(scan.seen), scan.replays.batches,
-                        scan.replays.unreplayable, skipped, scan.replays.reused)
+                        scan.replays.unreplayable, skipped, scan.replays.reused,
+                        scan.replays.listed_only)
+
+
+def _lines(paths: list[Path]) -> int:
+    """The records' lines (not blank) in ``paths``, as the reader numbers them; a file it
+    cannot read counts none (the pass says why)."""
+    total = 0
+    for path in paths:
+        with contextlib.suppress(OSError):
+            total += sum(1 for _ in record_lines(records_path(path), lambda message: None))
+    return total
 
 
 def _summary(folder: Path, paths: list[Path], scan: _Pass, leaderboard: dict[str, Any],

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from arena.ratings import Results
-from arena.records import FaultLog, deal_moves
+from arena.records import FaultLog, deal_times
 
 __all__ = ["BotStats", "ThinkTimes", "bot_summary", "count_moves", "course"]
 
@@ -33,6 +33,12 @@ class ThinkTimes:
 
     def add(self, ms: float) -> None:
         self.pending.append(ms)
+        if len(self.pending) >= 65536:
+            self._flush()
+
+    def extend(self, times: list[float]) -> None:
+        """:meth:`add` each of ``times``."""
+        self.pending.extend(times)
         if len(self.pending) >= 65536:
             self._flush()
 
@@ -81,14 +87,15 @@ def count_moves(record: Mapping[str, Any], stats: dict[str, BotStats]) -> None:
         lines.append(line)
     for deal in record.get("deals") or ():
         try:
-            moves = deal_moves(deal)
+            movers, times = deal_times(deal)
         except ValueError:  # its replay entry says what is wrong
-            moves = []
-        for seat, _, ms in moves:
-            line = lines[seat]
-            line.moves += 1
-            if ms is not None:
-                line.times.add(ms)
+            movers, times = [], []
+        by_seat: list[list[float | None]] = [[] for _ in lines]
+        for seat, ms in zip(movers, times, strict=True):
+            by_seat[seat].append(ms)
+        for line, seat_times in zip(lines, by_seat, strict=True):
+            line.moves += len(seat_times)
+            line.times.extend([ms for ms in seat_times if ms is not None])
         for fault in deal.get("faults") or ():
             faults = lines[fault["seat"]].faults
             faults[fault["kind"]] = faults.get(fault["kind"], 0) + 1

@@ -130,11 +130,8 @@ def _list_answer(request: Request, run: RunFolder, answers: ListAnswers,
 
     def make() -> dict[str, Any]:
         states, offset, limit, last = query
-        entries = run.index.entries(states)
-        if last is not None:
-            entries = entries[len(entries) - min(last, len(entries)):]
-        page = entries[offset:None if limit is None else offset + limit]
-        return {"matches": page, "total": len(entries)}
+        page, total = run.index.page(states, offset, limit, last)
+        return {"matches": page, "total": total}
 
     body, zipped = answers.get(run.index.stamp, (tuple(query[0] or ()), *query[1:]), make)
     if _gzip_accepted(request):

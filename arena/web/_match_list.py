@@ -12,7 +12,7 @@ until it moves (:attr:`MatchIndex.stamp`).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -69,6 +69,12 @@ class MatchIndex:
         self.run = run
         self._entries: dict[str, dict[str, Any]] = {}  # the run's records, in order
         self._people: dict[str, dict[str, Any]] = {}
+        # the keys of each in order, for a page's entries by position, and how many entries
+        # of the two are in each state, for a filtered page's total: a page costs its own
+        # entries, not the list's
+        self._order: list[str] = []
+        self._people_order: list[str] = []
+        self._states: dict[str, int] = {}
         self._members: dict[str, list[str]] = {}  # set id -> its recorded matches
         self._seen = (-1, 0, 0)  # (generation, records read, people's read)
         self._configured = False
@@ -91,6 +97,9 @@ class MatchIndex:
             self._entries.clear()
             self._people.clear()
             self._members.clear()
+            self._order.clear()
+            self._people_order.clear()
+            self._states.clear()
             done = people = 0
         for match_id in run.added[done:]:
             record = run.records[match_id]
@@ -98,10 +107,12 @@ class MatchIndex:
             if set_id is not None:
                 self._members.setdefault(str(set_id), []).append(match_id)
                 dirty.add(str(set_id))
-            self._entries[match_id] = self._record_entry(match_id, record)
+            self._put(self._entries, self._order, match_id,
+                      self._record_entry(match_id, record))
             self._changed[match_id] = None
         for match_id in run.people_added[people:]:
-            self._people[match_id] = _people_entry(match_id, run.people[match_id])
+            self._put(self._people, self._people_order, match_id,
+                      _people_entry(match_id, run.people[match_id]))
             self._changed[match_id] = None
         self._seen = (run.generation, len(run.added), len(run.people_added))
         live = {match_id: match.set for match_id, match in run.live.items()}
@@ -118,8 +129,21 @@ class MatchIndex:
             dirty |= set(self._members)
         for set_id in dirty:
             for match_id in self._members.get(set_id, ()):
-                self._entries[match_id] = self._record_entry(match_id, run.records[match_id])
+                self._put(self._entries, self._order, match_id,
+                          self._record_entry(match_id, run.records[match_id]))
                 self._changed[match_id] = None
+
+    def _put(self, entries: dict[str, dict[str, Any]], order: list[str], match_id: str,
+             entry: dict[str, Any]) -> None:
+        """Set ``match_id``'s entry in ``entries`` (a new one last in ``order``), counting
+        its state."""
+        old = entries.get(match_id)
+        if old is None:
+            order.append(match_id)
+        else:
+            self._states[old["state"]] -= 1
+        self._states[entry["state"]] = self._states.get(entry["state"], 0) + 1
+        entries[match_id] = entry
 
     def _record_entry(self, match_id: str, record: dict[str, Any]) -> dict[str, Any]:
         if record.get("type") == "error":
@@ -166,6 +190,42 @@ class MatchIndex:
         wanted = set(states)
         return [entry for entry in every if entry["state"] in wanted]
 
+    def page(self, states: Iterable[str] | None = None, offset: int = 0,
+             limit: int | None = None, last: int | None = None
+             ) -> tuple[list[dict[str, Any]], int]:
+        """``entries(states)`` cut to its ``last`` entries when given, then from ``offset``
+        to at most ``limit`` of them, and how many there were once cut to ``last``
+        (``/api/matches``' ``matches`` and ``total``), without building the whole list: the
+        entries are found by position, each state's count kept, so a page of a list of a
+        million costs its own entries (a filtered page walks from the nearer end past the
+        entries of other states)."""
+        self._update()
+        live = self._live_entries()
+        parts = [(self._order, self._entries), (list(live), live),
+                 (self._people_order, self._people)]
+        wanted = None if states is None else set(states)
+        if wanted is None:
+            count = sum(len(order) for order, _ in parts)
+        else:
+            count = sum(self._states.get(state, 0) for state in wanted) + sum(
+                1 for entry in live.values() if entry["state"] in wanted)
+        base = count - min(last, count) if last is not None else 0
+        total = count - base
+        low = base + min(offset, total)
+        high = count if limit is None else min(count, low + limit)
+        if low >= high:
+            return [], total
+        if wanted is not None:
+            return _walk(parts, wanted, low, high, count), total
+        out = []
+        for position in range(low, high):
+            for order, entries in parts:
+                if position < len(order):
+                    out.append(entries[order[position]])
+                    break
+                position -= len(order)
+        return out, total
+
     def total(self) -> int:
         """How many matches the list holds."""
         self._update()
@@ -192,6 +252,42 @@ class MatchIndex:
         self._changed.clear()
         self._sent = live
         return changed, gone
+
+
+def _walk(parts: Sequence[tuple[Sequence[str], Mapping[str, dict[str, Any]]]],
+          wanted: set[str], low: int, high: int, count: int) -> list[dict[str, Any]]:
+    """The entries at positions ``low`` to ``high`` of the ``count`` entries of ``parts``
+    (each its keys in order and their entries) whose state is ``wanted``, walking from the
+    nearer end."""
+
+    def forwards() -> Iterator[dict[str, Any]]:
+        for order, entries in parts:
+            yield from (entries[key] for key in order)
+
+    def backwards() -> Iterator[dict[str, Any]]:
+        for order, entries in reversed(parts):
+            yield from (entries[key] for key in reversed(order))
+
+    out = []
+    if low <= count - high:
+        position = 0
+        for entry in forwards():
+            if entry["state"] in wanted:
+                if position >= low:
+                    out.append(entry)
+                position += 1
+                if position == high:
+                    break
+        return out
+    position = count
+    for entry in backwards():
+        if entry["state"] in wanted:
+            position -= 1
+            if position < high:
+                out.append(entry)
+            if position == low:
+                break
+    return out[::-1]
 
 
 def _last(entries: dict[str, dict[str, Any]], count: int) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.records import read_records
-from arena.report import replay_deals
+from arena.report import replay_deals, write_report
 from tests.browser import browser, skip_without_chromium
 
 from .helpers import HOSTILE_LABEL
@@ -249,6 +249,28 @@ def test_a_deep_link_to_an_unknown_match_says_so(watched: Watched, run_folder: P
     page.keyboard.press("Escape")  # no replay open: the key does nothing, and nothing breaks
     page.locator("#replay button").click()
     assert page.locator("#replay").is_hidden()
+    assert watched.errors == []
+
+
+def test_a_match_listed_without_its_replay_says_where_it_is_replayed(
+        watched: Watched, run_folder: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.report._batches as build
+
+    monkeypatch.setattr(build, "BATCH", 4)
+    shutil.copy(run_folder / "records.jsonl", tmp_path / "records.jsonl")
+    write_report(tmp_path, resamples=0, replays=6)  # batches 2 and 3 replayed
+    ids = [r["match_id"] for r in read_records(tmp_path / "records.jsonl")]
+    page = watched.open(tmp_path)
+    assert page.locator("#match-count").inner_text() == "14 of 14 matches"
+    page.evaluate(f"location.hash = 'match={ids[0]}&deal=1&move=0'")
+    page.wait_for_selector("#replay .problem")
+    assert page.locator("#replay .problem").inner_text() == (
+        f"the replay of {ids[0]} is not in this report: it replays the latest 6 matches "
+        "(arena show replays any match of the records)")
+    page.locator("#replay button").click()
+    page.evaluate(f"location.hash = 'match={ids[8]}&deal=1&move=0'")
+    page.wait_for_selector("#r-seats .seat")
     assert watched.errors == []
 
 

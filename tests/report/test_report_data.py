@@ -163,6 +163,40 @@ def test_batches_split_every_batch_size_matches(tmp_path: Path, run_folder: Path
     assert js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")["batch"] == 4
 
 
+def test_the_oldest_matches_beyond_replays_are_listed_without_their_replay(
+        tmp_path: Path, run_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.report._batches as build
+
+    monkeypatch.setattr(build, "BATCH", 4)
+    data = (run_folder / "records.jsonl").read_bytes()
+    (tmp_path / "records.jsonl").write_bytes(data + b"torn")  # a line skipped counts too
+    every = tmp_path / "every"
+    every.mkdir()
+    (every / "records.jsonl").write_bytes(data)
+    write_report(every, resamples=0)
+    result = write_report(tmp_path, resamples=0, replays=6, on_skip=lambda message: None)
+    # 15 lines, the last 6 replayed: lines 10 to 15, so batches 2 and 3 (matches 9 to 14)
+    assert result.unreplayed == 8 and result.matches == 14 and result.batches == 4
+    index = js_value(tmp_path / "report" / "data" / "matches.js", "ARENA_MATCHES")
+    assert index["replayed_from"] == 2 and len(index["ids"]) == 14
+    everything = js_value(every / "report" / "data" / "matches.js", "ARENA_MATCHES")
+    assert everything["replayed_from"] == 0
+    assert {k: v for k, v in index.items() if k != "replayed_from"} == \
+        {k: v for k, v in everything.items() if k != "replayed_from"}
+    replays = tmp_path / "report" / "data" / "replays"
+    assert sorted(p.name for p in replays.iterdir()) == ["00002.js", "00003.js"]
+    for name in ("00002.js", "00003.js"):
+        assert _batch(replays / name) == _batch(every / "report" / "data" / "replays" / name)
+    # replays=None replays every match; a cap beyond the records too
+    for replays_kept in (None, 15):
+        result = write_report(tmp_path, resamples=0, replays=replays_kept,
+                              on_skip=lambda message: None)
+        assert result.unreplayed == 0 and len(list(replays.iterdir())) == 4
+    assert write_report(tmp_path, resamples=0, replays=0,
+                        on_skip=lambda message: None).unreplayed == 14
+    assert not list(replays.iterdir())
+
+
 def test_a_torn_last_line_is_reported_and_the_rest_kept(tmp_path: Path,
                                                         run_folder: Path) -> None:
     data = (run_folder / "records.jsonl").read_bytes()

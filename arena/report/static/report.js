@@ -377,6 +377,10 @@
     if (matchIndex === null) matchIndex = new Map(M.ids.map((m, i) => [m, i]));
     const i = matchIndex.get(id);
     if (i === undefined) throw new Error(t("report.no_match", { id }));
+    // the oldest matches of a long run are listed without their replay (docs/report.md)
+    if (i < (M.replayed_from || 0) * M.batch) {
+      throw new Error(t("report.not_replayed", { id, replayed: M.ids.length - M.replayed_from * M.batch }));
+    }
     const batch = await loadBatch(Math.floor(i / M.batch));
     return batch[i % M.batch];
   }
