@@ -152,11 +152,7 @@ def write_report(
         raise ValueError(f"unknown language {lang!r} (the report speaks {', '.join(LANGUAGES)})")
     folder = Path(folder)
     paths = [Path(p) for p in records] if records is not None else [folder / "records.jsonl"]
-    target = folder / REPORT_DIR
-    building = folder / f".{REPORT_DIR}.new"
-    if building.exists():
-        shutil.rmtree(building)
-    (building / "data" / "replays").mkdir(parents=True)
+    target, building = folder / REPORT_DIR, _fresh(folder / f".{REPORT_DIR}.new")
     skipped: list[str] = []
 
     def skip(message: str) -> None:
@@ -172,15 +168,28 @@ def write_report(
     summary["skipped"] = skipped[:100]
     _write_js(building / "data" / "summary.js", "ARENA_SUMMARY", summary)
     _write_js(building / "data" / "matches.js", "ARENA_MATCHES", scan.index.to_dict())
+    _pages(building, lang)
+    _swap(building, target)
+    return ReportResult(target / "index.html", len(scan.seen), scan.replays.batches,
+                        scan.replays.unreplayable, skipped, scan.replays.reused,
+                        scan.replays.listed_only)
+
+
+def _fresh(building: Path) -> Path:
+    """``building``, the folder a report is written in before it takes its place, empty."""
+    if building.exists():
+        shutil.rmtree(building)
+    (building / "data" / "replays").mkdir(parents=True)
+    return building
+
+
+def _pages(building: Path, lang: str) -> None:
+    """The report's page, its scripts and styles, and its messages in ``lang``."""
     write_messages(building / "data" / "messages.js", lang)
     copy_i18n(building)
     static = resources.files("arena.report") / "static"
     for name in _STATIC:
         (building / name).write_bytes((static / name).read_bytes())
-    _swap(building, target)
-    return ReportResult(target / "index.html", len(scan.seen), scan.replays.batches,
-                        scan.replays.unreplayable, skipped, scan.replays.reused,
-                        scan.replays.listed_only)
 
 
 def _lines(paths: list[Path]) -> int:
