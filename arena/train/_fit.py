@@ -77,6 +77,8 @@ class Trainer:
         self.v = {k: np.zeros_like(v) for k, v in params.items()}
         self.t = 0
         self.epoch = 0
+        self.basis = ""
+        """What the state was fitted for (the data and the fit's options; saved with it)."""
 
     def _trunk(self, x: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
         p = self.params
@@ -212,7 +214,7 @@ class Trainer:
         state |= {f"v_{k}": v for k, v in self.v.items()}
         partial = path.with_suffix(".part.npz")
         _SAVE(partial, t=np.int64(self.t), epoch=np.int64(self.epoch),
-                 rate=np.float64(self.rate), **state)
+                 rate=np.float64(self.rate), basis=np.str_(self.basis), **state)
         partial.replace(path)
 
     @classmethod
@@ -225,6 +227,7 @@ class Trainer:
             trainer.v = {n: data[f"v_{n}"] for n in names}
             trainer.t = int(data["t"])
             trainer.epoch = int(data["epoch"])
+            trainer.basis = str(data["basis"]) if "basis" in data.files else ""
         return trainer
 
 

@@ -125,6 +125,16 @@ class _Clock:
         self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
 
 
+def _fit_basis(plan: Plan) -> str:
+    """What a fit's state is made for: its data (the labels' seed, shards and budget) and
+    the network's shape. A state saved for another is not resumed, so raising ``--shards``
+    in a folder fits the larger data afresh (its last shard now held out); the options of
+    later epochs (``--epochs``, ``--batch``, ``--rate``, ``--soft``...) may change on resuming."""
+    return (f"{plan.preset} {plan.players} seats, seed {plan.seed}, {plan.shards} shards of "
+            f"{plan.per_shard}, budget {plan.budget}, hidden {plan.hidden}, "
+            f"features {plan.features}")
+
+
 def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None],
               bar: Bar | None = None) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
     """The cloned network after the improvement stage (when the plan has one), and what the
@@ -134,7 +144,7 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
     network = improve(Network(trainer.params, {"preset": plan.preset, "players": plan.players,
                                                "exchange": plan.exchange}),
                       derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
-                      f"epoch {trainer.epoch}, exchange {plan.exchange}"
+                      f"{trainer.basis}, epoch {trainer.epoch}, exchange {plan.exchange}"
                       + (f", soft {plan.soft}" if plan.soft else "")
                       + ("" if plan.tuning.against == ("greedy",)
                          else f", against {', '.join(plan.tuning.against)}"), progress,
@@ -165,13 +175,19 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
     fitted = clock.stage("fit")
     state = plan.folder / "state.npz"
     backend = TorchTrainer if plan.backend == "torch" else Trainer
-    if state.exists():
-        trainer = backend.load(state)
+    basis = _fit_basis(plan)
+    saved = backend.load(state) if state.exists() else None
+    if saved is not None and saved.basis == basis:
+        trainer = saved
         progress(f"fit: resumed after epoch {trainer.epoch}")
     else:
+        if saved is not None:
+            progress(f"fit: {state} was fitted for another plan ({saved.basis or 'unnamed'});"
+                     " fitting afresh")
         trainer = backend(init_params(obs_size, actions, cards, plan.hidden,
                                       derive(plan.seed, "init") % 2**32, plan.features),
                           plan.rate)
+        trainer.basis = basis
     renamings = permutations(coder) if plan.suits else None
     while trainer.epoch < plan.epochs:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)

@@ -171,6 +171,17 @@ def test_a_tiny_run_trains_resumes_and_enters_a_match(tmp_path: Path) -> None:
     steps = [line for line in lines if line.startswith("improve: step")]
     assert len(steps) == 1 and steps[0].startswith("improve: step 3/3")  # resumed
 
+    lines.clear()  # more shards: the saved fit was made from other data, so it is not resumed
+    run(Plan(tmp_path / "run", shards=3, per_shard=1, budget=4, hidden=16, epochs=3,
+             tuning=TINY), lines.append)
+    assert [p.stat().st_mtime_ns for p in shards] == stamps  # only the new shard is labelled
+    assert any("fitted for another plan (runs 4 seats, seed 1, 2 shards of 1" in line
+               for line in lines)
+    assert "fit: resumed after epoch 3" not in lines
+    assert any("epoch 1/3" in line for line in lines) and any("epoch 3/3" in line for line in lines)
+    assert any("improve: step 1/2" in line for line in lines)  # and tuned afresh
+    assert "3 shards of 1" in Trainer.load(tmp_path / "run" / "state.npz").basis
+
     bots = {"learned": lambda: LearnedBot(str(out))}
     match = checked_match(["learned", "greedy", "learned", "mc"], Rules.preset("runs", rounds=2),
                           5, factories=bots)
