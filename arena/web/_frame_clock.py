@@ -13,6 +13,8 @@ import math
 
 import trio
 
+from ._service import run_service
+
 __all__ = ["GRAIN", "sleep_until"]
 
 GRAIN = 0.05
@@ -60,10 +62,5 @@ async def sleep_until(deadline: float) -> None:
     if deadline <= trio.current_time():
         await trio.lowlevel.checkpoint()
         return
-    try:
-        clock = _CLOCK.get()
-    except LookupError:
-        clock = _Clock()
-        _CLOCK.set(clock)
-        trio.lowlevel.spawn_system_task(clock.run, name="arena.web.frame_clock")
+    clock = run_service(_CLOCK, _Clock, "arena.web.frame_clock")
     await clock.event(math.ceil(deadline / GRAIN)).wait()

@@ -14,6 +14,8 @@ from __future__ import annotations
 import trio
 import trio.testing
 
+from ._service import run_service
+
 __all__ = ["after_server"]
 
 
@@ -40,11 +42,6 @@ _PACER: trio.lowlevel.RunVar[_Pacer] = trio.lowlevel.RunVar("arena.web.pacer")
 async def after_server() -> None:
     """A checkpoint that returns once every other task of the trio run is blocked (trio's
     ``wait_all_tasks_blocked``), the tables waiting here all at once."""
-    try:
-        pacer = _PACER.get()
-    except LookupError:
-        pacer = _Pacer()
-        _PACER.set(pacer)
-        trio.lowlevel.spawn_system_task(pacer.run, name="arena.web.pacer")
+    pacer = run_service(_PACER, _Pacer, "arena.web.pacer")
     pacer.wanted.set()
     await pacer.go.wait()
