@@ -10,7 +10,8 @@ import pytest
 
 PACKAGES = ["arena", "arena.game", "arena.referee", "arena.referee.lowlevel",
             "arena.referee.testing", "arena.tournament", "arena.records",
-            "arena.ratings", "arena.report", "arena.web", "arena.competition", "bots"]
+            "arena.ratings", "arena.report", "arena.web", "arena.competition",
+            "arena.cli.progress", "bots"]
 
 
 @pytest.mark.parametrize("name", PACKAGES)

@@ -248,10 +248,10 @@ def _run_ab(
     """Run the A/B tournament in ``folder`` as arena run does; print the verdict; the exit
     status its closing lines call for."""
     from arena.cli._closing import closing_status, log_to_folder
-    from arena.cli._progress import LineReporter
     from arena.cli._report import save_results
     from arena.cli._run import LiveReporter, final_sprt, played_line
     from arena.cli._start_checks import refuse_unstartable_entrants, sandbox_header
+    from arena.cli.progress import LineReporter
     from arena.records import RECORDS
     from arena.tournament import TournamentError, run_tournament
 

@@ -88,7 +88,7 @@ class LiveReporter(Reporter):
     standings."""
 
     def __init__(self, console: Console, name: str, *, bounded: bool = False) -> None:
-        from arena.cli._progress import RateMeter, RunProgress
+        from arena.cli.progress import RateMeter, RunProgress
 
         self.console = console
         self.name = name
@@ -105,7 +105,7 @@ class LiveReporter(Reporter):
         from rich.console import Group
         from rich.text import Text
 
-        from arena.cli._progress import sprt_line
+        from arena.cli.progress import sprt_line
 
         parts: list[RenderableType] = [self.progress]
         if self.status is not None:
@@ -121,7 +121,7 @@ class LiveReporter(Reporter):
         """Show the bar, starting at the matches already recorded."""
         from rich.live import Live
 
-        from arena.cli._progress import plan_lines
+        from arena.cli.progress import plan_lines
 
         self.standings = standings
         # A league's length is not known in advance (total 0): its bar counts without an end.
@@ -202,7 +202,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     if not quiet and not as_json:
         from rich.console import Console
 
-        from arena.cli._progress import LineReporter
+        from arena.cli.progress import LineReporter
 
         console = Console()
         if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings

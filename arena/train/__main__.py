@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from ._bar import progress_bar
 from ._improve import Tuning
 from ._run import Plan, run
 
@@ -77,6 +76,9 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
                            ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
+    # The commands' bar (rich, and the tournament's reporters beside it) loads when it runs.
+    from arena.cli.progress import progress_bar
+
     with progress_bar(click.echo) as (line, bar):
         run(plan, line, bar)
 

@@ -11,7 +11,15 @@ from rich.console import Console
 from rich.progress import Progress
 
 from arena.cli import main
-from arena.cli._progress import LineReporter, RateMeter, TimingColumn, clock_text, plan_lines
+from arena.cli.progress import (
+    LineReporter,
+    MatchBar,
+    RateMeter,
+    TimingColumn,
+    clock_text,
+    plan_lines,
+    progress_bar,
+)
 from arena.tournament import Standings
 
 
@@ -151,3 +159,57 @@ def test_the_live_bar_keeps_to_one_line_of_a_narrow_terminal() -> None:
             assert ("━" in lines[0]) == (width >= 70 + len(name) - 4), (width, lines)
             if width >= 60 + len(name) - 4:
                 assert "elapsed 0:00:00  left -:--:--  -- matches/s" in lines[0]
+
+
+def _terminal(width: int, out: io.StringIO | None = None) -> Console:
+    return Console(file=out or io.StringIO(), width=width, force_terminal=True,
+                   color_system=None)
+
+
+def test_the_training_bar_is_the_run_bar_and_keeps_to_one_line_of_a_narrow_terminal() -> None:
+    """python -m arena.train's improvement draws arena run's bar: where the columns are few
+    the bar goes and the timing drops its least telling parts, on one line; at 80 the timing
+    is whole, at 120 the bar is there too, the matches labelled as the run's are."""
+    for width in (40, 60, 80, 120):
+        bar = MatchBar(_terminal(width), print)
+        bar.meter.clock = FakeClock()  # elapsed 0:00:00 however slow the rendering
+        bar(1200, 1800, "improve: step 3/4")
+        assert bar.progress is not None
+        out = io.StringIO()
+        _terminal(width, out).print(bar.progress.get_renderable())
+        bar.stop()
+        lines = out.getvalue().splitlines()
+        assert len(lines) == 1 and len(lines[0]) <= width, (width, lines)
+        assert "1200/1800" in lines[0] and "left -:--:--" in lines[0], (width, lines)
+        assert ("━" in lines[0]) == (width == 120), (width, lines)
+        if width >= 80:
+            assert lines[0].startswith("improve: step 3/4")
+            assert "elapsed 0:00:00  left -:--:--  -- matches/s" in lines[0]
+
+
+def test_the_training_bar_prints_the_lines_above_it_and_goes_when_all_are_played() -> None:
+    echoed: list[str] = []
+    out = io.StringIO()
+    with progress_bar(echoed.append, out=_terminal(80), err=_terminal(80, out)) as (line, bar):
+        assert isinstance(bar, MatchBar)
+        line("improve: cloned, held out 0.500")  # before the bar: through echo
+        bar(1, 3, "improve: step 1/1")
+        line("improve: step 1/1, points 2.00 / 1.00")  # above the bar, on its console
+        assert bar.progress is not None
+        bar(3, 3, "improve: done")
+        assert bar.progress is None  # all played: the bar is taken away
+        line("export: done")
+    assert echoed == ["improve: cloned, held out 0.500", "export: done"]
+    assert "improve: step 1/1, points 2.00 / 1.00" in out.getvalue()
+
+
+def test_without_a_terminal_the_training_stage_prints_its_lines_alone() -> None:
+    """To a file or a pipe (stdout or stderr not a terminal): no bar, the lines through echo
+    as they were, each step's line being its progress."""
+    for out, err in ((Console(file=io.StringIO()), _terminal(80)),
+                     (_terminal(80), Console(file=io.StringIO()))):
+        echoed: list[str] = []
+        with progress_bar(echoed.append, out=out, err=err) as (line, bar):
+            assert bar is None
+            line("improve: step 1/2, points 2.00 / 1.00")
+        assert echoed == ["improve: step 1/2, points 2.00 / 1.00"]

@@ -1,15 +1,19 @@
-"""Progress of a tournament run: elapsed time, time left and a smoothed rate, labelled.
+"""The house's progress of matches: elapsed time, time left and a smoothed rate, labelled.
 
 :class:`RateMeter` does the arithmetic for both displays: the live bar on a terminal
 (:class:`RunProgress`, fitted to the terminal's width) and, without a terminal (a log file,
 CI), a plain line every few seconds or every tenth of the run (:class:`LineReporter`).
+``arena run``, ``arena ab`` and ``arena ratings`` draw them, and ``python -m arena.train``
+draws the same bar through :func:`progress_bar`: this module is the commands' public face of
+progress, the one bar of both.
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -27,8 +31,13 @@ from rich.text import Text
 from arena.tournament import Reporter, Standings
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from arena.ratings import SprtStatus
     from arena.tournament import LeagueStatus
+
+__all__ = ["BAR_WIDTH", "Clock", "LineReporter", "MatchBar", "RateMeter", "RunProgress",
+           "TimingColumn", "clock_text", "plan_lines", "progress_bar", "sprt_line"]
 
 Clock = Callable[[], float]
 
@@ -133,16 +142,18 @@ class RunProgress(Progress):
     """The live bar of a run (name, bar, done of total, timing) on one line of the console:
     where it is narrow the bar shrinks, then goes, then the timing drops the elapsed time,
     then the rate, and a long name is cut (to leave room for the time left). It never
-    wraps."""
+    wraps. ``transient``: the bar is taken away when it stops (drawn on its own, not in a
+    live display of its own caller)."""
 
-    def __init__(self, meter: RateMeter, console: Console) -> None:
+    def __init__(self, meter: RateMeter, console: Console, *, transient: bool = False) -> None:
         self._width_of = console  # self.console is not there yet when rich first renders
         self.timing = TimingColumn(meter)
         self.bar = BarColumn(bar_width=BAR_WIDTH)
         self._name = TextColumn("[bold]{task.description}",
                                 table_column=Column(no_wrap=True, overflow="ellipsis"))
         self._count = MofNCompleteColumn(table_column=Column(no_wrap=True))
-        super().__init__(self._name, self.bar, self._count, self.timing, console=console)
+        super().__init__(self._name, self.bar, self._count, self.timing, console=console,
+                         transient=transient)
 
     def make_tasks_table(self, tasks: Iterable[Task]) -> Table:
         tasks = list(tasks)
@@ -259,3 +270,66 @@ def sprt_line(status: SprtStatus) -> str:
             f"  elo {status.elo:+.1f} [{status.elo_low:+.1f}, {status.elo_high:+.1f}]"
         )
     return line
+
+
+class MatchBar:
+    """The bar of a stage that plays a known number of matches (``python -m arena.train``'s
+    improvement), on ``console``: drawn when first told of a match, taken away when all are
+    played or at :meth:`stop`. A :class:`RunProgress`, so it fits a narrow terminal as
+    ``arena run``'s does."""
+
+    def __init__(self, console: Console, echo: Callable[[str], None]) -> None:
+        self.console = console
+        self.echo = echo
+        self.meter = RateMeter()
+        self.progress: RunProgress | None = None
+        self.task: TaskID | None = None
+
+    def line(self, text: str) -> None:
+        """A line of the stage: above the bar while it is drawn, through ``echo`` otherwise."""
+        if self.progress is not None:
+            self.console.print(text, soft_wrap=True, highlight=False)
+        else:
+            self.echo(text)
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        """``done`` of the ``total`` matches planned are played; ``what`` is being done."""
+        if self.progress is None:
+            if done >= total:
+                return
+            self.meter.start(done - 1)  # rates and time left count this run's matches only
+            self.progress = RunProgress(self.meter, self.console, transient=True)
+            self.task = self.progress.add_task(what, total=total, completed=done - 1)
+            self.progress.start()
+        assert self.task is not None
+        self.meter.update(done)
+        self.progress.update(self.task, completed=done, total=max(total, done),
+                             description=what)
+        if done >= total:
+            self.stop()
+
+    def stop(self) -> None:
+        """Take the bar away."""
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None
+
+
+@contextmanager
+def progress_bar(echo: Callable[[str], None], *, out: Console | None = None,
+                 err: Console | None = None) -> Iterator[
+                     tuple[Callable[[str], None], MatchBar | None]]:
+    """``(line, bar)`` for a stage whose lines go through ``echo`` (stdout): where ``out``
+    and ``err`` (the consoles of stdout and stderr) are terminals, a :class:`MatchBar` on
+    ``err``, the lines printed above it through ``line`` while it is drawn; elsewhere (a log
+    file, a pipe) ``echo`` and no bar, each of the stage's lines being its progress."""
+    out = out if out is not None else Console()
+    err = err if err is not None else Console(stderr=True)
+    if not (out.is_terminal and err.is_terminal):
+        yield echo, None
+        return
+    bar = MatchBar(err, echo)
+    try:
+        yield bar.line, bar
+    finally:
+        bar.stop()
