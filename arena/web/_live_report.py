@@ -28,6 +28,7 @@ from arena.report import REPORT_DIR, Rebuilds, write_report
 
 from ._api import error
 from ._child import Child
+from ._static import KeptFiles
 
 STATIC = Path(str(resources.files("arena.web") / "static"))
 """The package's pages, scripts and styles."""
@@ -35,8 +36,8 @@ STATIC = Path(str(resources.files("arena.web") / "static"))
 if TYPE_CHECKING:
     from ._live import RunFolder
 
-__all__ = ["PEOPLE_REPORT", "SHARE", "STATIC", "WEB_DIR", "PeopleReport", "ReportBuilder",
-           "report_routes", "safe_path"]
+__all__ = ["KEPT_BYTES", "PEOPLE_REPORT", "SHARE", "STATIC", "WEB_DIR", "PeopleReport",
+           "ReportBuilder", "report_routes", "safe_path"]
 
 WEB_DIR = "web"
 """``OUT/web/``: what the server writes (its report), beside the run's own files."""
@@ -44,6 +45,10 @@ PEOPLE_REPORT = "people"
 """``/report/people/``, written to ``OUT/web/people/report/``: the people's tables' report."""
 
 _log = get_logger("arena.web")
+
+KEPT_BYTES = 32 << 20
+"""The most bytes of a served report's files kept in memory (each report: the run's and the
+people's); a file over a quarter of it is read from disk at each request."""
 
 SHARE = 20.0
 """A served report's next build waits this many times the last one took (at most a
@@ -219,12 +224,13 @@ class PeopleReport:
         return True
 
 
-def _file_answer(path: Path) -> Response:
+def _file_answer(kept: KeptFiles, path: Path, build: int) -> Response:
     """A report's file, read whole, once: a build replaces the report's files, and one
     replaced between FileResponse's stat and its read was sent with the old length (the
-    browser then drops it: ERR_CONTENT_LENGTH_MISMATCH)."""
+    browser then drops it: ERR_CONTENT_LENGTH_MISMATCH). Kept from one request to the next
+    while the file and the report's ``build`` are the same (:class:`KeptFiles`)."""
     try:
-        content = path.read_bytes()
+        content, _ = kept.read(path, build)
     except OSError:
         return error(404, f"no file {path.name[:100]} in the report")
     return Response(content, media_type=mimetypes.guess_type(path.name)[0] or "text/plain",
@@ -233,6 +239,7 @@ def _file_answer(path: Path) -> Response:
 
 def _people_routes(report: PeopleReport, sync: Callable[[], None]) -> list[Route]:
     """``/report/people/``: the people's tables' report, every file of it."""
+    kept = KeptFiles(KEPT_BYTES)
 
     async def people_file(request: Request) -> Response:
         relative = request.path_params.get("path") or "index.html"
@@ -243,7 +250,7 @@ def _people_routes(report: PeopleReport, sync: Callable[[], None]) -> list[Route
             if relative == "index.html":  # no people's match yet: the page says so
                 return FileResponse(STATIC / "building.html", media_type="text/html")
             return error(404, f"no file {relative[:100]} in the report")
-        return _file_answer(path)
+        return _file_answer(kept, path, report.rebuilds.builds)
 
     prefix = f"/report/{PEOPLE_REPORT}/"
     return [Route(prefix, people_file), Route(prefix + "{path:path}", people_file)]
@@ -253,6 +260,7 @@ def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Rout
     """``/report/``: the served report's files, its replay files under the set rule; and
     ``/report/people/``, the people's tables' report (:class:`PeopleReport`)."""
     run = builder.run
+    kept = KeptFiles(KEPT_BYTES)
 
     async def report_file(request: Request) -> Response:
         relative = request.path_params.get("path") or "index.html"
@@ -274,14 +282,14 @@ def report_routes(builder: ReportBuilder, sync: Callable[[], None]) -> list[Rout
             if ids is None or any(i not in run.records or run.waiting_for_set(i) for i in ids):
                 return error(409, "a match of this replay file waits for its duplicate set")
             try:
-                content = path.read_bytes()
+                content, _ = kept.read(path, builder.builds)
             except OSError:
                 return error(404, f"no file {relative[:100]} in the report")
             if builder.batch_ids(number) != ids:  # a new build came between: ask again
                 return error(409, "the report was rebuilt meanwhile; try again")
             return Response(content, media_type="text/javascript",
                             headers={"Cache-Control": "no-cache"})
-        return _file_answer(path)
+        return _file_answer(kept, path, builder.builds)
 
     return [*_people_routes(PeopleReport(run), sync),
             Route("/report/", report_file), Route("/report/{path:path}", report_file)]

@@ -156,8 +156,16 @@ async def messages_endpoint(request: Request) -> Response:
     """``GET /api/messages?lang=xx``: ``{"lang", "languages", "messages"}``, the catalog
     over English; without ``lang`` (or with one arena lacks) the request's language."""
     lang = language_of(request)
-    response = Response(messages_json(lang), media_type="application/json")
+    response = Response(_messages_body(lang), media_type="application/json")
     return _spoken(response, request, lang)
+
+
+@cache
+def _messages_body(lang: str) -> bytes:
+    """``/api/messages``' body in ``lang`` (a language arena has), encoded once a language
+    and process: the catalogs do not change while it runs, and a page without its catalog
+    inlined asks for it on each load."""
+    return messages_json(lang).encode()
 
 
 def i18n_routes() -> list[BaseRoute]:

@@ -78,6 +78,46 @@ def test_the_report_is_served_with_its_replays(served: str) -> None:
         assert replay.status_code == 200 and replay.text.startswith("ARENA_BATCH(0,")
 
 
+def test_a_report_file_changed_on_disk_is_served_fresh(finished_run: Path,
+                                                        tmp_path: Path) -> None:
+    """The served report's files are kept in memory between requests, and answered as they
+    are on disk: a build puts new files in their place, and the next answer is the new
+    file's, with the headers a file read from disk had."""
+    import os
+
+    from arena.web._live_report import WEB_DIR
+
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run, ignore=shutil.ignore_patterns(WEB_DIR))
+    root = run / WEB_DIR / "report"
+
+    async def main() -> None:
+        async with serving(run) as url, httpx.AsyncClient(base_url=url, timeout=30) as client:
+            for _ in range(150):  # built (building.html meanwhile)
+                if "report.js" in (await client.get("/report/")).text:
+                    break
+                await trio.sleep(0.2)
+            for relative, kind in (("data/summary.js", "text/javascript"),
+                                   ("data/replays/00000.js", "text/javascript"),
+                                   ("index.html", "text/html")):
+                path = root / relative
+                answers = [await client.get(f"/report/{relative}") for _ in range(2)]
+                assert [a.content for a in answers] == [path.read_bytes()] * 2, relative
+                new = path.with_name(f".{path.name}.new")
+                new.write_bytes(path.read_bytes().replace(b"window", b"widnow", 1)
+                                .replace(b"ARENA_BATCH(0", b"ARENA_BATCH(7", 1)
+                                .replace(b"<html", b"<HTML", 1))
+                os.replace(new, path)  # as a build puts its files in place
+                fresh = await client.get(f"/report/{relative}")
+                assert fresh.content == path.read_bytes() != answers[0].content, relative
+                for answer in (*answers, fresh):
+                    assert answer.status_code == 200
+                    assert answer.headers["content-type"].startswith(kind)
+                    assert answer.headers["cache-control"] == "no-cache"
+
+    trio.run(main)
+
+
 def trio_sleep(seconds: float) -> None:
     import time
 

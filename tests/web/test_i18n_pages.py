@@ -146,6 +146,27 @@ def test_api_messages_gives_a_language_catalog(client: TestClient) -> None:
     assert client.get("/api/messages?lang=zz").json()["lang"] == "en"
 
 
+def test_api_messages_is_encoded_once_a_language_and_answers_as_before(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogs do not change while the server runs: a language's answer is encoded at
+    its first request and the same bytes answer the next ones; each language its own."""
+    from arena.web import _rules_page
+
+    _rules_page._messages_body.cache_clear()
+    encoded: list[str] = []
+    encode = _rules_page.messages_json
+    monkeypatch.setattr(_rules_page, "messages_json",
+                        lambda lang: encoded.append(lang) or encode(lang))
+    answers = [client.get(f"/api/messages?lang={lang}") for lang in ("da", "da", "nl", "da")]
+    assert encoded == ["da", "nl"]
+    assert answers[0].content == answers[1].content == answers[3].content
+    assert answers[0].content == _i18n.messages_json("da").encode()  # as it was encoded
+    assert answers[0].json()["messages"] == catalog("da")
+    assert answers[2].json()["lang"] == "nl" and answers[2].json()["messages"] == catalog("nl")
+    assert all(answer.headers["content-type"].startswith("application/json")
+               for answer in answers)
+
+
 def test_the_routes_answer_only_get(client: TestClient) -> None:
     assert client.post("/rules").status_code == 405
     assert client.post("/api/messages").status_code == 405
