@@ -15,6 +15,7 @@ import click
 from rich.console import Console
 
 from arena.cli import InputError, main
+from arena.cli._interrupt import interruptible
 from arena.cli._leaderboard import print_leaderboard, stdout_console
 from arena.cli._people import people_note, people_records
 from arena.cli._seats import bot_spec, seat_specs
@@ -193,6 +194,7 @@ def _ab_option(path: str, bots: Sequence[str]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="No progress; print the result as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress, no header.")
 @sandbox_option
+@interruptible
 def ab_command(
     challenger: str, baseline: str, field_bots: tuple[str, ...], elo0: float, elo1: float,
     alpha: float, beta: float, max_sets: int, preset: str, players: int, seed: int,

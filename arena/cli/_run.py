@@ -14,6 +14,7 @@ import click
 
 from arena.cli import main
 from arena.cli._closing import closing_status, log_to_folder
+from arena.cli._interrupt import interruptible
 from arena.cli._report import save_results
 from arena.cli._start_checks import (
     refuse_unstartable,
@@ -184,6 +185,7 @@ class LiveReporter(Reporter):
 @click.option("--live", "live", is_flag=True,
               help="Write OUT/live/ (the matches in play) for an 'arena serve OUT' beside.")
 @sandbox_option
+@interruptible
 def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
                 as_json: bool, dask: str | None, report: bool, serve: str | None, live: bool,
                 sandbox: bool | None) -> None:

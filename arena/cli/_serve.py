@@ -14,6 +14,7 @@ import click
 import trio
 
 from arena.cli import InputError
+from arena.cli._interrupt import interruptible
 from arena.cli._start_checks import sandbox_option, sandboxed
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ def parse_address(text: str) -> tuple[str, int]:
                    "any other host are refused. The address it listens on is always one.")
 @sandbox_option
 @click.argument("bots", nargs=-1)
+@interruptible
 def serve_command(out: Path, host: str, port: int, tables_on: bool, preset: str,
                   _bots_flag: bool, people: int | None, rounds: int | None,
                   seat_ms: int | None, absence_s: float, stand_in: str, offered: str | None,

@@ -1,6 +1,7 @@
-"""Ctrl-C on ``arena run --serve``, in a terminal and without: the matches in flight are
-abandoned, the last line says how to resume and nothing is drawn after it, and the standings
-saved count the matches the records hold.
+"""Ctrl-C on ``arena run --serve``, in a terminal and without, and ``kill -INT`` on one a shell
+started in the background (SIGINT ignored): the matches in flight are abandoned, the last line
+says how to resume and nothing is drawn after it, and the standings saved count the matches
+the records hold.
 
 The run is a league of ``mc`` and ``expert`` whose matches last seconds, so that matches are
 in flight when Ctrl-C comes (``benchmarks/interrupt.py`` measures how long the command takes
@@ -45,10 +46,12 @@ def _lines(path: Path) -> int:
         return 0
 
 
-def _ctrl_c(tmp_path: Path, terminal: bool) -> tuple[bytes, int, float, bool, Path]:
+def _ctrl_c(tmp_path: Path, terminal: bool, background: bool = False
+            ) -> tuple[bytes, int, float, bool, Path]:
     """``arena run CONFIG --serve 0`` until its first record, then Ctrl-C to its whole process
-    group: the output, the exit status, the seconds it took to exit, whether every process
-    of the group is gone, the output folder."""
+    group (``background``: started with SIGINT ignored, as a shell starts ``... &``, and sent
+    SIGINT alone, as ``kill -INT``): the output, the exit status, the seconds it took to exit,
+    whether every process of the group is gone, the output folder."""
     config = tmp_path / "ctrl-c.yaml"
     config.write_text(CONFIG, encoding="utf-8")
     out = tmp_path / "out"
@@ -59,10 +62,12 @@ def _ctrl_c(tmp_path: Path, terminal: bool) -> tuple[bytes, int, float, bool, Pa
         reader, writer = os.openpty()
     else:
         reader, writer = os.pipe()
-    # A terminal's process starts with SIGINT at its default (this test's may ignore it).
+    # A terminal's process starts with SIGINT at its default (this test's may ignore it); a
+    # background job of a shell, with SIGINT ignored.
+    found = signal.SIG_IGN if background else signal.SIG_DFL
     proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=writer, stderr=writer,
                             env=env, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, found))
     os.close(writer)
     os.set_blocking(reader, False)
     output = bytearray()
@@ -81,7 +86,10 @@ def _ctrl_c(tmp_path: Path, terminal: bool) -> tuple[bytes, int, float, bool, Pa
             assert proc.poll() is None and time.monotonic() < deadline, bytes(output[-2000:])
             time.sleep(0.05)
         sent = time.perf_counter()
-        os.killpg(proc.pid, signal.SIGINT)
+        if background:
+            os.kill(proc.pid, signal.SIGINT)
+        else:
+            os.killpg(proc.pid, signal.SIGINT)
         while proc.poll() is None:
             drain()
             assert time.perf_counter() - sent < 60, "the run went on after Ctrl-C"
@@ -109,11 +117,14 @@ def _group_gone(group: int) -> bool:
     return False
 
 
-@pytest.mark.parametrize("terminal", [False, True], ids=["pipe", "terminal"])
-def test_ctrl_c_on_a_served_run_abandons_the_matches_in_flight(tmp_path: Path,
-                                                               terminal: bool) -> None:
-    output, status, seconds, gone, out = _ctrl_c(tmp_path, terminal)
-    print(f"Ctrl-C to exit ({'terminal' if terminal else 'pipe'}): {seconds:.2f} s")
+@pytest.mark.parametrize(("terminal", "background"), [(False, False), (True, False),
+                                                     (False, True)],
+                         ids=["pipe", "terminal", "background"])
+def test_ctrl_c_on_a_served_run_abandons_the_matches_in_flight(tmp_path: Path, terminal: bool,
+                                                               background: bool) -> None:
+    output, status, seconds, gone, out = _ctrl_c(tmp_path, terminal, background)
+    kind = "background" if background else "terminal" if terminal else "pipe"
+    print(f"Ctrl-C to exit ({kind}): {seconds:.2f} s")
     assert status == 130, output[-2000:]
     records = _lines(out / "records.jsonl")
     marker = f"interrupted: {records} matches recorded in {out / 'records.jsonl'}; ".encode()
@@ -129,3 +140,51 @@ def test_ctrl_c_on_a_served_run_abandons_the_matches_in_flight(tmp_path: Path,
     assert not list((out / "live").glob("*.jsonl"))  # no match left as if in play
     time.sleep(1)
     assert _lines(out / "records.jsonl") == records  # nothing played on behind the prompt
+
+
+def test_sigint_is_a_keyboard_interrupt_while_a_command_runs_where_it_was_ignored() -> None:
+    """Within the command, SIGINT raises KeyboardInterrupt (the command's Ctrl-C path); the
+    ignoring it found is put back when it ends; a handler it found is left alone."""
+    from arena.cli._interrupt import interruptible
+
+    seen: list[object] = []
+
+    @interruptible
+    def command(then: int) -> int:
+        seen.append(signal.getsignal(signal.SIGINT))
+        signal.raise_signal(signal.SIGINT)
+        return then
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            command(1)
+        assert seen == [signal.default_int_handler]
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        caught: list[int] = []
+        signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+        assert command(2) == 2 and caught == [signal.SIGINT]
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_kill_int_stops_arena_serve_started_in_the_background(tmp_path: Path) -> None:
+    """``arena serve OUT &``: SIGINT ignored by the shell, and ``kill -INT`` stops it as
+    Ctrl-C does."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from arena.cli import main; main()", "serve", str(tmp_path),
+         "--port", "0"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert proc.stdout is not None
+    try:
+        first = proc.stdout.readline()
+        assert "(Ctrl-C stops)" in first, first
+        os.kill(proc.pid, signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and rest.strip().splitlines()[-1] == "stopped", rest
