@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from arena.cli import InputError, main
 from arena.records import TABLE_RECORDS, no_records_here
+
+if TYPE_CHECKING:
+    from arena.report import StandingsTally
 
 
 @main.command("report")
@@ -94,9 +97,12 @@ def _open(index: Path) -> bool:
         return False
 
 
-def save_results(folder: Path, *, report: bool, quiet: bool) -> dict[str, Any] | None:
+def save_results(folder: Path, *, report: bool, quiet: bool,
+                 tally: StandingsTally | None = None) -> dict[str, Any] | None:
     """At the end of ``arena run`` (also after Ctrl-C): standings.json and standings.csv beside
-    the records, and with ``report`` the report; says where on stderr unless ``quiet``.
+    the records, and with ``report`` the report; says where on stderr unless ``quiet``. The
+    standings are those of the run's ``tally`` of the records it wrote when given (the run
+    ended: every record it counted is written), else of the records read back.
     Returns the standings document written (None when none was).
 
     A failure here is reported in one line and never touches the records.
@@ -107,7 +113,7 @@ def save_results(folder: Path, *, report: bool, quiet: bool) -> dict[str, Any] |
         return None
     document: dict[str, Any] | None = None
     try:
-        json_path, csv_path = write_standings(folder)
+        json_path, csv_path = write_standings(folder, tally=tally)
         document = json.loads(json_path.read_text(encoding="utf-8"))
         written = [f"standings: {json_path}, {csv_path.name}"]
         if report:

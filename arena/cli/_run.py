@@ -46,6 +46,8 @@ if TYPE_CHECKING:  # rich is imported where something is drawn: a --quiet run ne
     from rich.progress import TaskID
     from rich.table import Table
 
+    from arena.report import StandingsTally
+
 _LIVE_ROWS = 12
 
 
@@ -222,11 +224,14 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         from arena.report import ReportRefresher
 
         reporter = Reporters([reporter, ReportRefresher(folder)])
+    from arena.report import StandingsTally
+
+    tally = StandingsTally()  # the standings document, counted as the records are written
     finish = functools.partial(_finish, console, folder, time.perf_counter(), as_json=as_json,
-                               quiet=quiet, report=report)
+                               quiet=quiet, report=report, tally=tally)
     try:
         result = _play(config, folder, serve, live, reporter, finish, out=out, jobs=jobs,
-                       dask=dask, sandbox=sandbox)
+                       dask=dask, sandbox=sandbox, tally=tally.add)
     except ConfigError as exc:
         _config_error(exc)
     except TournamentError as exc:
@@ -262,11 +267,12 @@ def _play(config: str, folder: Path, serve: str | None, live: bool, reporter: Re
 
 
 def _finish(console: Console | None, folder: Path, started: float, result: TournamentResult,
-            *, as_json: bool, quiet: bool, report: bool) -> None:
-    """Save the standings (and the report), then print the result: as JSON, or the final
-    standings, a league's read from the standings document just written."""
+            *, as_json: bool, quiet: bool, report: bool, tally: StandingsTally) -> None:
+    """Save the standings (of the run's ``tally`` of its records) and the report, then print
+    the result: as JSON, or the final standings, a league's read from the standings document
+    just written."""
     elapsed = time.perf_counter() - started
-    document = save_results(folder, report=report, quiet=quiet or as_json)
+    document = save_results(folder, report=report, quiet=quiet or as_json, tally=tally)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
     elif not quiet and console is not None:

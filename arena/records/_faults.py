@@ -124,25 +124,15 @@ class FaultLog:
         faulted: set[int] = set()
         # Unless a fault forfeits the deal, the referee plays one move for the seat.
         forced_moves = (record.get("rules") or {}).get("on_fault", "forfeit") != "forfeit"
-        for deal in record.get("deals") or []:
-            movers = _countable(deal_movers(deal))
-            forced = ([f["seat"] for f in deal.get("faults") or ()
-                       if f.get("stage", "play") == "play"] if forced_moves else [])
-            for seat, row in enumerate(rows):
-                row.moves += max(0, movers.count(seat) - forced.count(seat))
-            for fault in deal.get("faults") or []:
-                seat = fault["seat"]
-                detail = str(fault.get("detail") or "")
-                key = (str(fault["kind"]), detail.startswith(_START))
-                row = rows[seat]
-                row.faults += 1
-                if seat not in faulted:
-                    faulted.add(seat)
-                    row.faulted += 1
-                row.first.setdefault(key, detail)
-                if (seat, *key) not in seen:
-                    seen.add((seat, *key))
-                    row.by_kind[key] += 1
+        moves = [0] * len(rows)  # each seat's own, added to its row once
+        own: list[Sequence[int]] = []  # the movers of deals whose every move is its seat's own
+        try:
+            for deal in record.get("deals") or []:
+                _count_deal(deal, rows, moves, own, forced_moves, seen, faulted)
+        finally:
+            _count_moves(own, moves)
+            for row, count in zip(rows, moves, strict=True):
+                row.moves += count
 
     def extend(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Count many records."""
@@ -161,3 +151,42 @@ class FaultLog:
     def counts(self) -> dict[str, int]:
         """Faults per label."""
         return {label: row.faults for label, row in self.bots.items()}
+
+
+def _count_deal(deal: Mapping[str, Any], rows: list[BotFaults], moves: list[int],
+                own: list[Sequence[int]], forced_moves: bool,
+                seen: set[tuple[int, str, bool]], faulted: set[int]) -> None:
+    """Count one deal of a record: its movers into ``own`` (or, when the referee played a
+    move for a faulted seat, each seat's own moves into ``moves``), its faults into their
+    seats' rows (``seen``, ``faulted``: the record's so far)."""
+    movers = _countable(deal_movers(deal))
+    faults = deal.get("faults")
+    if faults and forced_moves:
+        forced = [f["seat"] for f in faults if f.get("stage", "play") == "play"]
+        for seat in range(len(moves)):
+            moves[seat] += max(0, movers.count(seat) - forced.count(seat))
+    else:
+        own.append(movers)
+    for fault in faults or ():
+        seat = fault["seat"]
+        detail = str(fault.get("detail") or "")
+        key = (str(fault["kind"]), detail.startswith(_START))
+        row = rows[seat]
+        row.faults += 1
+        if seat not in faulted:
+            faulted.add(seat)
+            row.faulted += 1
+        row.first.setdefault(key, detail)
+        if (seat, *key) not in seen:
+            seen.add((seat, *key))
+            row.by_kind[key] += 1
+
+
+def _count_moves(own: list[Sequence[int]], moves: list[int]) -> None:
+    """Add each seat's moves among the movers ``own`` to ``moves``: one count a seat of the
+    deals' movers joined, when every one is bytes (:func:`_countable`)."""
+    if all(movers.__class__ is bytes for movers in own):
+        own = [b"".join(own)]  # type: ignore[arg-type]  # bytes, checked just above
+    for movers in own:
+        for seat in range(len(moves)):
+            moves[seat] += movers.count(seat)

@@ -26,8 +26,8 @@ from arena.records import TailReader, parse_record
 from arena.tournament import Standings
 
 __all__ = ["CSV_COLUMNS", "LEAGUE_COLUMNS", "STANDINGS_CSV", "STANDINGS_JSON",
-           "GrowingStandings", "standings_document", "standings_rows", "standings_text",
-           "write_standings"]
+           "GrowingStandings", "StandingsTally", "standings_document", "standings_rows",
+           "standings_text", "write_standings"]
 
 STANDINGS_JSON = "standings.json"
 STANDINGS_CSV = "standings.csv"
@@ -108,28 +108,34 @@ def standings_document(
     document (:class:`GrowingStandings`, which reads each record once)."""
     folder = Path(folder)
     path = Path(records) if records is not None else folder / "records.jsonl"
-    tally = _Tally()
+    tally = StandingsTally()
     for record in read_many([path], on_skip=lambda message: None):
         tally.add(record)
     return tally.document(resamples, seed)
 
 
-class _Tally:
-    """The records counted so far (each match once): the standings and the ratings' results."""
+class StandingsTally:
+    """The records counted so far (each match once): the standings and the ratings' results,
+    and :meth:`document`, the standings document of them. :func:`standings_document` counts a
+    records file's; ``arena run`` counts each record as its run reads it back on resuming or
+    writes it (``run_tournament(tally=...)``), so that the run's end need not read its records
+    back."""
 
     def __init__(self) -> None:
         self.results = Results()
         self.standings = Standings([])
         self.seen: set[str] = set()
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: Mapping[str, Any]) -> None:
+        """Count one record (of a match already counted: nothing)."""
         if str(record.get("match_id")) in self.seen:
             return
         self.seen.add(str(record.get("match_id")))
         self.results.add(record)
         self.standings.add(record)
 
-    def document(self, resamples: int, seed: int) -> dict[str, Any]:
+    def document(self, resamples: int = RESAMPLES, seed: int = SEED) -> dict[str, Any]:
+        """The standings document (:func:`standings_document`) of the records counted."""
         board = rate_results(self.results, resamples=resamples, seed=seed)
         table = self.standings.to_list()
         ratings = finite(board.to_dict())
@@ -153,12 +159,12 @@ class GrowingStandings:
         self.tail = TailReader(path)
         self.resamples = resamples
         self.seed = seed
-        self._tally = _Tally()
+        self._tally = StandingsTally()
 
     def document(self) -> dict[str, Any]:
         """The standings document of the records so far (of none before the first)."""
         if self.tail.restarted():
-            self._tally = _Tally()
+            self._tally = StandingsTally()
         for line in self.tail.lines():
             if not line.strip():
                 continue
@@ -179,15 +185,18 @@ def write_standings(
     *,
     resamples: int = RESAMPLES,
     seed: int = SEED,
+    tally: StandingsTally | None = None,
 ) -> tuple[Path, Path]:
     """Write ``standings.json`` and ``standings.csv`` in ``folder`` from its records
-    (:func:`standings_document`).
+    (:func:`standings_document`), or from the ``tally`` of them when given (its records are
+    not read again).
 
     Each file is written beside its final name and renamed over it, so a reader never sees
     half a file. Returns the two paths.
     """
     folder = Path(folder)
-    data = standings_document(folder, records, resamples=resamples, seed=seed)
+    data = (tally.document(resamples, seed) if tally is not None
+            else standings_document(folder, records, resamples=resamples, seed=seed))
     rows = data["standings"]
     json_path = folder / STANDINGS_JSON
     _replace(json_path, standings_text(data))

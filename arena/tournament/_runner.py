@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
@@ -82,6 +82,7 @@ def run_tournament(
     reporter: Reporter | None = None,
     dask: str | None = None,
     sandbox: bool | None = None,
+    tally: Callable[[Mapping[str, Any]], None] | None = None,
 ) -> TournamentResult:
     """Run (or resume) a tournament and return its standings as plain data.
 
@@ -94,7 +95,10 @@ def run_tournament(
     :class:`ConfigError` for a bad config and :class:`TournamentError` when the
     run cannot go on; records written so far are always kept. ``sandbox``
     overrides the config's ``limits.sandbox`` (a run may be resumed either way). Ctrl-C
-    propagates as ``KeyboardInterrupt`` once the records are safe.
+    propagates as ``KeyboardInterrupt`` once the records are safe. ``tally(record)`` hears
+    every record the run counts, once each: those read back on resuming, then each one as
+    soon as it is written (``arena run`` counts its standings document so,
+    :class:`arena.report.StandingsTally`, rather than reading its records back at the end).
     """
     cfg, text = coerce_config(config)
     folder = output_dir(cfg, out)
@@ -116,7 +120,7 @@ def run_tournament(
     if executor is None:
         executor = _executor_for(cfg, workers, match_fn or referee_match, dask)
     reporter = reporter or Reporter()
-    run = Run(cfg, folder, executor, reporter, tuple(private))
+    run = Run(cfg, folder, executor, reporter, tuple(private), tally)
     schedule = Schedule(cfg)
     source = (ConfigFile(os.fspath(config), os.fspath(folder))
               if isinstance(config, str | os.PathLike) else None)
@@ -144,6 +148,7 @@ class Run:
         executor: Executor,
         reporter: Reporter,
         private: tuple[str, ...],
+        tally: Callable[[Mapping[str, Any]], None] | None = None,
     ) -> None:
         self.cfg = cfg
         self.folder = folder
@@ -151,6 +156,8 @@ class Run:
         self.executor = executor
         self.reporter = reporter
         self.private = private
+        self.tally = tally
+        """Hears each record counted (see :func:`run_tournament`)."""
         self.standings = Standings([])
         self.errors: list[dict[str, Any]] = []
         self.done: dict[str, int] = {}
@@ -222,6 +229,8 @@ class Run:
                 "another --out"
             ) from None
         self.standings.add(record)
+        if self.tally is not None:
+            self.tally(record)
         if record.get("type") == "error":
             self.errors.append({"match_id": record.get("match_id"), "error": record.get("error")})
 

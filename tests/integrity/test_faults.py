@@ -128,3 +128,22 @@ def test_moves_are_counted_alike_whatever_the_movers_hold(stray: object) -> None
     counted = 1 if stray == 1 else 0  # what equals seat 1 counts for it, as before
     assert (odd.bots["a"].moves, odd.bots["b"].moves) == (2, 2 + counted)
     assert (plain.bots["a"].moves, plain.bots["b"].moves) == (2, 3)
+
+
+@pytest.mark.parametrize("on_fault", ["forfeit", "pass"])
+def test_a_records_moves_are_counted_over_its_deals_less_those_played_for_a_faulted_seat(
+        on_fault: str) -> None:
+    def deal(movers: list[object], faulted: list[int]) -> dict[str, object]:
+        return {"movers": movers, "faults": [{"seat": s, "kind": "illegal", "detail": "no",
+                                              "stage": "play"} for s in faulted]}
+
+    log = FaultLog()
+    log.add({"type": "match", "seats": [{"label": "a"}, {"label": "b"}],
+             "rules": {"on_fault": on_fault},
+             "deals": [deal([0, 1, 0], []), deal([1, 1, 0, 1], [1]), deal([0, 1.0, 1], []),
+                       deal([0, 0], [0, 0, 1])]})
+    # the referee's move for a faulted seat is not its own unless the fault forfeits the deal
+    forced = on_fault != "forfeit"
+    assert log.bots["a"].moves == (4 if forced else 6)
+    assert log.bots["b"].moves == (5 if forced else 6)  # 1.0 counts as seat 1, as before
+    assert log.bots["b"].faults == 2 and log.bots["a"].faulted == 1
