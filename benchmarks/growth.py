@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/growth.py [--sizes 1000,10000,100000,1000000]
         [--timeout 300] [--report-max 1000000] [--tmp DIR] [--measure serve,ratings,report]
         [--replays N]
+    .venv/bin/python benchmarks/growth.py --served DIR
+
 
 For each size N, a run folder of N matches (the demo tournament's records copied under fresh
 ids, ``benchmarks/_records.py``) and its config; then, timed:
@@ -19,6 +21,14 @@ ids, ``benchmarks/_records.py``) and its config; then, timed:
 
 ``--measure`` names what is measured (all three by default; a column not measured shows -).
 
+``--served DIR``: ``arena serve DIR`` itself, over HTTP, on a run folder as it is (a large
+one made once and kept, as a visitor finds it): the seconds from the command's start until
+it listens, until each of what the run's page asks (``/``, its script, ``/api/messages``,
+``/api/standings``, ``/api/matches?last=400``) first answers, asked at once, and until the
+match list holds every match of the folder (the first read over); then the median answer
+of each (5 asks), of pages of the list (``offset``/``limit`` at the start, the middle and
+the end) and of one match (``/api/matches/ID``); the server's CPU seconds and peak RSS.
+
 Each size's folder is written in ``--tmp`` (a fresh folder in it, removed at the end) and
 removed once measured; a size whose records would not fit in the free space there (with a
 tenth to spare) is refused before it is written. The load average is printed beside each
@@ -28,13 +38,18 @@ size: compare sizes measured in the same run.
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import json
 import os
+import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from _records import demo_config, replicate
@@ -103,6 +118,76 @@ def timed(args: list[str], timeout: float) -> str:
     return f"{shown(seconds, timeout)} {cpu:>7.1f}"
 
 
+VISITED = ["/", "/static/live.js", "/api/messages?lang=en", "/api/standings",
+           "/api/matches?last=400"]
+"""What the run's page asks as it opens (live.html, i18n.js, live.js), in order."""
+
+
+def _ask(url: str) -> tuple[float, bytes]:
+    """Seconds to the whole answer of a GET, and its body."""
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=3600) as answer:
+        body: bytes = answer.read()
+    return time.perf_counter() - t0, body
+
+
+def _process(pid: int) -> tuple[float, float]:
+    """A process's CPU seconds and peak RSS (MB), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    status = Path(f"/proc/{pid}/status").read_text()
+    peak = re.search(r"VmHWM:\s+(\d+) kB", status)
+    return cpu, (int(peak.group(1)) / 1024 if peak else float("nan"))
+
+
+def serve_http(folder: Path) -> None:
+    """``arena serve folder`` over HTTP, as the module's docstring says."""
+    matches = sum(1 for _ in (folder / "records.jsonl").open("rb"))
+    print(f"arena serve {folder}: {matches} matches, load average {os.getloadavg()[0]:.2f}",
+          flush=True)
+    t0 = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from arena.cli import main; main()", "serve", str(folder),
+         "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        found = re.search(r" on (http://\S+?)/ ", server.stdout.readline())
+        assert found, "arena serve printed no address"
+        url = found.group(1)
+        print(f"{'listening':<32} {time.perf_counter() - t0:8.2f} s", flush=True)
+        with concurrent.futures.ThreadPoolExecutor(len(VISITED)) as pool:  # as a page asks
+            def first(path: str) -> float:
+                _ask(url + path)
+                return time.perf_counter() - t0
+            for path, seconds in zip(VISITED, pool.map(first, VISITED), strict=True):
+                print(f"first answer {path:<23} {seconds:8.2f} s", flush=True)
+        while True:
+            _, body = _ask(url + "/api/matches?limit=1")  # total: the whole list's
+            if json.loads(body)["total"] >= matches:
+                break
+            time.sleep(1.0)
+        cpu, peak = _process(server.pid)
+        print(f"{'every match listed':<32} {time.perf_counter() - t0:8.2f} s "
+              f"(server CPU {cpu:.1f} s, peak RSS {peak:.0f} MB, load "
+              f"{os.getloadavg()[0]:.2f})", flush=True)
+        _, body = _ask(url + "/api/matches?limit=1")  # the copies' ids (~N) are not served
+        first = json.loads(body)["matches"][0]["id"]
+        asked = [*VISITED, "/api/matches?offset=0&limit=200",
+                 f"/api/matches?offset={matches // 2}&limit=200",
+                 f"/api/matches?offset={matches - 200}&limit=200",
+                 "/api/matches?state=error&last=200", f"/api/matches/{first}"]
+        for path in asked:
+            times = [_ask(url + path)[0] for _ in range(5)]
+            print(f"median answer {path[:40]:<40} {statistics.median(times) * 1000:9.1f} ms",
+                  flush=True)
+        cpu, peak = _process(server.pid)
+        print(f"server CPU {cpu:.1f} s, peak RSS {peak:.0f} MB; load average "
+              f"{os.getloadavg()[0]:.2f}", flush=True)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -112,7 +197,12 @@ def main() -> None:
     parser.add_argument("--measure", default="serve,ratings,report")
     parser.add_argument("--replays", type=int, default=None,
                         help="arena report's --replays (default: its own).")
+    parser.add_argument("--served", type=Path, default=None, metavar="DIR",
+                        help="Measure arena serve DIR over HTTP instead (a run folder kept).")
     options = parser.parse_args()
+    if options.served is not None:
+        serve_http(options.served)
+        return
     measured = set(options.measure.split(","))
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'matches':>8} {'MB':>7} {'read s':>7} {'list s':>7} {'change ms':>9} "

@@ -22,7 +22,7 @@ from ._reader import (
 )
 from ._schema import SCHEMA, RecordedMove, deal_movers, deal_moves, deal_times
 from ._summary import SUMMARY, parse_summary
-from ._tail import TailReader, cut_torn_line
+from ._tail import READ_BYTES, TailReader, cut_torn_line
 from ._writer import RecordWriter
 
 __all__ = ["RECORDS", "RecordError", "RecordWriter", "configure_logging", "get_logger",
@@ -32,5 +32,5 @@ __all__ += ["TABLE_RECORDS", "no_records_here", "parse_record", "record_lines"]
 __all__ += ["SCHEMA", "RecordedMove", "deal_movers", "deal_moves", "deal_times"]
 __all__ += ["public_fault", "public_fault_detail", "public_record"]
 __all__ += ["MAX_DETAIL", "MAX_NAME", "clip", "printable"]
-__all__ += ["TailReader", "cut_torn_line"]
+__all__ += ["READ_BYTES", "TailReader", "cut_torn_line"]
 __all__ += ["SUMMARY", "parse_summary"]

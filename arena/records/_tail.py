@@ -13,7 +13,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["TailReader", "cut_torn_line"]
+__all__ = ["READ_BYTES", "TailReader", "cut_torn_line"]
+
+READ_BYTES = 4 << 20
+"""The most of a growing file one read takes in (a long run's records file is read over
+several: the server answering between them, the memory a few of these at most)."""
 
 
 class TailReader:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from arena._version import __version__
+from arena.tournament import fork_worker_init
 
 from ._replay import ReplayError, moves_as_recorded, replay_deals
 
@@ -92,9 +93,14 @@ class Replays:
             while self.queue:
                 self._take_oldest()
         finally:
-            if self.pool is not None:
-                self.pool.shutdown(cancel_futures=True)
-                self.pool = None
+            self.close()
+
+    def close(self) -> None:
+        """Let the workers go (the batches not begun are dropped); the pass calls it however
+        it ends, so that an error or Ctrl-C in it does not wait for the batches queued."""
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
 
     def _hand_out(self) -> None:
         if not self.pending:
@@ -116,9 +122,12 @@ class Replays:
             self.reused += 1
         elif self.jobs > 1:
             if self.pool is None:
-                # Forked: the workers start at once and share what is loaded already.
+                # Forked: the workers start at once and share what is loaded already; they
+                # end with this process, however it ends (killed, they would go on replaying
+                # the batches queued and then wait for more, for ever).
                 self.pool = concurrent.futures.ProcessPoolExecutor(
-                    self.jobs, mp_context=multiprocessing.get_context("fork"))
+                    self.jobs, mp_context=multiprocessing.get_context("fork"),
+                    initializer=fork_worker_init)
             self.queue.append((records, self.pool.submit(replay_batch, self.building, number,
                                                          records)))
         else:

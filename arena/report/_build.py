@@ -113,6 +113,7 @@ class _Pass:
                     gc.freeze()
             self.replays.flush()
         finally:
+            self.replays.close()
             if freezing:
                 gc.unfreeze()
 

@@ -33,6 +33,7 @@ from ._executor import (
     MatchFn,
     SerialExecutor,
     default_jobs,
+    fork_worker_init,
     referee_match,
 )
 from ._formats import TournamentFormat, format_topics, tournament_format
@@ -106,3 +107,4 @@ from arena.tournament._league_status import LeagueStatus
 __all__ += ["LeagueStatus"]  # a league's state before each round (live standings, result)
 __all__ += ["LEAGUE_LOG"]  # a league's journal: each round's field (a competition reads it)
 __all__ += ["default_jobs"]  # the one default number of worker processes (the report's too)
+__all__ += ["fork_worker_init"]  # a forked worker ends with its parent (the report's too)

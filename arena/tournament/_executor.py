@@ -214,7 +214,9 @@ def _watch_parent(parent: int) -> None:
 _forked = False
 
 
-def _fork_init() -> None:
+def fork_worker_init() -> None:
+    """The initializer of a forked pool's workers (the tournament's, the report's): they
+    ignore Ctrl-C and end when their parent does, however it ends (killed too)."""
     global _forked
     _forked = True
     _worker_init()
@@ -266,7 +268,7 @@ class LocalExecutor:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.jobs,
                 mp_context=multiprocessing.get_context(method),
-                initializer=_fork_init if method == "fork" else _worker_init,
+                initializer=fork_worker_init if method == "fork" else _worker_init,
             )
         return self._pool
 

@@ -122,7 +122,10 @@ class RunWeb:
         self.follower.bind()  # before the matches of this process may publish
         try:
             async with trio.open_nursery() as nursery:
-                await self.follower.step()
+                # the folder read once before the server listens; the standings are the
+                # follower's first step's, the server listening: the first document reads
+                # every record (a million matches: minutes), nobody waits for it to see a page
+                self.follower.sync()
                 nursery.start_soon(self.follower.run_forever)
                 if self.tables is not None:
                     await nursery.start(self.tables.run)

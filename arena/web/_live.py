@@ -26,7 +26,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from arena.records import RECORDS, TABLE_RECORDS, TailReader, parse_record, parse_summary
+from arena.records import (
+    READ_BYTES,
+    RECORDS,
+    TABLE_RECORDS,
+    TailReader,
+    parse_record,
+    parse_summary,
+)
 from arena.tournament import ConfigError, TournamentConfig, parse_config, tournament_format
 
 from ._in_play import InPlay
@@ -55,10 +62,6 @@ def valid_id(text: str) -> bool:
     """Whether ``text`` may be a match id in a URL or a file name (no path in it)."""
     return bool(_ID.fullmatch(text)) and ".." not in text
 
-
-READ_BYTES = 4 << 20
-"""The most of a records file one refresh parses (a long run's file is read over several,
-the server answering between them)."""
 
 
 class RecordsFile:

@@ -13,8 +13,10 @@ from click.testing import CliRunner
 
 import arena.cli._run as run_cli
 import arena.report._live as report_live
+import arena.report._saved as saved
 from arena.cli import main
 from arena.ratings import rate_files
+from arena.records import TailReader
 from arena.referee import MatchSpec, run_match
 from arena.report import GrowingStandings, Rebuilds, ReportRefresher, standings_document
 from arena.tournament import run_tournament
@@ -116,6 +118,28 @@ def test_growing_standings_are_the_standings_of_the_lines_so_far(
     path.unlink()
     path.write_bytes(lines[0])  # replaced
     assert growing.document()["matches"] == 1
+
+
+def test_growing_standings_read_a_large_file_a_piece_at_a_time(
+        run_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records are taken in READ_BYTES at a time (a million matches read at once were
+    7.5 GB in memory, twice): here a line a read, and the same document as read whole."""
+    monkeypatch.setattr(saved, "READ_BYTES", 1)  # each read: one line, whole
+    taken: list[int] = []
+    lines = TailReader.lines
+
+    def counted(self: TailReader, max_bytes: int | None = None) -> list[bytes]:
+        got = lines(self, max_bytes)
+        taken.append(len(got))
+        return got
+
+    monkeypatch.setattr(TailReader, "lines", counted)
+    path = run_folder / "records.jsonl"
+    count = len(path.read_bytes().splitlines())
+    document = GrowingStandings(path, resamples=20).document()
+    assert document == standings_document(run_folder, resamples=20)
+    assert document["matches"] == count
+    assert max(taken) == 1 and sum(taken) == count
 
 
 def test_a_rebuild_waits_four_times_as_long_as_the_last_took(

@@ -182,3 +182,34 @@ def test_a_record_is_encoded_off_the_event_loop(finished_run: Path, monkeypatch:
 
     trio.run(main)
     assert threads and threading.get_ident() not in threads
+
+
+def test_the_server_listens_before_the_first_standings(finished_run: Path,
+                                                       monkeypatch: Any) -> None:
+    """The first standings read every record (a million matches: minutes): the server
+    listens, its pages and match list answer, while they are computed; they follow."""
+    import threading
+
+    from arena.report import GrowingStandings
+
+    release = threading.Event()
+    document = GrowingStandings.document
+
+    def held(self: GrowingStandings) -> dict[str, Any]:
+        if not release.wait(60):  # never released: the server waited for them to listen
+            raise RuntimeError("the standings were held for a minute")
+        return document(self)
+
+    monkeypatch.setattr(GrowingStandings, "document", held)
+
+    async def main() -> None:
+        async with serving(finished_run) as url, \
+                httpx.AsyncClient(base_url=url, timeout=30) as client:
+            assert (await client.get("/")).status_code == 200
+            listed = (await client.get("/api/matches")).json()
+            assert listed["total"] == 4
+            release.set()
+            standings = await client.get("/api/standings")
+            assert standings.status_code == 200 and standings.json()["matches"] == 4
+
+    trio.run(main)
