@@ -57,6 +57,12 @@ from ._run import Plan, run
 @click.option("--soft", default=0.0, show_default=True,
               help="Share of a move's target spread over expert's candidates by their "
                    "playouts (0: its choice alone).")
+@click.option("--dagger", default=0, show_default=True,
+              help="Shards of the network's own play (beside --dagger-against) labelled by the "
+                   "teacher and added to a second fit (DAgger; 0: none).")
+@click.option("--dagger-against", multiple=True, default=("mc",), show_default=True,
+              help="A bot beside the network in the DAgger matches (repeat): NAME or "
+                   "NAME:PLAYOUTS.")
 @click.option("--jobs", default=1, show_default=True,
               help="Processes labelling shards at once (the shards do not depend on it).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -65,15 +71,16 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
          against: tuple[str, ...], league: int, ab_every: int, ab_sets: int,
-         ab_against: tuple[str, ...], exchange: str, backend: str, soft: float, jobs: int,
-         out: Path | None) -> None:
+         ab_against: tuple[str, ...], exchange: str, backend: str, soft: float, dagger: int,
+         dagger_against: tuple[str, ...], jobs: int, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
                     per_shard, budget, hidden, epochs, batch, rate, suits, out, features,
                     exchange, Tuning(steps=steps, deals=step_deals, held=held_deals,
                            against=tuple(against), league=league, ab_every=ab_every,
-                           ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft)
+                           ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft,
+                    dagger, tuple(dagger_against))
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     # The commands' bar (rich, and the tournament's reporters beside it) loads when it runs.

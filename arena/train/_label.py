@@ -9,6 +9,10 @@ and every exchange return as its observation, the hand and the cards given. Matc
 labelled in shards of a fixed number of matches, each saved when done, so an interrupted
 run resumes at the first missing shard; shards may be labelled in several processes at
 once, and a shard is the same whichever labels it.
+
+A match may also seat other players (:data:`Seat`): the student network whose positions the
+teacher labels while the student's moves are played (the data of DAgger), or opponents
+whose decisions are played and not kept.
 """
 
 from __future__ import annotations
@@ -28,9 +32,15 @@ from arena.env import PlayedCards, encoding
 from arena.game import Card, Match, Rules
 from arena.seeds import bot_rng, derive
 
-__all__ = ["Samples", "label_match", "label_shards", "load_shards"]
+__all__ = ["Samples", "Seat", "label_match", "label_shards", "load_shards"]
 
 Teacher = Callable[[], Bot]
+Seat = tuple[Callable[[], Bot], bool]
+"""Who plays a seat of a labelled match (a maker of its bot) and whether the teacher labels
+its decisions: the teacher itself (labelled: its own choices), a student (labelled: the
+teacher's choice is kept, the student's move played) or an opponent (not labelled)."""
+Table = Callable[[int], list[Seat]]
+"""The seats of match ``k`` of a labelling (``None`` in its place: the teacher in every seat)."""
 SAVEZ: Callable[..., None] = np.savez_compressed
 """numpy's, typed to take arrays by keyword."""
 
@@ -79,45 +89,57 @@ def _flags(cards: list[Card], size: int) -> npt.NDArray[np.int8]:
 
 
 def label_match(rules: Rules, players: int, seed: int, teacher: Teacher,
-                samples: Samples) -> None:
-    """Play the match ``seed`` with ``teacher`` in every seat, adding its choices to
-    ``samples``."""
+                samples: Samples, seats: list[Seat] | None = None) -> None:
+    """Play the match ``seed`` with ``teacher`` in every seat (or the ``seats`` given),
+    adding the teacher's choices at the labelled seats to ``samples``: where another bot
+    plays a labelled seat, the teacher is asked each decision of more than one legal move
+    (and its exchange returns are not kept, the other bot's being given)."""
     coder = encoding(rules, players)
     cards = coder.segments[0].length
-    bots = [teacher() for _ in range(players)]
+    table = seats or [(teacher, True)] * players
+    bots = [make() for make, _ in table]
+    judges = [bot if make is teacher else teacher() if labelled else None
+              for bot, (make, labelled) in zip(bots, table, strict=True)]
     labels = [type(bot).__name__ for bot in bots]
     for seat, bot in enumerate(bots):
-        bot.bind(seat, rules, players, bot_rng(seed, seat))
-        bot.start_match(MatchInfo(seat, players, rules, f"label-{seed}", labels))
+        for each in {id(bot): bot, id(judges[seat]): judges[seat]}.values():
+            if each is not None:
+                each.bind(seat, rules, players, bot_rng(seed, seat))
+                each.start_match(MatchInfo(seat, players, rules, f"label-{seed}", labels))
 
     match = Match(rules, players, seed)
     played = PlayedCards(players)
     while (decision := match.pending) is not None:
         seat = decision.seat
         view = match.view(seat)
+        judge = judges[seat]
         if decision.kind == "exchange":
             gift = [c if isinstance(c, Card) else Card.parse(c)
                     for c in bots[seat].exchange(view, decision.count)]
-            samples.gift_obs.append(coder.observe(view, PlayedCards(players)))
-            samples.hand.append(_flags(list(view.hand), cards))
-            samples.gift.append(_flags(gift, cards))
+            if judge is bots[seat]:
+                samples.gift_obs.append(coder.observe(view, PlayedCards(players)))
+                samples.hand.append(_flags(list(view.hand), cards))
+                samples.gift.append(_flags(gift, cards))
             match.give(gift)
             continue
         moves = match.deal.legal_moves()
         observation, mask = coder.observe_with_mask(view, moves, played, match.deal.moves)
-        move = bots[seat].play(view)
-        if len(moves) > 1:
+        if judge is not None and len(moves) > 1:
+            label = judge.play(view)
+            move = label if judge is bots[seat] else bots[seat].play(view)
             samples.obs.append(observation)
             samples.mask.append(np.packbits(mask.astype(np.uint8)))
-            samples.action.append(coder.index(move))
-            visits = getattr(bots[seat], "visits", None) or [(move, 1)]
+            samples.action.append(coder.index(label))
+            visits = getattr(judge, "visits", None) or [(label, 1)]
             samples.soft_count.append(len(visits))
             samples.soft_action.extend(coder.index(m) for m, _ in visits)
             samples.soft_visits.extend(n for _, n in visits)
+        else:
+            move = bots[seat].play(view)
         match.play(move)
 
 
-_JOB: tuple[Rules, int, int, int, Teacher, Path, int, int] | None = None
+_JOB: tuple[Rules, int, int, int, Teacher, Path, int, int, Table | None] | None = None
 """The labelling job of a pool's workers (set before they fork: a teacher need not pickle)."""
 
 
@@ -125,11 +147,12 @@ def _label_shard(shard: int) -> tuple[int, int, int, float]:
     """Label shard ``shard`` of the job in force and write it; its moves, exchanges and the
     CPU seconds it took."""
     assert _JOB is not None
-    rules, players, seed, per_shard, teacher, folder, obs_size, cards = _JOB
+    rules, players, seed, per_shard, teacher, folder, obs_size, cards, table = _JOB
     started = time.process_time()
     samples = Samples()
     for k in range(shard * per_shard, (shard + 1) * per_shard):
-        label_match(rules, players, derive(seed, "label", k), teacher, samples)
+        label_match(rules, players, derive(seed, "label", k), teacher, samples,
+                    table(k) if table is not None else None)
     path = folder / f"shard-{shard:04d}.npz"
     partial = path.with_suffix(".part.npz")
     SAVEZ(partial, **samples.arrays(obs_size, cards))
@@ -140,12 +163,14 @@ def _label_shard(shard: int) -> tuple[int, int, int, float]:
 def label_shards(folder: Path, preset: str, players: int, seed: int, shards: int,
                  per_shard: int, teacher: Teacher,
                  progress: Callable[[str], None] = print,
-                 saved: Callable[[float], None] = lambda cpu: None, jobs: int = 1
-                 ) -> list[Path]:
+                 saved: Callable[[float], None] = lambda cpu: None, jobs: int = 1,
+                 table: Table | None = None, name: str = "label") -> list[Path]:
     """Label ``shards`` shards of ``per_shard`` matches into ``folder`` (``shard-K.npz``),
     skipping those already there, in ``jobs`` processes, calling ``saved(cpu)`` after each
     one written (``cpu``: the seconds other processes spent on it, 0 when labelled here);
-    the match seeds are ``derive(seed, "label", k)``, whatever ``jobs``."""
+    the match seeds are ``derive(seed, "label", k)``, whatever ``jobs``; match ``k``'s
+    seats are ``table(k)`` (by default the teacher in every seat). ``name`` begins the
+    progress lines."""
     global _JOB
     rules = Rules.preset(preset)
     coder = encoding(rules, players)
@@ -154,13 +179,13 @@ def label_shards(folder: Path, preset: str, players: int, seed: int, shards: int
     paths = [folder / f"shard-{shard:04d}.npz" for shard in range(shards)]
     missing = [shard for shard, path in enumerate(paths) if not path.exists()]
     _JOB = (rules, players, seed, per_shard, teacher, folder, obs_size,
-            coder.segments[0].length)
+            coder.segments[0].length, table)
     done = 0
 
     def report(moves: int, gifts: int) -> None:
         nonlocal done
         done += 1
-        progress(f"label {preset}: shard {shards - len(missing) + done}/{shards}, "
+        progress(f"{name} {preset}: shard {shards - len(missing) + done}/{shards}, "
                  f"{moves} moves, {gifts} exchanges")
 
     try:

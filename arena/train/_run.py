@@ -8,10 +8,12 @@ where it stopped; the network is exported after the last epoch.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +25,12 @@ from arena.env import encoding
 from arena.game import Rules
 from arena.seeds import derive
 from bots import ExpertBot
-from bots.learned import FEATURE_LAYERS, LAYERS, Network
+from bots.learned import FEATURE_LAYERS, LAYERS, LearnedBot, Network
 
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
 from ._improve import Bar, Tuning, described, improve, opponents
-from ._label import label_shards, load_shards
+from ._label import Seat, label_shards, load_shards
 from ._suits import permutations
 from ._torch import TorchTrainer, torch_missing
 
@@ -63,6 +65,11 @@ class Plan:
     soft: float = 0.0
     """The share of a move's target spread over the teacher's candidates by their playouts
     (0: the teacher's choice alone)."""
+    dagger: int = 0
+    """Shards (of ``per_shard`` matches) of the student's own play labelled by the teacher
+    and added to the fit (DAgger; 0: none)."""
+    dagger_against: tuple[str, ...] = ("mc",)
+    """The bots beside the student in those matches (:func:`arena.train._improve.opponents`)."""
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
@@ -75,7 +82,7 @@ class Plan:
             if value < 1:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
         for name, value in {"steps": self.tuning.steps, "league": self.tuning.league,
-                            "ab-every": self.tuning.ab_every}.items():
+                            "ab-every": self.tuning.ab_every, "dagger": self.dagger}.items():
             if value < 0:
                 raise ValueError(f"--{name} must be at least 0, not {value}")
         if self.exchange not in ("greedy", "network"):
@@ -88,6 +95,7 @@ class Plan:
             raise ValueError("--shards must be at least 2: the last one is held out")
         opponents(self.tuning.against)  # a ValueError naming a bad opponent
         opponents(self.tuning.ab_against, "--ab-against")
+        opponents(self.dagger_against, "--dagger-against")
         if "learned" in [text.partition(":")[0] for text in self.tuning.ab_against]:
             raise ValueError("--ab-against learned: the network under test plays as learned")
         if not 0 <= self.soft <= 1:
@@ -136,14 +144,15 @@ def _fit_basis(plan: Plan) -> str:
 
 
 def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None],
-              bar: Bar | None = None) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
+              bar: Bar | None = None, state: str = "improve.json"
+              ) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
     """The cloned network after the improvement stage (when the plan has one), and what the
-    stage did."""
+    stage did; its state kept in the folder's file ``state``."""
     if not (plan.features and plan.tuning.steps):
         return trainer.params, None
     network = improve(Network(trainer.params, {"preset": plan.preset, "players": plan.players,
                                                "exchange": plan.exchange}),
-                      derive(plan.seed, "improve"), plan.tuning, plan.folder / "improve.json",
+                      derive(plan.seed, "improve"), plan.tuning, plan.folder / state,
                       f"{trainer.basis}, epoch {trainer.epoch}, exchange {plan.exchange}"
                       + (f", soft {plan.soft}" if plan.soft else "")
                       + ("" if plan.tuning.against == ("greedy",)
@@ -153,29 +162,17 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
             network.meta["improved"])
 
 
-def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = None) -> Path:
-    """Run ``plan`` to its end; the path of the exported network. ``bar`` shows the
-    improvement stage's progress (:func:`arena.train._improve.improve`)."""
-    plan.folder.mkdir(parents=True, exist_ok=True)
-    clock = _Clock(plan.folder / "cpu.json")
+Data = dict[str, npt.NDArray[Any]]
+
+
+def _fitted(plan: Plan, train: Data, held: Data, state: Path, basis: str, clock: _Clock,
+            progress: Callable[[str], None]) -> Trainer:
+    """The trainer fitted to ``train`` for ``plan.epochs`` epochs, resumed from ``state``
+    when it was saved for ``basis``, else fitted afresh."""
     coder = encoding(Rules.preset(plan.preset), plan.players)
     actions = coder.action_size
-    obs_size = coder.segments[-1].offset + coder.segments[-1].length
-    cards = coder.segments[0].length
-
-    paths = label_shards(plan.folder / "labels", plan.preset, plan.players,
-                         derive(plan.seed, "labels"), plan.shards, plan.per_shard,
-                         _teacher(plan.budget), progress, clock.stage("label"), plan.jobs)
-    train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
-    if plan.features:
-        train, held = attach(coder, train, paths[:-1]), attach(coder, held, paths[-1:])
-    progress(f"data: {len(train['action'])} moves and {len(train['gift'])} exchanges to fit, "
-             f"{len(held['action'])} moves held out")
-
     fitted = clock.stage("fit")
-    state = plan.folder / "state.npz"
     backend = TorchTrainer if plan.backend == "torch" else Trainer
-    basis = _fit_basis(plan)
     saved = backend.load(state) if state.exists() else None
     if saved is not None and saved.basis == basis:
         trainer = saved
@@ -184,9 +181,10 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
         if saved is not None:
             progress(f"fit: {state} was fitted for another plan ({saved.basis or 'unnamed'});"
                      " fitting afresh")
-        trainer = backend(init_params(obs_size, actions, cards, plan.hidden,
-                                      derive(plan.seed, "init") % 2**32, plan.features),
-                          plan.rate)
+        obs_size = coder.segments[-1].offset + coder.segments[-1].length
+        trainer = backend(init_params(obs_size, actions, coder.segments[0].length,
+                                      plan.hidden, derive(plan.seed, "init") % 2**32,
+                                      plan.features), plan.rate)
         trainer.basis = basis
     renamings = permutations(coder) if plan.suits else None
     while trainer.epoch < plan.epochs:
@@ -199,16 +197,116 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
                  f"exchange loss {gift_loss:.3f}, held-out agreement with the teacher "
                  f"{agreement(trainer, held, actions):.1%}")
     fitted()
+    return trainer
 
+
+def dagger_seats(plan: Plan, student: Network) -> Callable[[int], list[Seat]]:
+    """The seats of DAgger match ``k``: the student in every other seat from seat ``k``
+    (labelled by the teacher), the ``dagger_against`` bots in the others in turn."""
+    makers = opponents(plan.dagger_against, "--dagger-against")
+
+    def seats(k: int) -> list[Seat]:
+        table: list[Seat] = []
+        for seat in range(plan.players):
+            if (seat - k) % 2 == 0:
+                table.append((partial(LearnedBot.playing, student), True))
+            else:
+                table.append((makers[(seat // 2) % len(makers)], False))
+        return table
+
+    return seats
+
+
+def _digest(params: dict[str, npt.NDArray[np.float32]]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(params):
+        digest.update(name.encode() + np.ascontiguousarray(params[name]).tobytes())
+    return digest.hexdigest()[:16]
+
+
+def _dagger(plan: Plan, params: dict[str, npt.NDArray[np.float32]], clock: _Clock,
+            progress: Callable[[str], None]) -> tuple[list[Path], str]:
+    """The shards of the DAgger stage (``dagger/``): matches of ``--dagger-against`` and the
+    student (the network ``params``) labelled by the teacher where the student plays, and
+    what they were labelled for (the student's digest, the opponents). Shards labelled for
+    another student are labelled again."""
+    folder = plan.folder / "dagger"
+    basis = (f"student {_digest(params)}, against {', '.join(plan.dagger_against)}, "
+             f"{plan.per_shard} a shard, budget {plan.budget}")
+    kept = folder / "basis.txt"
+    if kept.exists() and kept.read_text() != basis:
+        progress(f"dagger: {folder} was labelled for another student or plan; labelling afresh")
+        for path in folder.glob("shard-*.npz"):
+            path.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    kept.write_text(basis)
+    student = Network(params, {"preset": plan.preset, "players": plan.players,
+                               "exchange": plan.exchange})
+    paths = label_shards(folder, plan.preset, plan.players, derive(plan.seed, "dagger"),
+                         plan.dagger, plan.per_shard, _teacher(plan.budget), progress,
+                         clock.stage("dagger"), plan.jobs, dagger_seats(plan, student),
+                         "dagger")
+    return paths, basis
+
+
+def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = None) -> Path:
+    """Run ``plan`` to its end; the path of the exported network. ``bar`` shows the
+    improvement stage's progress (:func:`arena.train._improve.improve`)."""
+    plan.folder.mkdir(parents=True, exist_ok=True)
+    clock = _Clock(plan.folder / "cpu.json")
+    coder = encoding(Rules.preset(plan.preset), plan.players)
+    actions = coder.action_size
+
+    paths = label_shards(plan.folder / "labels", plan.preset, plan.players,
+                         derive(plan.seed, "labels"), plan.shards, plan.per_shard,
+                         _teacher(plan.budget), progress, clock.stage("label"), plan.jobs)
+    train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
+    if plan.features:
+        train, held = attach(coder, train, paths[:-1]), attach(coder, held, paths[-1:])
+    progress(f"data: {len(train['action'])} moves and {len(train['gift'])} exchanges to fit, "
+             f"{len(held['action'])} moves held out")
+
+    trainer = _fitted(plan, train, held, plan.folder / "state.npz", _fit_basis(plan), clock,
+                      progress)
     params, improved = _improved(plan, trainer, clock, progress, bar)
+    dagger: dict[str, Any] | None = None
+    if plan.dagger:
+        more, basis = _dagger(plan, params, clock, progress)
+        extra = load_shards(more)
+        if plan.features:
+            extra = attach(coder, extra, more)
+        dagger = {"moves": len(extra["action"]), "agreement_before": round(
+            agreement(trainer, held, actions), 4)}
+        train = _joined(train, extra)
+        progress(f"dagger: {dagger['moves']} moves of the student's play added, "
+                 f"{len(train['action'])} to fit")
+        trainer = _fitted(plan, train, held, plan.folder / "state-dagger.npz",
+                          f"{_fit_basis(plan)}, dagger {plan.dagger} shards, {basis}", clock,
+                          progress)
+        params, improved = _improved(plan, trainer, clock, progress, bar, "improve-dagger.json")
     out = plan.out or plan.folder / f"learned-{plan.preset}.npz"
     meta = {"preset": plan.preset, "players": plan.players, "exchange": plan.exchange,
             "plan": {k: described(plan.tuning) if k == "tuning" else str(v)
-                     for k, v in asdict(plan).items() if k not in ("folder", "out", "jobs")},
+                     for k, v in asdict(plan).items()
+                     if k not in ("folder", "out", "jobs")
+                     and not (k.startswith("dagger") and not plan.dagger)},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
             "improved": improved}
+    if dagger is not None:
+        meta["dagger"] = dagger
     export(params, meta, out, progress)
     progress(f"CPU time: {', '.join(f'{k} {v:.0f} s' for k, v in clock.spent.items())}")
     return out
+
+
+def _joined(data: Data, extra: Data) -> Data:
+    """Two sets of samples (with or without their move features) as one (an index made
+    from one set's counts, ``soft_start``, is left out: the fit makes it again)."""
+    joined = {name: np.concatenate([data[name], extra[name]]) for name in data
+              if name not in ("feat_start", "soft_start")}
+    if "feat_start" in data:
+        joined["feat_start"] = np.concatenate(
+            [data["feat_start"][:-1], extra["feat_start"] + data["feat_start"][-1]])
+    return joined

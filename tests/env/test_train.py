@@ -23,7 +23,7 @@ from arena.train._feats import shard_features
 from arena.train._fit import batch_features, batch_targets
 from arena.train._improve import Tuning, described
 from arena.train._suits import permutations
-from bots import ExpertBot, GreedyBot
+from bots import ExpertBot, GreedyBot, HighestBot, LowestBot
 from bots.learned import WEIGHTS, LearnedBot, load_network
 from tests.bots.test_legality import checked_match
 
@@ -378,3 +378,57 @@ def test_bad_league_and_ab_options_are_refused_in_one_line() -> None:
                          (Tuning(ab_against=("learned",)), "--ab-against learned: the network")]:
         with pytest.raises(ValueError, match=said):
             Plan(Path("x"), tuning=tuning)
+
+
+def test_dagger_labels_the_teacher_s_choices_on_the_student_s_play() -> None:
+    rules = Rules.preset("runs", rounds=2)
+    coder = encoding(rules, 4)
+    samples = Samples()
+    seats = [(LowestBot, True), (GreedyBot, False), (LowestBot, True), (GreedyBot, False)]
+    label_match(rules, 4, 7, HighestBot, samples, seats)
+
+    # the same match played by the seats' bots alone: a teacher asked beside the students
+    # changes nothing that is played, and is asked at the students' choices only
+    bots: list[Bot] = [make() for make, _ in seats]
+    judges = {0: HighestBot(), 2: HighestBot()}
+    for seat, bot in [*enumerate(bots), *judges.items()]:
+        bot.bind(seat, rules, 4, random.Random(0))
+    match, wanted, played = Match(rules, 4, 7), [], []
+    while (decision := match.pending) is not None:
+        view = match.view(decision.seat)
+        if decision.kind == "exchange":
+            match.give(bots[decision.seat].exchange(view, decision.count))
+            continue
+        move = bots[decision.seat].play(view)
+        if decision.seat in judges and len(match.deal.legal_moves()) > 1:
+            wanted.append(coder.index(judges[decision.seat].play(view)))
+            played.append(coder.index(move))
+        match.play(move)
+    assert samples.action == wanted and len(wanted) > 30
+    assert wanted != played  # the labels are the teacher's, not the moves played
+    assert samples.gift == []  # the students' exchanges are not the teacher's
+
+
+def test_a_run_with_dagger_fits_the_student_s_play_too_and_resumes(tmp_path: Path) -> None:
+    plan = Plan(tmp_path / "run", shards=2, per_shard=1, budget=4, hidden=16, epochs=2,
+                tuning=TINY, dagger=2, dagger_against=("greedy",))
+    lines: list[str] = []
+    network = load_network(run(plan, lines.append))
+    shards = sorted((tmp_path / "run" / "dagger").glob("shard-????.npz"))
+    assert len(shards) == 2 and any(line.startswith("dagger runs: shard 2/2") for line in lines)
+    added = network.meta["dagger"]["moves"]
+    assert added > 50 and any(f"dagger: {added} moves of the student's play" in line
+                              for line in lines)
+    alone = load_network(run(replace(plan, folder=tmp_path / "alone", dagger=0), lambda _: None))
+    assert network.meta["moves"] == alone.meta["moves"] + added
+    assert "dagger" not in alone.meta and "dagger" not in alone.meta["plan"]
+    assert network.meta["cpu_seconds"]["dagger"] > 0
+    stamps = [p.stat().st_mtime_ns for p in shards]
+
+    lines.clear()
+    run(plan, lines.append)  # resumed: nothing labelled, fitted nor tuned again
+    assert [p.stat().st_mtime_ns for p in shards] == stamps
+    assert lines.count("fit: resumed after epoch 2") == 2
+    assert not any(line.startswith(("dagger runs", "improve: step")) for line in lines)
+    with pytest.raises(ValueError, match="--dagger-against nosuch"):
+        Plan(Path("x"), dagger=1, dagger_against=("nosuch",))
