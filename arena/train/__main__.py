@@ -21,7 +21,7 @@ from ._run import Plan, run
               help="Shards of matches labelled by expert (the last one held out).")
 @click.option("--per-shard", default=10, show_default=True, help="Matches per shard.")
 @click.option("--budget", default=200, show_default=True,
-              help="expert's playouts per decision when labelling.")
+              help="The teacher's playouts per decision when labelling.")
 @click.option("--hidden", default=256, show_default=True, help="Units per hidden layer.")
 @click.option("--epochs", default=10, show_default=True)
 @click.option("--batch", default=256, show_default=True)
@@ -58,6 +58,12 @@ from ._run import Plan, run
 @click.option("--soft", default=0.0, show_default=True,
               help="Share of a move's target spread over expert's candidates by their "
                    "playouts (0: its choice alone).")
+@click.option("--teacher", type=click.Choice(["expert", "guided"]), default="expert",
+              show_default=True,
+              help="Who labels the matches at --budget: expert, or guided (expert whose "
+                   "search a network guides: expert iteration).")
+@click.option("--teacher-weights", type=click.Path(path_type=Path), default=None,
+              help="The network guiding --teacher guided [the preset's shipped one].")
 @click.option("--jobs", default=1, show_default=True,
               help="Processes labelling shards at once (the shards do not depend on it).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -66,19 +72,23 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          per_shard: int, budget: int, hidden: int, epochs: int, batch: int, rate: float,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
          against: tuple[str, ...], league: int, ab_every: int, ab_sets: int,
-         ab_against: tuple[str, ...], exchange: str, backend: str, soft: float, jobs: int,
-         out: Path | None) -> None:
+         ab_against: tuple[str, ...], exchange: str, backend: str, soft: float,
+         teacher: str, teacher_weights: Path | None, jobs: int, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
                     per_shard, budget, hidden, epochs, batch, rate, suits, out, features,
                     exchange, Tuning(steps=steps, deals=step_deals, held=held_deals,
                            against=tuple(against), league=league, ab_every=ab_every,
-                           ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft)
+                           ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft,
+                    teacher, teacher_weights)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     with progress_bar(click.echo) as (line, bar):
-        run(plan, line, bar)
+        try:
+            run(plan, line, bar)
+        except ValueError as error:  # labels or a state the plan cannot use, in one line
+            raise click.ClickException(str(error)) from None
 
 
 if __name__ == "__main__":
