@@ -201,18 +201,7 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
         cfg = load_config(config)
     except ConfigError as exc:
         _config_error(exc)
-    console: Console | None = None
-    reporter: Reporter | None = None
-    if not quiet and not as_json:
-        from rich.console import Console
-
-        from arena.cli.progress import LineReporter
-
-        console = Console()
-        if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings
-            console = Console(width=max(console.width, 120))
-        shown = LiveReporter if console.is_terminal else LineReporter
-        reporter = shown(console, cfg.name, bounded=tournament_format(cfg.format.type).bounded)
+    console, reporter = _reporter(cfg, quiet or as_json)
     folder = output_dir(cfg, out)
     header = sandbox_header(cfg, sandbox)
     if console is not None:
@@ -250,6 +239,22 @@ def run_command(config: str, out: str | None, jobs: int | None, quiet: bool,
     status = closing_status(result, log, quiet=quiet or as_json)
     if status:
         sys.exit(status)
+
+
+def _reporter(cfg: TournamentConfig, silent: bool) -> tuple[Console | None, Reporter | None]:
+    """The console and the progress reporter of a run (none when ``silent``): the live table
+    on a terminal, lines in a log file."""
+    if silent:
+        return None, None
+    from rich.console import Console
+
+    from arena.cli.progress import LineReporter
+
+    console = Console()
+    if not console.is_terminal:  # a log file: the standings' columns unfolded, as in ratings
+        console = Console(width=max(console.width, 120))
+    shown = LiveReporter if console.is_terminal else LineReporter
+    return console, shown(console, cfg.name, bounded=tournament_format(cfg.format.type).bounded)
 
 
 def _play(config: str, folder: Path, serve: str | None, live: bool, reporter: Reporter | None,

@@ -63,6 +63,12 @@ from ._run import Plan, run
 @click.option("--dagger-against", multiple=True, default=("mc",), show_default=True,
               help="A bot beside the network in the DAgger matches (repeat): NAME or "
                    "NAME:PLAYOUTS.")
+@click.option("--teacher", type=click.Choice(["expert", "guided"]), default="expert",
+              show_default=True,
+              help="Who labels the matches at --budget: expert, or guided (expert whose "
+                   "search a network guides: expert iteration).")
+@click.option("--teacher-weights", type=click.Path(path_type=Path), default=None,
+              help="The network guiding --teacher guided [the preset's shipped one].")
 @click.option("--jobs", default=1, show_default=True,
               help="Processes labelling shards at once (the shards do not depend on it).")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -72,7 +78,8 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
          against: tuple[str, ...], league: int, ab_every: int, ab_sets: int,
          ab_against: tuple[str, ...], exchange: str, backend: str, soft: float, dagger: int,
-         dagger_against: tuple[str, ...], jobs: int, out: Path | None) -> None:
+         dagger_against: tuple[str, ...], teacher: str, teacher_weights: Path | None,
+         jobs: int, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
     try:
         plan = Plan(folder or Path(f"train-{preset}"), preset, players, seed, shards,
@@ -80,14 +87,17 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
                     exchange, Tuning(steps=steps, deals=step_deals, held=held_deals,
                            against=tuple(against), league=league, ab_every=ab_every,
                            ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft,
-                    dagger, tuple(dagger_against))
+                    dagger, tuple(dagger_against), teacher, teacher_weights)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     # The commands' bar (rich, and the tournament's reporters beside it) loads when it runs.
     from arena.cli.progress import progress_bar
 
     with progress_bar(click.echo) as (line, bar):
-        run(plan, line, bar)
+        try:
+            run(plan, line, bar)
+        except ValueError as error:  # labels or a state the plan cannot use, in one line
+            raise click.ClickException(str(error)) from None
 
 
 if __name__ == "__main__":

@@ -24,8 +24,17 @@ from arena.bot import Bot
 from arena.env import encoding
 from arena.game import Rules
 from arena.seeds import derive
-from bots import ExpertBot
-from bots.learned import FEATURE_LAYERS, LAYERS, LearnedBot, Network
+from bots import ExpertBot, guided_bot
+from bots.learned import (
+    FEATURE_LAYERS,
+    LAYERS,
+    WEIGHTS,
+    LearnedBot,
+    Network,
+    fits,
+    load_network,
+    supported,
+)
 
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
@@ -70,6 +79,11 @@ class Plan:
     and added to the fit (DAgger; 0: none)."""
     dagger_against: tuple[str, ...] = ("mc",)
     """The bots beside the student in those matches (:func:`arena.train._improve.opponents`)."""
+    teacher: str = "expert"
+    """Who labels the matches at ``budget`` playouts a decision: ``expert``, or ``guided``
+    (expert whose search the network ``teacher_weights`` guides: by default the shipped
+    network of the preset; a run's own export for a round of expert iteration)."""
+    teacher_weights: Path | None = None
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
@@ -102,11 +116,61 @@ class Plan:
             raise ValueError(f"--soft must be between 0 and 1, not {self.soft}")
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
+        if self.teacher not in ("expert", "guided"):
+            raise ValueError(f"--teacher must be expert or guided, not {self.teacher!r}")
+        if self.teacher_weights is not None and self.teacher != "guided":
+            raise ValueError("--teacher-weights: only --teacher guided reads a network")
+        if self.teacher == "guided":
+            _guide(self)  # a ValueError naming a file that is no network of the table
 
 
-def _teacher(budget: int) -> Callable[[], Bot]:
+def _guide(plan: Plan) -> Path:
+    """The network file that guides a ``guided`` teacher: ``--teacher-weights``, else the
+    shipped network of the plan's table; a ``ValueError`` naming what does not fit."""
+    rules = Rules.preset(plan.preset)
+    table = f"{plan.preset} at {plan.players} seats"
+    if plan.teacher_weights is None:
+        for preset in supported():
+            path = WEIGHTS / f"learned-{preset}.npz"
+            if fits(load_network(path), rules, plan.players):
+                return path
+        raise ValueError(f"--teacher guided: no shipped network reads {table}; "
+                         "give one with --teacher-weights")
+    if not fits(load_network(plan.teacher_weights), rules, plan.players):
+        raise ValueError(f"--teacher-weights {plan.teacher_weights}: a network of another "
+                         f"table than {table}")
+    return plan.teacher_weights
+
+
+def _teacher_named(plan: Plan) -> str:
+    """The teacher as the labels, the fit's basis and the network's meta name it (``expert``;
+    ``guided`` with the first 12 hex digits of its network file's SHA-256)."""
+    if plan.teacher == "expert":
+        return "expert"
+    digest = hashlib.sha256(_guide(plan).read_bytes()).hexdigest()[:12]
+    return f"guided by {digest}"
+
+
+def _teacher(plan: Plan) -> Callable[[], Bot]:
     # A budget that ends before the clock: the labels replay from the seed.
+    budget = plan.budget
+    if plan.teacher == "guided":
+        weights = str(_guide(plan))
+        return lambda: guided_bot(weights=weights, budget=budget, move_ms=60_000)
     return lambda: ExpertBot(budget=budget, move_ms=60_000)
+
+
+def _check_labels(folder: Path, teacher: str) -> None:
+    """Refuse to add to labels another teacher made: a folder labelled by a teacher other
+    than ``expert`` names it in ``teacher.txt`` (a folder without it was labelled by
+    ``expert``, as every run before the option)."""
+    named = folder / "teacher.txt"
+    made = named.read_text().strip() if named.exists() else "expert"
+    if any(folder.glob("shard-????.npz")) and made != teacher:
+        raise ValueError(f"{folder}: labelled by {made}, not {teacher}; label another folder")
+    if teacher != "expert":
+        folder.mkdir(parents=True, exist_ok=True)
+        named.write_text(teacher + "\n")
 
 
 class _Clock:
@@ -140,7 +204,8 @@ def _fit_basis(plan: Plan) -> str:
     later epochs (``--epochs``, ``--batch``, ``--rate``, ``--soft``...) may change on resuming."""
     return (f"{plan.preset} {plan.players} seats, seed {plan.seed}, {plan.shards} shards of "
             f"{plan.per_shard}, budget {plan.budget}, hidden {plan.hidden}, "
-            f"features {plan.features}")
+            f"features {plan.features}"
+            + ("" if plan.teacher == "expert" else f", teacher {_teacher_named(plan)}"))
 
 
 def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None],
@@ -243,7 +308,7 @@ def _dagger(plan: Plan, params: dict[str, npt.NDArray[np.float32]], clock: _Cloc
     student = Network(params, {"preset": plan.preset, "players": plan.players,
                                "exchange": plan.exchange})
     paths = label_shards(folder, plan.preset, plan.players, derive(plan.seed, "dagger"),
-                         plan.dagger, plan.per_shard, _teacher(plan.budget), progress,
+                         plan.dagger, plan.per_shard, _teacher(plan), progress,
                          clock.stage("dagger"), plan.jobs, dagger_seats(plan, student),
                          "dagger")
     return paths, basis
@@ -257,9 +322,10 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
     coder = encoding(Rules.preset(plan.preset), plan.players)
     actions = coder.action_size
 
+    _check_labels(plan.folder / "labels", _teacher_named(plan))
     paths = label_shards(plan.folder / "labels", plan.preset, plan.players,
                          derive(plan.seed, "labels"), plan.shards, plan.per_shard,
-                         _teacher(plan.budget), progress, clock.stage("label"), plan.jobs)
+                         _teacher(plan), progress, clock.stage("label"), plan.jobs)
     train, held = load_shards(paths[:-1]), load_shards(paths[-1:])
     if plan.features:
         train, held = attach(coder, train, paths[:-1]), attach(coder, held, paths[-1:])
@@ -289,11 +355,14 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
             "plan": {k: described(plan.tuning) if k == "tuning" else str(v)
                      for k, v in asdict(plan).items()
                      if k not in ("folder", "out", "jobs")
-                     and not (k.startswith("dagger") and not plan.dagger)},
+                     and not (k.startswith("dagger") and not plan.dagger)
+                     and not (k.startswith("teacher") and plan.teacher == "expert")},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
             "improved": improved}
+    if plan.teacher != "expert":
+        meta["plan"]["teacher"] = _teacher_named(plan)
     if dagger is not None:
         meta["dagger"] = dagger
     export(params, meta, out, progress)

@@ -1,0 +1,63 @@
+"""The teacher of the training pipeline (``--teacher``): ``guided`` labels the matches in
+place of ``expert``, the same whatever ``--jobs``, names itself in the labels, the fit and
+the network, and a folder keeps the labels of one teacher."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from arena.train import Plan, label_shards, run
+from arena.train._improve import Tuning
+from arena.train._run import _teacher
+from bots.learned import WEIGHTS, load_network
+
+NO_STEPS = Tuning(steps=0)
+
+
+def _plan(folder: Path, **options: object) -> Plan:
+    return Plan(folder, shards=2, per_shard=1, budget=4, hidden=16, epochs=1,
+                tuning=NO_STEPS, **options)  # type: ignore[arg-type]
+
+
+def test_a_guided_teacher_labels_other_choices_and_names_itself(tmp_path: Path) -> None:
+    lines: list[str] = []
+    guided = run(_plan(tmp_path / "guided", teacher="guided"), lines.append)
+    expert = run(_plan(tmp_path / "expert"), lines.append)
+    digest = hashlib.sha256((WEIGHTS / "learned-runs.npz").read_bytes()).hexdigest()[:12]
+    assert (tmp_path / "guided" / "labels" / "teacher.txt").read_text() == f"guided by {digest}\n"
+    assert not (tmp_path / "expert" / "labels" / "teacher.txt").exists()
+    meta = load_network(guided).meta["plan"]
+    assert meta["teacher"] == f"guided by {digest}"
+    assert "teacher" not in load_network(expert).meta["plan"]  # expert's runs as before
+    with np.load(tmp_path / "guided" / "labels" / "shard-0000.npz") as g, \
+            np.load(tmp_path / "expert" / "labels" / "shard-0000.npz") as e:
+        assert np.array_equal(g["obs"][0], e["obs"][0])  # the same match's first decision...
+        assert not np.array_equal(g["action"], e["action"])  # ...and other choices after
+
+    with pytest.raises(ValueError, match=r"labelled by guided by \w+, not expert"):
+        run(_plan(tmp_path / "guided"), lines.append)
+
+
+def test_guided_labels_are_the_same_whatever_the_jobs(tmp_path: Path) -> None:
+    teacher = _teacher(Plan(tmp_path, budget=2, teacher="guided"))
+    made = [[path.read_bytes() for path in label_shards(
+        tmp_path / str(jobs), "runs", 4, 5, 3, 1, teacher, lambda line: None, jobs=jobs)]
+        for jobs in (1, 2)]
+    assert made[0] == made[1]
+
+
+def test_bad_teachers_are_refused_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="--teacher must be expert or guided, not 'mc'"):
+        Plan(Path("x"), teacher="mc")
+    with pytest.raises(ValueError, match="--teacher-weights: only --teacher guided"):
+        Plan(Path("x"), teacher_weights=WEIGHTS / "learned-runs.npz")
+    with pytest.raises(ValueError, match=r"learned-uecda\.npz: a network of another table"):
+        Plan(Path("x"), teacher="guided", teacher_weights=WEIGHTS / "learned-uecda.npz")
+    with pytest.raises(ValueError, match=r"nosuch\.npz: not a network of the bot learned"):
+        Plan(Path("x"), teacher="guided", teacher_weights=tmp_path / "nosuch.npz")
+    with pytest.raises(ValueError, match="no shipped network reads runs at 5 seats"):
+        Plan(Path("x"), players=5, teacher="guided")
