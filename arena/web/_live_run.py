@@ -246,10 +246,13 @@ class RunServer:
 
     def stop(self) -> None:
         """Stop serving: the server's input closes, its open connections are closed, the
-        process ends (killed if it has not within ``STOP_S``)."""
+        process ends (killed if it has not within ``STOP_S``; at once if it never listened:
+        a run that failed at its start is not held up by the server's imports)."""
         process, self._process = self._process, None
         if process is None:
             return
+        if not self.url and process.poll() is None:
+            process.kill()
         assert process.stdin is not None
         with contextlib.suppress(OSError):
             os.set_blocking(process.stdin.fileno(), True)
