@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import functools
+import json
 import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ from arena.cli._start_checks import sandbox_option, sandboxed
 if TYPE_CHECKING:
     from arena.competition import Competition
     from arena.tournament import Reporter, TournamentResult
+    from arena.web import ServerSetup
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -256,7 +258,8 @@ def run_tournament_served(
     ``address`` served while it runs, then until Ctrl-C after ``after(result)``.
 
     The run goes on in this thread, as without a server (Ctrl-C stops it here at once); the
-    server listens in a thread of its own from the run's start (once its workers are forked).
+    server serves from a process of its own (:class:`arena.web.RunServer`), started with
+    the run, listening from the run's start (once its workers are started).
     """
     web_available()
     from arena.tournament import Reporters, run_tournament
@@ -269,11 +272,11 @@ def run_tournament_served(
         return result
     host, port = parse_address(address)
     warn_if_public(host)
-    competition = _competition(config, folder, options.get("sandbox"))
-    server = RunServer(folder, host, port, extra=competition.routes() if competition else (),
-                       bodies=competition.body_bounds() if competition else None,
-                       tables=competition.tables if competition and competition.limits.tables
-                       else None)
+    sandbox = options.get("sandbox")
+    competition = _competition(config, folder, sandbox)  # its mistakes told here, at once
+    server = RunServer(folder, host, port, setup=f"{__name__}:served_beside" if competition
+                       else "", setup_args=(config, json.dumps(sandbox)))
+    server.launch()  # its imports beside the run's own start
 
     def begin() -> None:
         try:
@@ -282,7 +285,7 @@ def run_tournament_served(
             raise listen_error(host, port, exc) from None
         click.echo(f"serving {folder} on {url}/ while the run goes on", err=True)
 
-    web = Reporters([WebReporter(folder, server.hub, poke=server.poke, begin=begin), reporter])
+    web = Reporters([WebReporter(folder, server, poke=server.poke, begin=begin), reporter])
     try:
         result = run_tournament(config, reporter=web, match_fn=LiveMatch(str(folder)),
                                 **options)
@@ -299,6 +302,19 @@ def run_tournament_served(
     finally:
         server.stop()
     return result
+
+
+def served_beside(folder: str, config: str, sandbox: str) -> ServerSetup:
+    """What the server of ``arena run CONFIG --serve`` serves beside the run, in its own
+    process (:class:`arena.web.RunServer`): the competition's endpoints and tables when the
+    config opens submissions (``sandbox``: the command line's choice, as JSON)."""
+    from arena.web import ServerSetup
+
+    competition = _competition(config, Path(folder), json.loads(sandbox))
+    if competition is None:
+        return ServerSetup()
+    return ServerSetup(competition.routes(), competition.body_bounds(),
+                       competition.tables if competition.limits.tables else None)
 
 def _competition(config: str, folder: Path, sandbox: bool | None) -> Competition | None:
     """The competition's endpoints when the config opens submissions (docs/competition.md);

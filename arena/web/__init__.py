@@ -13,12 +13,12 @@ from ._follower import Follower
 from ._hub import Hub
 from ._league_status import LEAGUE_STATUS, read_league_status
 from ._live import LIVE_DIR, RunFolder
-from ._live_run import RunServer, WebReporter
+from ._live_run import RunServer, ServerSetup, WebReporter
 from ._server import is_loopback, serve
 from ._table_bounds import TableBounds
 from ._tables import PERSON, TableError, TableRequest, Tables
 
 __all__ = ["LEAGUE_STATUS", "LIVE_DIR", "PERSON", "Follower", "Hub", "LiveFile", "LiveMatch",
-           "LocalWatch", "RunFolder", "RunServer", "RunWeb", "TableBounds", "TableError",
-           "TableRequest", "Tables", "WebReporter",
+           "LocalWatch", "RunFolder", "RunServer", "RunWeb", "ServerSetup", "TableBounds",
+           "TableError", "TableRequest", "Tables", "WebReporter",
            "create_app", "is_loopback", "read_league_status", "serve"]

@@ -1,12 +1,12 @@
-"""The served standings computed in a child process, off the runner's.
+"""The served standings computed in a child process of the server's, at a lower priority.
 
-``arena run --serve`` runs its server in the runner's process, and a thread of it that
-computes the standings (every new record read, the ratings fitted, in Python) holds the
-process's one interpreter lock: the runner, which decides the next matches, waits meanwhile,
-and a long run's fit takes seconds. :class:`ApartStandings` computes the same document
-(:class:`arena.report.GrowingStandings`, each record read once) in a child process of the
-server's (:class:`~arena.web._child.Child`), started at the second document and kept while the
-server serves: the server's thread waits for the answer without the lock.
+``arena run --serve`` runs its server beside the run on the same machine, and computing the
+standings (every new record read, the ratings fitted, in Python) takes a long run's fit seconds
+of CPU, which the runner (that decides the next matches) and its workers need more.
+:class:`ApartStandings` computes the same document (:class:`arena.report.GrowingStandings`,
+each record read once) in a child process of the server's (:class:`~arena.web._child.Child`),
+started at the second document and kept while the server serves: the server's thread waits for
+the answer without the lock.
 """
 
 from __future__ import annotations

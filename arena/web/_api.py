@@ -55,7 +55,7 @@ class StandingsCache:
     ``standings.json`` is written by, read as the file grows (each record once:
     :class:`arena.report.GrowingStandings`): a finished run's ``/api/standings`` is that
     file's text byte for byte (:meth:`text`). With ``apart`` (``arena run --serve``, whose
-    server shares the runner's process) it is computed in a child process
+    server shares the runner's machine) it is computed in a child process at a lower priority
     (:class:`~arena.web._apart.ApartStandings`), else in a thread of this one."""
 
     def __init__(self, run: RunFolder, *, apart: bool = False) -> None:

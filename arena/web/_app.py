@@ -84,15 +84,16 @@ class RunWeb:
     follower and, with ``tables``, its people's tables; the one entry ``arena serve`` and
     ``arena run --serve`` serve a run by (:meth:`serve`).
 
-    The app's lifespan (Starlette's ``lifespan=``) runs the follower of the run and the
-    tables beside the server, and while it runs the run's matches played in this process
-    (``arena run --serve`` with one job, :class:`~arena.web._feed.LiveMatch`) publish to
-    the hub directly. ``extra`` routes are served beside the run's (a competition's
+    The app's lifespan (Starlette's ``lifespan=``) runs the follower of the run and the tables
+    beside the server, and while it runs the run's matches played in this process (a run and
+    its server in one process through the Python API, :class:`~arena.web._feed.LiveMatch`)
+    publish to the hub directly. ``extra`` routes are served beside the run's (a competition's
     endpoints, ``arena.competition``), ``bodies`` bound the request bodies of those of its
     paths that take more than the server's door lets by. Every answer of every route carries
     the security headers (:class:`~arena.web._headers.SecurityHeaders`). With
-    ``standings_apart`` the standings are computed in a child process (``arena run --serve``:
-    the server shares the runner's process, :class:`~arena.web._apart.ApartStandings`).
+    ``standings_apart`` the standings are computed in a child process at a lower priority
+    (``arena run --serve``: the server shares the runner's machine,
+    :class:`~arena.web._apart.ApartStandings`).
     """
 
     def __init__(self, out: Path, hub: Hub | None = None, *, tables: Tables | None = None,

@@ -1,11 +1,11 @@
 """A child process of the server's, at a lower priority, that answers a line with a line.
 
-``arena run --serve`` runs its server in the runner's process, whose one interpreter lock the
-runner decides the next matches with: the server's long computations (the standings' fits,
-the report's builds) are done by a child process each, started at the first request and kept
-(its imports once), at a lower priority. A child ignores Ctrl-C (the server ends it) and
-ends when its input closes (the server gone). Its code writes a first line once it is ready
-(its imports done): :meth:`Child.ready` says so without waiting.
+The server's long computations (the standings' fits under ``arena run --serve``, the report's
+builds) are done by a child process each, started at the first request and kept (its imports
+once), at a lower priority: the server's process goes on answering meanwhile, and the run
+beside it (its runner and workers) comes first for the machine's cores. A child ignores Ctrl-C
+(the server ends it) and ends when its input closes (the server gone). Its code writes a first
+line once it is ready (its imports done): :meth:`Child.ready` says so without waiting.
 """
 
 from __future__ import annotations

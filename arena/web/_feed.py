@@ -2,10 +2,11 @@
 server's own process, through a live file when it is played in another.
 
 A match played in the server's process (a people's table in the server's trio run; a run's
-match played in the runner's thread of ``arena run --serve`` with one job) hands its events
-to a :class:`LocalWatch`: they join the follower's list of matches in play and are published
-on the hub (from the runner's thread through one ``run_sync_soon`` at a time, in the server's
-run at the follower's next step; only while someone listens). A match played in a worker
+match played with :class:`LiveMatch` in a process that serves its folder with ``RunWeb`` too,
+through the Python API: ``arena run --serve`` runs its server in a process of its own) hands
+its events to a :class:`LocalWatch`: they join the follower's list of matches in play and are
+published on the hub (from another thread through one ``run_sync_soon`` at a time, in the
+server's run at the follower's next step; only while someone listens). A match played in a worker
 process or a Dask task writes them to its live file (:class:`LiveFile`, through
 :class:`LiveMatch`), which the follower reads.
 """
@@ -101,7 +102,7 @@ class LocalWatch:
     """The ``watch`` of a match played in the server's own process: each event joins the
     match in play (``match``, which the follower lists) and ``flush`` publishes what is new
     of it on the hub. ``soon`` runs ``flush`` in the server's trio run (called in it: at the
-    follower's next step; from the runner's thread: ``run_sync_soon``), one pending at a
+    follower's next step; from another thread: ``run_sync_soon``), one pending at a
     time; ``watched`` says whether anyone listens to the event now (else it waits in the
     match's list, where a new subscriber's snapshot finds it). With ``listening`` (someone
     follows the match now), the referee tells it a deal's moves only once someone does, the
@@ -158,7 +159,8 @@ def local_feed(folder: Path, feed: Callable[[MatchSpec], Feed]) -> Any:
 class LiveMatch:
     """A match function (``run_tournament(match_fn=...)``) that plays the match with the
     referee and hands its public events meanwhile to the server of ``folder`` when it is
-    served from this process (``arena run --serve`` with one job), else to the live file
+    served from this process (its ``RunWeb`` running here: the Python API, not ``arena run
+    --serve``, whose server has a process of its own), else to the live file
     ``folder/live/<match-id>.jsonl``. Picklable: it runs in worker processes and Dask tasks
     alike.
 

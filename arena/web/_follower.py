@@ -69,8 +69,9 @@ class Follower:
 
     def poke(self) -> None:
         """Look now rather than at the next poll (safe from any thread, once it runs). Pokes
-        before the next read of the folder come together: the runner's thread, which pokes
-        at each record, wakes the server's at most once a read."""
+        before the next read of the folder come together: the runner, which pokes at each
+        record (``arena run --serve``: a line to the server's process each), wakes the
+        server's trio run at most once a read."""
         if self._token is not None and not self._poked:
             self._poked = True
             with contextlib.suppress(trio.RunFinishedError):
@@ -106,7 +107,8 @@ class Follower:
     def feed(self, spec: MatchSpec, *, threadsafe: bool = False) -> LocalWatch:
         """The ``watch`` of a match played in this process: its events go to the hub with no
         file. Called in the server's trio run, or with ``threadsafe`` from another thread
-        (the runner's of ``arena run --serve``) once :meth:`run_forever` runs."""
+        (a runner's in this process, through the Python API) once :meth:`run_forever`
+        runs."""
         match = InPlay(spec.match_id, spec.set, list(spec.labels), spec.round, local=True)
         topic = f"match:{spec.match_id}"
         hub = self.hub

@@ -3,8 +3,8 @@
 The server builds ``arena.report``'s own report (its leaderboard, head to head, course and
 replay viewer: nothing drawn twice) into ``OUT/web/report/`` from ``OUT/records.jsonl``, at
 most every ``interval`` seconds while records arrive and the report is read, in a child
-process at a lower priority (``arena run --serve`` runs its server in the runner's process:
-a build there would hold the runner's thread up). A replay file (a batch of
+process at a lower priority (the server goes on answering meanwhile, and under ``arena run
+--serve`` the runner and its workers come first for the machine's cores). A replay file (a batch of
 matches' hands and moves) is served only when no match in it waits for its duplicate set.
 """
 
