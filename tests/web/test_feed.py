@@ -15,8 +15,10 @@ from httpx_ws import connect_ws
 
 from arena.records import read_records
 from arena.referee import MatchSpec, play_match
-from arena.web import LIVE_DIR, Follower, Hub, RunFolder
+from arena.web import LIVE_DIR, Follower, Hub, LiveMatch, RunFolder
 from arena.web._api import StandingsCache
+from arena.web._feed import local_feed
+from arena.web._live import WATCHED
 from arena.web._socket import _current
 
 from .conftest import start_server, stop
@@ -123,3 +125,36 @@ limits: {move_ms: 3000}
     assert f"{match_id}.jsonl" in files, files  # read by the server from the disk
     record = next(r for r in read_records(out / "records.jsonl") if r["match_id"] == match_id)
     check_frames(frames, record, match_id)  # a batch's events in their place
+
+
+class _Kept:
+    """A feed that keeps what it is told (the server's follower stands here)."""
+
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.closed = False
+
+    def __call__(self, event: Any) -> None:
+        self.events.append(dict(event))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_match_played_beside_its_server_in_one_process_publishes_with_no_file(
+        tmp_path: Path) -> None:
+    """The Python API's route (``RunWeb`` and ``run_tournament`` in one process): while
+    ``local_feed`` names the folder, a watched match that ``LiveMatch`` plays here hands its
+    public events to the server's feed, every one in order, and writes no live file; outside
+    the block a match goes its other way (a live file), not to that feed."""
+    every = _events(SPEC)
+    (tmp_path / LIVE_DIR).mkdir()
+    (tmp_path / LIVE_DIR / WATCHED).touch()
+    kept = _Kept()
+    with local_feed(tmp_path, lambda spec: kept):
+        record = LiveMatch(str(tmp_path))(SPEC)
+    assert kept.closed and record["match_id"] == "t1"
+    assert kept.events == every
+    assert not list((tmp_path / LIVE_DIR).glob("*.jsonl"))
+    LiveMatch(str(tmp_path))(MatchSpec.from_dict({**SPEC.to_dict(), "match_id": "t2"}))
+    assert len(kept.events) == len(every)  # outside the block: not the server's feed
