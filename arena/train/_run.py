@@ -151,6 +151,12 @@ def _teacher_named(plan: Plan) -> str:
     return f"guided by {digest}"
 
 
+def _teacher_basis(plan: Plan) -> str:
+    """What a basis (the fit's, the DAgger shards') adds for the teacher: nothing for
+    ``expert`` (as every run before the option), else its name."""
+    return "" if plan.teacher == "expert" else f", teacher {_teacher_named(plan)}"
+
+
 def _teacher(plan: Plan) -> Callable[[], Bot]:
     # A budget that ends before the clock: the labels replay from the seed.
     budget = plan.budget
@@ -205,7 +211,7 @@ def _fit_basis(plan: Plan) -> str:
     return (f"{plan.preset} {plan.players} seats, seed {plan.seed}, {plan.shards} shards of "
             f"{plan.per_shard}, budget {plan.budget}, hidden {plan.hidden}, "
             f"features {plan.features}"
-            + ("" if plan.teacher == "expert" else f", teacher {_teacher_named(plan)}"))
+            + _teacher_basis(plan))
 
 
 def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None],
@@ -297,7 +303,8 @@ def _dagger(plan: Plan, params: dict[str, npt.NDArray[np.float32]], clock: _Cloc
     another student are labelled again."""
     folder = plan.folder / "dagger"
     basis = (f"student {_digest(params)}, against {', '.join(plan.dagger_against)}, "
-             f"{plan.per_shard} a shard, budget {plan.budget}")
+             f"{plan.per_shard} a shard, budget {plan.budget}"
+             + _teacher_basis(plan))
     kept = folder / "basis.txt"
     if kept.exists() and kept.read_text() != basis:
         progress(f"dagger: {folder} was labelled for another student or plan; labelling afresh")

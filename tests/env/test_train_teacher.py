@@ -61,3 +61,13 @@ def test_bad_teachers_are_refused_in_one_line(tmp_path: Path) -> None:
         Plan(Path("x"), teacher="guided", teacher_weights=tmp_path / "nosuch.npz")
     with pytest.raises(ValueError, match="no shipped network reads runs at 5 seats"):
         Plan(Path("x"), players=5, teacher="guided")
+
+
+def test_the_dagger_shards_name_a_guided_teacher(tmp_path: Path) -> None:
+    """The DAgger shards are labelled by the plan's teacher, and what they were labelled for
+    (``dagger/basis.txt``, compared on resuming) names a teacher other than ``expert``."""
+    run(_plan(tmp_path / "g", teacher="guided", dagger=1, dagger_against=("greedy",)),
+        lambda _: None)
+    digest = hashlib.sha256((WEIGHTS / "learned-runs.npz").read_bytes()).hexdigest()[:12]
+    assert (tmp_path / "g" / "dagger" / "basis.txt").read_text().endswith(
+        f", teacher guided by {digest}")
