@@ -15,9 +15,10 @@ from click.testing import CliRunner
 import arena.cli._run as run_cli
 import arena.report._saved as saved
 from arena.cli import main
-from arena.referee import MatchSpec, run_match
+from arena.referee import run_match
 from arena.report import STANDINGS_CSV, STANDINGS_JSON, standings_document, write_standings
 from arena.tournament import run_tournament
+from tests.tournament.helpers import Interrupt
 
 CONFIG = """\
 name: tally
@@ -102,17 +103,10 @@ def test_the_standings_of_a_resumed_run_count_the_records_read_back_on_resuming(
     config = _config(tmp_path, "{name: random}, {name: lowest}, {name: highest}, "
                                "{name: passer}")
     folder = tmp_path / "run"
-    calls = 0
-
-    def interrupted(spec: MatchSpec) -> dict[str, Any]:
-        nonlocal calls
-        calls += 1
-        if calls > 3:
-            raise KeyboardInterrupt
-        return run_match(spec)
+    stop = Interrupt(3, run_match)  # three matches, then Ctrl-C
 
     def run_some(*args: Any, **kwargs: Any) -> Any:
-        return run_tournament(*args, **kwargs, match_fn=interrupted)
+        return run_tournament(*args, **kwargs, match_fn=stop)
 
     with monkeypatch.context() as patch:
         patch.setattr(run_cli, "run_tournament", run_some)

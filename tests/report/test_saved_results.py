@@ -17,9 +17,10 @@ import arena.report._saved as saved
 from arena.cli import main
 from arena.ratings import rate_files
 from arena.records import TailReader
-from arena.referee import MatchSpec, run_match
+from arena.referee import run_match
 from arena.report import GrowingStandings, Rebuilds, ReportRefresher, standings_document
 from arena.tournament import run_tournament
+from tests.tournament.helpers import Interrupt
 
 CONFIG = """\
 name: saved
@@ -64,17 +65,10 @@ def test_run_saves_the_standings_and_the_report(tmp_path: Path) -> None:
 
 def test_ctrl_c_saves_the_standings_of_what_was_played(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = 0
-
-    def interrupted(spec: MatchSpec) -> dict[str, Any]:
-        nonlocal calls
-        calls += 1
-        if calls > 3:
-            raise KeyboardInterrupt
-        return run_match(spec)
+    stop = Interrupt(3, run_match)  # three matches, then Ctrl-C
 
     def run_some(*args: Any, **kwargs: Any) -> Any:
-        return run_tournament(*args, **kwargs, match_fn=interrupted)
+        return run_tournament(*args, **kwargs, match_fn=stop)
 
     monkeypatch.setattr(run_cli, "run_tournament", run_some)
     out = CliRunner().invoke(main, ["run", str(_config(tmp_path)), "--out",

@@ -19,14 +19,15 @@ def load_records(path: Path) -> list[dict[str, Any]]:
 
 
 class Interrupt:
-    """A match function that plays ``limit`` matches with ``play``, then acts like Ctrl-C."""
+    """A match function that plays ``limit`` matches with ``play``, then acts like Ctrl-C
+    (``play`` takes a match's spec as a dict or a ``MatchSpec``, as the caller hands it)."""
 
-    def __init__(self, limit: int, play: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    def __init__(self, limit: int, play: Callable[[Any], dict[str, Any]]) -> None:
         self.limit = limit
         self.play = play
         self.calls = 0
 
-    def __call__(self, spec: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, spec: Any) -> dict[str, Any]:
         self.calls += 1
         if self.calls > self.limit:
             raise KeyboardInterrupt
