@@ -4,6 +4,7 @@ back what the run and its report wrote."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +49,16 @@ def js_value(path: Path, name: str) -> Any:
 def folder_records(folder: Path) -> list[dict[str, Any]]:
     """The records of a run's folder, in file order."""
     return list(read_records(folder / "records.jsonl"))
+
+
+def copied_run(run: Path, folder: Path, copies: int) -> None:
+    """``folder`` made a run of ``copies`` copies of ``run``'s records, each under new match
+    ids (``c<k>-`` before each id), beside ``run``'s config."""
+    lines = (run / "records.jsonl").read_bytes().splitlines(keepends=True)
+    folder.mkdir()
+    with (folder / "records.jsonl").open("wb") as out:
+        for k in range(copies):
+            for line in lines:
+                out.write(line.replace(b'"match_id": "', f'"match_id": "c{k}-'.encode())
+                          .replace(b'"match_id":"', f'"match_id":"c{k}-'.encode()))
+    shutil.copyfile(run / "config.yaml", folder / "config.yaml")

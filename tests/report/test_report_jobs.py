@@ -3,14 +3,13 @@ byte, and a refresh still reuses the batches it can."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from arena.records import RecordWriter
 from arena.referee import run_match
 from arena.report import BATCH, write_report
 
-from .helpers import clumsy_spec
+from .helpers import clumsy_spec, copied_run
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -20,19 +19,12 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def test_replaying_with_workers_writes_the_same_report(run_folder: Path,
                                                        tmp_path: Path) -> None:
-    records = run_folder / "records.jsonl"
-    lines = records.read_bytes().splitlines(keepends=True)
+    lines = (run_folder / "records.jsonl").read_bytes().splitlines(keepends=True)
     # enough matches for several batches: the run's, again and again under new ids
     copies = (BATCH * 3) // len(lines) + 1
     one, many = tmp_path / "one", tmp_path / "many"
     for folder in (one, many):
-        folder.mkdir()
-        with (folder / "records.jsonl").open("wb") as out:
-            for k in range(copies):
-                for line in lines:
-                    out.write(line.replace(b'"match_id": "', f'"match_id": "c{k}-'.encode())
-                              .replace(b'"match_id":"', f'"match_id":"c{k}-'.encode()))
-        shutil.copyfile(run_folder / "config.yaml", folder / "config.yaml")
+        copied_run(run_folder, folder, copies)
     with RecordWriter(one / "records.jsonl") as writer, \
             RecordWriter(many / "records.jsonl") as other:
         record = run_match(clumsy_spec("zz-last", "pass", 5))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,6 +14,8 @@ import psutil
 import pytest
 
 from arena.report import BATCH
+
+from .helpers import copied_run
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux",
                                 reason="the report's workers are forked on Linux only")
@@ -49,16 +50,10 @@ def _running(process: psutil.Process) -> bool:
 
 
 def test_a_killed_report_leaves_no_worker(run_folder: Path, tmp_path: Path) -> None:
-    lines = (run_folder / "records.jsonl").read_bytes().splitlines(keepends=True)
-    copies = (BATCH * 40) // len(lines) + 1  # some forty batches: long enough to be killed in
+    lines = len((run_folder / "records.jsonl").read_bytes().splitlines())
+    copies = (BATCH * 40) // lines + 1  # some forty batches: long enough to be killed in
     folder = tmp_path / "run"
-    folder.mkdir()
-    with (folder / "records.jsonl").open("wb") as out:
-        for k in range(copies):
-            for line in lines:
-                out.write(line.replace(b'"match_id": "', f'"match_id": "c{k}-'.encode())
-                          .replace(b'"match_id":"', f'"match_id":"c{k}-'.encode()))
-    shutil.copyfile(run_folder / "config.yaml", folder / "config.yaml")
+    copied_run(run_folder, folder, copies)
     proc = subprocess.Popen([sys.executable, "-c", REPORT, str(folder)])
     workers: list[psutil.Process] = []
     try:
