@@ -40,7 +40,8 @@ def _growing(finished_run: Path, tmp_path: Path) -> tuple[Path, list[str]]:
 
 def test_nobody_watching_costs_no_standings_nor_match_list(
         finished_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(app, "STANDINGS_S", 0.0)  # every step may compute them
+    monkeypatch.setattr(app, "STANDINGS_S", 0.0)  # every step may compute them,
+    monkeypatch.setattr(app, "STANDINGS_SHARE", 0.0)  # however long the last one took
     folder, lines = _growing(finished_run, tmp_path)
 
     async def main() -> None:
