@@ -56,8 +56,10 @@ files that have it."""
 
 FEATURES = ("pass", "greedy gain", "greedy choice", "value", "best value", "cards",
             "strength", "jokers", "run", "revolution", "clears", "cost after", "out",
-            "strength, danger", "pass, danger", "cards, danger")
-"""The features of a move, in the order of a row of :func:`move_features`."""
+            "strength, danger", "pass, danger", "cards, danger", "unbeatable", "control after")
+"""The features of a move, in the order of a row of :func:`move_features`. A network's
+features head reads the first ones, as many as it was trained with (the networks trained
+before the last two read the first 16)."""
 
 
 @dataclass(frozen=True)
@@ -88,22 +90,69 @@ def _greedy_choice(rules: Rules, hand: list[Card], moves: list[Move], revolution
                key=lambda i: keys[i])  # type: ignore[arg-type,return-value]
 
 
+OLD_FEATURES = 16
+"""The features of the networks trained before "unbeatable" and "control after"."""
 DANGER = 3
 """An opponent holding this many cards or fewer may go out soon: the "danger" features
 are the move's strength, pass and size while one does."""
 
 
+def _suit_major(mask: int) -> int:
+    """A rank-major card mask as the engine's suit-major one (bit ``suit * 16 + rank``)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        rank, suit = divmod(low.bit_length() - 1, 4)
+        out |= 1 << (suit * 16 + rank)
+        mask ^= low
+    return out
+
+
+def _unbeatable(rules: Rules, move: Move, unseen: tuple[int, int, int], revolution: bool,
+                flips: bool) -> bool:
+    """No play of the unseen cards (all of them in one hand: the most the other seats
+    could hold together) may go on ``move``: it wins its trick unless it is the last play
+    of the pile anyway. A move that clears the pile wins it too."""
+    order = revolution != flips
+    if rules.clears(move, order):
+        return True
+    mask, smask, jokers = unseen
+    return not any(m.kind != "pass" for m in rules.moves(mask, smask, jokers, move, order))
+
+
+def _top_cards(mask: int, jokers: int, unseen: int, order: bool) -> float:
+    """The cards of a hand (``mask``, ``jokers``) no unseen natural card outranks in the
+    order ``order`` (single cards that win their trick on a lead), in quarters of a rank."""
+    ranks = [r for r in range(13) if unseen >> (4 * r) & 15]
+    if not ranks:
+        return (mask.bit_count() + jokers) / 4
+    best = min(ranks) if order else max(ranks)
+    count = jokers
+    for r in range(13):
+        if (r < best) if order else (r > best):
+            count += (mask >> (4 * r) & 15).bit_count()
+    return count / 4
+
+
 def move_features(rules: Rules, hand: list[Card], moves: list[Move], revolution: bool,
-                  fewest: int = 0) -> npt.NDArray[np.float32]:
+                  fewest: int = 0, seen: tuple[int, int] | None = None
+                  ) -> npt.NDArray[np.float32]:
     """One row of :data:`FEATURES` per move of ``moves`` (the legal moves of a seat
     holding ``hand`` under the order ``revolution``, whose opponents still in the deal
-    hold at least ``fewest`` cards each; 0 when no opponent holds cards)."""
+    hold at least ``fewest`` cards each; 0 when no opponent holds cards). ``seen`` is what
+    the seat has seen (the natural cards and the number of jokers of its hand and of every
+    play of the deal): the rest of the deck is unseen, and the last two features judge the
+    move against it (left 0 without it)."""
     mask, jokers = hand_mask(hand)
     held = len(hand)
     before = hand_cost(mask, jokers, revolution)
     values = move_values(rules, moves, rank_counts(mask), held, revolution)
     rows = np.zeros((len(moves), len(FEATURES)), dtype=np.float32)
     gains = [0.0] * len(moves)
+    unseen = None
+    if seen is not None:
+        hidden = ((1 << 52) - 1) & ~seen[0]
+        unseen = (hidden, _suit_major(hidden), rules.jokers - seen[1])
     for i, move in enumerate(moves):
         row = rows[i]
         row[3] = values[i]
@@ -121,6 +170,10 @@ def move_features(rules: Rules, hand: list[Card], moves: list[Move], revolution:
         row[10] = rules.clears(move, revolution)
         row[11] = hand_cost(mask & ~move.mask, jokers - move.jokers, revolution != flips) / 4
         row[12] = len(move) == held
+        if unseen is not None:
+            row[16] = _unbeatable(rules, move, unseen, revolution, flips)
+            row[17] = _top_cards(mask & ~move.mask, jokers - move.jokers, unseen[0],
+                                 revolution != flips)
     if 0 < fewest <= DANGER:
         rows[:, 13] = rows[:, 6]
         rows[:, 14] = rows[:, 0]
@@ -141,7 +194,13 @@ def observed_features(coder: Encoding, observation: npt.NDArray[np.int8],
     counts = coder.field(observation, "counts").reshape(coder.players, -1)[1:]
     held = [int(np.argmax(row)) for row in counts]
     fewest = min((n for n in held if n), default=0)
-    return move_features(coder.rules, hand, moves, revolution, fewest)
+    seen, jokers = hand_mask(hand)
+    played = coder.field(observation, "played").reshape(coder.players, -1)
+    naturals = played.max(axis=0)
+    naturals[52:] = 0  # a seat's joker flags count its jokers played: summed below
+    seen |= hand_mask(coder.cards(naturals))[0]
+    jokers += int(played[:, 52:].sum())
+    return move_features(coder.rules, hand, moves, revolution, fewest, (seen, jokers))
 
 
 class Network:
@@ -158,9 +217,11 @@ class Network:
         if all(name in arrays for name in FEATURE_LAYERS):
             self.wf, self.bf = (np.asarray(arrays[name], dtype=np.float32)
                                 for name in FEATURE_LAYERS)
-            if self.wf.shape != (self.w1.shape[1], len(FEATURES)):
+            if (self.wf.shape[0] != self.w1.shape[1]
+                    or self.wf.shape[1] not in (OLD_FEATURES, len(FEATURES))):
                 raise ValueError(f"the network's wf has shape {self.wf.shape}, not "
-                                 f"({self.w1.shape[1]}, {len(FEATURES)})")
+                                 f"({self.w1.shape[1]}, {len(FEATURES)}) nor "
+                                 f"({self.w1.shape[1]}, {OLD_FEATURES})")
         self.meta = meta
         self.exchange = str(meta.get("exchange", "network"))
         """Who chooses an exchange return: the network's exchange head, or ``greedy``."""
@@ -196,7 +257,8 @@ class Network:
         scores = hidden @ self.wm[:, legal] + self.bm[legal]
         if self.wf is not None and self.bf is not None:
             coder = encoding(rules or Rules.preset(self.preset), self.players)
-            scores += observed_features(coder, observation, legal) @ (hidden @ self.wf + self.bf)
+            features = observed_features(coder, observation, legal)[:, :self.wf.shape[1]]
+            scores += features @ (hidden @ self.wf + self.bf)
         return scores  # type: ignore[no-any-return]
 
     def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8],

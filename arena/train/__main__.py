@@ -63,10 +63,11 @@ from ._run import Plan, run
 @click.option("--dagger-against", multiple=True, default=("mc",), show_default=True,
               help="A bot beside the network in the DAgger matches (repeat): NAME or "
                    "NAME:PLAYOUTS.")
-@click.option("--teacher", type=click.Choice(["expert", "guided"]), default="expert",
+@click.option("--teacher", type=click.Choice(["expert", "guided", "mc"]), default="expert",
               show_default=True,
-              help="Who labels the matches at --budget: expert, or guided (expert whose "
-                   "search a network guides: expert iteration).")
+              help="Who labels the matches at --budget: expert, guided (expert whose "
+                   "search a network guides: expert iteration), or mc (--budget rounds of "
+                   "playouts).")
 @click.option("--teacher-weights", type=click.Path(path_type=Path), default=None,
               help="The network guiding --teacher guided [the preset's shipped one].")
 @click.option("--jobs", default=1, show_default=True,

@@ -43,6 +43,10 @@ def shard_features(coder: Encoding, data: dict[str, npt.NDArray[Any]]
 
 def _features_of(coder: Encoding, shard: Path) -> dict[str, npt.NDArray[Any]]:
     path = shard.with_name(shard.name.removesuffix(".npz") + ".features.npz")
+    if path.exists():
+        with np.load(path) as saved:
+            if saved["feat"].shape[1] != len(FEATURES):  # kept before features were added
+                path.unlink()
     if not path.exists():
         with np.load(shard) as data:
             arrays = shard_features(coder, {k: data[k] for k in ("obs", "mask")})

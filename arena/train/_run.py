@@ -24,7 +24,7 @@ from arena.bot import Bot
 from arena.env import encoding
 from arena.game import Rules
 from arena.seeds import derive
-from bots import ExpertBot, guided_bot
+from bots import ExpertBot, McBot, guided_bot
 from bots.learned import (
     FEATURE_LAYERS,
     LAYERS,
@@ -116,12 +116,19 @@ class Plan:
             raise ValueError(f"--soft must be between 0 and 1, not {self.soft}")
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
-        if self.teacher not in ("expert", "guided"):
-            raise ValueError(f"--teacher must be expert or guided, not {self.teacher!r}")
+        if self.teacher not in TEACHERS:
+            raise ValueError(f"--teacher must be one of {', '.join(TEACHERS)}, "
+                             f"not {self.teacher!r}")
         if self.teacher_weights is not None and self.teacher != "guided":
             raise ValueError("--teacher-weights: only --teacher guided reads a network")
         if self.teacher == "guided":
             _guide(self)  # a ValueError naming a file that is no network of the table
+
+
+TEACHERS = ("expert", "guided", "mc")
+"""Who may label: ``expert`` at ``--budget`` playouts a decision, ``guided`` (``expert``
+guided by a network) at as many, or ``mc`` at ``--budget`` rounds of playouts (every
+candidate played out on each guessed deal: its default is 48)."""
 
 
 def _guide(plan: Plan) -> Path:
@@ -145,8 +152,8 @@ def _guide(plan: Plan) -> Path:
 def _teacher_named(plan: Plan) -> str:
     """The teacher as the labels, the fit's basis and the network's meta name it (``expert``;
     ``guided`` with the first 12 hex digits of its network file's SHA-256)."""
-    if plan.teacher == "expert":
-        return "expert"
+    if plan.teacher != "guided":
+        return plan.teacher
     digest = hashlib.sha256(_guide(plan).read_bytes()).hexdigest()[:12]
     return f"guided by {digest}"
 
@@ -163,6 +170,8 @@ def _teacher(plan: Plan) -> Callable[[], Bot]:
     if plan.teacher == "guided":
         weights = str(_guide(plan))
         return lambda: guided_bot(weights=weights, budget=budget, move_ms=60_000)
+    if plan.teacher == "mc":  # --budget rounds of playouts, every candidate in each
+        return lambda: McBot(playouts=budget, share=1.0, move_ms=3_600_000)
     return lambda: ExpertBot(budget=budget, move_ms=60_000)
 
 

@@ -93,8 +93,8 @@ def test_one_forward_pass_picks_the_best_legal_action() -> None:
     legal = np.flatnonzero(mask)
     assert len(legal) > 2
     if network.wf is not None and network.bf is not None:
-        scores[legal] += observed_features(coder, observation, legal) @ (
-            hidden @ network.wf + network.bf)
+        features = observed_features(coder, observation, legal)[:, :network.wf.shape[1]]
+        scores[legal] += features @ (hidden @ network.wf + network.bf)
     scores[mask == 0] = -np.inf
     assert coder.index(bot.play(view)) == int(np.argmax(scores))
 
@@ -159,6 +159,38 @@ def test_the_move_features_flag_greedy_s_move_and_the_value_s_best(preset: str) 
         seen += 1
         match.play(move)
     assert seen == 150
+
+
+@pytest.mark.parametrize("preset", TRAINED)
+def test_unbeatable_is_judged_against_the_cards_the_others_hold_together(preset: str) -> None:
+    """The cards a seat has not seen are the other hands together: a play no play of theirs
+    (all in one hand) may go on, or that clears the pile, is flagged "unbeatable"."""
+    rules = Rules.preset(preset)
+    coder = encoding(rules, 4)
+    match = Match(rules, 4, 11)
+    unbeatable = FEATURES.index("unbeatable")
+    counted = [0, 0]
+    while match.pending is not None:
+        if match.pending.kind == "exchange":
+            match.give(bound(GreedyBot(), match.view(match.pending.seat)).exchange(
+                match.view(match.pending.seat), match.pending.count))
+            continue
+        seat = match.deal.to_move
+        view = match.view(seat)
+        legal = np.flatnonzero(coder.action_mask(view.legal_moves()))
+        rows = observed_features(coder, coder.observe(view), legal)
+        others = [c for s in range(4) if s != seat for c in match.deal.hand(s)]
+        for action, row in zip(legal, rows, strict=True):
+            move = coder.move(int(action))
+            if move.kind == "pass":
+                assert row[unbeatable] == 0
+                continue
+            order = view.revolution != rules.starts_revolution(move)
+            answers = [m for m in rules.legal_moves(others, move, order) if m.kind != "pass"]
+            assert row[unbeatable] == (rules.clears(move, order) or not answers), move
+            counted[int(row[unbeatable])] += 1
+        match.play(bound(GreedyBot(), view).play(view))
+    assert min(counted) > 0  # both kinds were seen
 
 
 @pytest.mark.parametrize("exchange", ["network", "greedy"])

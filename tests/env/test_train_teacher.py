@@ -42,6 +42,20 @@ def test_a_guided_teacher_labels_other_choices_and_names_itself(tmp_path: Path) 
         run(_plan(tmp_path / "guided"), lines.append)
 
 
+def test_an_mc_teacher_labels_at_its_rounds_and_replays_from_the_seed(tmp_path: Path) -> None:
+    """``--teacher mc`` labels with ``mc`` at ``--budget`` rounds (no clock: the labels
+    replay), names itself, and chooses otherwise than ``expert``."""
+    made = [run(_plan(tmp_path / name, teacher="mc"), lambda line: None) for name in "ab"]
+    run(_plan(tmp_path / "expert"), lambda line: None)
+    assert (tmp_path / "a" / "labels" / "teacher.txt").read_text() == "mc\n"
+    assert load_network(made[0]).meta["plan"]["teacher"] == "mc"
+    shards = [np.load(tmp_path / name / "labels" / "shard-0000.npz") for name in ("a", "b",
+                                                                                   "expert")]
+    with shards[0] as a, shards[1] as b, shards[2] as e:
+        assert all(np.array_equal(a[k], b[k]) for k in a.files)
+        assert not np.array_equal(a["action"], e["action"])
+
+
 def test_guided_labels_are_the_same_whatever_the_jobs(tmp_path: Path) -> None:
     teacher = _teacher(Plan(tmp_path, budget=2, teacher="guided"))
     made = [[path.read_bytes() for path in label_shards(
@@ -51,8 +65,9 @@ def test_guided_labels_are_the_same_whatever_the_jobs(tmp_path: Path) -> None:
 
 
 def test_bad_teachers_are_refused_in_one_line(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="--teacher must be expert or guided, not 'mc'"):
-        Plan(Path("x"), teacher="mc")
+    with pytest.raises(ValueError,
+                       match="--teacher must be one of expert, guided, mc, not 'random'"):
+        Plan(Path("x"), teacher="random")
     with pytest.raises(ValueError, match="--teacher-weights: only --teacher guided"):
         Plan(Path("x"), teacher_weights=WEIGHTS / "learned-runs.npz")
     with pytest.raises(ValueError, match=r"learned-uecda\.npz: a network of another table"):
