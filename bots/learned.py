@@ -15,10 +15,12 @@ same move.
 network with the head ``wf``/``bf`` is also given the built-ins' judgement of every legal
 move outright (:data:`FEATURES`): ``greedy``'s gain and choice, the value of
 :func:`bots._policy.move_values` (``expert``'s model of play) and its best move, the
-move's plain facts, and three of them again while an opponent is close to going out. The
-head weighs them from the hidden layer, so how much each counts depends on the position;
-:func:`observed_features` computes them from what the observation holds (the hand, the
-order in force, the card counts, the legal actions), the same function when the bot plays
+move's plain facts, three of them again while an opponent is close to going out, and two
+that judge the move against the cards the seat has not seen (whether it can be beaten,
+the cards left that nothing unseen outranks). The head weighs them from the hidden layer,
+so how much each counts depends on the position; :func:`observed_features` computes them
+from what the observation holds (the hand, the order in force, the card counts, the cards
+played, the legal actions), the same function when the bot plays
 and when the trainer reads a labelled observation.
 """
 
@@ -187,7 +189,8 @@ def move_features(rules: Rules, hand: list[Card], moves: list[Move], revolution:
 def observed_features(coder: Encoding, observation: npt.NDArray[np.int8],
                       legal: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
     """:func:`move_features` of the legal actions ``legal`` of a seat seeing
-    ``observation``: its hand and the order in force read from the observation."""
+    ``observation``: its hand, the order in force and the cards seen (its hand and every
+    seat's played cards) read from the observation."""
     hand = coder.cards(coder.field(observation, "hand"))
     revolution = bool(coder.field(observation, "revolution")[0])
     moves = [coder.move(int(a)) for a in legal]
