@@ -17,7 +17,7 @@ move outright (:data:`FEATURES`): ``greedy``'s gain and choice, the value of
 :func:`bots._policy.move_values` (``expert``'s model of play) and its best move, the
 move's plain facts, three of them again while an opponent is close to going out, and two
 that judge the move against the cards the seat has not seen (whether it can be beaten,
-the cards left that nothing unseen outranks). The head weighs them from the hidden layer,
+the cards left that rank above every unseen card). The head weighs them from the hidden layer,
 so how much each counts depends on the position; :func:`observed_features` computes them
 from what the observation holds (the hand, the order in force, the card counts, the cards
 played, the legal actions), the same function when the bot plays
@@ -123,8 +123,9 @@ def _unbeatable(rules: Rules, move: Move, unseen: tuple[int, int, int], revoluti
 
 
 def _top_cards(mask: int, jokers: int, unseen: int, order: bool) -> float:
-    """The cards of a hand (``mask``, ``jokers``) no unseen natural card outranks in the
-    order ``order`` (single cards that win their trick on a lead), in quarters of a rank."""
+    """The cards of a hand (``mask``, ``jokers``) that rank above every unseen natural card
+    in the order ``order`` (single cards no unseen single beats, whatever ``equal_beats``
+    says), and its jokers, a quarter a card."""
     ranks = [r for r in range(13) if unseen >> (4 * r) & 15]
     if not ranks:
         return (mask.bit_count() + jokers) / 4

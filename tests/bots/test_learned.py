@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from arena.env import encoding
-from arena.game import Match, Move, Rules
+from arena.game import Card, Match, Move, Rules
 from arena.plugins import registry
 from bots import GreedyBot
 from bots.learned import (
@@ -20,6 +20,7 @@ from bots.learned import (
     Network,
     fits,
     load_network,
+    move_features,
     network_for,
     observed_features,
     policy_scores,
@@ -191,6 +192,23 @@ def test_unbeatable_is_judged_against_the_cards_the_others_hold_together(preset:
             counted[int(row[unbeatable])] += 1
         match.play(bound(GreedyBot(), view).play(view))
     assert min(counted) > 0  # both kinds were seen
+
+
+def test_control_after_counts_the_cards_left_above_every_unseen_card() -> None:
+    rules = Rules.preset("runs")
+    hand = [Card.parse(c) for c in ("3C", "AH", "2S")]
+    moves = rules.legal_moves(hand)
+    column = FEATURES.index("control after")
+
+    def control(unseen: str, revolution: bool = False) -> dict[str, float]:
+        seen = ((1 << 52) - 1) & ~(1 << Card.parse(unseen).index)
+        rows = move_features(rules, hand, moves, revolution, 0, (seen, 0))
+        return {str(m): float(row[column]) for m, row in zip(moves, rows, strict=True)}
+
+    assert control("4D") == {"3C": 0.5, "AH": 0.25, "2S": 0.25}
+    assert control("2H") == {"3C": 0.0, "AH": 0.0, "2S": 0.0}  # a 2 ties, none outranks
+    assert control("KD") == {"3C": 0.5, "AH": 0.25, "2S": 0.25}
+    assert control("4D", revolution=True) == {"3C": 0.0, "AH": 0.25, "2S": 0.25}  # 3C on top
 
 
 @pytest.mark.parametrize("exchange", ["network", "greedy"])
