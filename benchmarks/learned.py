@@ -6,11 +6,11 @@ and each baseline, the sequential test of ``arena ab learned BASELINE --preset P
 interval, its wall time and the load average beside it. ``--against`` with no name skips
 this half.
 
-**Think time**: every decision of whole matches (``learned`` in seats 0 and 2, ``greedy``
-in 1 and 3) is timed in the process's CPU time, for each preset ``learned`` was trained
-for; the median and the 90th percentile of each bot's decisions are printed, ``greedy``'s
-being the floor measured in the same run, with the machine's load average (the machine
-may be shared).
+**Think time**: every decision of whole matches (``learned`` in the even seats, ``greedy``
+in the odd ones, at the table size each network was trained for) is timed in the process's
+CPU time, for each preset ``learned`` was trained for; the median and the 90th percentile
+of each bot's decisions are printed, ``greedy``'s being the floor measured in the same
+run, with the machine's load average (the machine may be shared).
 
     python benchmarks/learned.py [--matches 20] [--against greedy mc] [--max-sets 200]
 """
@@ -29,21 +29,22 @@ from arena.bot import Bot, MatchInfo
 from arena.game import Match, Rules
 from arena.seeds import bot_rng, derive
 from bots import GreedyBot
-from bots.learned import LearnedBot, supported
+from bots.learned import WEIGHTS, LearnedBot, load_network, supported
 
 
 def think_times(preset: str, matches: int) -> dict[str, list[float]]:
     """CPU seconds of each decision per bot name, over ``matches`` matches."""
     rules = Rules.preset(preset)
+    players = seats(preset)
     times: dict[str, list[float]] = {"learned": [], "greedy": []}
     for k in range(matches):
         seed = derive(7, "think", k)
-        bots: list[Bot] = [LearnedBot(), GreedyBot(), LearnedBot(), GreedyBot()]
-        names = ["learned", "greedy", "learned", "greedy"]
+        bots: list[Bot] = [GreedyBot() if seat % 2 else LearnedBot() for seat in range(players)]
+        names = ["greedy" if seat % 2 else "learned" for seat in range(players)]
         for seat, bot in enumerate(bots):
-            bot.bind(seat, rules, 4, bot_rng(seed, seat))
-            bot.start_match(MatchInfo(seat, 4, rules, f"think-{k}", names))
-        match = Match(rules, 4, seed)
+            bot.bind(seat, rules, players, bot_rng(seed, seat))
+            bot.start_match(MatchInfo(seat, players, rules, f"think-{k}", names))
+        match = Match(rules, players, seed)
         while (decision := match.pending) is not None:
             seat = decision.seat
             view = match.view(seat)
@@ -59,12 +60,18 @@ def think_times(preset: str, matches: int) -> dict[str, list[float]]:
     return times
 
 
+def seats(preset: str) -> int:
+    """The table size the shipped network of ``preset`` was trained for."""
+    return load_network(WEIGHTS / f"learned-{preset}.npz").players
+
+
 def strength(preset: str, baseline: str, max_sets: int) -> str:
     """The verdict line of ``arena ab learned BASELINE`` under ``preset``, with its time."""
     arena = Path(sys.executable).with_name("arena")
     start = time.perf_counter()
     done = subprocess.run([str(arena), "ab", "learned", baseline, "--preset", preset,
-                           "--jobs", "1", "--max-sets", str(max_sets)],
+                           "--players", str(seats(preset)), "--jobs", "1",
+                           "--max-sets", str(max_sets)],
                           capture_output=True, text=True, check=False)
     verdict = (done.stdout.strip().splitlines() or [done.stderr.strip()[-200:]])[-1]
     return (f"{preset:8} vs {baseline:7} {verdict} [{time.perf_counter() - start:.0f} s, "
