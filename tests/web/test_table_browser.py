@@ -117,27 +117,21 @@ class Person:
         """Play the first legal move by clicking its cards and Play (or Pass), or give the
         first cards asked; whether it did."""
         page = self.page
-        if page.locator("#give").is_visible():
-            count = int(page.locator("#give").get_attribute("data-count") or 0)
-            hand = page.eval_on_selector_all("#hand button", "bs => bs.map(b => b.dataset.card)")
-            self.pick(hand[:count])
-            asks = page.evaluate("document.body.dataset.asks")
+        # what is asked, the hand and the moves from one draw (the page redraws on every
+        # event; while a decision is asked, the hand and the moves stay as drawn)
+        offer = _offer(page)
+        asks: str = offer["asks"]
+        if offer["give"] is not None:
+            self.pick(offer["hand"][:offer["give"]])
             page.locator("#give").click()
             self.wait(asks)
             return True
-        buttons = page.locator("#moves button")
-        if page.locator("#play").is_visible() and buttons.count():
-            from playwright.sync_api import TimeoutError as Redrawn
-
-            try:
-                move = buttons.first.get_attribute("data-move", timeout=2000) or ""
-            except Redrawn:  # the page redraws its moves on every event: look again
-                return False
+        if offer["play"] and offer["moves"]:
+            move: str = offer["moves"][0]
             # the move's button is named as the page writes the move
             name = page.evaluate("(m) => window.arenaI18n.moveText(m)", move)
             assert page.get_by_role("button", name=name, exact=True).count() >= 1
-            deal = self.deal()
-            asks = page.evaluate("document.body.dataset.asks")
+            deal: int = offer["deals"]
             if move == "pass":
                 page.locator("#pass").click()
             else:
