@@ -169,7 +169,8 @@ class PersonSeat:
         self._ask: _Ask | None = None
         self._asked = 0
         self._start: dict[str, Any] | None = None
-        self._last: dict[str, Any] | None = None  # the latest view sent (a request or a turn)
+        # the latest view, as a page opened now gets it: the request waiting, else a turn
+        self._last: dict[str, Any] | None = None
         self._end: dict[str, Any] | None = None
         self._deals: list[dict[str, Any]] = []  # the match's deal results so far
         self._encoder = FullEncoder()
@@ -271,7 +272,7 @@ class PersonSeat:
             self._send_answer.send_nowait((ask.number, answer))
         except trio.WouldBlock:
             return "too many messages"
-        self._ask = None  # one answer per decision
+        self._over(ask.message)  # one answer per decision
         return None
 
     # ------------------------------------------------------------------ the referee
@@ -338,7 +339,15 @@ class PersonSeat:
         except trio.TooSlowError:
             raise timeout_fault(deadline.allowed_s) from None
         finally:
-            self._ask = None
+            self._over(message)
+
+    def _over(self, request: dict[str, Any]) -> None:
+        """The decision of ``request`` is over (answered, out of time, or left to the
+        stand-in): nothing waits for its answer, and a page opened from now on gets the
+        seat's turn in its place, never a request it may no longer answer."""
+        self._ask = None
+        self._last = {"type": "turn", "seat": self.seat, "kind": request["type"],
+                      "view": request["view"]}
 
     async def _answer(self) -> object:
         while True:

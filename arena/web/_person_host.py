@@ -60,8 +60,6 @@ class PersonHost(Host):
     def _stand_in(self, absent: Absent, kind: str, view: View, count: int) -> object:
         if self.stand_in is None:
             raise absent  # the seat's timeout fault
-        # the page (when it comes back) no longer holds this request: the seat's turn only
-        self.person.show(view, kind, view.seat)
         self.person.stood_in.append({"deal": view.number, "kind": kind,
                                      "move": len(view.plays) if kind == "play" else None})
         self.person.roster.changed()

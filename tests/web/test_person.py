@@ -43,12 +43,15 @@ async def _page(person: PersonSeat, seen: list[dict[str, Any]], pick: int = 0,
             return
 
 
-async def _play(person: PersonSeat, page: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+async def _play(person: PersonSeat, page: Any, spec: MatchSpec | None = None
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The match of ``spec`` (``_spec()``'s by default), the person at seat 0 answering
+    through ``page``: its record, and every message the page got."""
     seen: list[dict[str, Any]] = []
     hosts = [PersonHost(person), InlineHost("greedy"), InlineHost("random")]
     async with trio.open_nursery() as nursery:
         nursery.start_soon(page, person, seen)
-        record = await play_match(_spec(), hosts=hosts)
+        record = await play_match(spec or _spec(), hosts=hosts)
         person.finish({"scores": record["scores"]})
     return record, seen
 
@@ -155,6 +158,60 @@ def test_a_person_who_leaves_gets_the_seat_back_with_the_current_view() -> None:
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 
 
+def _caught_up(inbox: trio.MemoryReceiveChannel[str]) -> list[dict[str, Any]]:
+    """What a page opened now is sent at once (the seat's state)."""
+    got: list[dict[str, Any]] = []
+    while True:
+        try:
+            got.append(json.loads(inbox.receive_nowait()))
+        except trio.WouldBlock:
+            return got
+
+
+def test_a_page_opened_after_an_answer_gets_the_turn_not_the_request_again() -> None:
+    """A request answered is over: a page opened before the referee's next word (after a
+    deal's last move, say, or before the next deal's exchange) gets the seat's own turn with
+    the same view, never the request to answer again."""
+    async def main() -> tuple[list[tuple[dict[str, Any], list[dict[str, Any]]]],
+                              dict[str, Any]]:
+        person = PersonSeat(0, "p")
+        hosts = [PersonHost(person), InlineHost("greedy"), InlineHost("random")]
+        reopened: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+
+        async def page() -> None:
+            inbox = person.attach()
+            while True:
+                message = json.loads(await inbox.receive())
+                if message["type"] == "play":
+                    answer = json.dumps({"type": "move", "move": message["legal"][0]})
+                elif message["type"] == "exchange":
+                    answer = json.dumps({"type": "exchange",
+                                         "cards": message["view"]["hand"][:message["count"]]})
+                elif message["type"] == "match_end":
+                    return
+                else:
+                    continue
+                assert person.receive(answer) is None
+                person.detach(inbox)  # the page closed and opened again at once
+                inbox = person.attach()
+                reopened.append((message, _caught_up(inbox)))
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(page)
+            record = await play_match(_spec(), hosts=hosts)
+            person.finish({"scores": record["scores"]})
+        return reopened, record
+
+    reopened, record = trio.run(main)
+    assert not any(d["faults"] for d in record["deals"])
+    assert {request["type"] for request, _ in reopened} == {"play", "exchange"}
+    for request, caught_up in reopened:
+        assert [m["type"] for m in caught_up if m["type"] in ("play", "exchange")] == []
+        last = [m for m in caught_up if "view" in m][-1]
+        assert last == {"type": "turn", "seat": 0, "kind": request["type"],
+                        "view": request["view"]}
+
+
 def test_a_person_away_past_the_limit_is_a_timeout_fault() -> None:
     async def main() -> dict[str, Any]:
         person = PersonSeat(0, "p", absence_s=120)
@@ -231,6 +288,8 @@ def test_decide_raises_the_fault_at_the_deadline_given() -> None:
             await person.decide("play", view, 0, Deadline.after(trio.current_time(), 1))
         assert caught.value.kind == "timeout"
         assert caught.value.detail == "no answer within the 1000 ms allowed"
+        # out of time, the request is over: a page opened now is not asked it
+        assert [m["type"] for m in _caught_up(person.attach()) if "view" in m] == ["turn"]
 
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 

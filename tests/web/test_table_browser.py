@@ -28,6 +28,32 @@ CARD = re.compile(r"(?<![A-Za-z0-9])(?:[3-9TJQKA2][CDHS]|JK)(?![A-Za-z0-9])")
 
 SUITS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
 
+# What a seat page offers, read in one go (one draw): whether Play shows, how many cards
+# Give asks for (null when hidden), the hand's cards and the moves offered (each as its
+# data attribute), the decisions asked so far and the deals over.
+OFFER = """() => ({
+    play: !document.getElementById('play').hidden,
+    give: document.getElementById('give').hidden ? null
+        : Number(document.getElementById('give').dataset.count),
+    hand: [...document.querySelectorAll('#hand button')].map((b) => b.dataset.card),
+    moves: [...document.querySelectorAll('#moves button')].map((b) => b.dataset.move),
+    asks: document.body.dataset.asks,
+    deals: document.querySelectorAll('#deals li').length})"""
+
+
+def _offer(page: Any) -> dict[str, Any]:
+    """The page's offer (:data:`OFFER`), each move offered checked against the hand drawn
+    with it: a person is never offered a move with a card they do not hold."""
+    offer: dict[str, Any] = page.evaluate(OFFER)
+    for move in offer["moves"]:
+        cards = [] if move == "pass" else ["JK" if c.startswith("JK") else c
+                                           for c in move.split()]
+        left = list(offer["hand"])
+        for card in cards:
+            assert card in left, f"{move!r} offered with the hand {offer['hand']}"
+            left.remove(card)
+    return offer
+
 
 def _cards_shown(page: Any) -> set[str]:
     """The cards a page shows (the live view writes 10\u2665 for TH, \U0001f0cf for JK),
@@ -91,27 +117,21 @@ class Person:
         """Play the first legal move by clicking its cards and Play (or Pass), or give the
         first cards asked; whether it did."""
         page = self.page
-        if page.locator("#give").is_visible():
-            count = int(page.locator("#give").get_attribute("data-count") or 0)
-            hand = page.eval_on_selector_all("#hand button", "bs => bs.map(b => b.dataset.card)")
-            self.pick(hand[:count])
-            asks = page.evaluate("document.body.dataset.asks")
+        # what is asked, the hand and the moves from one draw (the page redraws on every
+        # event; while a decision is asked, the hand and the moves stay as drawn)
+        offer = _offer(page)
+        asks: str = offer["asks"]
+        if offer["give"] is not None:
+            self.pick(offer["hand"][:offer["give"]])
             page.locator("#give").click()
             self.wait(asks)
             return True
-        buttons = page.locator("#moves button")
-        if page.locator("#play").is_visible() and buttons.count():
-            from playwright.sync_api import TimeoutError as Redrawn
-
-            try:
-                move = buttons.first.get_attribute("data-move", timeout=2000) or ""
-            except Redrawn:  # the page redraws its moves on every event: look again
-                return False
+        if offer["play"] and offer["moves"]:
+            move: str = offer["moves"][0]
             # the move's button is named as the page writes the move
             name = page.evaluate("(m) => window.arenaI18n.moveText(m)", move)
             assert page.get_by_role("button", name=name, exact=True).count() >= 1
-            deal = self.deal()
-            asks = page.evaluate("document.body.dataset.asks")
+            deal: int = offer["deals"]
             if move == "pass":
                 page.locator("#pass").click()
             else:
@@ -307,5 +327,115 @@ def test_the_table_page_opens_a_table_and_shows_its_links(browser: Any, tmp_path
         # the refused request's 400, which the browser notes, and nothing else
         assert opener.errors and all("400" in e and "/api/tables" in e for e in opener.errors)
         assert opener.outside == []
+    finally:
+        stop(process)
+
+
+def test_the_seat_page_offers_a_decision_only_while_it_stands(browser: Any,
+                                                              tmp_path: Path) -> None:
+    """The page offers what the seat is asked, with the hand of the same view, until it
+    answers: a message heard meanwhile does not bring the answered decision back (a refusal
+    does), and once the deal's end is heard nothing of that deal is offered, its last
+    request's moves least of all (they would name cards no longer in the hand drawn).
+
+    The seat's socket is played by the test (Playwright's WebSocket routing) with the
+    messages a person's seat got in a match played in-process: its play that ended a deal,
+    the deal's end, the next deal's requests."""
+    import trio
+
+    from arena.web._person import PersonSeat
+    from tests.web.test_person import _page, _play, _spec
+
+    _, seen = trio.run(_play, PersonSeat(0, "p"), _page, _spec(3))
+    kinds = [m["type"] for m in seen]
+    # the person's answer ended a deal that is not the match's last
+    last = next(i for i in range(len(kinds) - 1)
+                if kinds[i] == "play" and kinds[i + 1] == "end_deal" and "match_end" not in
+                kinds[i + 2:i + 3])
+    after = next(i for i in range(last + 2, len(kinds)) if kinds[i] in ("play", "exchange"))
+    process, _ = start_server("serve", str(tmp_path), "--port", "0", "--table", "--preset",
+                              "runs", "--bots", "greedy", "random", "--people", "1")
+    try:
+        _, (seat,) = read_table(process, 1)
+        page = browser.new_page()
+        routes: list[Any] = []
+        sent: list[dict[str, Any]] = []
+
+        def socket(route: Any) -> None:  # the seat's socket, its server the test
+            route.on_message(lambda text: sent.append(json.loads(text)))
+            routes.append(route)
+
+        page.route_web_socket(re.compile(r".*/ws/t/.*"), socket)
+        page.goto(seat)
+        wait_until(page, "document.getElementById('status').textContent.trim() !== ''")
+        while not routes:
+            page.wait_for_timeout(50)  # the page connects once its messages are loaded
+
+        def say(*messages: dict[str, Any]) -> None:
+            asks = page.evaluate("document.body.dataset.asks || '0'")
+            for message in messages:
+                routes[-1].send(json.dumps(message))
+            asked = sum(m["type"] in ("play", "exchange") for m in messages)
+            wait_until(page, f"Number(document.body.dataset.asks || '0') === "
+                             f"{int(asks) + asked}")
+
+        request = seen[last]
+        say(*seen[:last + 1])
+        offer = _offer(page)
+        assert offer["play"] and offer["moves"] == request["legal"]
+        assert sorted(offer["hand"]) == sorted(request["view"]["hand"])
+
+        def answer(before: int) -> None:
+            """Click the first move's cards and Play; the socket hears it after ``before``
+            messages."""
+            move = request["legal"][0]
+            for card in ["JK" if c.startswith("JK") else c for c in move.split()]:
+                page.locator(f'#hand button[data-card="{card}"]').first.click()
+            page.locator("#play").click()
+            wait_until(page, "document.getElementById('play').hidden")
+            while len(sent) < before + 1:
+                page.wait_for_timeout(50)
+            assert sent[-1] == {"type": "move", "move": move}
+
+        answer(0)
+        # Someone's name heard while the answer is on its way: the answer stands.
+        say({"type": "people", "people": [{"seat": 0, "name": "Ann", "away_s": None,
+                                           "stand_in": "", "stood_in": 0}]})
+        wait_until(page, "document.getElementById('seats').textContent.includes('Ann')")
+        offer = _offer(page)
+        assert not offer["play"] and offer["moves"] == []
+        assert page.locator("#hand button:enabled").count() == 0
+        # Refused: the decision is asked still, and answered again.
+        say({"type": "error", "message": "too many messages: slow down"})
+        wait_until(page, "!document.getElementById('play').hidden")
+        assert _offer(page)["moves"] == request["legal"]
+        answer(1)
+        # The deal ends with that answer: nothing of the deal is offered.
+        deals = seen[last + 1]["result"]["deal"] + 1
+        say(seen[last + 1])
+        wait_until(page, f"document.querySelectorAll('#deals li').length === {deals}")
+        offer = _offer(page)
+        assert not offer["play"] and offer["give"] is None and offer["moves"] == []
+        assert "your turn" not in page.locator("#status").inner_text().lower()
+        # The next deal's request is offered as asked.
+        say(*seen[last + 2:after + 1])
+        offer = _offer(page)
+        if kinds[after] == "play":
+            assert offer["play"] and offer["moves"] == seen[after]["legal"]
+        else:
+            assert offer["give"] == seen[after]["count"]
+        assert sorted(offer["hand"]) == sorted(seen[after]["view"]["hand"])
+        # A request left unanswered on the page when its deal ends (the seat's clock ran
+        # out, its fault's move the deal's last): nothing of the deal is offered either.
+        page.reload()
+        while len(routes) < 2:
+            page.wait_for_timeout(50)
+        say(*seen[:last + 1])
+        assert _offer(page)["moves"] == request["legal"]
+        say(seen[last + 1])
+        wait_until(page, f"document.querySelectorAll('#deals li').length === {deals}")
+        offer = _offer(page)
+        assert not offer["play"] and offer["moves"] == [] and offer["hand"] == []
+        page.close()
     finally:
         stop(process)

@@ -15,8 +15,11 @@
   const table = parts[2], me = Number(parts[3]);
   const PARTNER = { "president": "scum", "scum": "president",
                     "vice-president": "vice-scum", "vice-scum": "vice-president" };
-  const state = { start: null, view: null, ask: null, picked: new Set(), deals: [],
-                  people: {}, taken: null, told: null, end: null };
+  // ask: the request the seat was sent last (play, exchange), null once a view without
+  // one came or its deal ended; answered: the page answered it, so its controls stay away
+  // until the server asks again or refuses the answer.
+  const state = { start: null, view: null, ask: null, answered: false, picked: new Set(),
+                  deals: [], people: {}, taken: null, told: null, end: null };
   let socket = null, retry = 500, over = false;
 
   const { el, clock } = cards;
@@ -160,7 +163,7 @@
   function renderHand(view) {
     const hand = $("hand");
     hand.replaceChildren();
-    const asked = state.ask !== null && !over;
+    const asked = asking() !== null;
     cards.sorted(view.hand).forEach((card, index) => {
       const button = cards.face(el("button", null, { type: "button", "data-card": card,
         "aria-pressed": String(state.picked.has(index)) }), card);
@@ -204,8 +207,13 @@
     return [...state.picked].sort((a, b) => a - b).map((i) => hand[i]);
   }
 
+  // The decision the person may answer now, if any.
+  function asking() {
+    return over || state.answered ? null : state.ask;
+  }
+
   function renderAsk() {
-    const ask = over ? null : state.ask;
+    const ask = asking();
     const playing = ask !== null && ask.type === "play";
     $("play").hidden = !playing;
     $("pass").hidden = !(playing && ask.legal.includes("pass"));
@@ -232,13 +240,14 @@
   // A decision answered: its controls go until the server asks again (or refuses it).
   function answered(message) {
     send(message);
+    state.answered = true;
     state.picked = new Set();
     for (const id of ["play", "pass", "give", "moves-section", "choices"]) $(id).hidden = true;
     for (const b of $("hand").querySelectorAll("button")) b.disabled = true;
   }
 
   function playPicked() {
-    const ask = state.ask;
+    const ask = asking();
     if (!ask || ask.type !== "play") return;
     const picked = picks();
     if (!picked.length) { showError(t("table.seat.no_pick")); return; }
@@ -269,6 +278,9 @@
     if (tell) narrate(prev, Object.assign({}, view, { trick: view.plays.slice(-1) }));
     state.view = view;
     state.taken = null;
+    // No decision of a finished deal stands: its moves are not offered with the empty hand.
+    state.ask = null;
+    state.picked = new Set();
   }
 
   function endDeal(result) {
@@ -343,6 +355,7 @@
         }
         const prev = state.view;
         state.ask = message.type === "turn" ? null : message;
+        state.answered = false;
         state.picked = new Set();
         narrate(prev, message.view);
         state.view = message.view;
@@ -356,7 +369,9 @@
       case "match_end": endMatch(message); break;
       case "people": people(message); break;
       case "name": $("name").value = message.name; break;
-      case "error": showError(cards.errorText(message)); render(); break;
+      case "error":  // an answer refused: the decision is still asked
+        state.answered = false;
+        showError(cards.errorText(message)); render(); break;
     }
   }
 
