@@ -45,9 +45,9 @@ def register_bots(register: Register) -> None:
     register("mc", McBot, author=_AUTHOR)
     register("expert", ExpertBot, author=_AUTHOR)
     register("learned", learned_bot, author=_AUTHOR, stochastic=False,
-             description="a policy network cloned from search, numpy only: runs and daifugo "
-                         "at 4 players (cloned from mc, tuned by play against greedy) and "
-                         "uecda at 5 (from expert); plays greedy elsewhere")
+             description="a policy network cloned from mc (uecda: expert), numpy only: runs and "
+                         "daifugo at 4 players (tuned by play against greedy) and uecda at 5; "
+                         "plays greedy elsewhere")
     register("guided", guided_bot, author=_AUTHOR, stochastic=True,
              description="expert guided by the learned policy: the network's best move among "
                          "the candidates and its softmax as the search's prior (at learned's "

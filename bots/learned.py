@@ -343,9 +343,9 @@ def policy_scores(view: View, network: Network | None = None) -> dict[Move, floa
 class LearnedBot(PolicyBot):
     """Plays the network trained for the match's encoding, ``greedy`` where it has none."""
 
-    description = ("a policy network cloned from search, numpy only: runs and daifugo at 4 "
-                   "players (cloned from mc, tuned by play against greedy) and uecda at 5 "
-                   "(from expert); plays greedy elsewhere")
+    description = ("a policy network cloned from mc (uecda: expert), numpy only: runs and "
+                   "daifugo at 4 players (tuned by play against greedy) and uecda at 5; "
+                   "plays greedy elsewhere")
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__()

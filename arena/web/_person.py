@@ -169,8 +169,7 @@ class PersonSeat:
         self._ask: _Ask | None = None
         self._asked = 0
         self._start: dict[str, Any] | None = None
-        # the latest view, as a page opened now gets it: the request waiting, else a turn
-        self._last: dict[str, Any] | None = None
+        self._last: dict[str, Any] | None = None  # a page opened now: the request, or a turn
         self._end: dict[str, Any] | None = None
         self._deals: list[dict[str, Any]] = []  # the match's deal results so far
         self._encoder = FullEncoder()

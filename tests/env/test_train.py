@@ -24,7 +24,7 @@ from arena.train._fit import batch_features, batch_targets
 from arena.train._improve import Tuning, described
 from arena.train._suits import permutations
 from bots import ExpertBot, GreedyBot, HighestBot, LowestBot
-from bots.learned import WEIGHTS, LearnedBot, load_network
+from bots.learned import FEATURES, WEIGHTS, LearnedBot, load_network
 from tests.bots.test_legality import checked_match
 
 
@@ -283,7 +283,7 @@ def test_a_league_seats_its_snapshots_from_the_seed_and_resumes(
     state = json.loads((tmp_path / "whole.json").read_text())
     assert state["basis"].endswith("league 2")
     snapshots = state["snapshots"]
-    assert len(snapshots) == 3 and snapshots[0] == [0.0] * 17  # the cloned, steps 2 and 4
+    assert len(snapshots) == 3 and snapshots[0] == [0.0] * (len(FEATURES) + 1)  # cloned, steps 2, 4
     assert snapshots[1] != snapshots[0] and snapshots[2] == state["theta"]
     assert any("kept as snapshot 1 of the league" in line for line in lines)
     assert whole.meta["improved"]["league"] == {"every": 2, "snapshots": 3}
