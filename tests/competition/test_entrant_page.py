@@ -47,6 +47,7 @@ bots: [greedy, random, {{name: lowest, label: '{HOSTILE}'}}]
 SECRET = "BOB-SECRET-7f3a"
 FAULTY = f"""\
 import sys
+import time
 from arena import Bot
 from arena.game import Move, View
 
@@ -58,6 +59,7 @@ class Faulty(Bot):
     def play(self, view: View) -> Move:
         self.turn += 1
         if self.turn % 3 == 0:
+            time.sleep(0.5)  # a match in play long enough for a spectator to see it
             print("{SECRET}-stderr", file=sys.stderr, flush=True)
             raise RuntimeError("{SECRET}")
         plays = [m for m in view.legal_moves() if m.kind != "pass"]
@@ -190,7 +192,12 @@ def _live_events(url: str, seconds: float) -> str:
     """The frames the spectators' sockets send of bob's matches in play (the league plays in
     the server's process: its events go to the hub, not to a file), one match after another
     to its end, until one tells of a fault, or ``seconds`` pass (a bound on a hang: the
-    league goes on for ever and bob faults in most of its matches)."""
+    league goes on for ever and bob faults in most of its matches).
+
+    With one worker only a set's last match is ever shown in play (the others are held
+    while their set is incomplete), and bob's end in a few moves: rather than hope to see
+    one in the list between two polls, a set of bob's seen held or playing has its last
+    match followed from before it starts (the league's sets are one match per seat)."""
     import httpx
     from httpx_ws import connect_ws
 
@@ -204,8 +211,10 @@ def _live_events(url: str, seconds: float) -> str:
             with contextlib.suppress(queue.Empty):  # the match list's frames, unread
                 while True:
                     watcher.receive_text(timeout=0.01)
-            playing = [m["id"] for m in client.get("/api/matches", params={
-                "state": "playing"}).json()["matches"] if "faulty" in m["labels"]]
+            playing = [f"{m['set']}-p{len(m['labels']) - 1}"
+                       for state in ("waiting", "held", "playing")
+                       for m in client.get("/api/matches", params={"state": state}).json()[
+                           "matches"] if "faulty" in m["labels"]]
             fresh = [match_id for match_id in playing if match_id not in followed]
             if not fresh:
                 time.sleep(0.1)
@@ -224,13 +233,16 @@ def _match_frames(client: Any, url: str, match_id: str, deadline: float) -> list
     frames: list[str] = []
     with connect_ws(url.replace("http", "ws") + "/ws", client) as ws:
         ws.send_text(json.dumps({"subscribe": f"match:{match_id}"}))
-        while time.monotonic() < deadline:
+        until = min(deadline, time.monotonic() + 20)  # a match not begun yet: its start
+        while time.monotonic() < until:
             try:
                 frames.append(json.dumps(json.loads(ws.receive_text(timeout=1))))
             except queue.Empty:
                 continue
-            if FAULT in frames[-1] or any(f'"type": "{end}"' in frames[-1]
-                                          for end in ("recorded", "unknown")):
+            if '"type": "unknown"' in frames[-1]:  # not begun: its events come when it does
+                continue
+            until = deadline
+            if FAULT in frames[-1] or '"type": "recorded"' in frames[-1]:
                 break
     return frames
 
