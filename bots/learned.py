@@ -40,6 +40,7 @@ from arena.bot import MatchInfo
 from arena.env import Encoding, PlayedCards, PolicyBot, encoding
 from arena.game import Card, Move, Rules, View
 
+from ._belief import _smask
 from ._greedy import GreedyBot, _gain
 from ._hand import hand_cost, hand_mask, obvious, strength
 from ._policy import move_values, rank_counts
@@ -99,17 +100,6 @@ DANGER = 3
 are the move's strength, pass and size while one does."""
 
 
-def _suit_major(mask: int) -> int:
-    """A rank-major card mask as the engine's suit-major one (bit ``suit * 16 + rank``)."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        rank, suit = divmod(low.bit_length() - 1, 4)
-        out |= 1 << (suit * 16 + rank)
-        mask ^= low
-    return out
-
-
 def _unbeatable(rules: Rules, move: Move, unseen: tuple[int, int, int], revolution: bool,
                 flips: bool) -> bool:
     """No play of the unseen cards (all of them in one hand: the most the other seats
@@ -155,7 +145,7 @@ def move_features(rules: Rules, hand: list[Card], moves: list[Move], revolution:
     unseen = None
     if seen is not None:
         hidden = ((1 << 52) - 1) & ~seen[0]
-        unseen = (hidden, _suit_major(hidden), rules.jokers - seen[1])
+        unseen = (hidden, _smask(hidden), rules.jokers - seen[1])
     for i, move in enumerate(moves):
         row = rows[i]
         row[3] = values[i]
@@ -188,23 +178,28 @@ def move_features(rules: Rules, hand: list[Card], moves: list[Move], revolution:
 
 
 def observed_features(coder: Encoding, observation: npt.NDArray[np.int8],
-                      legal: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
-    """:func:`move_features` of the legal actions ``legal`` of a seat seeing
-    ``observation``: its hand, the order in force and the cards seen (its hand and every
-    seat's played cards) read from the observation."""
+                      legal: npt.NDArray[np.intp], width: int = len(FEATURES)
+                      ) -> npt.NDArray[np.float32]:
+    """The first ``width`` columns of :func:`move_features` of the legal actions ``legal``
+    of a seat seeing ``observation``: its hand, the order in force and the cards seen (its
+    hand and every seat's played cards) read from the observation. A network of the first
+    16 features (:data:`OLD_FEATURES`) is spared judging the moves against the unseen
+    cards."""
     hand = coder.cards(coder.field(observation, "hand"))
     revolution = bool(coder.field(observation, "revolution")[0])
     moves = [coder.move(int(a)) for a in legal]
     counts = coder.field(observation, "counts").reshape(coder.players, -1)[1:]
     held = [int(np.argmax(row)) for row in counts]
     fewest = min((n for n in held if n), default=0)
+    if width <= OLD_FEATURES:
+        return move_features(coder.rules, hand, moves, revolution, fewest)[:, :width]
     seen, jokers = hand_mask(hand)
     played = coder.field(observation, "played").reshape(coder.players, -1)
     naturals = played.max(axis=0)
     naturals[52:] = 0  # a seat's joker flags count its jokers played: summed below
     seen |= hand_mask(coder.cards(naturals))[0]
     jokers += int(played[:, 52:].sum())
-    return move_features(coder.rules, hand, moves, revolution, fewest, (seen, jokers))
+    return move_features(coder.rules, hand, moves, revolution, fewest, (seen, jokers))[:, :width]
 
 
 class Network:
@@ -261,7 +256,7 @@ class Network:
         scores = hidden @ self.wm[:, legal] + self.bm[legal]
         if self.wf is not None and self.bf is not None:
             coder = encoding(rules or Rules.preset(self.preset), self.players)
-            features = observed_features(coder, observation, legal)[:, :self.wf.shape[1]]
+            features = observed_features(coder, observation, legal, self.wf.shape[1])
             scores += features @ (hidden @ self.wf + self.bf)
         return scores  # type: ignore[no-any-return]
 
