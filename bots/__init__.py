@@ -46,7 +46,7 @@ def register_bots(register: Register) -> None:
     register("expert", ExpertBot, author=_AUTHOR)
     register("learned", learned_bot, author=_AUTHOR, stochastic=False,
              description="a policy network cloned from mc (uecda: expert), numpy only: runs and "
-                         "daifugo at 4 players (tuned by play against greedy) and uecda at 5; "
+                         "daifugo at 4 players (tuned by play) and uecda at 5; "
                          "plays greedy elsewhere")
     register("guided", guided_bot, author=_AUTHOR, stochastic=True,
              description="expert guided by the learned policy: the network's best move among "

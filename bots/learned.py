@@ -339,7 +339,7 @@ class LearnedBot(PolicyBot):
     """Plays the network trained for the match's encoding, ``greedy`` where it has none."""
 
     description = ("a policy network cloned from mc (uecda: expert), numpy only: runs and "
-                   "daifugo at 4 players (tuned by play against greedy) and uecda at 5; "
+                   "daifugo at 4 players (tuned by play) and uecda at 5; "
                    "plays greedy elsewhere")
 
     def __init__(self, weights: str | None = None) -> None:
