@@ -12,6 +12,7 @@ from typing import Any
 from arena.bot import Bot
 from arena.hookspecs import Register, hookimpl
 
+from ._descriptions import GUIDED_DESCRIPTION, LEARNED_DESCRIPTION
 from ._expert import ExpertBot
 from ._greedy import GreedyBot
 from ._highest import HighestBot
@@ -45,13 +46,9 @@ def register_bots(register: Register) -> None:
     register("mc", McBot, author=_AUTHOR)
     register("expert", ExpertBot, author=_AUTHOR)
     register("learned", learned_bot, author=_AUTHOR, stochastic=False,
-             description="a policy network cloned from mc (uecda: expert), numpy only: runs and "
-                         "daifugo at 4 players (tuned by play) and uecda at 5; "
-                         "plays greedy elsewhere")
+             description=LEARNED_DESCRIPTION)
     register("guided", guided_bot, author=_AUTHOR, stochastic=True,
-             description="expert guided by the learned policy: the network's best move among "
-                         "the candidates and its softmax as the search's prior (at learned's "
-                         "tables; expert elsewhere)")
+             description=GUIDED_DESCRIPTION)
 
 
 def learned_bot(weights: str | None = None) -> Bot:

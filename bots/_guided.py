@@ -27,6 +27,7 @@ from typing import Any
 from arena.bot import MatchInfo
 from arena.game import Move, Rules, View
 
+from ._descriptions import GUIDED_DESCRIPTION
 from ._expert import ExpertBot
 from .learned import Network, fits, load_network, network_for, policy_scores
 
@@ -34,9 +35,7 @@ from .learned import Network, fits, load_network, network_for, policy_scores
 class GuidedBot(ExpertBot):
     """``expert`` with the learned policy as the prior of its search."""
 
-    description = ("expert guided by the learned policy: the network's best move among "
-                   "the candidates and its softmax as the search's prior (at learned's "
-                   "tables; expert elsewhere)")
+    description = GUIDED_DESCRIPTION
 
     def __init__(self, prior: float = 0.5, temperature: float = 1.0,
                  weights: str | None = None, **params: Any) -> None:

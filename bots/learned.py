@@ -41,6 +41,7 @@ from arena.env import Encoding, PlayedCards, PolicyBot, encoding
 from arena.game import Card, Move, Rules, View
 
 from ._belief import _smask
+from ._descriptions import LEARNED_DESCRIPTION
 from ._greedy import GreedyBot, _gain
 from ._hand import hand_cost, hand_mask, obvious, strength
 from ._policy import move_values, rank_counts
@@ -338,9 +339,7 @@ def policy_scores(view: View, network: Network | None = None) -> dict[Move, floa
 class LearnedBot(PolicyBot):
     """Plays the network trained for the match's encoding, ``greedy`` where it has none."""
 
-    description = ("a policy network cloned from mc (uecda: expert), numpy only: runs and "
-                   "daifugo at 4 players (tuned by play) and uecda at 5; "
-                   "plays greedy elsewhere")
+    description = LEARNED_DESCRIPTION
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__()
