@@ -162,12 +162,13 @@ class Trainer:
                 np.float32)
 
     def epoch_pass(self, data: Data, actions: int, batch: int, rng: np.random.Generator,
-                   renamings: list[Renaming] | None = None, soft: float = 0.0
-                   ) -> tuple[float, float]:
+                   renamings: list[Renaming] | None = None, soft: float = 0.0,
+                   temperature: float = 0.0) -> tuple[float, float]:
         """One pass over ``data`` in shuffled batches, each batch's suits renamed by one of
         ``renamings`` drawn at random (none: as labelled); the mean move and gift losses.
         With ``soft`` above 0, a move's target is ``soft`` of the teacher's playouts'
-        distribution over its candidates and the rest its choice (:func:`batch_targets`)."""
+        distribution over its candidates (by their average points at ``temperature`` above
+        0) and the rest its choice (:func:`batch_targets`)."""
         moves = rng.permutation(len(data["action"]))
         gifts = rng.permutation(len(data["gift"]))
         steps = max(1, -(-len(moves) // batch))
@@ -182,7 +183,8 @@ class Trainer:
             if len(rows):
                 mask = np.unpackbits(data["mask"][rows], axis=1, count=actions)[:, old_action]
                 move_batch = (data["obs"][rows][:, obs_index], mask,
-                              batch_targets(data, rows, new_action, actions, soft)
+                              batch_targets(data, rows, new_action, actions, soft,
+                                            temperature)
                               if soft else new_action[data["action"][rows]],
                               batch_features(data, rows, new_action))
             gift_rows = gifts[k * gift_batch:(k + 1) * gift_batch]
@@ -250,13 +252,20 @@ def batch_features(data: Data, rows: npt.NDArray[np.intp],
 
 
 def batch_targets(data: Data, rows: npt.NDArray[np.intp], new_action: npt.NDArray[np.intp],
-                  actions: int, soft: float) -> npt.NDArray[np.float32]:
+                  actions: int, soft: float, temperature: float = 0.0
+                  ) -> npt.NDArray[np.float32]:
     """The targets of ``data``'s decisions ``rows`` (their actions renamed by
     ``new_action``): ``1 - soft`` on the teacher's action and ``soft`` spread over its
-    candidates in proportion to their playouts (``soft_*``, :class:`arena.train.Samples`)."""
+    candidates (``soft_*``, :class:`arena.train.Samples`) in proportion to their playouts,
+    or with ``temperature`` above 0 by the softmax of their average points over it (what
+    ``mc`` reports: a move a playout's noise away from the best keeps most of the weight)."""
     if "soft_count" not in data:
         raise ValueError("soft targets need labels with the teacher's playouts "
                          "(shards labelled before they were kept): label again or --soft 0")
+    if temperature > 0 and len(data.get("soft_value", ())) != len(data["soft_action"]):
+        raise ValueError("--temperature needs labels with the candidates' average points "
+                         "(shards labelled before they were kept, or by expert): label "
+                         "again with --teacher mc, or --temperature 0")
     if "soft_start" not in data:
         data["soft_start"] = np.concatenate([[0], np.cumsum(data["soft_count"])])
     starts = data["soft_start"][rows]
@@ -265,12 +274,18 @@ def batch_targets(data: Data, rows: npt.NDArray[np.intp], new_action: npt.NDArra
     entries = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - lens, lens)
     entries += np.repeat(starts, lens)
     row = np.repeat(np.arange(len(rows)), lens)
-    visits = data["soft_visits"][entries].astype(np.float32)
+    if temperature > 0:
+        value = data["soft_value"][entries].astype(np.float32) / np.float32(temperature)
+        top = np.full(len(rows), -np.inf, dtype=np.float32)
+        np.maximum.at(top, row, value)
+        weight = np.exp(value - top[row])
+    else:
+        weight = data["soft_visits"][entries].astype(np.float32)
     totals = np.zeros(len(rows), dtype=np.float32)
-    np.add.at(totals, row, visits)
+    np.add.at(totals, row, weight)
     target = np.zeros((len(rows), actions), dtype=np.float32)
     np.add.at(target, (row, new_action[data["soft_action"][entries]]),
-              soft * visits / np.maximum(totals[row], 1))
+              soft * weight / np.maximum(totals[row], 1e-30))
     target[np.arange(len(rows)), new_action[data["action"][rows]]] += 1 - soft
     return target
 

@@ -4,7 +4,8 @@ A match is played by the teacher in every seat (``expert`` with a fixed playout 
 the labels replay from the seed), observed as the environments observe it;
 every decision with more than one legal action is kept as its observation, its
 legal-action mask (bit-packed), the action the teacher chose and the playouts its search
-gave each candidate action (``soft_*``: one playout on its choice when no search chose),
+gave each candidate action and the candidate's average points where the teacher reports
+them (``mc``; ``soft_*``: one playout on its choice when no search chose),
 and every exchange return as its observation, the hand and the cards given. Matches are
 labelled in shards of a fixed number of matches, each saved when done, so an interrupted
 run resumes at the first missing shard; shards may be labelled in several processes at
@@ -32,7 +33,7 @@ from arena.env import PlayedCards, encoding
 from arena.game import Card, Match, Rules
 from arena.seeds import bot_rng, derive
 
-__all__ = ["Samples", "Seat", "label_match", "label_shards", "load_shards"]
+__all__ = ["Samples", "Seat", "joined", "label_match", "label_shards", "load_shards"]
 
 Teacher = Callable[[], Bot]
 Seat = tuple[Callable[[], Bot], bool]
@@ -48,8 +49,9 @@ SAVEZ: Callable[..., None] = np.savez_compressed
 @dataclass
 class Samples:
     """Labelled decisions: moves (``obs``, packed ``mask``, ``action``; the playouts of the
-    teacher's candidates as ``soft_count`` actions a move, listed in ``soft_action`` and
-    ``soft_visits``) and exchange returns (``gift_obs``, ``hand`` and ``gift`` as card-field
+    teacher's candidates as ``soft_count`` actions a move, listed in ``soft_action``,
+    ``soft_visits`` and ``soft_value``, their average points, 0 from a teacher that does not
+    report them) and exchange returns (``gift_obs``, ``hand`` and ``gift`` as card-field
     flags)."""
 
     obs: list[npt.NDArray[np.int8]] = field(default_factory=list)
@@ -61,6 +63,7 @@ class Samples:
     soft_count: list[int] = field(default_factory=list)
     soft_action: list[int] = field(default_factory=list)
     soft_visits: list[int] = field(default_factory=list)
+    soft_value: list[float] = field(default_factory=list)
 
     def arrays(self, obs_size: int, cards: int) -> dict[str, npt.NDArray[np.generic]]:
         """The samples as arrays, empty ones shaped right."""
@@ -77,7 +80,8 @@ class Samples:
                 "gift": stack(list(self.gift), cards, np.int8),
                 "soft_count": np.asarray(self.soft_count, dtype=np.int32),
                 "soft_action": np.asarray(self.soft_action, dtype=np.int32),
-                "soft_visits": np.asarray(self.soft_visits, dtype=np.int32)}
+                "soft_visits": np.asarray(self.soft_visits, dtype=np.int32),
+                "soft_value": np.asarray(self.soft_value, dtype=np.float32)}
 
 
 def _flags(cards: list[Card], size: int) -> npt.NDArray[np.int8]:
@@ -131,9 +135,11 @@ def label_match(rules: Rules, players: int, seed: int, teacher: Teacher,
             samples.mask.append(np.packbits(mask.astype(np.uint8)))
             samples.action.append(coder.index(label))
             visits = getattr(judge, "visits", None) or [(label, 1)]
+            values = dict(getattr(judge, "values", None) or ())
             samples.soft_count.append(len(visits))
             samples.soft_action.extend(coder.index(m) for m, _ in visits)
             samples.soft_visits.extend(n for _, n in visits)
+            samples.soft_value.extend(values.get(m, 0.0) for m, _ in visits)
         else:
             move = bots[seat].play(view)
         match.play(move)
@@ -213,3 +219,15 @@ def load_shards(paths: list[Path]) -> dict[str, npt.NDArray[np.generic]]:
             for name in data.files:
                 parts.setdefault(name, []).append(data[name])
     return {name: np.concatenate(arrays) for name, arrays in parts.items()}
+
+
+def joined(data: dict[str, npt.NDArray[np.generic]], extra: dict[str, npt.NDArray[np.generic]]
+           ) -> dict[str, npt.NDArray[np.generic]]:
+    """Two sets of samples (with or without their move features) as one (an index made
+    from one set's counts, ``soft_start``, is left out: the fit makes it again)."""
+    both = {name: np.concatenate([data[name], extra[name]]) for name in data
+              if name not in ("feat_start", "soft_start")}
+    if "feat_start" in data:
+        both["feat_start"] = np.concatenate(
+            [data["feat_start"][:-1], extra["feat_start"] + data["feat_start"][-1]])
+    return both

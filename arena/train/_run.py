@@ -39,7 +39,7 @@ from bots.learned import (
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
 from ._improve import Bar, Tuning, described, improve, opponents
-from ._label import Seat, label_shards, load_shards
+from ._label import Seat, joined, label_shards, load_shards
 from ._suits import permutations
 from ._torch import TorchTrainer, torch_missing
 
@@ -84,6 +84,9 @@ class Plan:
     (expert whose search the network ``teacher_weights`` guides: by default the shipped
     network of the preset; a run's own export for a round of expert iteration)."""
     teacher_weights: Path | None = None
+    temperature: float = 0.0
+    """Above 0, ``soft`` is spread by the softmax of the candidates' average points at this
+    temperature rather than by their playouts (labels of ``mc``: :func:`batch_targets`)."""
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
@@ -114,6 +117,11 @@ class Plan:
             raise ValueError("--ab-against learned: the network under test plays as learned")
         if not 0 <= self.soft <= 1:
             raise ValueError(f"--soft must be between 0 and 1, not {self.soft}")
+        if not self.temperature >= 0:
+            raise ValueError(f"--temperature must be at least 0, not {self.temperature}")
+        if self.temperature and self.teacher != "mc":
+            raise ValueError("--temperature: only --teacher mc reports its candidates' "
+                             "average points")
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
         if self.teacher not in TEACHERS:
@@ -235,6 +243,7 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
                       derive(plan.seed, "improve"), plan.tuning, plan.folder / state,
                       f"{trainer.basis}, epoch {trainer.epoch}, exchange {plan.exchange}"
                       + (f", soft {plan.soft}" if plan.soft else "")
+                      + (f", temperature {plan.temperature}" if plan.temperature else "")
                       + ("" if plan.tuning.against == ("greedy",)
                          else f", against {', '.join(plan.tuning.against)}"), progress,
                       clock.stage("improve"), bar)
@@ -270,7 +279,7 @@ def _fitted(plan: Plan, train: Data, held: Data, state: Path, basis: str, clock:
     while trainer.epoch < plan.epochs:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
         move_loss, gift_loss = trainer.epoch_pass(train, actions, plan.batch, rng, renamings,
-                                                   plan.soft)
+                                                   plan.soft, plan.temperature)
         trainer.save(state)
         fitted()
         progress(f"fit: epoch {trainer.epoch}/{plan.epochs}, move loss {move_loss:.3f}, "
@@ -359,7 +368,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
             extra = attach(coder, extra, more)
         dagger = {"moves": len(extra["action"]), "agreement_before": round(
             agreement(trainer, held, actions), 4)}
-        train = _joined(train, extra)
+        train = joined(train, extra)
         progress(f"dagger: {dagger['moves']} moves of the student's play added, "
                  f"{len(train['action'])} to fit")
         trainer = _fitted(plan, train, held, plan.folder / "state-dagger.npz",
@@ -372,7 +381,8 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
                      for k, v in asdict(plan).items()
                      if k not in ("folder", "out", "jobs")
                      and not (k.startswith("dagger") and not plan.dagger)
-                     and not (k.startswith("teacher") and plan.teacher == "expert")},
+                     and not (k.startswith("teacher") and plan.teacher == "expert")
+                     and not (k == "temperature" and not plan.temperature)},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
@@ -385,13 +395,3 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
     progress(f"CPU time: {', '.join(f'{k} {v:.0f} s' for k, v in clock.spent.items())}")
     return out
 
-
-def _joined(data: Data, extra: Data) -> Data:
-    """Two sets of samples (with or without their move features) as one (an index made
-    from one set's counts, ``soft_start``, is left out: the fit makes it again)."""
-    joined = {name: np.concatenate([data[name], extra[name]]) for name in data
-              if name not in ("feat_start", "soft_start")}
-    if "feat_start" in data:
-        joined["feat_start"] = np.concatenate(
-            [data["feat_start"][:-1], extra["feat_start"] + data["feat_start"][-1]])
-    return joined

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from arena.train import Plan, label_shards, run
+from arena.train._fit import batch_targets
 from arena.train._improve import Tuning
 from arena.train._run import _teacher
 from bots.learned import WEIGHTS, load_network
@@ -86,3 +87,38 @@ def test_the_dagger_shards_name_a_guided_teacher(tmp_path: Path) -> None:
     digest = hashlib.sha256((WEIGHTS / "learned-runs.npz").read_bytes()).hexdigest()[:12]
     assert (tmp_path / "g" / "dagger" / "basis.txt").read_text().endswith(
         f", teacher guided by {digest}")
+
+
+def test_mc_s_labels_keep_its_candidates_points_and_the_temperature_spreads_by_them(
+        tmp_path: Path) -> None:
+    """``mc``'s labels keep each candidate's average points (its choice the best of them),
+    and ``--temperature`` spreads a move's target by their softmax: near the best alone
+    when cold, near even over the candidates when hot."""
+    made = run(_plan(tmp_path / "mc", teacher="mc", soft=1.0, temperature=0.25), lambda _: None)
+    assert load_network(made).meta["plan"]["temperature"] == "0.25"
+    with np.load(tmp_path / "mc" / "labels" / "shard-0000.npz") as shard:
+        data = {k: shard[k] for k in shard.files}
+    starts = np.concatenate([[0], np.cumsum(data["soft_count"])])
+    searched = [k for k in range(len(data["action"])) if data["soft_count"][k] > 1]
+    assert len(searched) > 10
+    for k in searched:
+        acts, values = (data[name][starts[k]:starts[k + 1]] for name in ("soft_action",
+                                                                         "soft_value"))
+        assert data["action"][k] == acts[int(np.argmax(values))]
+    rows = np.asarray(searched)
+    same = np.arange(int(data["mask"].shape[1]) * 8)
+    cold, hot = (batch_targets(dict(data), rows, same, len(same), 1.0, t) for t in (1e-3, 1e3))
+    assert np.allclose(cold.sum(axis=1), 1) and np.allclose(hot.sum(axis=1), 1)
+    chosen = cold[np.arange(len(rows)), data["action"][rows]]
+    assert np.allclose(chosen, cold.max(axis=1))  # the best (a tie shares it at 4 rounds)
+    counts = data["soft_count"][rows]
+    assert np.allclose(hot.max(axis=1), 1 / counts, rtol=1e-2)
+    warm = batch_targets(dict(data), rows, same, len(same), 1.0, 0.25)
+    assert ((warm.max(axis=1) < 0.99) & (warm.max(axis=1) > 1 / counts + 0.01)).any()
+    without = {k: v for k, v in data.items() if k != "soft_value"}
+    with pytest.raises(ValueError, match="--temperature needs labels with the candidates'"):
+        batch_targets(without, rows, same, len(same), 1.0, 0.25)
+    with pytest.raises(ValueError, match="--temperature: only --teacher mc"):
+        Plan(Path("x"), temperature=0.25)
+    with pytest.raises(ValueError, match="--temperature must be at least 0, not -1"):
+        Plan(Path("x"), teacher="mc", temperature=-1)
