@@ -22,6 +22,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from typing import TypeVar
 
 from arena.bot import Bot, MatchInfo
 from arena.game import Match, Move, Rules, View
@@ -42,7 +43,10 @@ SITUATIONS: list[Situation] = [
 ]
 
 
-def _bound(bot: Bot, seat: int, rules: Rules, seed: int) -> Bot:
+B = TypeVar("B", bound=Bot)
+
+
+def _bound(bot: B, seat: int, rules: Rules, seed: int) -> B:
     bot.bind(seat, rules, 4, bot_rng(seed, seat))
     bot.start_match(MatchInfo(seat, 4, rules, "regret", [*BOTS, "judge"]))
     return bot
@@ -56,8 +60,8 @@ def judged(preset: str, matches: int, judge_rounds: int, seed: int
     out = []
     for k in range(matches):
         match_seed = derive(seed, "regret", k)
-        players = {
-            "mc": [_bound(McBot(move_ms=3_600_000), s, rules, match_seed) for s in range(4)],
+        searching = [_bound(McBot(move_ms=3_600_000), s, rules, match_seed) for s in range(4)]
+        others: dict[str, list[Bot]] = {
             "learned": [_bound(LearnedBot(), s, rules, match_seed) for s in range(4)],
             "greedy": [_bound(GreedyBot(), s, rules, match_seed) for s in range(4)]}
         judges = [_bound(McBot(playouts=judge_rounds, share=1.0, move_ms=3_600_000), s,
@@ -65,20 +69,20 @@ def judged(preset: str, matches: int, judge_rounds: int, seed: int
         match = Match(rules, 4, match_seed)
         while (decision := match.pending) is not None:
             view = match.view(decision.seat)
-            mc = players["mc"][decision.seat]
+            mc = searching[decision.seat]
             if decision.kind == "exchange":
                 match.give(mc.exchange(view, decision.count))
                 continue
             move = mc.play(view)
             judge = judges[decision.seat]
-            if isinstance(mc, McBot) and mc.values and isinstance(judge, McBot):
+            if mc.values:
                 judge.play(view)
                 values: dict[Move, float] = dict(judge.values)
                 if len(values) > 1:
                     best, worst = max(values.values()), min(values.values())
                     choices = {"mc": Move.parse(move), **{
-                        b: Move.parse(players[b][decision.seat].play(view))
-                        for b in ("learned", "greedy")}}
+                        b: Move.parse(bots[decision.seat].play(view))
+                        for b, bots in others.items()}}
                     out.append((view, {b: best - values.get(m, worst)
                                        for b, m in choices.items()},
                                 {b: m not in values for b, m in choices.items()}))

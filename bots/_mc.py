@@ -53,11 +53,15 @@ class McBot(GreedyBot):
         self.width = width
         self.rounds_played = 0
         """Rounds of playouts behind the last decision (for tests and benchmarks)."""
-        self.visits: list[tuple[Move, int]] = []
         self.values: list[tuple[Move, float]] = []
-        """The candidates of the last decision searched, each with its playouts (the rounds
-        played: every candidate is played out once a round) and its average points (none
+        """The candidates of the last decision searched, each with its average points (none
         when no search chose): what the trainer's soft targets read."""
+
+    @property
+    def visits(self) -> list[tuple[Move, int]]:
+        """The candidates of the last decision searched, each with its playouts: the rounds
+        played, every candidate being played out once a round."""
+        return [(move, self.rounds_played) for move, _ in self.values]
 
     def play(self, view: View) -> Move:
         """The candidate with the best average points over the playouts."""
@@ -65,7 +69,7 @@ class McBot(GreedyBot):
         moves = view.legal_moves()
         plays = [m for m in moves if m.kind != "pass"]
         self.rounds_played = 0
-        self.visits, self.values = [], []
+        self.values = []
         sure = obvious(plays, len(view.hand))
         if sure is not None:
             return sure
@@ -94,10 +98,8 @@ class McBot(GreedyBot):
                 break
         if not self.rounds_played:
             return candidates[0]  # greedy's choice: no time for a single round
-        rounds = self.rounds_played
-        self.visits = [(move, rounds) for move in candidates]
-        self.values = [(move, total / rounds) for move, total in zip(candidates, totals,
-                                                                       strict=True)]
+        self.values = [(move, total / self.rounds_played)
+                       for move, total in zip(candidates, totals, strict=True)]
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 

@@ -285,7 +285,7 @@ def batch_targets(data: Data, rows: npt.NDArray[np.intp], new_action: npt.NDArra
     np.add.at(totals, row, weight)
     target = np.zeros((len(rows), actions), dtype=np.float32)
     np.add.at(target, (row, new_action[data["soft_action"][entries]]),
-              soft * weight / np.maximum(totals[row], 1e-30))
+              soft * weight / np.maximum(totals[row], 1))
     target[np.arange(len(rows)), new_action[data["action"][rows]]] += 1 - soft
     return target
 

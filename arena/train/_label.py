@@ -226,7 +226,7 @@ def joined(data: dict[str, npt.NDArray[np.generic]], extra: dict[str, npt.NDArra
     """Two sets of samples (with or without their move features) as one (an index made
     from one set's counts, ``soft_start``, is left out: the fit makes it again)."""
     both = {name: np.concatenate([data[name], extra[name]]) for name in data
-              if name not in ("feat_start", "soft_start")}
+            if name not in ("feat_start", "soft_start")}
     if "feat_start" in data:
         both["feat_start"] = np.concatenate(
             [data["feat_start"][:-1], extra["feat_start"] + data["feat_start"][-1]])
