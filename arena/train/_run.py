@@ -122,6 +122,9 @@ class Plan:
         if self.temperature and self.teacher != "mc":
             raise ValueError("--temperature: only --teacher mc reports its candidates' "
                              "average points")
+        if self.temperature and not self.soft:
+            raise ValueError("--temperature spreads --soft's share of a move's target: "
+                             "give --soft above 0 too, or --temperature 0")
         if not self.rate > 0:
             raise ValueError(f"--rate must be positive, not {self.rate}")
         if self.teacher not in TEACHERS:

@@ -122,3 +122,5 @@ def test_mc_s_labels_keep_its_candidates_points_and_the_temperature_spreads_by_t
         Plan(Path("x"), temperature=0.25)
     with pytest.raises(ValueError, match="--temperature must be at least 0, not -1"):
         Plan(Path("x"), teacher="mc", temperature=-1)
+    with pytest.raises(ValueError, match="--temperature spreads --soft's share"):
+        Plan(Path("x"), teacher="mc", temperature=0.25)
