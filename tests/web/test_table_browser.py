@@ -398,6 +398,10 @@ def test_the_seat_page_offers_a_decision_only_while_it_stands(browser: Any,
             assert sent[-1] == {"type": "move", "move": move}
 
         answer(0)
+        # The answer on its way: the page no longer says it is the seat's turn.
+        status = page.locator("#status").inner_text().lower()
+        assert "your turn" not in status and "waiting" in status, status
+        assert not page.title().startswith("\u25b6"), page.title()
         # Someone's name heard while the answer is on its way: the answer stands.
         say({"type": "people", "people": [{"seat": 0, "name": "Ann", "away_s": None,
                                            "stand_in": "", "stood_in": 0}]})

@@ -191,6 +191,7 @@
     const status = $("status");
     let mine = false;
     if (over) status.textContent = t("table.seat.match_over");
+    else if (state.ask && state.answered) status.textContent = t("table.seat.waiting");
     else if (state.ask) {
       mine = true;
       status.textContent = state.ask.type === "exchange"
@@ -244,6 +245,7 @@
     state.picked = new Set();
     for (const id of ["play", "pass", "give", "moves-section", "choices"]) $(id).hidden = true;
     for (const b of $("hand").querySelectorAll("button")) b.disabled = true;
+    if (state.view) renderStatus(state.view);  // no longer the seat's turn while it travels
   }
 
   function playPicked() {
