@@ -40,14 +40,16 @@ from arena.bot import MatchInfo
 from arena.env import Encoding, PlayedCards, PolicyBot, encoding
 from arena.game import Card, Move, Rules, View
 
+from ._after import AFTER_LAYERS, after_backward, after_forward, after_head, after_inputs
 from ._belief import _smask
 from ._descriptions import LEARNED_DESCRIPTION
 from ._greedy import GreedyBot, _gain
 from ._hand import hand_cost, hand_mask, obvious, strength
 from ._policy import move_values, rank_counts
 
-__all__ = ["FEATURES", "WEIGHTS", "LearnedBot", "Network", "fits", "load_network",
-           "move_features", "network_for", "observed_features", "policy_scores", "supported"]
+__all__ = ["AFTER_LAYERS", "FEATURES", "WEIGHTS", "LearnedBot", "Network", "after_backward",
+           "after_forward", "after_inputs", "fits", "load_network", "move_features",
+           "network_for", "observed_features", "policy_scores", "supported"]
 
 WEIGHTS = Path(__file__).parent / "weights"
 """Where the shipped networks lie, one ``learned-<preset>.npz`` per preset."""
@@ -238,6 +240,8 @@ class Network:
             if (rows is not None and shape[0] != rows) or (cols is not None and shape[1] != cols):
                 raise ValueError(f"the network of {self.preset!r} has {name} of shape {shape}, "
                                  f"not the encoding's ({rows}, {cols})")
+        self.after = after_head(arrays, coder, self.wf, self.w1.shape[1])
+        """The after-move head's arrays (:mod:`bots._after`), empty in a network without."""
 
     def hidden(self, observation: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         """The last hidden layer for ``observation`` (its 0/1 flags pick rows of ``w0``)."""
@@ -259,6 +263,10 @@ class Network:
             coder = encoding(rules or Rules.preset(self.preset), self.players)
             features = observed_features(coder, observation, legal, self.wf.shape[1])
             scores += features @ (hidden @ self.wf + self.bf)
+            if self.after:
+                rows = np.zeros(len(legal), dtype=np.intp)
+                inputs = after_inputs(coder, observation[None], rows, legal, features)
+                scores += after_forward(self.after, inputs, hidden[None], rows)[0]
         return scores  # type: ignore[no-any-return]
 
     def act(self, observation: npt.NDArray[np.int8], mask: npt.NDArray[np.int8],

@@ -60,6 +60,9 @@ from ._run import Plan, run
 @click.option("--temperature", default=0.0, show_default=True,
               help="Spread --soft by the softmax of the candidates' average points at this "
                    "temperature, not by their playouts (--teacher mc; 0: by playouts).")
+@click.option("--after", default=0, show_default=True,
+              help="Units of the after-move head, which scores each legal move by the hand "
+                   "it leaves and the cards unseen (0: none).")
 @click.option("--dagger", default=0, show_default=True,
               help="Shards of the network's own play (beside --dagger-against) labelled by the "
                    "teacher and added to a second fit (DAgger; 0: none).")
@@ -82,7 +85,7 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
          suits: bool, features: bool, steps: int, step_deals: int, held_deals: int,
          against: tuple[str, ...], league: int, ab_every: int, ab_sets: int,
          ab_against: tuple[str, ...], exchange: str, backend: str, soft: float,
-         temperature: float, dagger: int,
+         temperature: float, after: int, dagger: int,
          dagger_against: tuple[str, ...], teacher: str, teacher_weights: Path | None,
          jobs: int, out: Path | None) -> None:
     """Clone expert's choices into a network the bot learned plays (numpy only)."""
@@ -92,7 +95,8 @@ def main(folder: Path | None, preset: str, players: int, seed: int, shards: int,
                     exchange, Tuning(steps=steps, deals=step_deals, held=held_deals,
                            against=tuple(against), league=league, ab_every=ab_every,
                            ab_sets=ab_sets, ab_against=tuple(ab_against)), backend, jobs, soft,
-                    dagger, tuple(dagger_against), teacher, teacher_weights, temperature)
+                    dagger, tuple(dagger_against), teacher, teacher_weights, temperature,
+                    after)
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     # The commands' bar (rich, and the tournament's reporters beside it) loads when it runs.

@@ -17,7 +17,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bots.learned import FEATURE_LAYERS, FEATURES, LAYERS
+from arena.env import Encoding
+from bots.learned import (
+    AFTER_LAYERS,
+    FEATURE_LAYERS,
+    FEATURES,
+    LAYERS,
+    after_backward,
+    after_forward,
+    after_inputs,
+)
 
 from ._label import SAVEZ
 from ._suits import Renaming
@@ -38,9 +47,10 @@ _SAVE: Callable[..., None] = np.savez
 
 
 def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int,
-                features: bool = False) -> Params:
+                features: bool = False, after: int = 0) -> Params:
     """He-initialised weights, zero biases, drawn from ``seed``; with ``features``, the head
-    that weighs the move features (:data:`bots.learned.FEATURES`) too."""
+    that weighs the move features (:data:`bots.learned.FEATURES`) too, and with ``after``
+    units the after-move head (:mod:`bots._after`; drawn last, its scores 0 at first)."""
     rng = np.random.default_rng(seed)
     shapes = {"w0": (obs_size, hidden), "w1": (hidden, hidden), "wm": (hidden, actions),
               "wg": (hidden, cards), "wf": (hidden, len(FEATURES))}
@@ -52,6 +62,12 @@ def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int,
                 np.float32)
         else:
             params[name] = np.zeros(shapes["w" + name[1:]][1], dtype=np.float32)
+    if features and after:
+        width = 2 * cards + len(FEATURES)
+        for name, rows, cols in (("a0", width, after), ("ah", hidden, after), ("a1", after, after)):
+            params[name] = (rng.standard_normal((rows, cols)) * np.sqrt(2 / rows)).astype(
+                np.float32)
+        params |= {name: np.zeros(after, dtype=np.float32) for name in ("ab0", "ab1", "a2")}
     return params
 
 
@@ -79,6 +95,9 @@ class Trainer:
         self.epoch = 0
         self.basis = ""
         """What the state was fitted for (the data and the fit's options; saved with it)."""
+        self.coder: Encoding | None = None
+        """The encoding of the observations, which the after-move head reads (set by the
+        fit: it is not saved)."""
 
     def _trunk(self, x: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], ...]:
         p = self.params
@@ -114,6 +133,11 @@ class Trainer:
             rows, acts, values = feats
             g = h2 @ p["wf"] + p["bf"]
             raw[rows, acts] += (g[rows] * values).sum(axis=1)
+            if "a0" in p:
+                assert self.coder is not None
+                inputs = after_inputs(self.coder, obs, rows, acts, values)
+                after, u1, u2 = after_forward(p, inputs, h2, rows)
+                raw[rows, acts] += after
         logits = np.where(mask > 0, raw, NEG).astype(np.float32)
         if action.ndim == 2:
             target = action.astype(np.float32)
@@ -131,6 +155,8 @@ class Trainer:
                 grads["wf"] += h2.T @ dg
                 grads["bf"] += dg.sum(axis=0)
                 d2 += dg @ p["wf"].T
+                if "a0" in p:
+                    d2 += after_backward(p, inputs, h2, rows, u1, u2, d[rows, acts], grads)
             self._back_trunk(x, h1, h2, d2, grads)
         return loss
 
@@ -301,6 +327,10 @@ def scores(trainer: Trainer, data: Data, rows: npt.NDArray[np.intp],
     if feats is not None and "wf" in p:
         batch, acts, values = feats
         raw[batch, acts] += ((h2 @ p["wf"] + p["bf"])[batch] * values).sum(axis=1)
+        if "a0" in p:
+            assert trainer.coder is not None
+            inputs = after_inputs(trainer.coder, data["obs"][rows], batch, acts, values)
+            raw[batch, acts] += after_forward(p, inputs, h2, batch)[0]
     return np.where(mask > 0, raw, NEG).astype(np.float32)
 
 
@@ -319,7 +349,7 @@ def export(params: Params, meta: dict[str, Any], path: Path,
     """Write the network file ``bots.learned`` loads: float16 weights, compressed, and
     ``meta`` (its preset, table size and how it was trained) as JSON."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {name: params[name].astype(np.float16) for name in LAYERS + FEATURE_LAYERS
-              if name in params}
+    arrays = {name: params[name].astype(np.float16)
+              for name in LAYERS + FEATURE_LAYERS + AFTER_LAYERS if name in params}
     SAVEZ(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
     progress(f"exported {path} ({path.stat().st_size / 1e6:.2f} MB)")

@@ -128,7 +128,7 @@ def tuned(network: Network, theta: Vector) -> Network:
     arrays = {"w0": network.w0, "b0": network.b0, "w1": network.w1, "b1": network.b1,
               "wm": network.wm * (1 + theta[-1]), "bm": network.bm * (1 + theta[-1]),
               "wg": network.wg, "bg": network.bg, "wf": network.wf,
-              "bf": network.bf + theta[:-1].astype(np.float32)}
+              "bf": network.bf + theta[:-1].astype(np.float32), **network.after}
     return Network(arrays, network.meta)
 
 

@@ -9,8 +9,6 @@ where it stopped; the network is exported after the last epoch.
 from __future__ import annotations
 
 import hashlib
-import json
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import partial
@@ -36,6 +34,7 @@ from bots.learned import (
     supported,
 )
 
+from ._clock import Clock
 from ._feats import attach
 from ._fit import Trainer, agreement, export, init_params
 from ._improve import Bar, Tuning, described, improve, opponents
@@ -87,6 +86,8 @@ class Plan:
     temperature: float = 0.0
     """Above 0, ``soft`` is spread by the softmax of the candidates' average points at this
     temperature rather than by their playouts (labels of ``mc``: :func:`batch_targets`)."""
+    after: int = 0
+    """Units of the after-move head (:mod:`bots._after`; 0: none)."""
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset
@@ -99,7 +100,8 @@ class Plan:
             if value < 1:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
         for name, value in {"steps": self.tuning.steps, "league": self.tuning.league,
-                            "ab-every": self.tuning.ab_every, "dagger": self.dagger}.items():
+                            "ab-every": self.tuning.ab_every, "dagger": self.dagger,
+                            "after": self.after}.items():
             if value < 0:
                 raise ValueError(f"--{name} must be at least 0, not {value}")
         if self.exchange not in ("greedy", "network"):
@@ -122,6 +124,9 @@ class Plan:
         if self.temperature and self.teacher != "mc":
             raise ValueError("--temperature: only --teacher mc reports its candidates' "
                              "average points")
+        if self.after and not (self.features and self.backend == "numpy"):
+            raise ValueError("--after: the after-move head reads the move features and is "
+                             "fitted by the numpy backend (--features, --backend numpy)")
         if self.temperature and not self.soft:
             raise ValueError("--temperature spreads --soft's share of a move's target: "
                              "give --soft above 0 too, or --temperature 0")
@@ -199,30 +204,6 @@ def _check_labels(folder: Path, teacher: str) -> None:
         named.write_text(teacher + "\n")
 
 
-class _Clock:
-    """CPU seconds per stage, kept in ``cpu.json`` across resumed runs."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.spent: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
-
-    def stage(self, name: str) -> Callable[..., None]:
-        """A function that adds the CPU time spent since its last call (or now) to ``name``,
-        and the seconds it is given (spent by other processes)."""
-        since = [time.process_time()]
-
-        def spent(elsewhere: float = 0.0) -> None:
-            self.add(name, since[0], elsewhere)
-            since[0] = time.process_time()
-
-        return spent
-
-    def add(self, stage: str, since: float, elsewhere: float = 0.0) -> None:
-        self.spent[stage] = (self.spent.get(stage, 0.0) + time.process_time() - since
-                             + elsewhere)
-        self.path.write_text(json.dumps(self.spent, indent=1, sort_keys=True))
-
-
 def _fit_basis(plan: Plan) -> str:
     """What a fit's state is made for: its data (the labels' seed, shards and budget) and
     the network's shape. A state saved for another is not resumed, so raising ``--shards``
@@ -230,11 +211,11 @@ def _fit_basis(plan: Plan) -> str:
     later epochs (``--epochs``, ``--batch``, ``--rate``, ``--soft``...) may change on resuming."""
     return (f"{plan.preset} {plan.players} seats, seed {plan.seed}, {plan.shards} shards of "
             f"{plan.per_shard}, budget {plan.budget}, hidden {plan.hidden}, "
-            f"features {plan.features}"
+            f"features {plan.features}" + (f", after {plan.after}" if plan.after else "")
             + _teacher_basis(plan))
 
 
-def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[str], None],
+def _improved(plan: Plan, trainer: Trainer, clock: Clock, progress: Callable[[str], None],
               bar: Bar | None = None, state: str = "improve.json"
               ) -> tuple[dict[str, npt.NDArray[np.float32]], Any]:
     """The cloned network after the improvement stage (when the plan has one), and what the
@@ -250,14 +231,14 @@ def _improved(plan: Plan, trainer: Trainer, clock: _Clock, progress: Callable[[s
                       + ("" if plan.tuning.against == ("greedy",)
                          else f", against {', '.join(plan.tuning.against)}"), progress,
                       clock.stage("improve"), bar)
-    return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS},
+    return ({name: getattr(network, name) for name in LAYERS + FEATURE_LAYERS} | network.after,
             network.meta["improved"])
 
 
 Data = dict[str, npt.NDArray[Any]]
 
 
-def _fitted(plan: Plan, train: Data, held: Data, state: Path, basis: str, clock: _Clock,
+def _fitted(plan: Plan, train: Data, held: Data, state: Path, basis: str, clock: Clock,
             progress: Callable[[str], None]) -> Trainer:
     """The trainer fitted to ``train`` for ``plan.epochs`` epochs, resumed from ``state``
     when it was saved for ``basis``, else fitted afresh."""
@@ -276,8 +257,9 @@ def _fitted(plan: Plan, train: Data, held: Data, state: Path, basis: str, clock:
         obs_size = coder.segments[-1].offset + coder.segments[-1].length
         trainer = backend(init_params(obs_size, actions, coder.segments[0].length,
                                       plan.hidden, derive(plan.seed, "init") % 2**32,
-                                      plan.features), plan.rate)
+                                      plan.features, plan.after), plan.rate)
         trainer.basis = basis
+    trainer.coder = coder
     renamings = permutations(coder) if plan.suits else None
     while trainer.epoch < plan.epochs:
         rng = np.random.default_rng(derive(plan.seed, "epoch", trainer.epoch) % 2**32)
@@ -316,7 +298,7 @@ def _digest(params: dict[str, npt.NDArray[np.float32]]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _dagger(plan: Plan, params: dict[str, npt.NDArray[np.float32]], clock: _Clock,
+def _dagger(plan: Plan, params: dict[str, npt.NDArray[np.float32]], clock: Clock,
             progress: Callable[[str], None]) -> tuple[list[Path], str]:
     """The shards of the DAgger stage (``dagger/``): matches of ``--dagger-against`` and the
     student (the network ``params``) labelled by the teacher where the student plays, and
@@ -346,7 +328,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
     """Run ``plan`` to its end; the path of the exported network. ``bar`` shows the
     improvement stage's progress (:func:`arena.train._improve.improve`)."""
     plan.folder.mkdir(parents=True, exist_ok=True)
-    clock = _Clock(plan.folder / "cpu.json")
+    clock = Clock(plan.folder / "cpu.json")
     coder = encoding(Rules.preset(plan.preset), plan.players)
     actions = coder.action_size
 
@@ -385,7 +367,7 @@ def run(plan: Plan, progress: Callable[[str], None] = print, bar: Bar | None = N
                      if k not in ("folder", "out", "jobs")
                      and not (k.startswith("dagger") and not plan.dagger)
                      and not (k.startswith("teacher") and plan.teacher == "expert")
-                     and not (k == "temperature" and not plan.temperature)},
+                     and not (k in ("temperature", "after") and not getattr(plan, k))},
             "moves": len(train["action"]), "exchanges": len(train["gift"]),
             "agreement": round(agreement(trainer, held, actions), 4),
             "cpu_seconds": {k: round(v, 1) for k, v in clock.spent.items()},
