@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Final
 
 LEARNED_DESCRIPTION: Final = ("a policy network cloned from mc (uecda: expert), numpy only: "
-                              "runs and daifugo at 4 players (runs tuned by play) and uecda "
-                              "at 5; plays greedy elsewhere")
+                              "runs and daifugo at 4 players (runs tuned by play, daifugo "
+                              "judging the hand each move leaves) and uecda at 5; plays "
+                              "greedy elsewhere")
 GUIDED_DESCRIPTION: Final = ("expert guided by the learned policy: the network's best move "
                              "among the candidates and its softmax as the search's prior (at "
                              "learned's tables; expert elsewhere)")

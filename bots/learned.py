@@ -5,10 +5,10 @@ The network reads the observation of :mod:`arena.env` (docs/learning.md, "Observ
 two hidden layers of rectified units, then two heads, one score per action of the encoding
 (the move: the best-scored legal action, one forward pass per decision over the
 legal-action mask) and one score per card of the hand field (the exchange: the best-scored
-natural cards of the hand). Its weights are one ``.npz`` file per preset in
-``bots/weights/`` (written by ``python -m arena.train``); the bot loads the file of the
-match's rules when the match starts. It draws nothing at random: the same view gives the
-same move.
+natural cards of the hand); a network may add to each legal move's score that of an
+after-move head (:mod:`bots._after`: the hand the move leaves against the unseen cards).
+Its weights are one ``.npz`` file per preset in ``bots/weights/`` (``python -m
+arena.train``), loaded when a match starts. The same view gives the same move.
 
 **Move features.** The observation is a bag of card flags, from which judging a move
 (does it break a pair, spend a 2, leave a cheap hand?) must be learned from data. A
