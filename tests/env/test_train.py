@@ -98,12 +98,16 @@ def test_soft_targets_spread_the_teacher_s_playouts() -> None:
                       same, actions, 0.5)
 
 
-@pytest.mark.parametrize("head", ["move", "features", "gift", "soft"])
+@pytest.mark.parametrize("head", ["move", "features", "gift", "soft", "after"])
 def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
     data, actions = _tiny_data()
     coder = encoding(Rules.preset("runs"), 4)
     trainer = Trainer(init_params(data["obs"].shape[1], actions, data["hand"].shape[1], 8, 1,
-                                  features=head == "features"))
+                                  features=head in ("features", "after"),
+                                  after=4 if head == "after" else 0))
+    trainer.coder = coder
+    if head == "after":  # drawn away from 0, where it starts, so the head's layers learn
+        trainer.params["a2"] = np.random.default_rng(2).standard_normal(4).astype(np.float32)
     rows = np.arange(6)
     feats = batch_features(data | shard_features(coder, data), rows)
 
@@ -118,20 +122,23 @@ def test_the_trainer_s_gradients_are_the_loss_s(head: str) -> None:
     grads = {k: np.zeros_like(v) for k, v in trainer.params.items()}
     loss(grads)
     rng = np.random.default_rng(0)
+    step = 1e-3 if head == "after" else 1e-2  # the head's small units: a step past a kink
     names = {"move": ("w0", "b1", "wm"), "soft": ("w0", "b1", "wm"),
-             "features": ("w0", "wf", "bf", "wm"), "gift": ("w0", "b1", "wg")}[head]
+             "features": ("w0", "wf", "bf", "wm"), "gift": ("w0", "b1", "wg"),
+             "after": ("a0", "ah", "ab0", "a1", "a2", "w1", "wf")}[head]
     for name in names:
         weights = trainer.params[name]
         nonzero = np.flatnonzero(grads[name])
         for flat in rng.choice(nonzero, size=min(3, len(nonzero)), replace=False):
             index = np.unravel_index(flat, weights.shape)
             kept = weights[index]
-            weights[index] = kept + 1e-2
+            weights[index] = kept + step
             up = loss()
-            weights[index] = kept - 1e-2
+            weights[index] = kept - step
             down = loss()
             weights[index] = kept
-            assert (up - down) / 2e-2 == pytest.approx(grads[name][index], rel=0.05, abs=1e-4)
+            assert (up - down) / (2 * step) == pytest.approx(grads[name][index], rel=0.05,
+                                                              abs=1e-4), (name, index)
 
 
 TINY = Tuning(steps=2, deals=1, held=1, check=1, patience=5)

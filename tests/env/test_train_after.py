@@ -1,7 +1,8 @@
-"""The after-move head of ``learned``'s network (``--after``, :mod:`bots._after`): its
-gradients are the derivatives of its scores, the trainer and the bot score a move alike, a
-fitted head changes the moves' scores and travels in the network file, and a file with a
-broken head or a plan that cannot fit one is refused in one line."""
+"""The after-move head of ``learned``'s network (``--after``, :mod:`bots._after`; its
+gradients are checked with the trainer's, tests/env/test_train.py): it reads the hand each
+move leaves and the cards unseen, the trainer and the bot score a move alike, a fitted head
+travels in the network file, and a file with a broken head or a plan that cannot fit one
+is refused in one line."""
 
 from __future__ import annotations
 
@@ -22,8 +23,6 @@ from bots.learned import (
     AFTER_LAYERS,
     LearnedBot,
     Network,
-    after_backward,
-    after_forward,
     after_inputs,
     load_network,
 )
@@ -32,37 +31,6 @@ from bots.learned import (
 def _plan(folder: Path, **options: object) -> Plan:
     return Plan(folder, shards=2, per_shard=1, budget=4, hidden=16, epochs=2,
                 tuning=Tuning(steps=0), **options)  # type: ignore[arg-type]
-
-
-def test_the_heads_gradients_are_its_scores_derivatives() -> None:
-    """``after_backward`` against central differences of a weighted sum of the scores, in
-    float64, for every array of the head and the trunk's layer it reads."""
-    rng = np.random.default_rng(3)
-    moves, decisions, width, hidden, units = 7, 3, 11, 5, 4
-    params = {"a0": rng.standard_normal((width, units)), "ah": rng.standard_normal((hidden, units)),
-              "ab0": rng.standard_normal(units), "a1": rng.standard_normal((units, units)),
-              "ab1": rng.standard_normal(units), "a2": rng.standard_normal(units)}
-    inputs = rng.standard_normal((moves, width))
-    trunk = rng.standard_normal((decisions, hidden))
-    rows = rng.integers(decisions, size=moves)
-    weight = rng.standard_normal(moves)
-
-    def loss() -> float:
-        return float(weight @ after_forward(params, inputs, trunk, rows)[0])  # type: ignore[arg-type]
-
-    _, u1, u2 = after_forward(params, inputs, trunk, rows)  # type: ignore[arg-type]
-    grads = {name: np.zeros_like(value) for name, value in params.items()}
-    d_trunk = after_backward(params, inputs, trunk, rows, u1, u2, weight, grads)  # type: ignore[arg-type]
-    for name, array in [*params.items(), ("trunk", trunk)]:
-        analytic = d_trunk if name == "trunk" else grads[name]
-        for index in np.ndindex(array.shape):
-            kept = array[index]
-            array[index] = kept + 1e-6
-            up = loss()
-            array[index] = kept - 1e-6
-            down = loss()
-            array[index] = kept
-            assert abs((up - down) / 2e-6 - analytic[index]) < 1e-5, (name, index)
 
 
 def test_a_fitted_head_is_played_as_it_was_fitted_and_travels_in_the_file(
