@@ -6,7 +6,7 @@ two hidden layers of rectified units, then two heads, one score per action of th
 (the move: the best-scored legal action, one forward pass per decision over the
 legal-action mask) and one score per card of the hand field (the exchange: the best-scored
 natural cards of the hand); a network may add to each legal move's score that of an
-after-move head (:mod:`bots._after`: the hand the move leaves against the unseen cards).
+after-move head (:mod:`bots.after`: the hand the move leaves against the unseen cards).
 Its weights are one ``.npz`` file per preset in ``bots/weights/`` (``python -m
 arena.train``), loaded when a match starts. The same view gives the same move.
 
@@ -40,16 +40,15 @@ from arena.bot import MatchInfo
 from arena.env import Encoding, PlayedCards, PolicyBot, encoding
 from arena.game import Card, Move, Rules, View
 
-from ._after import AFTER_LAYERS, after_backward, after_forward, after_head, after_inputs
 from ._belief import _smask
 from ._descriptions import LEARNED_DESCRIPTION
 from ._greedy import GreedyBot, _gain
 from ._hand import hand_cost, hand_mask, obvious, strength
 from ._policy import move_values, rank_counts
+from .after import after_forward, after_head, after_inputs
 
-__all__ = ["AFTER_LAYERS", "FEATURES", "WEIGHTS", "LearnedBot", "Network", "after_backward",
-           "after_forward", "after_inputs", "fits", "load_network", "move_features",
-           "network_for", "observed_features", "policy_scores", "supported"]
+__all__ = ["FEATURES", "WEIGHTS", "LearnedBot", "Network", "fits", "load_network",
+           "move_features", "network_for", "observed_features", "policy_scores", "supported"]
 
 WEIGHTS = Path(__file__).parent / "weights"
 """Where the shipped networks lie, one ``learned-<preset>.npz`` per preset."""
@@ -241,7 +240,7 @@ class Network:
                 raise ValueError(f"the network of {self.preset!r} has {name} of shape {shape}, "
                                  f"not the encoding's ({rows}, {cols})")
         self.after = after_head(arrays, coder, self.wf, self.w1.shape[1])
-        """The after-move head's arrays (:mod:`bots._after`), empty in a network without."""
+        """The after-move head's arrays (:mod:`bots.after`), empty in a network without."""
 
     def hidden(self, observation: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
         """The last hidden layer for ``observation`` (its 0/1 flags pick rows of ``w0``)."""

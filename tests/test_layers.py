@@ -65,7 +65,7 @@ ALLOWED: set[tuple[str, str]] = {
     # The built-in learned plays a network over the environments' encoding; bots/__init__.py
     # imports it only when such a bot is made, so the other built-ins do not load arena.env.
     ("bots/learned.py", "arena.env"),
-    ("bots/_after.py", "arena.env"),  # the after-move head of learned's network
+    ("bots/after.py", "arena.env"),  # the after-move head of learned's network
 }
 
 

@@ -18,15 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from arena.env import Encoding
-from bots.learned import (
-    AFTER_LAYERS,
-    FEATURE_LAYERS,
-    FEATURES,
-    LAYERS,
-    after_backward,
-    after_forward,
-    after_inputs,
-)
+from bots.after import AFTER_LAYERS, after_backward, after_forward, after_inputs, after_width
+from bots.learned import FEATURE_LAYERS, FEATURES, LAYERS
 
 from ._label import SAVEZ
 from ._suits import Renaming
@@ -50,7 +43,7 @@ def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int,
                 features: bool = False, after: int = 0) -> Params:
     """He-initialised weights, zero biases, drawn from ``seed``; with ``features``, the head
     that weighs the move features (:data:`bots.learned.FEATURES`) too, and with ``after``
-    units the after-move head (:mod:`bots._after`; drawn last, its scores 0 at first)."""
+    units the after-move head (:mod:`bots.after`; drawn last, its scores 0 at first)."""
     rng = np.random.default_rng(seed)
     shapes = {"w0": (obs_size, hidden), "w1": (hidden, hidden), "wm": (hidden, actions),
               "wg": (hidden, cards), "wf": (hidden, len(FEATURES))}
@@ -63,7 +56,7 @@ def init_params(obs_size: int, actions: int, cards: int, hidden: int, seed: int,
         else:
             params[name] = np.zeros(shapes["w" + name[1:]][1], dtype=np.float32)
     if features and after:
-        width = 2 * cards + len(FEATURES)
+        width = after_width(cards, len(FEATURES))
         for name, rows, cols in (("a0", width, after), ("ah", hidden, after), ("a1", after, after)):
             params[name] = (rng.standard_normal((rows, cols)) * np.sqrt(2 / rows)).astype(
                 np.float32)

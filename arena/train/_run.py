@@ -87,7 +87,7 @@ class Plan:
     """Above 0, ``soft`` is spread by the softmax of the candidates' average points at this
     temperature rather than by their playouts (labels of ``mc``: :func:`batch_targets`)."""
     after: int = 0
-    """Units of the after-move head (:mod:`bots._after`; 0: none)."""
+    """Units of the after-move head (:mod:`bots.after`; 0: none)."""
 
     def __post_init__(self) -> None:
         Rules.preset(self.preset)  # a ValueError naming a bad preset

@@ -1,4 +1,4 @@
-"""The after-move head of ``learned``'s network (``--after``, :mod:`bots._after`; its
+"""The after-move head of ``learned``'s network (``--after``, :mod:`bots.after`; its
 gradients are checked with the trainer's, tests/env/test_train.py): it reads the hand each
 move leaves and the cards unseen, the trainer and the bot score a move alike, a fitted head
 travels in the network file, and a file with a broken head or a plan that cannot fit one
@@ -19,13 +19,8 @@ from arena.train._feats import attach
 from arena.train._fit import Trainer, batch_features, scores
 from arena.train._improve import Tuning
 from arena.train._label import load_shards
-from bots.learned import (
-    AFTER_LAYERS,
-    LearnedBot,
-    Network,
-    after_inputs,
-    load_network,
-)
+from bots.after import AFTER_LAYERS, after_inputs
+from bots.learned import LearnedBot, Network, load_network
 
 
 def _plan(folder: Path, **options: object) -> Plan:

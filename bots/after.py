@@ -31,9 +31,10 @@ trunk's projection, the first bias, the second layer and its bias, the score's w
 Array = npt.NDArray[np.float32]
 
 
-def after_width(coder: Encoding, features: int) -> int:
-    """The inputs of the head a move: the hand after it, the unseen cards, its features."""
-    return 2 * coder.segments[0].length + features
+def after_width(cards: int, features: int) -> int:
+    """The inputs of the head a move: the hand after it and the unseen cards (``cards``
+    flags each, the hand field's), its ``features``."""
+    return 2 * cards + features
 
 
 def after_head(arrays: dict[str, npt.NDArray[Any]], coder: Encoding, wf: Array | None,
@@ -50,8 +51,9 @@ def after_head(arrays: dict[str, npt.NDArray[Any]], coder: Encoding, wf: Array |
         raise ValueError(f"a network's after-move head lacks the arrays {', '.join(missing)}")
     head = {name: np.asarray(arrays[name], dtype=np.float32) for name in AFTER_LAYERS}
     units = head["ab0"].shape[0]
-    want = {"a0": (after_width(coder, wf.shape[1]), units), "ah": (hidden, units),
-            "ab0": (units,), "a1": (units, units), "ab1": (units,), "a2": (units,)}
+    want = {"a0": (after_width(coder.segments[0].length, wf.shape[1]), units),
+            "ah": (hidden, units), "ab0": (units,), "a1": (units, units), "ab1": (units,),
+            "a2": (units,)}
     for name, shape in want.items():
         if head[name].shape != shape:
             raise ValueError(f"the network's {name} has shape {head[name].shape}, not {shape}")
